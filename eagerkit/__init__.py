@@ -1,0 +1,137 @@
+"""eagerkit: a small eager tensor engine with a gradient tape, in the image of TensorFlow Eager.
+
+Use it as ``import eagerkit as ek`` wherever the lessons (and the TF-eager articles they
+come from) write ``tf.`` or ``tfe.``.
+
+>>> import eagerkit as ek
+>>> x = [[2.0]]
+>>> print(ek.matmul(x, x))
+ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
+"""
+
+from eagerkit import errors, nest, ops  # noqa: F401 - ops registers every primitive
+from eagerkit import train
+from eagerkit.custom_gradient import custom_gradient
+from eagerkit.devices import Device, device, list_devices
+from eagerkit.dtypes import (
+    DType,
+    as_dtype,
+    bool,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+)
+from eagerkit.gradient_functions import (
+    gradients_function,
+    implicit_gradients,
+    implicit_value_and_gradients,
+    value_and_gradients_function,
+)
+from eagerkit.ops import nn
+from eagerkit.ops.arithmetic import (
+    add,
+    divide,
+    floordiv,
+    floormod,
+    maximum,
+    minimum,
+    mod,
+    multiply,
+    pow,
+    squared_difference,
+    subtract,
+    truediv,
+)
+from eagerkit.ops.compare import (
+    equal,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    not_equal,
+    where,
+)
+from eagerkit.ops.creation import (
+    constant,
+    eye,
+    fill,
+    linspace,
+    ones,
+    ones_like,
+    random_normal,
+    random_uniform,
+    range,
+    set_random_seed,
+    truncated_normal,
+    zeros,
+    zeros_like,
+)
+from eagerkit.ops.indexing import boolean_mask, gather, one_hot
+from eagerkit.ops.linalg import matmul, tensordot
+from eagerkit.ops.math import (
+    abs,
+    ceil,
+    cos,
+    exp,
+    floor,
+    log,
+    log1p,
+    negative,
+    round,
+    rsqrt,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    square,
+    tan,
+    tanh,
+)
+from eagerkit.ops.misc import clip_by_norm, clip_by_value, executing_eagerly
+from eagerkit.ops.reduce import (
+    argmax,
+    argmin,
+    reduce_all,
+    reduce_any,
+    reduce_logsumexp,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+)
+from eagerkit.ops.shape import (
+    broadcast_to,
+    cast,
+    concat,
+    expand_dims,
+    identity,
+    rank,
+    reshape,
+    shape,
+    size,
+    split,
+    squeeze,
+    stack,
+    stop_gradient,
+    tile,
+    transpose,
+    unstack,
+)
+from eagerkit.tape import GradientTape
+from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.variables import Variable
+
+newaxis = None
+
+__version__ = "0.1.0"

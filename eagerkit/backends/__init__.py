@@ -1,0 +1,1 @@
+"""eagerkit.backends (being built)."""

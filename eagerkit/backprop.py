@@ -1,0 +1,206 @@
+"""The reverse sweep: walk a tape's records backwards, applying each op's VJP.
+
+The sweep is a plain loop over the list (no recursion, so no depth limit). Gradients are
+kept in a dict keyed by tensor identity and returned, never stored on tensors, so a
+persistent tape gives the same answer every time.
+
+Two speeds, one set of VJPs:
+
+- no tape is recording: the VJPs run on raw arrays through a ``KernelNamespace`` (as fast
+  as numpy by hand);
+- a tape is recording (we are inside an outer tape, computing a gradient we will
+  differentiate again): the VJPs run on Tensors through the public ops, so the outer tape
+  records the backward pass itself. That is all higher-order gradients need.
+"""
+
+import numpy as np
+
+from eagerkit import registry
+from eagerkit.tape import active_tapes
+from eagerkit.tensor import Tensor, convert_to_tensor
+
+
+class BackwardStep:
+    """What a listener sees for one record of the reverse sweep (for the widgets)."""
+
+    __slots__ = ("index", "record", "g", "input_grads")
+
+    def __init__(self, index, record, g, input_grads):
+        self.index = index
+        self.record = record
+        self.g = g
+        self.input_grads = input_grads
+
+
+def gradients(tape, targets, sources, output_gradients=None, unconnected="none"):
+    """Gradients of sum(targets) with respect to each of ``sources`` (a flat list)."""
+    if unconnected not in ("none", "zero"):
+        raise ValueError(
+            f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}"
+        )
+    seeds = _seeds(targets, output_gradients)
+    grads = sweep(tape, targets, seeds, sources)
+    if unconnected == "zero":
+        from eagerkit.ops.creation import zeros_like
+
+        grads = [zeros_like(s) if g is None and s.dtype.is_floating else g for s, g in
+                 zip(sources, grads)]
+    return grads
+
+
+def _seeds(targets, output_gradients):
+    for t in targets:
+        if t is None:
+            raise ValueError(
+                "Cannot differentiate a function that returns None; "
+                "did you forget to return a value from f?"
+            )
+        if not isinstance(t, Tensor):
+            raise ValueError(f"gradient target must be a tensor, got {type(t).__name__}")
+    if output_gradients is None:
+        return [None] * len(targets)  # ones, made in the sweep's own mode
+    flat = output_gradients if isinstance(output_gradients, (list, tuple)) else [output_gradients]
+    if len(flat) != len(targets):
+        raise ValueError(
+            f"output_gradients has {len(flat)} entries but there are {len(targets)} targets"
+        )
+    return [
+        None if g is None else convert_to_tensor(g, dtype=t.dtype, device=t._device)
+        for t, g in zip(targets, flat)
+    ]
+
+
+def sweep(tape, targets, seeds, sources):
+    """The reverse pass proper: returns one gradient (Tensor or None) per source."""
+    records = tape.records
+    source_ids = {id(s) for s in sources}
+    # Forward over the tape: which float tensors depend on a source? Only they need
+    # gradients (gradients flow only through floating dtypes).
+    needed = {id(s) for s in sources if s._data.dtype.kind == "f"}
+    for entry in records:
+        for x in entry.inputs:
+            if id(x) in needed:
+                if entry.output._data.dtype.kind == "f":
+                    needed.add(id(entry.output))
+                break
+
+    # Inside an outer tape, work on Tensors so that tape records the backward pass.
+    on_tensors = bool(active_tapes)
+    grads = {}
+    for target, seed in zip(targets, seeds):
+        if id(target) not in needed:
+            continue
+        if seed is None:
+            seed = Tensor(target._device.xp.ones_like(target._data), target._device)
+        _accumulate(grads, id(target), seed if on_tensors else seed._data)
+
+    listeners = tape.listeners
+    for index in range(len(records) - 1, -1, -1):
+        entry = records[index]
+        out_id = id(entry.output)
+        g = grads.get(out_id)
+        if g is None:
+            continue
+        if out_id not in source_ids:
+            del grads[out_id]  # every consumer is done: free it early
+        if on_tensors:
+            xp, ans, inputs = registry.TENSORS, entry.output, entry.inputs
+        else:
+            xp = entry.output._device.raw_ops
+            ans = entry.output._data
+            inputs = [x._data for x in entry.inputs]
+        input_grads = []
+        for x, vjp, value in zip(entry.inputs, entry.op.vjps, inputs):
+            if vjp is None or id(x) not in needed:
+                input_grads.append(None)
+                continue
+            gx = vjp(xp, g, ans, *inputs, **entry.params)
+            if gx is not None:
+                if gx.shape != value.shape:
+                    gx = unbroadcast(xp, gx, value.shape)
+                _accumulate(grads, id(x), gx)
+            input_grads.append(gx)
+        if listeners:
+            step = BackwardStep(index, entry, g, input_grads)
+            for listener in listeners:
+                listener.on_backward(tape, step)
+
+    result = []
+    for s in sources:
+        g = grads.get(id(s))
+        if g is not None and not on_tensors:
+            g = Tensor(g, s._device)
+        result.append(g)
+    return result
+
+
+def _accumulate(grads, key, g):
+    # A tensor used twice (fan-out) gets the sum of both paths' gradients.
+    previous = grads.get(key)
+    grads[key] = g if previous is None else previous + g
+
+
+def unbroadcast(xp, g, shape):
+    """Sum ``g`` back down to ``shape``: broadcasting copied the input, so copies add up.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eagerkit.backprop import unbroadcast
+    >>> from eagerkit.devices import CPU
+    >>> unbroadcast(CPU.raw_ops, np.ones((2, 3)), (3,))
+    array([2., 2., 2.])
+    """
+    extra = len(g.shape) - len(shape)
+    axes = tuple(range(extra)) + tuple(
+        extra + i for i, n in enumerate(shape) if n == 1 and g.shape[extra + i] != 1
+    )
+    if axes:
+        g = xp.reduce_sum(g, axis=axes)
+    return xp.reshape(g, shape=tuple(shape))
+
+
+def jacobian(tape, target, source, unconnected="none"):
+    """Row by row: one reverse sweep per element of ``target``."""
+    from eagerkit.ops import shape as shape_ops
+
+    size = int(np.prod(target.shape))
+    rows = []
+    for i in range(size):
+        seed = np.zeros(size, target.dtype.as_numpy_dtype)
+        seed[i] = 1
+        seed = convert_to_tensor(seed.reshape(target.shape), device=target._device)
+        (row,) = gradients(tape, [target], [source], [seed], unconnected)
+        if row is None:
+            return None
+        rows.append(row)
+    if not rows:
+        from eagerkit.ops.creation import zeros
+
+        return zeros(tuple(target.shape) + tuple(source.shape), dtype=source.dtype)
+    return shape_ops.reshape(shape_ops.stack(rows), tuple(target.shape) + tuple(source.shape))
+
+
+def batch_jacobian(tape, target, source, unconnected="none"):
+    """Per-example Jacobian, assuming example b of target depends only on example b of source."""
+    from eagerkit.ops import shape as shape_ops
+
+    batch = target.shape[0]
+    if source.shape[0] != batch:
+        raise ValueError(
+            f"batch_jacobian: target has batch size {batch} but source has {source.shape[0]}"
+        )
+    inner = int(np.prod(target.shape[1:]))
+    columns = []
+    for j in range(inner):
+        seed = np.zeros((batch, inner), target.dtype.as_numpy_dtype)
+        seed[:, j] = 1
+        seed = convert_to_tensor(seed.reshape(target.shape), device=target._device)
+        (column,) = gradients(tape, [target], [source], [seed], unconnected)
+        if column is None:
+            return None
+        columns.append(column)
+    stacked = shape_ops.stack(columns, axis=1)  # (batch, inner, *source.shape[1:])
+    return shape_ops.reshape(
+        stacked, (batch,) + tuple(target.shape[1:]) + tuple(source.shape[1:])
+    )

@@ -1,0 +1,1 @@
+"""eagerkit.data (being built)."""

@@ -1,0 +1,1 @@
+"""eagerkit.datasets (being built)."""

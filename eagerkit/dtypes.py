@@ -1,0 +1,144 @@
+"""Dtypes and TensorFlow's rules for choosing them (which are not numpy's).
+
+- A Python float becomes float32, a Python int int32 (int64 when it does not fit), a bool bool.
+- numpy arrays and numpy scalars keep their dtype.
+- A Python or numpy operand of a binary op takes the dtype of the tensor it meets.
+- Two tensors of different dtypes never mix silently: the op raises and names both.
+- ``int32 / int32`` divides in float64 (TF's "truediv table"), which is why the Collatz
+  example in lesson 1 prints float64.
+"""
+
+import numpy as np
+
+
+class DType:
+    """A tensor's element type, e.g. ``ek.float32``.
+
+    Compares equal to itself, its name and the numpy dtype it wraps.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.float32 == "float32", ek.float32.is_floating
+    (True, True)
+    """
+
+    __slots__ = ("name", "as_numpy_dtype", "is_floating", "is_integer", "is_bool")
+
+    def __init__(self, name):
+        self.name = name
+        self.as_numpy_dtype = np.dtype(name)
+        kind = self.as_numpy_dtype.kind
+        self.is_floating = kind == "f"
+        self.is_integer = kind in "iu"
+        self.is_bool = kind == "b"
+
+    @property
+    def size(self):
+        """Bytes per element."""
+        return self.as_numpy_dtype.itemsize
+
+    def __repr__(self):
+        return f"ek.{self.name}"
+
+    def __str__(self):
+        return self.name
+
+    def __eq__(self, other):
+        try:
+            return self.as_numpy_dtype == as_dtype(other).as_numpy_dtype
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __reduce__(self):
+        return as_dtype, (self.name,)
+
+
+float16 = DType("float16")
+float32 = DType("float32")
+float64 = DType("float64")
+int8 = DType("int8")
+int16 = DType("int16")
+int32 = DType("int32")
+int64 = DType("int64")
+uint8 = DType("uint8")
+uint16 = DType("uint16")
+bool = DType("bool")  # noqa: A001 - TF's name, read as ek.bool
+
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool)
+FLOATING = tuple(d for d in ALL if d.is_floating)
+INTEGER = tuple(d for d in ALL if d.is_integer)
+NUMERIC = FLOATING + INTEGER
+
+_BY_NUMPY = {d.as_numpy_dtype: d for d in ALL}
+_INT32 = np.iinfo(np.int32)
+
+# TF's truediv table: small ints divide in float32, int32/int64 in float64.
+TRUEDIV = {
+    np.dtype("int8"): np.dtype("float32"),
+    np.dtype("int16"): np.dtype("float32"),
+    np.dtype("uint8"): np.dtype("float32"),
+    np.dtype("uint16"): np.dtype("float32"),
+    np.dtype("int32"): np.dtype("float64"),
+    np.dtype("int64"): np.dtype("float64"),
+}
+
+
+def as_dtype(value):
+    """Turn ``ek.float32``, ``"float32"``, ``np.float32`` or ``np.dtype('float32')`` into a DType.
+
+    Examples
+    --------
+    >>> import eagerkit as ek, numpy as np
+    >>> ek.as_dtype(np.float64)
+    ek.float64
+    """
+    if isinstance(value, DType):
+        return value
+    if value is None:  # np.dtype(None) would quietly mean float64
+        raise TypeError("None is not a dtype")
+    try:
+        return _BY_NUMPY[np.dtype(value)]
+    except (TypeError, KeyError):
+        raise TypeError(
+            f"{value!r} is not a dtype eagerkit supports; use one of "
+            + ", ".join(d.name for d in ALL)
+        ) from None
+
+
+def from_numpy(np_dtype):
+    """The DType of a numpy dtype (fast path used by ``Tensor.dtype``)."""
+    try:
+        return _BY_NUMPY[np_dtype]
+    except KeyError:
+        return as_dtype(np_dtype)
+
+
+def default_numpy_dtype(value):
+    """The numpy dtype TF would give a Python value (or nested list) on its own.
+
+    Examples
+    --------
+    >>> from eagerkit.dtypes import default_numpy_dtype
+    >>> default_numpy_dtype(3.0), default_numpy_dtype(3), default_numpy_dtype(2**40)
+    (dtype('float32'), dtype('int32'), dtype('int64'))
+    """
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.dtype
+    array = np.asarray(value)
+    kind = array.dtype.kind
+    if kind == "f":
+        return np.dtype(np.float32)
+    if kind in "iu":
+        if array.size == 0 or (_INT32.min <= array.min() and array.max() <= _INT32.max):
+            return np.dtype(np.int32)
+        return np.dtype(np.int64)
+    if kind == "b":
+        return np.dtype(np.bool_)
+    raise TypeError(
+        f"cannot make a tensor from {type(value).__name__} {value!r}: eagerkit tensors hold "
+        f"numbers or bools (numpy dtype kind {kind!r} is not supported)"
+    )

@@ -1,0 +1,1 @@
+"""eagerkit.layers (being built)."""

@@ -1,0 +1,46 @@
+"""Flatten nested lists/tuples/dicts of tensors and rebuild the same structure.
+
+``tape.gradient(loss, {"w": w, "b": [b]})`` answers ``{"w": dw, "b": [db]}``: the sources
+are flattened, differentiated, and packed back with these two functions.
+"""
+
+
+def flatten(structure):
+    """The leaves of ``structure`` in order (dicts by sorted key, like TF).
+
+    Examples
+    --------
+    >>> from eagerkit.nest import flatten
+    >>> flatten({"b": 2, "a": [1, (3,)]})
+    [1, 3, 2]
+    """
+    if isinstance(structure, dict):
+        return [leaf for key in sorted(structure) for leaf in flatten(structure[key])]
+    if isinstance(structure, (list, tuple)):
+        return [leaf for item in structure for leaf in flatten(item)]
+    return [structure]
+
+
+def pack_sequence_as(structure, leaves):
+    """Put ``leaves`` back into the shape of ``structure``.
+
+    Examples
+    --------
+    >>> from eagerkit.nest import pack_sequence_as
+    >>> pack_sequence_as({"b": 0, "a": [0, (0,)]}, [1, 3, 2])
+    {'b': 2, 'a': [1, (3,)]}
+    """
+    remaining = iter(leaves)
+
+    def build(node):
+        if isinstance(node, dict):
+            built = {key: build(node[key]) for key in sorted(node)}
+            return {key: built[key] for key in node}
+        if isinstance(node, (list, tuple)):
+            items = [build(item) for item in node]
+            if isinstance(node, tuple) and hasattr(node, "_fields"):
+                return type(node)(*items)
+            return type(node)(items)
+        return next(remaining)
+
+    return build(structure)

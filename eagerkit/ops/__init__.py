@@ -1,0 +1,20 @@
+"""The primitive ops and their compositions. Importing this package registers them all."""
+
+import warnings
+
+# numpy warns when exp(100.0) overflows float32; TF does not, and enable_check_numerics is
+# the tool for catching inf and NaN. Silence those warnings only where kernels run.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"eagerkit\.ops(\.|$)")
+
+from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
+    arithmetic,
+    compare,
+    creation,
+    indexing,
+    linalg,
+    math,
+    nn,
+    operators,
+    reduce,
+    shape,
+)

@@ -1,0 +1,77 @@
+"""Comparisons, logic and ``where``. Comparisons give bool tensors and pass no gradient."""
+
+from eagerkit.dtypes import NUMERIC, bool as bool_
+from eagerkit.registry import defop
+
+
+def _comparison(name, compare, doc):
+    def forward(xp, x, y):
+        return compare(x, y)
+
+    forward.__name__ = name
+    forward.__doc__ = doc
+    return defop(name, dtypes=NUMERIC + (bool_,), differentiable=False)(forward)
+
+
+equal = _comparison("equal", lambda x, y: x == y, "x == y elementwise (bool).")
+not_equal = _comparison("not_equal", lambda x, y: x != y, "x != y elementwise (bool).")
+less = _comparison("less", lambda x, y: x < y, "x < y elementwise (bool).")
+less_equal = _comparison("less_equal", lambda x, y: x <= y, "x <= y elementwise (bool).")
+greater = _comparison("greater", lambda x, y: x > y, "x > y elementwise (bool).")
+greater_equal = _comparison("greater_equal", lambda x, y: x >= y, "x >= y elementwise (bool).")
+
+
+@defop("logical_and", dtypes=(bool_,), differentiable=False)
+def logical_and(xp, x, y):
+    """x and y, elementwise on bool tensors."""
+    return xp.logical_and(x, y)
+
+
+@defop("logical_or", dtypes=(bool_,), differentiable=False)
+def logical_or(xp, x, y):
+    """x or y, elementwise on bool tensors."""
+    return xp.logical_or(x, y)
+
+
+@defop("logical_xor", dtypes=(bool_,), differentiable=False)
+def logical_xor(xp, x, y):
+    """x xor y, elementwise on bool tensors."""
+    return xp.logical_xor(x, y)
+
+
+@defop("logical_not", dtypes=(bool_,), differentiable=False)
+def logical_not(xp, x):
+    """not x, elementwise on a bool tensor."""
+    return xp.logical_not(x)
+
+
+@defop("where", dtype_args=(1, 2))
+def _where(xp, condition, x, y):
+    return xp.where(condition, x, y)
+
+
+_where.defvjp(
+    None,  # the condition gets no gradient
+    lambda xp, g, ans, condition, x, y: xp.where(condition, g, 0),
+    lambda xp, g, ans, condition, x, y: xp.where(condition, 0, g),
+)
+
+
+def where(condition, x, y):
+    """Elementwise choice: x where condition is true, else y (broadcasting all three).
+
+    The gradient goes to x where the condition holds and to y elsewhere; this is how to
+    write "if" on whole batches (``if t > 0`` only works on a single element).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.where([True, False], [1.0, 2.0], [10.0, 20.0])
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([ 1., 20.], dtype=float32)>
+    """
+    if getattr(condition, "dtype", None) not in (None, bool_):
+        raise TypeError(
+            f"where: the condition must be a bool tensor, got {condition.dtype.name}; "
+            "compare first, e.g. ek.where(x > 0, ...)"
+        )
+    return _where(condition, x, y)

@@ -1,0 +1,163 @@
+"""Indexing: ``t[...]`` (basic numpy indexing), gather and one_hot.
+
+Slicing out part of a tensor has a gradient that puts g back in place among zeros; a
+gather's gradient does the same but adds up rows picked more than once (scatter-add).
+"""
+
+from eagerkit import dtypes
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.registry import defop
+from eagerkit.tensor import Tensor, convert_to_tensor
+
+
+def _basic_key(key, shape):
+    """Check a ``t[key]`` index is basic (ints, slices, ..., None) and make it plain Python."""
+    items = key if isinstance(key, tuple) else (key,)
+    plain = []
+    for item in items:
+        if isinstance(item, Tensor) and item.ndim == 0 and item.dtype.is_integer:
+            item = int(item)
+        if item is None or item is Ellipsis or isinstance(item, (int, slice)):
+            plain.append(item)
+            continue
+        raise InvalidArgumentError(
+            f"index: only basic indexing works on tensors (ints, slices, ..., None); got "
+            f"{type(item).__name__} {item!r} for a tensor of shape {shape}. To pick several "
+            "positions use ek.gather(t, indices); to select by a mask use ek.boolean_mask.",
+            op="getitem",
+        )
+    return tuple(plain)
+
+
+@defop("getitem")
+def _getitem(xp, x, *, key):
+    try:
+        return x[key]
+    except IndexError as error:
+        raise InvalidArgumentError(
+            f"index: {error} (tensor shape {tuple(x.shape)}, index {key!r})", op="getitem"
+        ) from None
+
+
+_getitem.defvjp(lambda xp, g, ans, x, key: xp.unslice(g, shape=tuple(x.shape), key=key))
+
+
+@defop("unslice")
+def _unslice(xp, g, *, shape, key):
+    """Zeros of ``shape`` with ``g`` written at ``key``: the gradient of ``x[key]``."""
+    result = xp.zeros(shape, dtype=g.dtype)
+    result[key] = g  # basic indexing never repeats a position, so assignment is exact
+    return result
+
+
+_unslice.defvjp(lambda xp, g, ans, x, shape, key: xp.getitem(g, key=key))
+
+
+def getitem(tensor, key):
+    """``tensor[key]`` with numpy's basic indexing (recorded on the tape).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.constant([[1.0, 2.0], [3.0, 4.0]])
+    >>> x[1, ::-1]
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([4., 3.], dtype=float32)>
+    """
+    return _getitem(tensor, key=_basic_key(key, tensor.shape))
+
+
+@defop("gather", dtype_args=(0,))
+def _gather(xp, params, indices, *, axis):
+    if indices.dtype.kind not in "iu":
+        raise InvalidArgumentError(
+            f"gather: indices must be integers, got {indices.dtype}", op="gather"
+        )
+    size = params.shape[axis]
+    if indices.size and (indices.min() < -size or indices.max() >= size):
+        raise InvalidArgumentError(
+            f"gather: indices must lie in [0, {size}) for axis {axis} of params with shape "
+            f"{tuple(params.shape)}; got values from {int(indices.min())} to "
+            f"{int(indices.max())}",
+            op="gather",
+        )
+    return xp.take(params, indices, axis=axis)
+
+
+_gather.defvjp(
+    lambda xp, g, ans, params, indices, axis: xp.scatter_add(
+        g, indices, shape=tuple(params.shape), axis=axis
+    ),
+    None,  # indices get no gradient
+)
+
+
+@defop("scatter_add", dtype_args=(0,))
+def _scatter_add(xp, updates, indices, *, shape, axis):
+    """Zeros of ``shape`` plus each update added at its index (repeats add up)."""
+    result = xp.zeros(shape, dtype=updates.dtype)
+    # Bring the gathered axis to the front so the backend's scatter_add works along axis 0.
+    front = xp.moveaxis(result, axis, 0)  # a view: adding into it adds into result
+    moved = xp.moveaxis(
+        updates, tuple(range(axis, axis + indices.ndim)), tuple(range(indices.ndim))
+    )
+    xp.scatter_add(front, indices, moved)
+    return result
+
+
+_scatter_add.defvjp(
+    lambda xp, g, ans, updates, indices, shape, axis: xp.gather(g, indices, axis=axis),
+    None,
+)
+
+
+def gather(params, indices, axis=0, name=None):
+    """Pick slices of ``params`` along ``axis`` by integer ``indices`` (repeats allowed).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.gather([10.0, 20.0, 30.0], [2, 0, 2])
+    <ek.Tensor: shape=(3,), dtype=float32, numpy=array([30., 10., 30.], dtype=float32)>
+    """
+    params = convert_to_tensor(params)
+    axis = int(axis) % max(params.ndim, 1)
+    return _gather(params, indices, axis=axis)
+
+
+@defop("one_hot", dtype_args=(), differentiable=False)
+def _one_hot(xp, indices, *, depth, on_value, off_value, dtype):
+    np_dtype = dtypes.as_dtype(dtype).as_numpy_dtype
+    hot = xp.arange(depth) == indices[..., None]  # out-of-range indices give all-off rows
+    return xp.where(hot, on_value, off_value).astype(np_dtype)
+
+
+def one_hot(indices, depth, on_value=1, off_value=0, axis=None, dtype=dtypes.float32, name=None):
+    """Integer labels to rows with a 1 at the label: one_hot([1], 3) is [[0, 1, 0]].
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.one_hot([0, 2], depth=3)
+    <ek.Tensor: shape=(2, 3), dtype=float32, numpy=
+    array([[1., 0., 0.],
+           [0., 0., 1.]], dtype=float32)>
+    """
+    return _one_hot(indices, depth=int(depth), on_value=on_value, off_value=off_value, dtype=dtype)
+
+
+def boolean_mask(tensor, mask, name=None):
+    """The elements of ``tensor`` where ``mask`` is true, flattened along the masked axes."""
+    import numpy as np
+
+    mask_values = np.asarray(convert_to_tensor(mask).numpy(), dtype=bool)
+    tensor = convert_to_tensor(tensor)
+    lead = mask_values.ndim
+    flat = tensor if lead == 1 else _flatten_lead(tensor, lead)
+    positions = np.nonzero(mask_values.reshape(-1))[0].astype(np.int64)
+    return gather(flat, positions, axis=0)
+
+
+def _flatten_lead(tensor, lead):
+    from eagerkit.ops.shape import reshape
+
+    return reshape(tensor, (-1,) + tuple(tensor.shape[lead:]))

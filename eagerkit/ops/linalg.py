@@ -1,0 +1,98 @@
+"""Matrix multiplication (the one linear-algebra primitive) and tensordot built on it."""
+
+from eagerkit.dtypes import NUMERIC
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.registry import defop
+from eagerkit.tensor import convert_to_tensor
+
+
+@defop("matmul", dtypes=NUMERIC)
+def _matmul(xp, a, b, *, transpose_a=False, transpose_b=False):
+    if a.ndim < 2 or b.ndim < 2:
+        raise InvalidArgumentError(
+            f"matmul: both inputs need rank >= 2, got shapes {tuple(a.shape)} and "
+            f"{tuple(b.shape)}. For vectors use ek.tensordot(a, b, 1) or reshape to [1, n].",
+            op="matmul",
+        )
+    if transpose_a:
+        a = xp.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = xp.swapaxes(b, -1, -2)
+    if a.shape[-1] != b.shape[-2]:
+        raise InvalidArgumentError(
+            f"matmul: inner dimensions do not match: a is {tuple(a.shape)} and b is "
+            f"{tuple(b.shape)} (after transposes), so a's last dimension ({a.shape[-1]}) "
+            f"must equal b's second-to-last ({b.shape[-2]}). Transpose one of them "
+            "(transpose_a=/transpose_b=) or fix the shapes.",
+            op="matmul",
+        )
+    return xp.matmul(a, b)
+
+
+# For C = op(A) @ op(B), the four transpose cases each have their own pair of products.
+# Batch dimensions that were broadcast are summed away by the engine.
+def _matmul_vjp_a(xp, g, ans, a, b, transpose_a=False, transpose_b=False):
+    if transpose_a:
+        return xp.matmul(b, g, transpose_a=transpose_b, transpose_b=True)
+    return xp.matmul(g, b, transpose_b=not transpose_b)
+
+
+def _matmul_vjp_b(xp, g, ans, a, b, transpose_a=False, transpose_b=False):
+    if transpose_b:
+        return xp.matmul(g, a, transpose_a=True, transpose_b=transpose_a)
+    return xp.matmul(a, g, transpose_a=not transpose_a)
+
+
+_matmul.defvjp(_matmul_vjp_a, _matmul_vjp_b)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
+    """Matrix product ``a @ b`` (batched over leading dimensions), optionally transposing.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> print(ek.matmul([[2.0]], [[2.0]]))
+    ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
+    """
+    return _matmul(a, b, transpose_a=bool(transpose_a), transpose_b=bool(transpose_b))
+
+
+def tensordot(a, b, axes, name=None):
+    """Sum products over the last ``axes`` axes of a and the first of b (or given axis lists).
+
+    Built from transpose, reshape and matmul, so it needs no gradient code of its own.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.tensordot([10, 20], [2, 3], 1)
+    <ek.Tensor: shape=(), dtype=int32, numpy=80>
+    """
+    from eagerkit.ops.shape import reshape, transpose
+
+    a, b = convert_to_tensor(a), convert_to_tensor(b)
+    if isinstance(axes, int):
+        axes_a = list(range(a.ndim - axes, a.ndim))
+        axes_b = list(range(axes))
+    else:
+        axes_a, axes_b = ([axes[0]] if isinstance(axes[0], int) else list(axes[0]),
+                          [axes[1]] if isinstance(axes[1], int) else list(axes[1]))
+    axes_a = [x % a.ndim for x in axes_a]
+    axes_b = [x % b.ndim for x in axes_b]
+    if [a.shape[i] for i in axes_a] != [b.shape[i] for i in axes_b]:
+        raise InvalidArgumentError(
+            f"tensordot: contracted axes differ in size: a{a.shape} axes {axes_a} vs "
+            f"b{b.shape} axes {axes_b}",
+            op="tensordot",
+        )
+    free_a = [i for i in range(a.ndim) if i not in axes_a]
+    free_b = [i for i in range(b.ndim) if i not in axes_b]
+    inner = 1
+    for i in axes_a:
+        inner *= a.shape[i]
+    # Move the contracted axes together, flatten to matrices, multiply, unflatten.
+    a2 = reshape(transpose(a, free_a + axes_a), (-1, inner))
+    b2 = reshape(transpose(b, axes_b + free_b), (inner, -1))
+    out_shape = [a.shape[i] for i in free_a] + [b.shape[i] for i in free_b]
+    return reshape(matmul(a2, b2), out_shape)

@@ -1,0 +1,165 @@
+"""Elementwise functions of one tensor: forward and VJP side by side.
+
+Several VJPs reuse the forward's answer ``ans`` (exp, sqrt, tanh, sigmoid): the value is
+already computed, so the gradient costs one multiply.
+"""
+
+from eagerkit.dtypes import FLOATING, NUMERIC
+from eagerkit.registry import defop
+
+
+@defop("negative", dtypes=NUMERIC)
+def negative(xp, x):
+    """-x."""
+    return -x
+
+
+negative.defvjp(lambda xp, g, ans, x: -g)
+
+
+@defop("abs", dtypes=NUMERIC)
+def abs(xp, x):  # noqa: A001 - TF's name
+    """|x|; its derivative is sign(x)."""
+    return xp.abs(x)
+
+
+abs.defvjp(lambda xp, g, ans, x: g * xp.sign(x))
+
+
+@defop("sign", dtypes=NUMERIC, differentiable=False)
+def sign(xp, x):
+    """-1, 0 or 1 by the sign of x (no gradient)."""
+    return xp.sign(x)
+
+
+@defop("square", dtypes=NUMERIC)
+def square(xp, x):
+    """x * x; derivative 2x."""
+    return x * x
+
+
+square.defvjp(lambda xp, g, ans, x: g * 2 * x)
+
+
+@defop("sqrt", dtypes=FLOATING)
+def sqrt(xp, x):
+    """Square root; derivative 1 / (2 sqrt(x)), reusing the answer."""
+    return xp.sqrt(x)
+
+
+sqrt.defvjp(lambda xp, g, ans, x: g * 0.5 / ans)
+
+
+@defop("rsqrt", dtypes=FLOATING)
+def rsqrt(xp, x):
+    """1 / sqrt(x); derivative -x**-1.5 / 2 = -ans**3 / 2."""
+    return 1 / xp.sqrt(x)
+
+
+rsqrt.defvjp(lambda xp, g, ans, x: -0.5 * g * ans * ans * ans)
+
+
+@defop("exp", dtypes=FLOATING)
+def exp(xp, x):
+    """e**x; its derivative is itself, so the VJP reuses the answer.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.exp(0.0)
+    <ek.Tensor: shape=(), dtype=float32, numpy=1.0>
+    """
+    return xp.exp(x)
+
+
+exp.defvjp(lambda xp, g, ans, x: g * ans)
+
+
+@defop("log", dtypes=FLOATING)
+def log(xp, x):
+    """Natural logarithm; derivative 1/x."""
+    return xp.log(x)
+
+
+log.defvjp(lambda xp, g, ans, x: g / x)
+
+
+@defop("log1p", dtypes=FLOATING)
+def log1p(xp, x):
+    """log(1 + x), accurate for small x; derivative 1 / (1 + x)."""
+    return xp.log1p(x)
+
+
+log1p.defvjp(lambda xp, g, ans, x: g / (1 + x))
+
+
+@defop("sin", dtypes=FLOATING)
+def sin(xp, x):
+    """Sine; derivative cos(x)."""
+    return xp.sin(x)
+
+
+sin.defvjp(lambda xp, g, ans, x: g * xp.cos(x))
+
+
+@defop("cos", dtypes=FLOATING)
+def cos(xp, x):
+    """Cosine; derivative -sin(x)."""
+    return xp.cos(x)
+
+
+cos.defvjp(lambda xp, g, ans, x: -g * xp.sin(x))
+
+
+@defop("tan", dtypes=FLOATING)
+def tan(xp, x):
+    """Tangent; derivative 1 + tan(x)**2."""
+    return xp.tan(x)
+
+
+tan.defvjp(lambda xp, g, ans, x: g * (1 + ans * ans))
+
+
+@defop("tanh", dtypes=FLOATING)
+def tanh(xp, x):
+    """Hyperbolic tangent; derivative 1 - tanh(x)**2."""
+    return xp.tanh(x)
+
+
+tanh.defvjp(lambda xp, g, ans, x: g * (1 - ans * ans))
+
+
+@defop("sigmoid", dtypes=FLOATING)
+def sigmoid(xp, x):
+    """1 / (1 + e**-x), computed without overflow; derivative s * (1 - s).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.sigmoid(0.0)
+    <ek.Tensor: shape=(), dtype=float32, numpy=0.5>
+    """
+    # exp of a large positive number overflows; only ever exponentiate -|x|.
+    e = xp.exp(-xp.abs(x))
+    return xp.where(x >= 0, 1 / (1 + e), e / (1 + e))
+
+
+sigmoid.defvjp(lambda xp, g, ans, x: g * ans * (1 - ans))
+
+
+@defop("round", dtypes=NUMERIC, differentiable=False)
+def round(xp, x):  # noqa: A001 - TF's name
+    """Round half to even, like TF and numpy (no gradient)."""
+    return x if x.dtype.kind in "iub" else xp.round(x)  # ints are already whole
+
+
+@defop("floor", dtypes=NUMERIC, differentiable=False)
+def floor(xp, x):
+    """Largest integer <= x (no gradient)."""
+    return x if x.dtype.kind in "iub" else xp.floor(x)  # ints are already whole
+
+
+@defop("ceil", dtypes=NUMERIC, differentiable=False)
+def ceil(xp, x):
+    """Smallest integer >= x (no gradient)."""
+    return x if x.dtype.kind in "iub" else xp.ceil(x)  # ints are already whole

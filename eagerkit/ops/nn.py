@@ -1,0 +1,114 @@
+"""Neural-network functions (``ek.nn``): activations and numerically stable losses.
+
+Only ``relu`` and ``softplus`` are primitives; the rest are compositions of other ops, so
+their gradients come for free. Stability comes from how they are composed (subtract the
+max before exp, never exponentiate a large positive number).
+"""
+
+from eagerkit.dtypes import FLOATING
+from eagerkit.ops import math, reduce, shape
+from eagerkit.ops.arithmetic import maximum, minimum
+from eagerkit.ops.compare import where
+from eagerkit.registry import defop
+from eagerkit.tensor import convert_to_tensor
+
+sigmoid = math.sigmoid
+tanh = math.tanh
+
+
+@defop("relu", dtypes=FLOATING)
+def relu(xp, x):
+    """max(x, 0); the gradient passes where x > 0.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.nn.relu([-1.0, 2.0])
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
+    """
+    return xp.maximum(x, 0)
+
+
+relu.defvjp(lambda xp, g, ans, x: xp.where(x > 0, g, 0))
+
+
+@defop("softplus", dtypes=FLOATING)
+def softplus(xp, x):
+    """log(1 + e**x) without overflow; its derivative is sigmoid(x)."""
+    return xp.logaddexp(0, x).astype(x.dtype)
+
+
+softplus.defvjp(lambda xp, g, ans, x: g * xp.sigmoid(x))
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """x where x > 0, else alpha * x."""
+    x = convert_to_tensor(features)
+    return where(x > 0, x, x * alpha)
+
+
+def elu(features, name=None):
+    """x where x > 0, else e**x - 1."""
+    x = convert_to_tensor(features)
+    negative_part = math.exp(minimum(x, 0.0)) - 1  # exp of min(x, 0) never overflows
+    return where(x > 0, x, negative_part)
+
+
+def gelu(features, approximate=False, name=None):
+    """Gaussian error linear unit x * Phi(x), in the tanh approximation."""
+    x = convert_to_tensor(features)
+    inner = 0.7978845608028654 * (x + 0.044715 * x * x * x)  # sqrt(2/pi) * (x + 0.044715 x^3)
+    return 0.5 * x * (1 + math.tanh(inner))
+
+
+def log_softmax(logits, axis=-1, name=None):
+    """log(softmax(logits)) computed as logits - logsumexp(logits): no overflow, no log(0)."""
+    x = convert_to_tensor(logits)
+    return x - reduce.reduce_logsumexp(x, axis=axis, keepdims=True)
+
+
+def softmax(logits, axis=-1, name=None):
+    """exp(x) / sum(exp(x)) along ``axis``, shifted by the max so exp never overflows.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.nn.softmax([1000.0, 1000.0])
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
+    """
+    x = convert_to_tensor(logits)
+    shifted = x - shape.stop_gradient(reduce.reduce_max(x, axis=axis, keepdims=True))
+    e = math.exp(shifted)
+    return e / reduce.reduce_sum(e, axis=axis, keepdims=True)
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """Per-element binary cross-entropy from logits, stable for large |logits|.
+
+    Uses max(x, 0) - x z + log(1 + e**-|x|), the form TF uses.
+    """
+    x = convert_to_tensor(logits)
+    z = convert_to_tensor(labels, dtype=x.dtype)
+    return maximum(x, 0.0) - x * z + math.log1p(math.exp(-math.abs(x)))
+
+
+def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=None):
+    """Cross-entropy between a label distribution and softmax(logits), per example."""
+    x = convert_to_tensor(logits)
+    z = convert_to_tensor(labels, dtype=x.dtype)
+    return -reduce.reduce_sum(z * log_softmax(x, axis=axis), axis=axis)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """Cross-entropy with integer class labels (one per example) and logits."""
+    from eagerkit.ops.indexing import one_hot
+
+    x = convert_to_tensor(logits)
+    hot = one_hot(labels, depth=x.shape[-1], dtype=x.dtype)
+    return -reduce.reduce_sum(hot * log_softmax(x), axis=-1)
+
+
+def l2_loss(t, name=None):
+    """sum(t ** 2) / 2."""
+    x = convert_to_tensor(t)
+    return reduce.reduce_sum(x * x) / 2

@@ -1,0 +1,218 @@
+"""Reductions (sum, mean, max, ...) over axes, with TF's ``axis`` / ``keepdims`` arguments.
+
+A reduction's gradient has the reduced shape; each VJP reshapes it to "keepdims" form so
+it broadcasts back over the axes that were summed away.
+"""
+
+from eagerkit.dtypes import NUMERIC, bool as bool_
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.registry import defop
+
+
+def normalize_axis(axis, ndim):
+    """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    result = set()
+    for a in axis if isinstance(axis, (list, tuple)) else [axis]:
+        a = int(a)
+        if not -ndim <= a < ndim:
+            raise InvalidArgumentError(
+                f"axis {a} is out of range for a tensor of rank {ndim} "
+                f"(valid axes: {-ndim} to {ndim - 1})",
+                op="reduce",
+            )
+        result.add(a % ndim)
+    return tuple(sorted(result))
+
+
+def kept_shape(shape, axis):
+    """The shape a reduction over ``axis`` has with keepdims=True."""
+    return tuple(1 if i in axis else n for i, n in enumerate(shape))
+
+
+def _reduction(name, allowed, kernel, doc):
+    """Register a reduction primitive whose forward is ``kernel(xp, x, axis, keepdims)``."""
+
+    def forward(xp, x, *, axis, keepdims=False):
+        return kernel(xp, x, normalize_axis(axis, x.ndim), keepdims)
+
+    forward.__name__ = name
+    forward.__doc__ = doc
+    return defop(name, dtypes=allowed)(forward)
+
+
+def _reshape_to_kept(xp, g, x, axis, keepdims):
+    axis = normalize_axis(axis, len(x.shape))
+    return g if keepdims else xp.reshape(g, shape=kept_shape(x.shape, axis))
+
+
+reduce_sum = _reduction(
+    "reduce_sum",
+    NUMERIC,
+    lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+    """Sum over ``axis`` (all axes when None).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.reduce_sum([[1.0, 2.0], [3.0, 4.0]], axis=0)
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([4., 6.], dtype=float32)>
+    """,
+)
+reduce_sum.defvjp(
+    lambda xp, g, ans, x, axis, keepdims=False: xp.broadcast_to(
+        _reshape_to_kept(xp, g, x, axis, keepdims), shape=tuple(x.shape)
+    )
+)
+
+
+def _mean(xp, x, axis, keepdims):
+    if x.dtype.kind in "iu":  # TF keeps integer means integer: mean([1, 2]) == 1
+        total = xp.sum(x, axis=axis, keepdims=keepdims, dtype=xp.int64)
+        count = x.size // max(xp.size(total), 1)
+        return xp.trunc(total / count).astype(x.dtype)
+    return xp.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _count(x, axis):
+    axis = normalize_axis(axis, len(x.shape))
+    count = 1
+    for a in axis:
+        count *= x.shape[a]
+    return count
+
+
+reduce_mean = _reduction(
+    "reduce_mean",
+    NUMERIC,
+    _mean,
+    """Mean over ``axis``; integer tensors give an integer mean, as in TF.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.reduce_mean([1.0, 2.0]), ek.reduce_mean([1, 2])
+    (<ek.Tensor: shape=(), dtype=float32, numpy=1.5>, <ek.Tensor: shape=(), dtype=int32, numpy=1>)
+    """,
+)
+reduce_mean.defvjp(
+    lambda xp, g, ans, x, axis, keepdims=False: xp.broadcast_to(
+        _reshape_to_kept(xp, g, x, axis, keepdims) / _count(x, axis), shape=tuple(x.shape)
+    )
+)
+
+
+def _extreme_vjp(xp, g, ans, x, axis, keepdims=False):
+    # The gradient goes to the element(s) that won, split evenly between ties.
+    g = _reshape_to_kept(xp, g, x, axis, keepdims)
+    ans = _reshape_to_kept(xp, ans, x, axis, keepdims)
+    winners = xp.cast(xp.equal(x, ans), dtype=x.dtype)
+    return g * winners / xp.reduce_sum(winners, axis=axis, keepdims=True)
+
+
+reduce_max = _reduction(
+    "reduce_max",
+    NUMERIC,
+    lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims),
+    "Maximum over ``axis``; the gradient goes to the largest element (shared by ties).",
+)
+reduce_max.defvjp(_extreme_vjp)
+
+reduce_min = _reduction(
+    "reduce_min",
+    NUMERIC,
+    lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims),
+    "Minimum over ``axis``; the gradient goes to the smallest element (shared by ties).",
+)
+reduce_min.defvjp(_extreme_vjp)
+
+reduce_prod = _reduction(
+    "reduce_prod",
+    NUMERIC,
+    lambda xp, x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+    "Product over ``axis``; d/dx_i = product / x_i (so inputs must be non-zero).",
+)
+reduce_prod.defvjp(
+    lambda xp, g, ans, x, axis, keepdims=False: _reshape_to_kept(xp, g, x, axis, keepdims)
+    * _reshape_to_kept(xp, ans, x, axis, keepdims)
+    / x
+)
+
+reduce_any = _reduction(
+    "reduce_any",
+    (bool_,),
+    lambda xp, x, axis, keepdims: xp.any(x, axis=axis, keepdims=keepdims),
+    "Logical or over ``axis`` of a bool tensor.",
+)
+reduce_all = _reduction(
+    "reduce_all",
+    (bool_,),
+    lambda xp, x, axis, keepdims: xp.all(x, axis=axis, keepdims=keepdims),
+    "Logical and over ``axis`` of a bool tensor.",
+)
+for _op in (reduce_any, reduce_all):
+    _op.op.differentiable = False
+
+
+@defop("argmax", dtypes=NUMERIC, differentiable=False)
+def _argmax(xp, x, *, axis):
+    return xp.argmax(x, axis=axis).astype(xp.int64)
+
+
+@defop("argmin", dtypes=NUMERIC, differentiable=False)
+def _argmin(xp, x, *, axis):
+    return xp.argmin(x, axis=axis).astype(xp.int64)
+
+
+def argmax(input, axis=None):  # noqa: A002 - TF's argument name
+    """Index of the largest value along ``axis`` (int64, no gradient).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.argmax([[1.0, 5.0], [7.0, 2.0]], axis=1)
+    <ek.Tensor: shape=(2,), dtype=int64, numpy=array([1, 0])>
+    """
+    return _argmax(input, axis=0 if axis is None else int(axis))
+
+
+def argmin(input, axis=None):  # noqa: A002 - TF's argument name
+    """Index of the smallest value along ``axis`` (int64, no gradient)."""
+    return _argmin(input, axis=0 if axis is None else int(axis))
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) over ``axis``, computed without overflow (a composite: no VJP).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> round(float(ek.reduce_logsumexp([1000.0, 1000.0])), 3)
+    1000.693
+    """
+    from eagerkit.ops import math, shape
+
+    x = input_tensor
+    # Subtracting the max keeps exp() in range; the max's own gradient cancels out exactly.
+    top = shape.stop_gradient(reduce_max(x, axis=axis, keepdims=True))
+    total = math.log(reduce_sum(math.exp(x - top), axis=axis, keepdims=True)) + top
+    return total if keepdims else shape.squeeze_axes(total, axis)
+
+
+
+def _public(primitive):
+    """TF's signature, so reduce_sum(x, 0, True) works: axis and keepdims may be positional."""
+
+    def reduce(input_tensor, axis=None, keepdims=False, name=None):
+        return primitive(input_tensor, axis=axis, keepdims=keepdims)
+
+    reduce.__name__ = reduce.__qualname__ = primitive.__name__
+    reduce.__doc__ = primitive.__doc__
+    reduce.op = primitive.op
+    return reduce
+
+
+reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod, reduce_any, reduce_all = map(
+    _public, (reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod, reduce_any, reduce_all)
+)

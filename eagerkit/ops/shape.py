@@ -1,0 +1,307 @@
+"""Ops that move elements around without computing new values: reshape, transpose, concat...
+
+Their gradients move the incoming gradient back the same way (reshape back, transpose by
+the inverse permutation, slice a concat apart).
+"""
+
+from eagerkit import dtypes
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.ops.reduce import normalize_axis
+from eagerkit.registry import defop
+from eagerkit.tensor import Tensor, convert_to_tensor
+
+
+def _shape_tuple(shape):
+    """A shape argument (list, tuple, Tensor) as a tuple of Python ints."""
+    if isinstance(shape, Tensor):
+        shape = shape.numpy().tolist()
+    if isinstance(shape, int):
+        return (shape,)
+    return tuple(int(n) for n in shape)
+
+
+@defop("reshape")
+def _reshape(xp, x, *, shape):
+    try:
+        return xp.reshape(x, shape)
+    except ValueError:
+        raise InvalidArgumentError(
+            f"reshape: cannot reshape a tensor of shape {tuple(x.shape)} ({x.size} elements) "
+            f"to shape {shape}; the number of elements must stay the same (use -1 for one "
+            "dimension to have it worked out)",
+            op="reshape",
+        ) from None
+
+
+_reshape.defvjp(lambda xp, g, ans, x, shape: xp.reshape(g, shape=tuple(x.shape)))
+
+
+def reshape(tensor, shape, name=None):
+    """The same elements in a new shape (-1 means "whatever fits").
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.reshape(ek.range(6), [2, -1]).shape
+    (2, 3)
+    """
+    return _reshape(tensor, shape=_shape_tuple(shape))
+
+
+@defop("transpose")
+def _transpose(xp, x, *, perm):
+    return xp.transpose(x, perm)
+
+
+def _inverse(perm):
+    inverse = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return tuple(inverse)
+
+
+_transpose.defvjp(lambda xp, g, ans, x, perm: xp.transpose(g, perm=_inverse(perm)))
+
+
+def transpose(a, perm=None, name=None):
+    """Permute the axes (reverse them when ``perm`` is None).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.transpose(ek.zeros([2, 3, 4]), perm=[0, 2, 1]).shape
+    (2, 4, 3)
+    """
+    a = convert_to_tensor(a)
+    perm = tuple(reversed(range(a.ndim))) if perm is None else _shape_tuple(perm)
+    if sorted(perm) != list(range(a.ndim)):
+        raise InvalidArgumentError(
+            f"transpose: perm {list(perm)} is not a permutation of the {a.ndim} axes of a "
+            f"tensor of shape {a.shape}",
+            op="transpose",
+        )
+    return _transpose(a, perm=perm)
+
+
+def expand_dims(input, axis, name=None):  # noqa: A002 - TF's argument name
+    """Insert a length-1 axis at ``axis``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.expand_dims([1.0, 2.0], 0).shape
+    (1, 2)
+    """
+    x = convert_to_tensor(input)
+    axis = int(axis)
+    if not -x.ndim - 1 <= axis <= x.ndim:
+        raise InvalidArgumentError(
+            f"expand_dims: axis {axis} is out of range for a tensor of rank {x.ndim}",
+            op="expand_dims",
+        )
+    axis %= x.ndim + 1
+    return reshape(x, x.shape[:axis] + (1,) + x.shape[axis:])
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002 - TF's argument name
+    """Drop length-1 axes (only those in ``axis`` when given)."""
+    x = convert_to_tensor(input)
+    axes = tuple(i for i, n in enumerate(x.shape) if n == 1) if axis is None else (
+        normalize_axis(axis, x.ndim)
+    )
+    for a in axes:
+        if x.shape[a] != 1:
+            raise InvalidArgumentError(
+                f"squeeze: axis {a} has size {x.shape[a]}, not 1 (shape {x.shape})",
+                op="squeeze",
+            )
+    return squeeze_axes(x, axes)
+
+
+def squeeze_axes(x, axis):
+    """Reshape away the (length-1) axes in ``axis`` (None: all of them)."""
+    axes = normalize_axis(axis, x.ndim)
+    return reshape(x, tuple(n for i, n in enumerate(x.shape) if i not in axes))
+
+
+@defop("concat")
+def _concat(xp, *values, axis):
+    return xp.concatenate(values, axis=axis)
+
+
+@_concat.defvjp_variadic
+def _concat_vjp(i, xp, g, ans, *values, axis):
+    # Input i occupies a slab of the output along ``axis``: hand it that slab of g.
+    start = sum(v.shape[axis] for v in values[:i])
+    key = (slice(None),) * axis + (slice(start, start + values[i].shape[axis]),)
+    return xp.getitem(g, key=key)
+
+
+def concat(values, axis, name=None):
+    """Join tensors along an existing axis.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.concat([ek.ones([2, 1]), ek.zeros([2, 2])], axis=1).shape
+    (2, 3)
+    """
+    if not values:
+        raise InvalidArgumentError("concat: needs at least one tensor", op="concat")
+    first = convert_to_tensor(values[0])
+    return _concat(*values, axis=normalize_axis(axis, first.ndim)[0])
+
+
+def stack(values, axis=0, name=None):
+    """Join tensors of one shape along a new axis.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.stack([[1.0, 2.0], [3.0, 4.0]], axis=1)
+    <ek.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[1., 3.],
+           [2., 4.]], dtype=float32)>
+    """
+    return concat([expand_dims(v, axis) for v in values], axis=axis)
+
+
+def unstack(value, num=None, axis=0, name=None):
+    """Split a tensor into a list of slices along ``axis`` (each is recorded as indexing)."""
+    x = convert_to_tensor(value)
+    axis = normalize_axis(axis, x.ndim)[0]
+    lead = (slice(None),) * axis
+    return [x[lead + (i,)] for i in range(x.shape[axis])]
+
+
+def split(value, num_or_size_splits, axis=0, name=None):
+    """Cut a tensor into pieces along ``axis``: n equal pieces, or pieces of given sizes."""
+    x = convert_to_tensor(value)
+    axis = normalize_axis(axis, x.ndim)[0]
+    length = x.shape[axis]
+    if isinstance(num_or_size_splits, int):
+        if length % num_or_size_splits:
+            raise InvalidArgumentError(
+                f"split: axis {axis} has size {length}, which {num_or_size_splits} does not "
+                "divide; pass a list of sizes instead",
+                op="split",
+            )
+        sizes = [length // num_or_size_splits] * num_or_size_splits
+    else:
+        sizes = [int(n) for n in num_or_size_splits]
+        if sum(sizes) != length:
+            raise InvalidArgumentError(
+                f"split: sizes {sizes} add up to {sum(sizes)}, not to the size {length} "
+                f"of axis {axis}",
+                op="split",
+            )
+    pieces, start = [], 0
+    for size in sizes:
+        pieces.append(x[(slice(None),) * axis + (slice(start, start + size),)])
+        start += size
+    return pieces
+
+
+@defop("tile")
+def _tile(xp, x, *, multiples):
+    return xp.tile(x, multiples)
+
+
+@_tile.defvjp
+def _tile_vjp(xp, g, ans, x, multiples):
+    # Output axis d is multiples[d] copies of x's axis d: split it in two and sum the copies.
+    split_shape = []
+    for m, n in zip(multiples, x.shape):
+        split_shape += [m, n]
+    copies = tuple(range(0, 2 * len(multiples), 2))
+    return xp.reduce_sum(xp.reshape(g, shape=tuple(split_shape)), axis=copies)
+
+
+def tile(input, multiples, name=None):  # noqa: A002 - TF's argument name
+    """Repeat a tensor ``multiples[d]`` times along each axis d."""
+    x = convert_to_tensor(input)
+    multiples = _shape_tuple(multiples)
+    if len(multiples) != x.ndim:
+        raise InvalidArgumentError(
+            f"tile: multiples {list(multiples)} must have one entry per axis of the "
+            f"rank-{x.ndim} input (shape {x.shape})",
+            op="tile",
+        )
+    return _tile(x, multiples=multiples)
+
+
+@defop("broadcast_to")
+def _broadcast_to(xp, x, *, shape):
+    return xp.broadcast_to(x, shape)
+
+
+# The engine sums g back down to x's shape (unbroadcast), so the VJP just passes it on.
+_broadcast_to.defvjp(lambda xp, g, ans, x, shape: g)
+
+
+def broadcast_to(input, shape, name=None):  # noqa: A002 - TF's argument name
+    """Repeat a tensor to ``shape`` by the broadcasting rules."""
+    return _broadcast_to(input, shape=_shape_tuple(shape))
+
+
+@defop("identity")
+def identity(xp, x):
+    """The same value, as a new tensor (recorded: the gradient passes through)."""
+    return x
+
+
+identity.defvjp(lambda xp, g, ans, x: g)
+
+
+@defop("stop_gradient", differentiable=False)
+def stop_gradient(xp, x):
+    """The same value, but no gradient flows back through it.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.constant(3.0)
+    >>> with ek.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = x * ek.stop_gradient(x)
+    >>> tape.gradient(y, x)  # only the first factor counts
+    <ek.Tensor: shape=(), dtype=float32, numpy=3.0>
+    """
+    return x
+
+
+@defop("cast")
+def _cast(xp, x, *, dtype):
+    return x.astype(dtypes.as_dtype(dtype).as_numpy_dtype)
+
+
+# Gradients flow only between floating dtypes (the sweep skips integer inputs).
+_cast.defvjp(lambda xp, g, ans, x, dtype: xp.cast(g, dtype=x.dtype))
+
+
+def cast(x, dtype, name=None):
+    """Convert to another dtype (floats to ints truncate toward zero, like TF).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.cast([1.7, -1.7], ek.int32)
+    <ek.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
+    """
+    return _cast(x, dtype=dtypes.as_dtype(dtype).as_numpy_dtype)
+
+
+def shape(input, out_type=None, name=None):  # noqa: A002 - TF's argument name
+    """The shape as an int32 tensor (``t.shape`` gives it as a tuple)."""
+    x = convert_to_tensor(input)
+    return convert_to_tensor(list(x.shape), dtype=out_type or dtypes.int32)
+
+
+def rank(input, name=None):  # noqa: A002 - TF's argument name
+    """The number of dimensions as an int32 tensor."""
+    return convert_to_tensor(convert_to_tensor(input).ndim, dtype=dtypes.int32)
+
+
+def size(input, out_type=None, name=None):  # noqa: A002 - TF's argument name
+    """The number of elements as an int32 tensor."""
+    return convert_to_tensor(convert_to_tensor(input).size, dtype=out_type or dtypes.int32)

@@ -1,0 +1,370 @@
+"""The one table of primitive ops, and how calling an op works (dispatch).
+
+A primitive is written once, in one place (see ``ops/``)::
+
+    @defop("multiply")
+    def multiply(xp, x, y):          # forward: raw arrays through the namespace xp
+        return x * y
+
+    multiply.defvjp(                 # one VJP per input: g is the incoming gradient
+        lambda xp, g, ans, x, y: g * y,
+        lambda xp, g, ans, x, y: g * x,
+    )
+
+``defop`` turns the forward into the public function ``ek.multiply``. Calling it:
+
+1. converts the inputs to arrays on one device with one dtype (TF's rules, clear errors),
+2. runs the forward on the device's array namespace ``xp``,
+3. wraps the result in a Tensor and, only when a tape is active, records it.
+
+The VJPs are written with operators and ``xp`` calls, so they run on raw arrays when no
+tape watches the backward pass (fast) and on Tensors, recorded, when one does (that is
+what makes higher-order gradients work). See backprop.py.
+"""
+
+import functools
+import itertools
+
+import numpy as np
+
+from eagerkit import dtypes, tape
+from eagerkit.devices import current_device
+from eagerkit.errors import InvalidArgumentError, NotFoundError, OpError
+from eagerkit.tensor import Tensor, to_array
+
+REGISTRY = {}  # name -> OpDef, in definition order
+execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
+
+_active_tapes = tape.active_tapes  # the same list object: no lookup on the hot path
+_ALL_NUMPY = frozenset(d.as_numpy_dtype for d in dtypes.ALL)
+
+
+class OpDef:
+    """One primitive: its name, forward kernel, VJPs and the dtypes it accepts.
+
+    ``vjps[i](xp, g, ans, *inputs, **params)`` is the gradient for input ``i``;
+    ``None`` there means input ``i`` gets no gradient (an index, a condition).
+    """
+
+    __slots__ = ("name", "forward", "vjps", "dtypes", "dtype_args", "differentiable", "call")
+
+    def __init__(self, name, forward, dtypes_, dtype_args, differentiable):
+        self.name = name
+        self.forward = forward
+        self.vjps = ()
+        self.dtypes = dtypes_
+        self.dtype_args = dtype_args
+        self.differentiable = differentiable
+        self.call = None
+
+    def defvjp(self, *vjps):
+        """Attach one VJP per input (``None`` for inputs without a gradient)."""
+        self.vjps = vjps
+        return vjps
+
+    def defvjp_variadic(self, vjp):
+        """For ops on a list of inputs (concat): ``vjp(i, xp, g, ans, *inputs, **params)``."""
+        self.vjps = _EachInput(vjp)
+        return vjp
+
+    @property
+    def nin(self):
+        """How many tensor inputs the op takes (``None`` when it takes a list)."""
+        return None if isinstance(self.vjps, _EachInput) else len(self.vjps)
+
+    def __repr__(self):
+        return f"<OpDef {self.name}>"
+
+
+class _EachInput:
+    """The VJPs of a variadic op: the same function, told which input it is for."""
+
+    def __init__(self, vjp):
+        self.vjp = vjp
+
+    def __iter__(self):
+        return (functools.partial(self.vjp, i) for i in itertools.count())
+
+
+def defop(name, *, dtypes=None, dtype_args=None, differentiable=True):
+    """Register a primitive: decorate its forward ``f(xp, *arrays, **params)``.
+
+    Parameters
+    ----------
+    name : the op's public name (``ek.<name>``) and its label on the tape.
+    dtypes : the dtypes its main inputs may have (default: all).
+    dtype_args : positions of the inputs that must share one dtype (default: all);
+        the others (indices, conditions) keep their own.
+    differentiable : False for ops that never pass gradients (comparisons, argmax);
+        they are not recorded.
+    """
+    allowed = _ALL_NUMPY if dtypes is None else frozenset(d.as_numpy_dtype for d in dtypes)
+
+    def register(forward):
+        op = OpDef(name, forward, allowed, dtype_args, differentiable)
+        call = _fast_call(op) if dtype_args is None else _general_call(op)
+        functools.update_wrapper(call, forward)
+        call.op = op
+        call.defvjp = op.defvjp
+        call.defvjp_variadic = op.defvjp_variadic
+        op.call = call
+        REGISTRY[name] = op
+        return call
+
+    return register
+
+
+def _general_call(op):
+    def call(*inputs, **params):
+        return apply(op, inputs, params)
+
+    return call
+
+
+def _fast_call(op):
+    """The public function for an op whose inputs share one dtype (most of them).
+
+    The common case (plain Tensors on one device with one supported dtype) runs inline
+    here: these few lines are the per-op cost of eager execution, so they do no more than
+    check, compute, wrap, and look whether anyone is recording.
+    """
+    forward, allowed = op.forward, op.dtypes
+    new = object.__new__
+
+    def call(*inputs, **params):
+        if len(inputs) == 2:
+            x, y = inputs
+            if type(x) is Tensor and type(y) is Tensor:
+                a, b, device = x._data, y._data, x._device
+                if (
+                    y._device is device
+                    and a.dtype == b.dtype
+                    and a.dtype in allowed
+                    and not device.restricted
+                ):
+                    try:
+                        data = forward(device.xp, a, b, **params)
+                    except (ValueError, TypeError, IndexError, ArithmeticError) as error:
+                        raise _explain(op, (a, b), error) from error
+                    output = new(Tensor)
+                    output._data, output._device = data, device
+                    if _active_tapes or execution_callbacks:
+                        _after(op, inputs, (a, b), output, params)
+                    return output
+        elif len(inputs) == 1:
+            x = inputs[0]
+            if type(x) is Tensor:
+                a, device = x._data, x._device
+                if a.dtype in allowed and not device.restricted:
+                    try:
+                        data = forward(device.xp, a, **params)
+                    except (ValueError, TypeError, IndexError, ArithmeticError) as error:
+                        raise _explain(op, (a,), error) from error
+                    output = new(Tensor)
+                    output._data, output._device = data, device
+                    if _active_tapes or execution_callbacks:
+                        _after(op, inputs, (a,), output, params)
+                    return output
+        return apply(op, inputs, params)
+
+    return call
+
+
+def apply(op, inputs, params):
+    """Run ``op`` on ``inputs`` eagerly and record it on the active tapes."""
+    arrays, device = _to_arrays(op, inputs)
+    try:
+        data = op.forward(device.xp, *arrays, **params)
+    except OpError:
+        raise
+    except (ValueError, TypeError, IndexError, ArithmeticError) as error:
+        raise _explain(op, arrays, error) from error
+    output = Tensor(data, device)
+    if _active_tapes or execution_callbacks:
+        _after(op, inputs, arrays, output, params)
+    return output
+
+
+def _after(op, inputs, arrays, output, params):
+    """Record the op on the active tapes and tell the execution callbacks (if any)."""
+    if _active_tapes and op.differentiable:
+        device = output._device
+        tensors = tuple(
+            x if type(x) is Tensor else tape.recorded_input(x, a, device)
+            for x, a in zip(inputs, arrays)
+        )
+        tape.record(op, tensors, output, params)
+    for callback in execution_callbacks:
+        callback(op, inputs, output)
+
+
+def _to_arrays(op, inputs):
+    """Inputs as arrays on one device; the dtype-sharing inputs with one dtype."""
+    shared = op.dtype_args
+    # Fast path: every input a plain Tensor (not a Variable) on one device, one dtype.
+    first = inputs[0] if inputs else None
+    if type(first) is Tensor:
+        device = first._device
+        np_dtype = first._data.dtype
+        arrays = []
+        for x in inputs:
+            if type(x) is not Tensor or x._device is not device or (
+                shared is None and x._data.dtype != np_dtype
+            ):
+                break
+            arrays.append(x._data)
+        else:
+            if shared is not None:
+                _check_shared(op, inputs, [x._data.dtype for x in inputs], device)
+            elif np_dtype not in op.dtypes or device.restricted:
+                _check_kernel(op, np_dtype, device)
+            return arrays, device
+    return _to_arrays_slow(op, inputs)
+
+
+def _to_arrays_slow(op, inputs):
+    shared = range(len(inputs)) if op.dtype_args is None else op.dtype_args
+    reference = next((inputs[i] for i in shared if isinstance(inputs[i], Tensor)), None)
+    if reference is None:
+        reference = next((x for x in inputs if isinstance(x, Tensor)), None)
+        device = reference._device if reference is not None else current_device()
+        np_dtype = _joint_dtype([inputs[i] for i in shared])
+    else:
+        device, np_dtype = reference._device, reference._data.dtype
+    arrays = []
+    for i, x in enumerate(inputs):
+        in_group = i in shared
+        if isinstance(x, Tensor):
+            if x._device is not device:
+                x = _resolve_device(op, i, x, device)
+            if in_group and x._data.dtype != np_dtype:
+                raise _mismatch(op, inputs, i, np_dtype, x._data.dtype)
+            arrays.append(x._data)
+        else:
+            wanted = np_dtype if in_group else dtypes.default_numpy_dtype(x)
+            arrays.append(to_array(x, wanted, device, op.name))
+    if op.dtype_args is None:
+        _check_kernel(op, np_dtype, device)
+    else:
+        _check_shared(op, inputs, [a.dtype for a in arrays], device)
+    return arrays, device
+
+
+def _joint_dtype(values):
+    """The dtype TF would give several Python/numpy values meeting in one op."""
+    for x in values:  # a numpy array decides for the Python values beside it
+        if isinstance(x, (np.ndarray, np.generic)):
+            return x.dtype
+    found = [dtypes.default_numpy_dtype(x) for x in values]
+    for kind in ("f", "i", "b"):
+        for d in found:
+            if d.kind == kind:
+                return d
+    return found[0] if found else np.dtype(np.float32)
+
+
+def _check_shared(op, inputs, np_dtypes, device):
+    """Inputs in ``op.dtype_args`` share one dtype, which the op and device must support."""
+    group = op.dtype_args
+    if group:
+        first = np_dtypes[group[0]]
+        for i in group[1:]:
+            if np_dtypes[i] != first:
+                raise _mismatch(op, inputs, i, first, np_dtypes[i])
+        _check_kernel(op, first, device)
+
+
+def _check_kernel(op, np_dtype, device):
+    """Fail before running when neither the op nor the device has a kernel for this dtype."""
+    if np_dtype in op.dtypes and (not device.restricted or device.supports(op.name, np_dtype)):
+        return
+    wanted = sorted(dtypes.from_numpy(d).name for d in op.dtypes)
+    dtype = dtypes.from_numpy(np_dtype).name
+    if np_dtype not in op.dtypes:
+        fix = f"ek.cast(x, ek.{wanted[-1] if 'float32' not in wanted else 'float32'})"
+        raise InvalidArgumentError(
+            f"{op.name}: no kernel for dtype {dtype} (it accepts {', '.join(wanted)}). "
+            f"Cast the input first, e.g. {fix}.",
+            op=op.name,
+        )
+    allowed = sorted(dtypes.from_numpy(d).name for d in device.kernels.get(op.name, ()))
+    raise NotFoundError(
+        f"No registered '{op.name}' kernel for {device.name} with dtype {dtype}. "
+        f"On {device.name} '{op.name}' runs on: {', '.join(allowed) or 'no dtype at all'}. "
+        f"Cast the input to one of those, or move it to the CPU first with x.cpu().",
+        op=op.name,
+    )
+
+
+def _resolve_device(op, position, tensor, device):
+    from eagerkit import devices
+
+    return devices.resolve_conflict(op.name, position, tensor, device)
+
+
+def _mismatch(op, inputs, position, expected, got):
+    shapes = ", ".join(str(getattr(x, "shape", ())) for x in inputs)
+    expected_name = dtypes.from_numpy(expected).name
+    got_name = dtypes.from_numpy(got).name
+    return InvalidArgumentError(
+        f"cannot compute {op.name} as input #{position}(zero-based) was expected to be a "
+        f"{expected_name} tensor but is a {got_name} tensor (input shapes: {shapes}). "
+        f"eagerkit never mixes dtypes silently: cast one side, "
+        f"e.g. ek.cast(x, ek.{expected_name}).",
+        op=op.name,
+    )
+
+
+def _explain(op, arrays, error):
+    """Turn a numpy error into one that names the op, shapes and dtypes."""
+    described = ", ".join(f"{a.dtype}{tuple(a.shape)}" for a in arrays)
+    message = str(error)
+    hint = ""
+    if "broadcast" in message:
+        hint = (
+            " Shapes broadcast when, aligned from the right, each pair of sizes is equal "
+            "or one of them is 1; reshape or ek.expand_dims one input to line them up."
+        )
+    return InvalidArgumentError(
+        f"{op.name}: {message} (inputs: {described}).{hint}", op=op.name
+    )
+
+
+def all_ops():
+    """Every registered primitive, in definition order (tests and widgets read this)."""
+    return list(REGISTRY.values())
+
+
+class KernelNamespace:
+    """The registry's forwards bound to one array namespace: VJPs on raw arrays use it.
+
+    ``ns.multiply(a, b)`` runs the ``multiply`` forward on arrays and returns an array,
+    so a VJP written as ``xp.multiply(g, y)`` works here and on the Tensor namespace.
+    """
+
+    def __init__(self, array_namespace):
+        self._xp = array_namespace
+
+    def __getattr__(self, name):  # first use of a name only; then it is an attribute
+        try:
+            forward = REGISTRY[name].forward
+        except KeyError:
+            raise AttributeError(f"no primitive op named {name!r}") from None
+        bound = functools.partial(forward, self._xp)
+        setattr(self, name, bound)
+        return bound
+
+
+class TensorNamespace:
+    """The public ops by name: VJPs run on Tensors through it when a tape records them."""
+
+    def __getattr__(self, name):
+        try:
+            call = REGISTRY[name].call
+        except KeyError:
+            raise AttributeError(f"no primitive op named {name!r}") from None
+        setattr(self, name, call)
+        return call
+
+
+TENSORS = TensorNamespace()

@@ -1,0 +1,276 @@
+"""GradientTape: an ordered list of the ops that ran, replayed backwards for gradients.
+
+While a tape is active (inside its ``with`` block) every op whose inputs it watches is
+appended to ``tape.records`` as a ``TapeRecord(op, inputs, output, params)``. Watching
+spreads: an op's output is watched because its input was. Trainable variables are watched
+the moment they are read. Several tapes can be active at once (a stack); each records the
+ops that touch what *it* watches, which is how nested tapes give higher-order gradients.
+"""
+
+import contextlib
+import warnings
+
+from eagerkit import nest
+from eagerkit.errors import FailedPreconditionError
+from eagerkit.tensor import Tensor
+
+active_tapes = []  # the tapes recording now, innermost last
+
+
+class TapeRecord:
+    """One recorded op: ``output = op(*inputs, **params)``."""
+
+    __slots__ = ("op", "inputs", "output", "params")
+
+    def __init__(self, op, inputs, output, params):
+        self.op = op
+        self.inputs = inputs
+        self.output = output
+        self.params = params
+
+    def __repr__(self):
+        shapes = ", ".join(str(x.shape) for x in self.inputs)
+        return f"<TapeRecord {self.op.name}({shapes}) -> {self.output.shape}>"
+
+
+class _ReadVariable:
+    """The op recorded when a variable is read: its VJP passes the gradient straight on.
+
+    The read snapshots the variable's array, so an ``assign`` after the read does not change
+    what the gradient is computed from.
+    """
+
+    name = "read_variable"
+    differentiable = True
+    vjps = (lambda xp, g, ans, v: g,)
+
+
+READ_VARIABLE = _ReadVariable()
+
+
+def record(op, inputs, output, params):
+    """Append ``op`` to every active tape that watches one of ``inputs`` (a tuple of Tensors)."""
+    entry = None
+    for tape in active_tapes:
+        watched = tape._watched_ids
+        for x in inputs:
+            if id(x) in watched:
+                break
+        else:
+            continue  # this tape watches none of the inputs
+        if entry is None:
+            entry = TapeRecord(op, inputs, output, params)
+        tape._append(entry)
+
+
+def recorded_input(value, array, device):
+    """What a record keeps for one op input: a read snapshot for a variable, a Tensor otherwise."""
+    if isinstance(value, Tensor):
+        return _read_variable(value) if value._is_variable else value
+    return Tensor(array, device)  # a Python or numpy constant
+
+
+def _read_variable(variable):
+    snapshot = Tensor(variable._data, variable._device)
+    entry = None
+    for tape in active_tapes:
+        if tape._watch_accessed and variable.trainable:
+            tape._watch_one(variable, warn=False)
+        if id(variable) in tape._watched_ids:
+            if entry is None:
+                entry = TapeRecord(READ_VARIABLE, (variable,), snapshot, {})
+            tape._append(entry)
+    return snapshot
+
+
+class GradientTape:
+    """Record operations for automatic differentiation.
+
+    Parameters
+    ----------
+    persistent : allow more than one ``gradient`` call (keeps the records until deleted).
+    watch_accessed_variables : watch every trainable Variable read inside the block.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.constant(3.0)
+    >>> with ek.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = x * x
+    >>> tape.gradient(y, x)
+    <ek.Tensor: shape=(), dtype=float32, numpy=6.0>
+    """
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = persistent
+        self._watch_accessed = watch_accessed_variables
+        self.records = []
+        self._watched_ids = set()
+        self._watched = []  # keeps watched tensors alive, so their ids stay theirs
+        self._recording = False
+        self._spent = False
+        self.listeners = []  # objects with on_record(tape, record) / on_backward(tape, step)
+
+    # --- the with-block ------------------------------------------------------------------
+    def __enter__(self):
+        self._push()
+        return self
+
+    def __exit__(self, *exc_info):
+        if self._recording:
+            self._pop()
+
+    def _push(self):
+        if self._spent:
+            raise FailedPreconditionError(
+                "this non-persistent GradientTape has already computed its gradients; "
+                "make a new tape (or pass persistent=True)",
+                op="GradientTape",
+            )
+        active_tapes.append(self)
+        self._recording = True
+
+    def _pop(self):
+        active_tapes.remove(self)
+        self._recording = False
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Temporarily stop recording: ops inside the block get no gradient through them.
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> x = ek.constant(2.0)
+        >>> with ek.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     with tape.stop_recording():
+        ...         y = x ** 2
+        >>> print(tape.gradient(y, x))
+        None
+        """
+        if not self._recording:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self._pop()
+        try:
+            yield
+        finally:
+            self._push()
+
+    def reset(self):
+        """Forget everything recorded and watched so far (keeps recording if it was)."""
+        self.records = []
+        self._watched_ids = set()
+        self._watched = []
+
+    # --- watching --------------------------------------------------------------------------
+    def watch(self, tensor):
+        """Record what is computed from ``tensor`` (a Tensor, Variable or nest of them)."""
+        for leaf in nest.flatten(tensor):
+            if not isinstance(leaf, Tensor):
+                raise ValueError(
+                    f"Passed in object of type {type(leaf).__name__}, not ek.Tensor: "
+                    "tape.watch takes tensors or variables (convert with ek.constant)"
+                )
+            self._watch_one(leaf, warn=True)
+
+    def _watch_one(self, tensor, warn):
+        if id(tensor) in self._watched_ids:
+            return
+        if not tensor.dtype.is_floating:
+            if warn:
+                warnings.warn(
+                    f"The dtype of the watched tensor must be floating (e.g. ek.float32), got "
+                    f"ek.{tensor.dtype.name}: its gradient will be None. Use a float value "
+                    "(3.0, not 3) or ek.cast.",
+                    stacklevel=3,
+                )
+            return
+        self._watched_ids.add(id(tensor))
+        self._watched.append(tensor)
+
+    def watched_variables(self):
+        """The variables this tape watches, in the order they were created."""
+        found = [t for t in self._watched if t._is_variable]
+        return tuple(sorted(found, key=lambda v: v._creation_index))
+
+    def _watches_any(self, inputs):
+        ids = self._watched_ids
+        for x in inputs:
+            if id(x) in ids:
+                return True
+        return False
+
+    def _append(self, entry):
+        self.records.append(entry)
+        self._watched_ids.add(id(entry.output))
+        if self.listeners:
+            for listener in self.listeners:
+                listener.on_record(self, entry)
+
+    # --- gradients ---------------------------------------------------------------------------
+    def gradient(self, target, sources, output_gradients=None, unconnected_gradients="none"):
+        """d(target)/d(sources), in the structure of ``sources``.
+
+        A non-scalar (or list) ``target`` means the gradient of its sum, weighted by
+        ``output_gradients`` when given. Sources that ``target`` does not depend on get
+        ``None`` (or zeros with ``unconnected_gradients="zero"``).
+        """
+        from eagerkit import backprop
+
+        self._start_backward()
+        flat_sources = nest.flatten(sources)
+        for s in flat_sources:
+            if not isinstance(s, Tensor):
+                raise ValueError(
+                    f"gradient: sources must be tensors or variables, got {type(s).__name__}"
+                )
+        grads = backprop.gradients(
+            self, nest.flatten(target), flat_sources, output_gradients, unconnected_gradients
+        )
+        self._finish_backward()
+        return nest.pack_sequence_as(sources, grads)
+
+    def jacobian(self, target, sources, unconnected_gradients="none", **unused_tf_options):
+        """Full Jacobian: for each source, an array of shape target.shape + source.shape."""
+        from eagerkit import backprop
+
+        self._start_backward()
+        flat = nest.flatten(sources)
+        result = [backprop.jacobian(self, target, s, unconnected_gradients) for s in flat]
+        self._finish_backward()
+        return nest.pack_sequence_as(sources, result)
+
+    def batch_jacobian(self, target, source, unconnected_gradients="none", **unused_tf_options):
+        """Per-example Jacobian: shape (batch,) + target.shape[1:] + source.shape[1:]."""
+        from eagerkit import backprop
+
+        self._start_backward()
+        result = backprop.batch_jacobian(self, target, source, unconnected_gradients)
+        self._finish_backward()
+        return result
+
+    def _start_backward(self):
+        if self._spent:
+            raise RuntimeError(
+                "A non-persistent GradientTape can only be used to compute one set of "
+                "gradients (or jacobians). Pass persistent=True to call gradient() again."
+            )
+        if self._recording:
+            if self._persistent:
+                warnings.warn(
+                    "Calling GradientTape.gradient on a persistent tape inside its context is "
+                    "significantly less efficient than calling it outside the context (it "
+                    "records the gradient computation on itself).",
+                    stacklevel=3,
+                )
+            else:
+                self._pop()  # a one-shot tape is finished: stop recording before replaying
+
+    def _finish_backward(self):
+        if not self._persistent:
+            self._spent = True
+            self.records = []  # free the intermediate values now, not when the tape dies
+            self._watched = []
+            self._watched_ids = set()

@@ -1,0 +1,261 @@
+"""Tensor: an immutable array plus the device it lives on.
+
+A Tensor is just ``(_data, _device)``. It knows nothing about gradients: the tape
+(tape.py) remembers which ops made which tensors. Its arithmetic operators are attached
+in ``ops/operators.py``, next to the ops they call.
+"""
+
+import numpy as np
+
+from eagerkit import dtypes
+from eagerkit.devices import CPU, current_device
+
+
+class Tensor:
+    """An immutable n-dimensional array on a device, like TF's EagerTensor.
+
+    Make one with ``ek.constant`` (or any op); do not call ``Tensor`` yourself.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.constant([[2.0]])
+    >>> print(ek.matmul(x, x))
+    ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
+    >>> ek.constant(3.0) * 2
+    <ek.Tensor: shape=(), dtype=float32, numpy=6.0>
+    """
+
+    __slots__ = ("_data", "_device", "__weakref__")
+    # Make numpy's binary operators defer to ours: ndarray * Tensor -> Tensor.
+    __array_priority__ = 100
+    _is_variable = False  # Variable (variables.py) says True; the tape snapshots its reads
+
+    def __init__(self, data, device=CPU):
+        self._data = data
+        self._device = device
+
+    # --- what it is -------------------------------------------------------------------
+    @property
+    def shape(self):
+        """The shape as a tuple of ints, e.g. ``(1, 1)``."""
+        return self._data.shape
+
+    @property
+    def dtype(self):
+        """The element type, e.g. ``ek.float32``."""
+        return dtypes.from_numpy(self._data.dtype)
+
+    @property
+    def ndim(self):
+        """Number of dimensions (0 for a scalar)."""
+        return self._data.ndim
+
+    @property
+    def size(self):
+        """Number of elements."""
+        return self._data.size
+
+    @property
+    def device(self):
+        """Device name, e.g. ``'/cpu:0'``."""
+        return self._device.name
+
+    def get_shape(self):
+        """TF1 spelling of ``.shape``."""
+        return self.shape
+
+    def numpy(self):
+        """The value as a numpy array (a numpy scalar for 0-d tensors), copied to the host."""
+        return self._device.backend.to_host(self._data)
+
+    def __array__(self, dtype=None, copy=None):
+        # numpy functions accept tensors and return numpy: the result has left the tape.
+        array = np.asarray(self.numpy())
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    # --- printing: deterministic, no ids or addresses --------------------------------------
+    def _value_text(self, scalar_text):
+        value = self.numpy()
+        if self.ndim == 0:
+            return scalar_text(value)
+        return str(value) if scalar_text is str else repr(value)
+
+    def _device_suffix(self):
+        return "" if self._device is CPU else f", device={self._device.name}"
+
+    def __str__(self):
+        text = self._value_text(str)
+        if "\n" in text:
+            text = "\n" + text
+        return (
+            f"ek.Tensor({text}, shape={self.shape}, dtype={self.dtype.name}{self._device_suffix()})"
+        )
+
+    def __repr__(self):
+        text = self._value_text(_scalar_repr)
+        return (
+            f"<ek.Tensor: shape={self.shape}, dtype={self.dtype.name}"
+            f"{self._device_suffix()}, numpy={text}>"
+        )
+
+    def __format__(self, spec):
+        value = self.numpy()
+        return format(value, spec) if spec else str(value)
+
+    # --- Python protocols ------------------------------------------------------------------
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        # Each element is self[i], an indexing op (recorded on the tape like any other).
+        return (self[i] for i in range(self.shape[0]))
+
+    def __bool__(self):
+        if self.size != 1:
+            raise ValueError(
+                f"The truth value of a tensor with {self.size} elements (shape {self.shape}) is "
+                "ambiguous. Use ek.reduce_any(t) or ek.reduce_all(t), or ek.where for "
+                "elementwise choices."
+            )
+        return bool(self.numpy())
+
+    def _scalar(self, convert, name):
+        if self.size != 1:
+            raise TypeError(
+                f"only single-element tensors can be converted to Python {name}s; "
+                f"this one has shape {self.shape}"
+            )
+        return convert(self.numpy().reshape(()))
+
+    def __float__(self):
+        return self._scalar(float, "float")
+
+    def __int__(self):
+        return self._scalar(int, "int")
+
+    def __index__(self):
+        if not self.dtype.is_integer:
+            raise TypeError(
+                f"only integer tensors can be used as an index; this one is {self.dtype.name}"
+            )
+        return self._scalar(int, "int")
+
+    __hash__ = None  # == is elementwise (TF2), so tensors cannot be dict keys.
+
+    def __reduce__(self):
+        return constant_from_numpy, (np.asarray(self.numpy()),)
+
+    def __copy__(self):
+        return self  # immutable
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def ref(self):
+        """A hashable handle on this exact tensor (for dict keys and sets)."""
+        return _Ref(self)
+
+    # --- TF1 graph-only attributes give the eager explanation ------------------------------
+    @property
+    def op(self):
+        raise AttributeError("Tensor.op is meaningless when eager execution is enabled.")
+
+    @property
+    def name(self):
+        raise AttributeError("Tensor.name is meaningless when eager execution is enabled.")
+
+    def eval(self):
+        raise NotImplementedError(
+            "eval is not supported when eager execution is enabled, "
+            "is .numpy() what you're looking for?"
+        )
+
+
+class _Ref:
+    """Hashable by identity; ``.deref()`` gives the tensor back."""
+
+    __slots__ = ("_tensor",)
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def deref(self):
+        return self._tensor
+
+    def __hash__(self):
+        return id(self._tensor)
+
+    def __eq__(self, other):
+        return isinstance(other, _Ref) and other._tensor is self._tensor
+
+
+def _scalar_repr(value):
+    # numpy 2 reprs scalars as np.float32(6.0); TF shows the bare number.
+    return str(value)
+
+
+def constant_from_numpy(array):
+    """A CPU tensor holding ``array`` as is (used when unpickling)."""
+    return Tensor(array, CPU)
+
+
+def convert_to_tensor(value, dtype=None, device=None):
+    """Turn a Python value, numpy array or Tensor into a Tensor, with TF's dtype rules.
+
+    Python floats become float32 and ints int32; numpy arrays keep their dtype; ``dtype``
+    overrides both. A Tensor comes back unchanged (its dtype must match ``dtype``).
+
+    Examples
+    --------
+    >>> import eagerkit as ek, numpy as np
+    >>> ek.convert_to_tensor(3.0).dtype, ek.convert_to_tensor(np.array([1.0])).dtype
+    (ek.float32, ek.float64)
+    """
+    if isinstance(value, Tensor):
+        if dtype is not None and dtypes.as_dtype(dtype) != value.dtype:
+            raise _dtype_mismatch("convert_to_tensor", value.dtype, dtypes.as_dtype(dtype))
+        return value
+    target = device if device is not None else current_device()
+    np_dtype = (
+        dtypes.as_dtype(dtype).as_numpy_dtype
+        if dtype is not None
+        else dtypes.default_numpy_dtype(value)
+    )
+    return Tensor(to_array(value, np_dtype, target, "convert_to_tensor"), target)
+
+
+def to_array(value, np_dtype, device, op_name):
+    """``value`` as an array of ``np_dtype`` on ``device``; refuses lossy float->int."""
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    host = np.asarray(value)
+    if host.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{op_name}: cannot convert {type(value).__name__} {value!r} to a tensor; "
+            "tensors hold numbers or bools"
+        )
+    if host.dtype != np_dtype:
+        converted = host.astype(np_dtype)
+        if host.dtype.kind == "f" and np_dtype.kind in "iub" and not np.array_equal(
+            converted, host
+        ):
+            raise _dtype_mismatch(op_name, dtypes.from_numpy(host.dtype), dtypes.from_numpy(np_dtype), value)
+        host = converted
+    return device.backend.asarray(host)
+
+
+def _dtype_mismatch(op_name, got, expected, value=None):
+    from eagerkit.errors import InvalidArgumentError
+
+    shown = f" {value!r}" if value is not None else ""
+    return InvalidArgumentError(
+        f"{op_name}: expected a {expected.name} value but got a {got.name} one{shown}; "
+        f"eagerkit does not convert between dtypes silently. Use ek.cast(x, ek.{expected.name}) "
+        "or write the value with the dtype you mean (3.0 for a float, 3 for an int).",
+        op=op_name,
+    )

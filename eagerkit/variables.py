@@ -1,0 +1,115 @@
+"""Variable: a named, mutable tensor for model state.
+
+A Variable is a Tensor whose array can be replaced by ``assign``. Reading it inside a
+``GradientTape`` (any op that takes it) is recorded as a ``read_variable`` op, and trainable
+float variables are watched automatically, which is how ``implicit_gradients`` finds them.
+``assign`` replaces the array (it never writes into it), so tensors read earlier keep
+their values.
+"""
+
+import itertools
+
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.tensor import Tensor, _scalar_repr, convert_to_tensor
+
+_creation_counter = itertools.count()
+
+
+class Variable(Tensor):
+    """A mutable tensor: model parameters and other state.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> w = ek.Variable(5.0, name="weight")
+    >>> w
+    <ek.Variable 'weight:0' shape=() dtype=float32, numpy=5.0>
+    >>> _ = w.assign_sub(1.5)
+    >>> w.numpy()
+    np.float32(3.5)
+    """
+
+    __slots__ = ("_name", "trainable", "_creation_index")
+    _is_variable = True
+
+    def __init__(self, initial_value, trainable=True, name=None, dtype=None):
+        if callable(initial_value):
+            initial_value = initial_value()
+        value = convert_to_tensor(initial_value, dtype=dtype)  # on its own device if a Tensor
+        super().__init__(value._data, value._device)
+        self._name = (name or "Variable") + ":0"
+        self.trainable = trainable
+        self._creation_index = next(_creation_counter)
+
+    @property
+    def name(self):
+        """``'<name>:0'`` as in TF (names are not made unique in eager mode)."""
+        return self._name
+
+    def read_value(self):
+        """The current value as a Tensor (recorded like any read)."""
+        from eagerkit.ops.shape import identity
+
+        return identity(self)
+
+    value = read_value
+
+    # --- changing the value ----------------------------------------------------------------
+    def assign(self, value, read_value=True):
+        """Replace the value; the new one must have the same shape and dtype."""
+        self._data = self._checked(value, "assign")
+        return self if read_value else None
+
+    def assign_add(self, delta, read_value=True):
+        """``self += delta``."""
+        self._data = self._data + self._checked(delta, "assign_add")
+        return self if read_value else None
+
+    def assign_sub(self, delta, read_value=True):
+        """``self -= delta``."""
+        self._data = self._data - self._checked(delta, "assign_sub")
+        return self if read_value else None
+
+    def _checked(self, value, what):
+        """``value`` as an array like ours, or an error that leaves the variable unchanged."""
+        if isinstance(value, Tensor):
+            if value.dtype != self.dtype:
+                raise InvalidArgumentError(
+                    f"{what} on variable '{self._name}': the value is {value.dtype.name} but "
+                    f"the variable is {self.dtype.name}; cast it with "
+                    f"ek.cast(value, ek.{self.dtype.name})",
+                    op=what,
+                )
+            if value._device is not self._device:
+                value = value._device.backend.to_host(value._data)
+            else:
+                value = value._data
+        array = convert_to_tensor(value, dtype=self.dtype, device=self._device)._data
+        if array.shape != self.shape:
+            raise InvalidArgumentError(
+                f"{what} on variable '{self._name}': the value has shape {tuple(array.shape)} "
+                f"but the variable has shape {self.shape}; shapes cannot change after creation",
+                op=what,
+            )
+        return array
+
+    def __repr__(self):
+        value = self._value_text(_scalar_repr)
+        device = self._device_suffix()
+        return (
+            f"<ek.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}{device}, "
+            f"numpy={value}>"
+        )
+
+    def __str__(self):
+        return repr(self)
+
+    def __reduce__(self):
+        raise TypeError(
+            "Variables are not pickled; save them with ek.train.Checkpoint (no pickle needed)"
+        )
+
+    def __deepcopy__(self, memo):
+        return Variable(self.numpy().copy(), trainable=self.trainable, name=self._name[:-2])
+
+    __hash__ = None
