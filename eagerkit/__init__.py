@@ -11,6 +11,7 @@ ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
 
 from eagerkit import errors, nest, ops  # noqa: F401 - ops registers every primitive
 from eagerkit import train
+from eagerkit.context import enable_eager_execution, executing_eagerly
 from eagerkit.custom_gradient import custom_gradient
 from eagerkit.devices import Device, device, list_devices
 from eagerkit.dtypes import (
@@ -97,7 +98,7 @@ from eagerkit.ops.math import (
     tan,
     tanh,
 )
-from eagerkit.ops.misc import clip_by_norm, clip_by_value, executing_eagerly
+from eagerkit.ops.misc import clip_by_norm, clip_by_value
 from eagerkit.ops.reduce import (
     argmax,
     argmin,

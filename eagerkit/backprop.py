@@ -92,34 +92,39 @@ def sweep(tape, targets, seeds, sources):
             continue
         if seed is None:
             seed = Tensor(target._device.xp.ones_like(target._data), target._device)
-        _accumulate(grads, id(target), seed if on_tensors else seed._data)
+        seed = seed if on_tensors else seed._data
+        previous = grads.get(id(target))  # the same tensor listed twice as a target
+        grads[id(target)] = seed if previous is None else previous + seed
 
     listeners = tape.listeners
     for index in range(len(records) - 1, -1, -1):
         entry = records[index]
         out_id = id(entry.output)
-        g = grads.get(out_id)
+        g = grads.pop(out_id, None)  # every consumer is done: take it out, freeing memory
         if g is None:
             continue
-        if out_id not in source_ids:
-            del grads[out_id]  # every consumer is done: free it early
+        if out_id in source_ids:
+            grads[out_id] = g  # a source that is also an op's output keeps its gradient
         if on_tensors:
             xp, ans, inputs = registry.TENSORS, entry.output, entry.inputs
         else:
             xp = entry.output._device.raw_ops
             ans = entry.output._data
             inputs = [x._data for x in entry.inputs]
-        input_grads = []
+        params = entry.params
+        input_grads = [] if listeners else None
         for x, vjp, value in zip(entry.inputs, entry.op.vjps, inputs):
-            if vjp is None or id(x) not in needed:
-                input_grads.append(None)
-                continue
-            gx = vjp(xp, g, ans, *inputs, **entry.params)
-            if gx is not None:
-                if gx.shape != value.shape:
-                    gx = unbroadcast(xp, gx, value.shape)
-                _accumulate(grads, id(x), gx)
-            input_grads.append(gx)
+            gx = None
+            if vjp is not None and id(x) in needed:
+                gx = vjp(xp, g, ans, *inputs, **params)
+                if gx is not None:
+                    if gx.shape != value.shape:
+                        gx = unbroadcast(xp, gx, value.shape)
+                    # A tensor used twice (fan-out) gets the sum of both paths' gradients.
+                    previous = grads.get(id(x))
+                    grads[id(x)] = gx if previous is None else previous + gx
+            if listeners:
+                input_grads.append(gx)
         if listeners:
             step = BackwardStep(index, entry, g, input_grads)
             for listener in listeners:
@@ -132,12 +137,6 @@ def sweep(tape, targets, seeds, sources):
             g = Tensor(g, s._device)
         result.append(g)
     return result
-
-
-def _accumulate(grads, key, g):
-    # A tensor used twice (fan-out) gets the sum of both paths' gradients.
-    previous = grads.get(key)
-    grads[key] = g if previous is None else previous + g
 
 
 def unbroadcast(xp, g, shape):

@@ -188,12 +188,12 @@ def apply(op, inputs, params):
 def _after(op, inputs, arrays, output, params):
     """Record the op on the active tapes and tell the execution callbacks (if any)."""
     if _active_tapes and op.differentiable:
-        device = output._device
-        tensors = tuple(
-            x if type(x) is Tensor else tape.recorded_input(x, a, device)
-            for x, a in zip(inputs, arrays)
-        )
-        tape.record(op, tensors, output, params)
+        for x in inputs:
+            if type(x) is not Tensor:  # a Variable or a Python value: record what was used
+                device = output._device
+                inputs = tuple(tape.recorded_input(v, a, device) for v, a in zip(inputs, arrays))
+                break
+        tape.record(op, inputs, output, params)
     for callback in execution_callbacks:
         callback(op, inputs, output)
 

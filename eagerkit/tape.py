@@ -60,7 +60,11 @@ def record(op, inputs, output, params):
             continue  # this tape watches none of the inputs
         if entry is None:
             entry = TapeRecord(op, inputs, output, params)
-        tape._append(entry)
+        tape.records.append(entry)
+        watched.add(id(output))  # what is computed from a watched tensor is watched too
+        if tape.listeners:
+            for listener in tape.listeners:
+                listener.on_record(tape, entry)
 
 
 def recorded_input(value, array, device):

@@ -1,4 +1,4 @@
-"""Small compositions that do not fit elsewhere: clipping, and TF's eager switch."""
+"""Clipping: compositions of maximum, minimum and a norm (no gradient code of their own)."""
 
 from eagerkit.ops import arithmetic, math, reduce
 from eagerkit.tensor import convert_to_tensor
@@ -29,8 +29,3 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     norm = math.sqrt(reduce.reduce_sum(t * t, axis=axes, keepdims=True))
     # Divide by max(norm, clip_norm): unchanged when short enough, scaled to clip_norm if not.
     return t * clip_norm / arithmetic.maximum(norm, clip_norm)
-
-
-def executing_eagerly():
-    """Always True: eagerkit runs every op immediately (``ek.function`` traces, then replays)."""
-    return True
