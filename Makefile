@@ -1,22 +1,42 @@
-# The two commands in the README. `make lab` installs the kit and opens the lessons;
-# `make test` installs everything the tests need (Debian's chromium included) and runs them.
+# The README's two commands (keep them in sync with it):
+#   make lab   installs eagerkit into .venv and opens the lessons in JupyterLab
+#   make test  installs everything the tests need (Debian's chromium too), then runs
+#              lint, the test suite and the lesson notebooks
+# .ci/run runs `make install` and `make test`, nothing else.
 PYTHON ?= python3
 VENV := .venv
+BIN := $(VENV)/bin
 # apt-get needs root: use sudo when we are not root already.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+LINTED := eagerkit widgets tests benchmarks
+# One thread per BLAS call and a fixed hash seed, so printed numbers repeat exactly.
+DETERMINISTIC := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONHASHSEED=0
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-.PHONY: lab test
+.PHONY: install lab test notebooks
 
-lab:
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -e ".[lab]"
-	$(VENV)/bin/jupyter lab notebooks/
 
-test:
+install: $(BIN)/python
+	$(BIN)/pip install -e ".[lab]"
+
+lab: install
+	$(BIN)/jupyter lab notebooks/
+
+test: $(BIN)/python
 	$(SUDO) apt-get update -q
 	$(SUDO) apt-get install -y -q chromium fonts-dejavu-core
-	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -e ".[dev]"
-	$(VENV)/bin/ruff check eagerkit widgets tests benchmarks
-	$(VENV)/bin/ruff format --check eagerkit widgets tests benchmarks
-	$(VENV)/bin/pytest
+	$(BIN)/pip install -e ".[dev]"
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
+	$(DETERMINISTIC) $(BIN)/pytest -n 2
+	$(DETERMINISTIC) $(BIN)/pytest -n 2 --dist loadscope $(NBVAL) notebooks/
+
+# Re-execute every lesson and store its outputs without widget state (for lesson authors).
+notebooks: $(BIN)/python
+	for nb in notebooks/*.ipynb; do \
+	  $(DETERMINISTIC) $(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" && \
+	  $(BIN)/jupyter nbconvert --inplace --coalesce-streams "$$nb" && \
+	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" || exit 1; \
+	done

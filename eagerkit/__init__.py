@@ -10,10 +10,12 @@ ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
 """
 
 from eagerkit import errors, nest, ops  # noqa: F401 - ops registers every primitive
-from eagerkit import train
+from eagerkit import initializers, keras, layers, losses, metrics, train
+from eagerkit import data, datasets
 from eagerkit.context import enable_eager_execution, executing_eagerly
 from eagerkit.custom_gradient import custom_gradient
-from eagerkit.devices import Device, device, list_devices
+from eagerkit import devices
+from eagerkit.devices import Device, device, list_devices, num_gpus, set_device_policy
 from eagerkit.dtypes import (
     DType,
     as_dtype,
@@ -34,6 +36,7 @@ from eagerkit.gradient_functions import (
     implicit_value_and_gradients,
     value_and_gradients_function,
 )
+from eagerkit.models import Model, Network, Sequential
 from eagerkit.ops import nn
 from eagerkit.ops.arithmetic import (
     add,
@@ -62,6 +65,7 @@ from eagerkit.ops.compare import (
     not_equal,
     where,
 )
+from eagerkit.ops.copy import copy_to_device
 from eagerkit.ops.creation import (
     constant,
     eye,
@@ -129,9 +133,13 @@ from eagerkit.ops.shape import (
     transpose,
     unstack,
 )
+from eagerkit.function import defun, function
+from eagerkit.graph.signature import TensorSpec
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
 from eagerkit.variables import Variable
+from eagerkit.train.checkpoint import Checkpoint
+from eagerkit.data import Iterator
 
 newaxis = None
 

@@ -76,7 +76,9 @@ def sweep(tape, targets, seeds, sources):
     source_ids = {id(s) for s in sources}
     # Forward over the tape: which float tensors depend on a source? Only they need
     # gradients (gradients flow only through floating dtypes).
-    needed = {id(s) for s in sources if s._data.dtype.kind == "f"}
+    # A source the tape never watched (nor computed) gets None, as in TF, even if an op read it.
+    watched = tape._watched_ids
+    needed = {id(s) for s in sources if s._data.dtype.kind == "f" and id(s) in watched}
     for entry in records:
         for x in entry.inputs:
             if id(x) in needed:
@@ -84,8 +86,9 @@ def sweep(tape, targets, seeds, sources):
                     needed.add(id(entry.output))
                 break
 
-    # Inside an outer tape, work on Tensors so that tape records the backward pass.
-    on_tensors = bool(active_tapes)
+    # Inside an outer tape, work on Tensors so that tape records the backward pass
+    # (and while ek.function traces, so the backward ops become part of its graph).
+    on_tensors = bool(active_tapes or registry.graph_tracers)
     grads = {}
     for target, seed in zip(targets, seeds):
         if id(target) not in needed:

@@ -95,10 +95,10 @@ def custom_gradient(f):
             )
         output = Tensor(y._data, y._device)  # fresh: only the custom record produces it
         if tape.active_tapes:
-            op = _CustomGradientOp(f.__name__, grad_fn, len(args), watcher.variables)
-            inputs = tuple(
-                tape.recorded_input(x, x._data, x._device) for x in args + watcher.variables
-            )
+            # A variable passed as an argument gets its gradient as an argument (as in TF).
+            variables = [v for v in watcher.variables if not any(v is a for a in args)]
+            op = _CustomGradientOp(f.__name__, grad_fn, len(args), variables)
+            inputs = tuple(tape.recorded_input(x, x._data, x._device) for x in args + variables)
             tape.record(op, inputs, output, {})
         return output
 

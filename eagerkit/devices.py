@@ -1,7 +1,11 @@
-"""Devices: where a tensor's array lives and which array library computes on it.
+"""Devices: where a tensor's array lives and which backend computes on it.
 
-``/cpu:0`` is numpy. Every op reaches its arrays only through ``device.xp``, the device's
-array namespace, so the same forward code runs on numpy, cupy or anything shaped like them.
+``/cpu:0`` is numpy; ``/gpu:N`` is cupy, imported the first time a GPU is asked for;
+``/sim:0`` is a simulated GPU (``enable_simulated_gpu()``) for machines without one. Every op
+reaches its arrays only through ``device.xp``, so the same forward code runs on all three.
+
+Ops run where their inputs are; ``with ek.device(...)`` decides where *new* tensors are made.
+Inputs on two devices are an error (or a copy, under ``set_device_policy("silent")``).
 
 Examples
 --------
@@ -13,76 +17,28 @@ Examples
 import contextlib
 import functools
 import threading
+import warnings
 
 import numpy as np
 
-from eagerkit.errors import InvalidArgumentError
-
-
-class ArrayNamespace:
-    """An array library (numpy, cupy) plus the few pieces the array API leaves out.
-
-    Forward kernels call ``xp.exp``, ``xp.matmul``, ... on it exactly as on the module;
-    the extras (``scatter_add``, ``sliding_window_view``) are attached by the backend.
-    """
-
-    def __init__(self, module, **extras):
-        self.__dict__.update(vars(module))
-        self.__dict__.update(extras)
-        self.__name__ = module.__name__
-
-
-def _numpy_scatter_add(target, indices, updates):
-    """target[indices] += updates, summing repeated indices (in place; returns target)."""
-    np.add.at(target, indices, updates)
-    return target
-
-
-class Backend:
-    """What a device needs from an array library: ``xp`` and moving arrays on and off it."""
-
-    name = "numpy"
-
-    def __init__(self):
-        self.xp = ArrayNamespace(
-            np,
-            scatter_add=_numpy_scatter_add,
-            sliding_window_view=np.lib.stride_tricks.sliding_window_view,
-        )
-
-    def asarray(self, value, dtype=None):
-        """Host data (Python values, numpy arrays) as an array of this backend."""
-        return np.asarray(value, dtype=dtype)
-
-    def to_host(self, array):
-        """The array as numpy (a no-op on the CPU)."""
-        return array
-
-    def is_array(self, value):
-        """True for this backend's own arrays (and scalars)."""
-        return isinstance(value, (np.ndarray, np.generic))
-
-    def synchronize(self):
-        """Wait until queued work is done (nothing to wait for on the CPU)."""
-
-    def random_generator(self, seed):
-        """A seeded generator with ``normal``, ``uniform`` and ``integers`` methods."""
-        return np.random.default_rng(seed)
+from eagerkit.backends import ArrayNamespace, Backend  # noqa: F401 - re-exported
+from eagerkit.backends.numpy_backend import NumpyBackend
+from eagerkit.errors import InvalidArgumentError, UnavailableError
 
 
 class Device:
-    """A named place for tensors, e.g. ``/cpu:0``.
+    """A named place for tensors, e.g. ``/cpu:0``, with the backend that computes there.
 
-    ``kernels`` narrows, per op name, the dtypes this device runs (``None`` = what the op
-    itself allows). An op that a device lacks fails before it runs, naming op, dtype and
-    device.
+    ``kernels`` narrows, per op name, the numpy dtypes this device runs (an op missing from
+    it runs on every dtype the op allows); ``kernel_notes`` says why, for the error message.
     """
 
-    def __init__(self, name, backend, kernels=None):
+    def __init__(self, name, backend, kernels=None, kernel_notes=None):
         self.name = name
         self.backend = backend
         self.xp = backend.xp
         self.kernels = dict(kernels or {})
+        self.kernel_notes = dict(kernel_notes or {})
         self.restricted = bool(self.kernels)
 
     @functools.cached_property
@@ -102,20 +58,39 @@ class Device:
         allowed = self.kernels.get(op_name)
         return allowed is None or np_dtype in allowed
 
+    def synchronize(self):
+        """Wait for the work queued on this device (call it before reading a clock)."""
+        self.backend.synchronize()
+
     def __repr__(self):
         return f"<ek.Device {self.name} ({self.backend.name})>"
 
 
-CPU = Device("/cpu:0", Backend())
+# What a GPU lacks. TF registers its GPU MatMul kernel for half, float and double only, because
+# cuBLAS multiplies floating-point matrices; integer matmul runs on the CPU. GPU devices here
+# declare the same gap, so the "No registered kernel for GPU" error can be met on any machine.
+_FLOATS = frozenset(np.dtype(name) for name in ("float16", "float32", "float64"))
+GPU_KERNELS = {"matmul": _FLOATS}
+GPU_KERNEL_NOTES = {
+    "matmul": "GPUs multiply matrices with cuBLAS, which works on floating-point numbers only "
+    "(TensorFlow's GPU MatMul is registered for half, float and double, too).",
+}
 
-# name -> Device; other modules (GPU, simulated) add theirs with register_device.
-_DEVICES = {CPU.name: CPU}
-_FACTORIES = {}
+CPU = Device("/cpu:0", NumpyBackend())
+SIMULATED = "/sim:0"
+
+_DEVICES = {CPU.name: CPU}  # name -> Device, filled as devices are first asked for
 _scope = threading.local()
 
 
 def canonical_name(name):
-    """``"gpu:0"``, ``"/GPU:0"``, ``"/device:GPU:0"`` -> ``"/gpu:0"``; ``"cpu"`` -> ``"/cpu:0"``."""
+    """``"gpu:0"``, ``"/GPU:0"``, ``"/device:GPU:0"`` -> ``"/gpu:0"``; ``"cpu"`` -> ``"/cpu:0"``.
+
+    Examples
+    --------
+    >>> canonical_name("/job:localhost/replica:0/task:0/device:GPU:1")
+    '/gpu:1'
+    """
     text = str(name).strip().lower()
     text = text.rsplit("device:", 1)[-1].strip("/")
     if ":" not in text:
@@ -130,22 +105,18 @@ def canonical_name(name):
 
 
 def register_device(device):
-    """Make ``device`` reachable by its name (used by the GPU and simulated backends)."""
+    """Make ``device`` reachable by its name."""
     _DEVICES[device.name] = device
     return device
 
 
-def register_device_factory(kind, factory):
-    """Call ``factory(index)`` the first time a device of ``kind`` (e.g. "gpu") is asked for."""
-    _FACTORIES[kind] = factory
-
-
 def get_device(name):
-    """The Device called ``name`` (created on first use for GPUs).
+    """The Device called ``name``; a GPU is set up (and cupy imported) on first use.
+
+    Raises ``UnavailableError`` for a GPU when cupy or a CUDA device is missing, saying which.
 
     Examples
     --------
-    >>> from eagerkit.devices import get_device
     >>> get_device("cpu:0").name
     '/cpu:0'
     """
@@ -156,14 +127,98 @@ def get_device(name):
     if device is not None:
         return device
     kind, index = key[1:].split(":")
-    if kind in _FACTORIES:
-        return register_device(_FACTORIES[kind](int(index)))
-    known = ", ".join(sorted(_DEVICES))
+    if kind == "gpu":
+        return register_device(_make_gpu(int(index)))
+    known = ", ".join(list_devices())
+    simulated = " ('/sim:0' needs ek.devices.enable_simulated_gpu() first)" if kind == "sim" else ""
     raise InvalidArgumentError(
-        f"unknown device {key!r}; devices here: {known}. "
-        "GPUs are '/gpu:N' (needs cupy: pip install 'eagerkit[gpu]')",
+        f"unknown device {key!r}{simulated}; devices here: {known}. Write '/cpu:0', or "
+        "'/gpu:N' for GPUs (they need cupy)",
         op="device",
     )
+
+
+def _make_gpu(index):
+    from eagerkit.backends import cupy_backend
+
+    count, problem = cupy_backend.gpu_status()
+    if problem is not None:
+        raise UnavailableError(f"cannot use '/gpu:{index}'. {problem}", op="device")
+    if index >= count:
+        raise UnavailableError(
+            f"cannot use '/gpu:{index}': this machine has {count} GPU(s), '/gpu:0' to "
+            f"'/gpu:{count - 1}'",
+            op="device",
+        )
+    backend = cupy_backend.CupyBackend(index)
+    return Device(f"/gpu:{index}", backend, GPU_KERNELS, GPU_KERNEL_NOTES)
+
+
+def num_gpus():
+    """How many GPUs eagerkit can use: 0 without cupy or without a CUDA device.
+
+    A simulated GPU enabled with ``as_gpu=True`` counts as one.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.num_gpus() >= 0
+    True
+    """
+    stand_in = _DEVICES.get("/gpu:0")
+    if stand_in is not None and stand_in.kind == "sim":
+        return 1
+    from eagerkit.backends import cupy_backend
+
+    return cupy_backend.gpu_status()[0]
+
+
+def list_devices():
+    """Names of the devices eagerkit can use here, CPU first.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.list_devices()[0]
+    '/cpu:0'
+    """
+    names = {device.name for device in _DEVICES.values()}
+    names.update(f"/gpu:{i}" for i in range(num_gpus()) if f"/gpu:{i}" not in _DEVICES)
+    return sorted(names, key=lambda name: (name != CPU.name, name))
+
+
+def enable_simulated_gpu(as_gpu=False):
+    """Register ``/sim:0``, a simulated GPU: numpy inside, but as strict as cupy.
+
+    It has a GPU's kernel table and refuses implicit copies to the host, so lessons and CI
+    can meet GPU errors on any machine. With ``as_gpu=True`` it also answers to ``/gpu:0``
+    (and ``num_gpus()`` counts it), so unchanged GPU code runs on it; tensors still say
+    ``/sim:0``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> with ek.device(ek.devices.enable_simulated_gpu()):
+    ...     print(ek.ones([2]) * 2)
+    ek.Tensor([2. 2.], shape=(2,), dtype=float32, device=/sim:0)
+    """
+    from eagerkit.backends.simulated import SimulatedBackend
+
+    device = _DEVICES.get(SIMULATED)
+    if device is None:
+        device = register_device(
+            Device(SIMULATED, SimulatedBackend(), GPU_KERNELS, GPU_KERNEL_NOTES)
+        )
+    if as_gpu:
+        _DEVICES["/gpu:0"] = device
+    return device
+
+
+def disable_simulated_gpu():
+    """Forget ``/sim:0`` (and its ``/gpu:0`` stand-in); its tensors stay usable."""
+    for name, device in list(_DEVICES.items()):
+        if device.kind == "sim":
+            del _DEVICES[name]
 
 
 def current_device():
@@ -174,10 +229,7 @@ def current_device():
 
 @contextlib.contextmanager
 def device(name):
-    """Place tensors created inside the block on ``name``.
-
-    Ops run where their inputs are; this scope decides where new tensors (constants,
-    zeros, random numbers, converted Python values) are made.
+    """Make new tensors inside the block on ``name`` (scopes nest; the old one comes back).
 
     Examples
     --------
@@ -197,6 +249,63 @@ def device(name):
         stack.pop()
 
 
-def list_devices():
-    """Names of the devices known so far, CPU first."""
-    return sorted(_DEVICES, key=lambda name: (name != CPU.name, name))
+# --- inputs on two devices: TF's device policies ---------------------------------------------
+DEVICE_PLACEMENT_EXPLICIT = "explicit"  # raise, naming the fix (the default, as in TF 1.5)
+DEVICE_PLACEMENT_WARN = "warn"  # copy, with a warning
+DEVICE_PLACEMENT_SILENT = "silent"  # copy quietly
+_POLICIES = (DEVICE_PLACEMENT_EXPLICIT, DEVICE_PLACEMENT_WARN, DEVICE_PLACEMENT_SILENT)
+_policy = [DEVICE_PLACEMENT_EXPLICIT]
+
+
+def set_device_policy(policy):
+    """Choose what an op does with inputs on another device: "explicit" (raise), "warn" or
+    "silent" (copy them to the op's device; the copy is recorded, so gradients still flow).
+
+    Returns the previous policy.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> previous = ek.set_device_policy("silent")
+    >>> ek.set_device_policy(previous)
+    'silent'
+    """
+    if policy not in _POLICIES:
+        raise InvalidArgumentError(
+            f"set_device_policy: unknown policy {policy!r}; use one of {', '.join(_POLICIES)}",
+            op="set_device_policy",
+        )
+    previous, _policy[0] = _policy[0], policy
+    return previous
+
+
+def resolve_conflict(op_name, position, tensor, device):
+    """Input ``position`` of ``op_name`` is on another device than ``device``: raise or copy."""
+    if _policy[0] == DEVICE_PLACEMENT_EXPLICIT:
+        raise InvalidArgumentError(
+            f"Tensors on conflicting devices: cannot compute {op_name} because input "
+            f"#{position} (zero-based) is on {tensor.device} while the op runs on "
+            f"{device.name}, where its first input is. Copy it there with "
+            f"{copy_hint(device)} (or the other inputs to {tensor.device} with "
+            f"{copy_hint(tensor._device)}), or let eagerkit copy for you with "
+            "ek.set_device_policy('silent').",
+            op=op_name,
+        )
+    if _policy[0] == DEVICE_PLACEMENT_WARN:
+        warnings.warn(
+            f"{op_name}: copying input #{position} from {tensor.device} to {device.name}",
+            stacklevel=4,
+        )
+    from eagerkit.ops.copy import copy_to_device
+
+    return copy_to_device(tensor, device)
+
+
+def copy_hint(device):
+    """The call that copies a tensor ``x`` to ``device``, for error messages."""
+    if device.kind == "cpu":
+        return "x.cpu()"
+    if device.kind == "gpu":
+        index = device.name.rsplit(":", 1)[1]
+        return "x.gpu()" if index == "0" else f"x.gpu({index})"
+    return f"ek.copy_to_device(x, '{device.name}')"

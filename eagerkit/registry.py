@@ -34,6 +34,7 @@ from eagerkit.tensor import Tensor, to_array
 
 REGISTRY = {}  # name -> OpDef, in definition order
 execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
+graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), innermost last
 
 _active_tapes = tape.active_tapes  # the same list object: no lookup on the hot path
 _ALL_NUMPY = frozenset(d.as_numpy_dtype for d in dtypes.ALL)
@@ -144,11 +145,13 @@ def _fast_call(op):
                 ):
                     try:
                         data = forward(device.xp, a, b, **params)
+                    except OpError:
+                        raise  # the forward's own error already names the op
                     except (ValueError, TypeError, IndexError, ArithmeticError) as error:
                         raise _explain(op, (a, b), error) from error
                     output = new(Tensor)
                     output._data, output._device = data, device
-                    if _active_tapes or execution_callbacks:
+                    if _active_tapes or execution_callbacks or graph_tracers:
                         _after(op, inputs, (a, b), output, params)
                     return output
         elif len(inputs) == 1:
@@ -158,11 +161,13 @@ def _fast_call(op):
                 if a.dtype in allowed and not device.restricted:
                     try:
                         data = forward(device.xp, a, **params)
+                    except OpError:
+                        raise
                     except (ValueError, TypeError, IndexError, ArithmeticError) as error:
                         raise _explain(op, (a,), error) from error
                     output = new(Tensor)
                     output._data, output._device = data, device
-                    if _active_tapes or execution_callbacks:
+                    if _active_tapes or execution_callbacks or graph_tracers:
                         _after(op, inputs, (a,), output, params)
                     return output
         return apply(op, inputs, params)
@@ -172,7 +177,8 @@ def _fast_call(op):
 
 def apply(op, inputs, params):
     """Run ``op`` on ``inputs`` eagerly and record it on the active tapes."""
-    arrays, device = _to_arrays(op, inputs)
+    # inputs may come back changed: a tensor copied from another device (silent policy).
+    arrays, device, inputs = _to_arrays(op, inputs)
     try:
         data = op.forward(device.xp, *arrays, **params)
     except OpError:
@@ -180,13 +186,15 @@ def apply(op, inputs, params):
     except (ValueError, TypeError, IndexError, ArithmeticError) as error:
         raise _explain(op, arrays, error) from error
     output = Tensor(data, device)
-    if _active_tapes or execution_callbacks:
+    if _active_tapes or execution_callbacks or graph_tracers:
         _after(op, inputs, arrays, output, params)
     return output
 
 
 def _after(op, inputs, arrays, output, params):
     """Record the op on the active tapes and tell the execution callbacks (if any)."""
+    if graph_tracers:  # ek.function is tracing: its graph gets the op as called
+        graph_tracers[-1].record(op, inputs, arrays, output, params)
     if _active_tapes and op.differentiable:
         for x in inputs:
             if type(x) is not Tensor:  # a Variable or a Python value: record what was used
@@ -218,7 +226,7 @@ def _to_arrays(op, inputs):
                 _check_shared(op, inputs, [x._data.dtype for x in inputs], device)
             elif np_dtype not in op.dtypes or device.restricted:
                 _check_kernel(op, np_dtype, device)
-            return arrays, device
+            return arrays, device, inputs
     return _to_arrays_slow(op, inputs)
 
 
@@ -236,7 +244,8 @@ def _to_arrays_slow(op, inputs):
         in_group = i in shared
         if isinstance(x, Tensor):
             if x._device is not device:
-                x = _resolve_device(op, i, x, device)
+                x = _resolve_device(op, i, x, device)  # raises, or copies (recorded)
+                inputs = inputs[:i] + (x,) + inputs[i + 1 :]
             if in_group and x._data.dtype != np_dtype:
                 raise _mismatch(op, inputs, i, np_dtype, x._data.dtype)
             arrays.append(x._data)
@@ -247,7 +256,7 @@ def _to_arrays_slow(op, inputs):
         _check_kernel(op, np_dtype, device)
     else:
         _check_shared(op, inputs, [a.dtype for a in arrays], device)
-    return arrays, device
+    return arrays, device, inputs
 
 
 def _joint_dtype(values):
@@ -291,6 +300,7 @@ def _check_kernel(op, np_dtype, device):
     raise NotFoundError(
         f"No registered '{op.name}' kernel for {device.name} with dtype {dtype}. "
         f"On {device.name} '{op.name}' runs on: {', '.join(allowed) or 'no dtype at all'}. "
+        f"{device.kernel_notes.get(op.name, '')} "
         f"Cast the input to one of those, or move it to the CPU first with x.cpu().",
         op=op.name,
     )

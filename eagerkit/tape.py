@@ -115,6 +115,7 @@ class GradientTape:
         self._recording = False
         self._spent = False
         self.listeners = []  # objects with on_record(tape, record) / on_backward(tape, step)
+        self.paused_at = []  # len(records) at each stop_recording(): the widgets explain None
 
     # --- the with-block ------------------------------------------------------------------
     def __enter__(self):
@@ -157,6 +158,7 @@ class GradientTape:
         if not self._recording:
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._pop()
+        self.paused_at.append(len(self.records))
         try:
             yield
         finally:
@@ -167,6 +169,7 @@ class GradientTape:
         self.records = []
         self._watched_ids = set()
         self._watched = []
+        self.paused_at = []
 
     # --- watching --------------------------------------------------------------------------
     def watch(self, tensor):
@@ -230,9 +233,14 @@ class GradientTape:
                 raise ValueError(
                     f"gradient: sources must be tensors or variables, got {type(s).__name__}"
                 )
+        flat_targets = nest.flatten(target)
         grads = backprop.gradients(
-            self, nest.flatten(target), flat_sources, output_gradients, unconnected_gradients
+            self, flat_targets, flat_sources, output_gradients, unconnected_gradients
         )
+        for listener in self.listeners:  # optional hook: a TapeView explains None gradients
+            on_gradient = getattr(listener, "on_gradient", None)
+            if on_gradient is not None:
+                on_gradient(self, flat_targets, flat_sources, grads)
         self._finish_backward()
         return nest.pack_sequence_as(sources, grads)
 

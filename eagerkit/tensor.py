@@ -67,7 +67,8 @@ class Tensor:
 
     def numpy(self):
         """The value as a numpy array (a numpy scalar for 0-d tensors), copied to the host."""
-        return self._device.backend.to_host(self._data)
+        value = self._device.backend.to_host(self._data)
+        return value[()] if value.ndim == 0 else value  # [()] turns a 0-d array into a scalar
 
     def __array__(self, dtype=None, copy=None):
         # numpy functions accept tensors and return numpy: the result has left the tape.
@@ -79,15 +80,14 @@ class Tensor:
         value = self.numpy()
         if self.ndim == 0:
             return scalar_text(value)
-        return str(value) if scalar_text is str else repr(value)
+        text = str(value) if scalar_text is str else repr(value)
+        return "\n" + text if "\n" in text else text  # TF: a multi-line value starts a new line
 
     def _device_suffix(self):
         return "" if self._device is CPU else f", device={self._device.name}"
 
     def __str__(self):
         text = self._value_text(str)
-        if "\n" in text:
-            text = "\n" + text
         return (
             f"ek.Tensor({text}, shape={self.shape}, dtype={self.dtype.name}{self._device_suffix()})"
         )
@@ -241,12 +241,25 @@ def to_array(value, np_dtype, device, op_name):
         )
     if host.dtype != np_dtype:
         converted = host.astype(np_dtype)
-        if host.dtype.kind == "f" and np_dtype.kind in "iub" and not np.array_equal(
-            converted, host
-        ):
-            raise _dtype_mismatch(op_name, dtypes.from_numpy(host.dtype), dtypes.from_numpy(np_dtype), value)
+        # Into an int or bool dtype, only exact conversions pass: 1.5 or 300 into int8 fail.
+        if np_dtype.kind in "iub" and not np.array_equal(converted, host):
+            if host.dtype.kind in "iu":
+                raise _does_not_fit(op_name, value, dtypes.from_numpy(np_dtype))
+            raise _dtype_mismatch(
+                op_name, dtypes.from_numpy(host.dtype), dtypes.from_numpy(np_dtype), value
+            )
         host = converted
     return device.backend.asarray(host)
+
+
+def _does_not_fit(op_name, value, expected):
+    from eagerkit.errors import InvalidArgumentError
+
+    return InvalidArgumentError(
+        f"{op_name}: the integer value {value!r} does not fit in {expected.name} and would "
+        f"wrap around; use a wider dtype, e.g. ek.cast(x, ek.int64) first.",
+        op=op_name,
+    )
 
 
 def _dtype_mismatch(op_name, got, expected, value=None):
@@ -254,8 +267,13 @@ def _dtype_mismatch(op_name, got, expected, value=None):
 
     shown = f" {value!r}" if value is not None else ""
     return InvalidArgumentError(
-        f"{op_name}: expected a {expected.name} value but got a {got.name} one{shown}; "
+        f"{op_name}: expected {_article(expected.name)} value but got "
+        f"{_article(got.name)} one{shown}; "
         f"eagerkit does not convert between dtypes silently. Use ek.cast(x, ek.{expected.name}) "
         "or write the value with the dtype you mean (3.0 for a float, 3 for an int).",
         op=op_name,
     )
+
+
+def _article(name):
+    return ("an " if name[0] in "aeiou" else "a ") + name

@@ -9,6 +9,7 @@ their values.
 
 import itertools
 
+from eagerkit import registry
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, _scalar_repr, convert_to_tensor
 
@@ -72,6 +73,8 @@ class Variable(Tensor):
 
     def _checked(self, value, what):
         """``value`` as an array like ours, or an error that leaves the variable unchanged."""
+        for tracer in registry.graph_tracers:  # ek.function graphs never write variables
+            tracer.refuse_assign(self, what)
         if isinstance(value, Tensor):
             if value.dtype != self.dtype:
                 raise InvalidArgumentError(

@@ -19,6 +19,13 @@ from eagerkit.registry import REGISTRY
 # Primitives that have no public function of their own (VJP helpers): call them by name.
 _unslice = REGISTRY["unslice"].call
 _scatter_add = REGISTRY["scatter_add"].call
+_conv_input = REGISTRY["conv2d_backprop_input"].call
+_conv_filter = REGISTRY["conv2d_backprop_filter"].call
+_max_pool_grad = REGISTRY["max_pool_grad"].call
+_max_pool_gather = REGISTRY["max_pool_gather"].call
+_avg_pool_grad = REGISTRY["avg_pool_grad"].call
+# The (fixed, tie-free) image whose window maxima max_pool_grad / max_pool_gather route by.
+_pool_input = np.random.default_rng(1).permutation(9).reshape(1, 3, 3, 1).astype(np.float64)
 
 
 def _inputs(seed=0):
@@ -156,6 +163,39 @@ def _nn_cases(normal, positive, away_from_zero, distinct):
     ]
 
 
+def _conv_pool_cases(normal, positive, away_from_zero, distinct):
+    # Window ops: strides, 'SAME' padding and dilation each change which pixels meet.
+    # Pooling inputs are tie-free (distinct) so each window has one clear maximum.
+    def conv(strides, padding, dilations=1):
+        return lambda x, w: ek.nn.conv2d(x, w, strides, padding, dilations)
+
+    def pool(op, strides, padding):
+        return lambda x: op(x, ksize=(2, 3), strides=strides, padding=padding)
+
+    conv_params = {"strides": (2, 1), "padding": "SAME", "dilations": (1, 1)}
+    pool_params = {"ksize": (2, 2), "strides": (1, 1), "padding": "SAME"}
+    return [
+        ("conv2d", conv(1, "VALID"), (normal(1, 4, 4, 2), normal(2, 2, 2, 3))),
+        ("conv2d/strided_same", conv((2, 1), "SAME"), (normal(2, 5, 4, 1), normal(3, 2, 1, 2))),
+        ("conv2d/dilated", conv(1, "SAME", 2), (normal(1, 5, 5, 1), normal(2, 2, 1, 2))),
+        ("conv2d_backprop_input",
+         lambda g, w: _conv_input(g, w, input_shape=(1, 5, 4, 2), **conv_params),
+         (normal(1, 3, 4, 3), normal(2, 3, 2, 3))),
+        ("conv2d_backprop_filter",
+         lambda x, g: _conv_filter(x, g, filter_shape=(2, 3, 2, 3), **conv_params),
+         (normal(1, 5, 4, 2), normal(1, 3, 4, 3))),
+        ("max_pool", pool(ek.nn.max_pool, (2, 2), "SAME"), (distinct(1, 5, 5, 2),)),
+        ("max_pool/overlapping", pool(ek.nn.max_pool, 1, "VALID"), (distinct(2, 4, 4, 1),)),
+        ("max_pool_grad", lambda g: _max_pool_grad(_pool_input, g, **pool_params),
+         (normal(1, 3, 3, 1),)),
+        ("max_pool_gather", lambda h: _max_pool_gather(_pool_input, h, **pool_params),
+         (normal(1, 3, 3, 1),)),
+        ("avg_pool", pool(ek.nn.avg_pool, (2, 2), "SAME"), (normal(1, 5, 5, 2),)),
+        ("avg_pool_grad", lambda g: _avg_pool_grad(g, input_shape=(1, 3, 3, 1), **pool_params),
+         (normal(1, 3, 3, 1),)),
+    ]
+
+
 def cases():
     """Every gradient-check case: ``[(name, fn, args), ...]`` with float64 numpy inputs."""
     makers = _inputs()
@@ -164,4 +204,5 @@ def cases():
         *_reduction_cases(*makers),
         *_shape_cases(*makers),
         *_nn_cases(*makers),
+        *_conv_pool_cases(*makers),
     ]

@@ -62,7 +62,8 @@ def untested_op():
 
 
 def test_a_new_primitive_without_a_case_is_reported(untested_op):
-    assert _uncovered() == [untested_op]
+    assert untested_op in _uncovered()
+    assert "add" not in _uncovered()
 
 
 def test_case_names_are_unique_and_inputs_are_float64():

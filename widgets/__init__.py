@@ -1,1 +1,20 @@
-"""eagerkit.widgets: live views of what the engine did (the tape, gradient flow, loss curves)."""
+"""eagerkit.widgets: live views of what the engine did (the tape, gradient flow, loss curves).
+
+- ``TapeView(tape, names=locals())``, ``TapeView.record(f, x)`` and the ``%%tape`` cell
+  magic (after ``%load_ext eagerkit.widgets``): step through a tape forwards and backwards.
+- ``GradientFlow(model)``: gradient norms per layer and step; vanishing/exploding/NaN flags.
+- ``LossCurve()``: live training curves (``log``, ``live()``, ``track()``), runs overlaid.
+"""
+
+from .gradient_flow import GradientFlow
+from .loss_curve import LossCurve
+from .magic import load_ipython_extension, unload_ipython_extension
+from .tape_view import TapeView
+
+__all__ = [
+    "GradientFlow",
+    "LossCurve",
+    "TapeView",
+    "load_ipython_extension",
+    "unload_ipython_extension",
+]

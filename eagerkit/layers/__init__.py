@@ -1,1 +1,43 @@
-"""eagerkit.layers (being built)."""
+"""Keras-style layers: variables are made on the first call, when the input size is known.
+
+``ek.layers.Dense``, ``Conv2D``, ``MaxPool2D``, ... work like ``tf.layers`` / ``tf.keras.layers``.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> dense = ek.layers.Dense(units=10)
+>>> dense.variables
+[]
+>>> dense(ek.zeros([1, 1, 784])).shape
+(1, 1, 10)
+"""
+
+from eagerkit.layers.base import Layer
+from eagerkit.layers.convolutional import (
+    AveragePooling2D,
+    AvgPool2D,
+    Conv2D,
+    MaxPool2D,
+    MaxPooling2D,
+)
+from eagerkit.layers.core import Dense, Dropout, Embedding, Flatten, Reshape, flatten
+from eagerkit.layers.normalization import BatchNormalization
+from eagerkit.layers.recurrent import GRU, LSTM
+
+__all__ = [
+    "GRU",
+    "LSTM",
+    "AveragePooling2D",
+    "AvgPool2D",
+    "BatchNormalization",
+    "Conv2D",
+    "Dense",
+    "Dropout",
+    "Embedding",
+    "Flatten",
+    "Layer",
+    "MaxPool2D",
+    "MaxPooling2D",
+    "Reshape",
+    "flatten",
+]

@@ -9,12 +9,15 @@ warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"eagerkit\.op
 from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     arithmetic,
     compare,
+    conv,
+    copy,
     creation,
     indexing,
     linalg,
     math,
     nn,
     operators,
+    pool,
     reduce,
     shape,
 )

@@ -106,7 +106,8 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
     """
     if limit is None:
         start, limit = 0, start
-    values = [float(v) if isinstance(v, Tensor) else v for v in (start, limit, delta)]
+    # A scalar tensor argument counts as the Python number it holds (int stays int).
+    values = [v.numpy().item() if isinstance(v, Tensor) else v for v in (start, limit, delta)]
     if dtype is None:
         is_float = builtins.any(isinstance(v, float) for v in values)
         dtype = dtypes.float32 if is_float else dtypes.int32

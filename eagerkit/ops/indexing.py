@@ -126,6 +126,12 @@ def gather(params, indices, axis=0, name=None):
 
 @defop("one_hot", dtype_args=(), differentiable=False)
 def _one_hot(xp, indices, *, depth, on_value, off_value, dtype):
+    if indices.dtype.kind not in "iu":
+        raise InvalidArgumentError(
+            f"one_hot: indices must be integers, got {indices.dtype} (shape "
+            f"{tuple(indices.shape)}); cast the labels first, e.g. ek.cast(labels, ek.int32)",
+            op="one_hot",
+        )
     np_dtype = dtypes.as_dtype(dtype).as_numpy_dtype
     hot = xp.arange(depth) == indices[..., None]  # out-of-range indices give all-off rows
     return xp.where(hot, on_value, off_value).astype(np_dtype)
@@ -146,15 +152,21 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=None, dtype=dtypes.flo
 
 
 def boolean_mask(tensor, mask, name=None):
-    """The elements of ``tensor`` where ``mask`` is true, flattened along the masked axes."""
-    import numpy as np
+    """The elements of ``tensor`` where ``mask`` is true, flattened along the masked axes.
 
-    mask_values = np.asarray(convert_to_tensor(mask).numpy(), dtype=bool)
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.boolean_mask([1.0, 2.0, 3.0], [True, False, True])
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([1., 3.], dtype=float32)>
+    """
     tensor = convert_to_tensor(tensor)
-    lead = mask_values.ndim
-    flat = tensor if lead == 1 else _flatten_lead(tensor, lead)
-    positions = np.nonzero(mask_values.reshape(-1))[0].astype(np.int64)
-    return gather(flat, positions, axis=0)
+    mask = convert_to_tensor(mask, device=tensor._device)
+    flat = tensor if mask.ndim == 1 else _flatten_lead(tensor, mask.ndim)
+    # The kept positions, found where the mask lives (a gather of them has a gradient).
+    xp = mask._device.xp
+    positions = xp.flatnonzero(mask._data).astype(xp.int64)
+    return gather(flat, Tensor(positions, mask._device), axis=0)
 
 
 def _flatten_lead(tensor, lead):

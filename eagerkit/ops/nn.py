@@ -9,6 +9,8 @@ from eagerkit.dtypes import FLOATING
 from eagerkit.ops import math, reduce, shape
 from eagerkit.ops.arithmetic import maximum, minimum
 from eagerkit.ops.compare import where
+from eagerkit.ops.conv import conv2d  # noqa: F401 - ek.nn.conv2d
+from eagerkit.ops.pool import avg_pool, max_pool  # noqa: F401 - ek.nn.max_pool, ek.nn.avg_pool
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 

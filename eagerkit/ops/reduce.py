@@ -9,7 +9,7 @@ from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
 
 
-def normalize_axis(axis, ndim):
+def normalize_axis(axis, ndim, op_name="axis"):
     """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes."""
     if axis is None:
         return tuple(range(ndim))
@@ -18,9 +18,9 @@ def normalize_axis(axis, ndim):
         a = int(a)
         if not -ndim <= a < ndim:
             raise InvalidArgumentError(
-                f"axis {a} is out of range for a tensor of rank {ndim} "
+                f"{op_name}: axis {a} is out of range for a tensor of rank {ndim} "
                 f"(valid axes: {-ndim} to {ndim - 1})",
-                op="reduce",
+                op=op_name,
             )
         result.add(a % ndim)
     return tuple(sorted(result))
@@ -35,7 +35,7 @@ def _reduction(name, allowed, kernel, doc):
     """Register a reduction primitive whose forward is ``kernel(xp, x, axis, keepdims)``."""
 
     def forward(xp, x, *, axis, keepdims=False):
-        return kernel(xp, x, normalize_axis(axis, x.ndim), keepdims)
+        return kernel(xp, x, normalize_axis(axis, x.ndim, name), keepdims)
 
     forward.__name__ = name
     forward.__doc__ = doc

@@ -107,7 +107,7 @@ def squeeze(input, axis=None, name=None):  # noqa: A002 - TF's argument name
     """Drop length-1 axes (only those in ``axis`` when given)."""
     x = convert_to_tensor(input)
     axes = tuple(i for i, n in enumerate(x.shape) if n == 1) if axis is None else (
-        normalize_axis(axis, x.ndim)
+        normalize_axis(axis, x.ndim, "squeeze")
     )
     for a in axes:
         if x.shape[a] != 1:
@@ -149,7 +149,7 @@ def concat(values, axis, name=None):
     if not values:
         raise InvalidArgumentError("concat: needs at least one tensor", op="concat")
     first = convert_to_tensor(values[0])
-    return _concat(*values, axis=normalize_axis(axis, first.ndim)[0])
+    return _concat(*values, axis=normalize_axis(axis, first.ndim, "concat")[0])
 
 
 def stack(values, axis=0, name=None):
@@ -169,7 +169,7 @@ def stack(values, axis=0, name=None):
 def unstack(value, num=None, axis=0, name=None):
     """Split a tensor into a list of slices along ``axis`` (each is recorded as indexing)."""
     x = convert_to_tensor(value)
-    axis = normalize_axis(axis, x.ndim)[0]
+    axis = normalize_axis(axis, x.ndim, "unstack")[0]
     lead = (slice(None),) * axis
     return [x[lead + (i,)] for i in range(x.shape[axis])]
 
@@ -177,7 +177,7 @@ def unstack(value, num=None, axis=0, name=None):
 def split(value, num_or_size_splits, axis=0, name=None):
     """Cut a tensor into pieces along ``axis``: n equal pieces, or pieces of given sizes."""
     x = convert_to_tensor(value)
-    axis = normalize_axis(axis, x.ndim)[0]
+    axis = normalize_axis(axis, x.ndim, "split")[0]
     length = x.shape[axis]
     if isinstance(num_or_size_splits, int):
         if length % num_or_size_splits:

@@ -1,5 +1,32 @@
-"""Training: optimizers (and, with them, checkpoints and the global step)."""
+"""Training: optimizers, the global step, L-BFGS, and checkpoints of the whole training state."""
 
+from eagerkit.train.adagrad import AdagradOptimizer
+from eagerkit.train.adam import AdamOptimizer
+from eagerkit.train.checkpoint import Checkpoint
+from eagerkit.train.checkpoint_io import latest_checkpoint
+from eagerkit.train.checkpoint_manager import CheckpointManager
+from eagerkit.train.checkpoint_status import LoadStatus
+from eagerkit.train.global_step import get_global_step, get_or_create_global_step
+from eagerkit.train.lbfgs import LBFGSResult, lbfgs_minimize
+from eagerkit.train.momentum import MomentumOptimizer
 from eagerkit.train.optimizer import GradientDescentOptimizer, Optimizer
+from eagerkit.train.rmsprop import RMSPropOptimizer
+from eagerkit.train.tracking import restore_deferred
 
-__all__ = ["GradientDescentOptimizer", "Optimizer"]
+__all__ = [
+    "AdagradOptimizer",
+    "AdamOptimizer",
+    "Checkpoint",
+    "CheckpointManager",
+    "GradientDescentOptimizer",
+    "LBFGSResult",
+    "LoadStatus",
+    "MomentumOptimizer",
+    "Optimizer",
+    "RMSPropOptimizer",
+    "get_global_step",
+    "get_or_create_global_step",
+    "latest_checkpoint",
+    "lbfgs_minimize",
+    "restore_deferred",
+]

@@ -1,10 +1,15 @@
-"""Optimizer: the shared machinery (apply_gradients, minimize); subclasses give the update rule.
+"""Optimizer: the shared machinery (apply_gradients, minimize, slots); subclasses give the rule.
 
-A subclass implements ``_update(variable, grad, slots, step)`` on raw arrays through the
-variable's namespace ``xp`` and returns the new value; slots (momentum, Adam's m and v) are
-Variables created on first use, so checkpoints can save them.
+A subclass names its slots in ``slot_names`` (with ``slot_initial_values`` for those that do
+not start at zero) and implements ``_update(xp, value, g, slots, step)``: it gets raw arrays
+(the variable's value, its gradient, its slots by name) and the step number, computes through
+the variable's namespace ``xp``, and returns ``(new_value, new_slots)``. The base class
+computes every update before it changes anything, so a failing step leaves all variables
+and slots as they were. Slots are Variables (created on first use) and the step counter is
+an int64 Variable, so a checkpoint saves the whole optimizer state.
 """
 
+from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor
 from eagerkit.variables import Variable
@@ -13,13 +18,23 @@ from eagerkit.variables import Variable
 class Optimizer:
     """Base class. ``apply_gradients(grads_and_vars)`` applies one update to each variable."""
 
+    slot_names = ()  # e.g. ("m", "v") for Adam
+    slot_initial_values = {}  # slot name -> fill value when it does not start at 0
+
     def __init__(self, learning_rate, name=None):
-        self.learning_rate = learning_rate
+        self.learning_rate = _check_hyper(learning_rate, "learning_rate", self)
         self.name = name or type(self).__name__
-        self._slots = {}  # (slot name, id(variable)) -> Variable
-        self._slot_owners = {}  # id(variable) -> variable, to keep ids unique while we live
-        self.iterations = 0
+        self._slots = {}  # variable.ref() -> {slot name: Variable}
+        self._pending_slot_values = {}  # (variable.ref(), slot name) -> array, from restore()
+        self._iterations = None  # int64 Variable, created on first apply (or by restore)
         self.listeners = []  # e.g. the GradientFlow widget: on_apply(optimizer, pairs)
+
+    @property
+    def iterations(self):
+        """How many times ``apply_gradients`` has run (an int64 Variable, checkpointed)."""
+        if self._iterations is None:
+            self._iterations = Variable(0, dtype=dtypes.int64, trainable=False, name="iter")
+        return self._iterations
 
     # --- the public API ---------------------------------------------------------------------
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
@@ -42,27 +57,46 @@ class Optimizer:
                 "computed from these variables inside the tape (and that they are floats)."
             )
         # Compute every new value first, then assign: a failure leaves all variables as they were.
+        step = int(self.iterations._data) + 1
         updates = []
-        step = self.iterations + 1
         for grad, variable in usable:
             g = _as_array(grad, variable)
-            updates.append((variable, self._update(variable, g, step)))
-        for variable, value in updates:
+            slots = self._slot_arrays(variable)
+            value, new_slots = self._update(variable._device.xp, variable._data, g, slots, step)
+            updates.append((variable, value, new_slots))
+        for variable, value, new_slots in updates:
             variable._data = value.astype(variable._data.dtype, copy=False)
-        self.iterations = step
+            for slot_name, array in new_slots.items():
+                slot = self.get_slot(variable, slot_name)
+                slot._data = array.astype(slot._data.dtype, copy=False)
+        self.iterations._data = self.iterations._data + 1
         if global_step is not None:
             global_step.assign_add(1)
         for listener in self.listeners:
             listener.on_apply(self, usable)
 
     def minimize(self, loss, var_list=None, global_step=None, name=None):
-        """Compute the gradients of ``loss()`` (a callable) and apply them."""
+        """Compute the gradients of ``loss()`` (a zero-argument callable) and apply them.
+
+        ``var_list`` defaults to the trainable variables that ``loss()`` read. Returns the
+        loss value.
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> w = ek.Variable(3.0)
+        >>> opt = ek.train.GradientDescentOptimizer(0.25)
+        >>> float(opt.minimize(lambda: w * w))  # gradient 6, so w becomes 3 - 0.25 * 6
+        9.0
+        >>> float(w)
+        1.5
+        """
         from eagerkit.tape import GradientTape
 
         if not callable(loss):
             raise RuntimeError(
-                "loss passed to Optimizer.minimize should be a function when eager execution "
-                "is enabled: write optimizer.minimize(lambda: loss_fn(model, x, y))"
+                "loss passed to Optimizer.compute_gradients should be a function when eager "
+                "execution is enabled: write optimizer.minimize(lambda: loss_fn(model, x, y))"
             )
         with GradientTape() as tape:
             value = loss()
@@ -72,27 +106,100 @@ class Optimizer:
         return value
 
     def variables(self):
-        """The slot variables created so far (momentum, Adam's m and v, ...)."""
-        return list(self._slots.values())
+        """The optimizer's own variables: the step counter, then every slot (momentum, m, v)."""
+        slots = [slot for per_variable in self._slots.values() for slot in per_variable.values()]
+        return [self.iterations, *slots]
 
-    # --- for subclasses ------------------------------------------------------------------------
-    def _update(self, variable, g, step):
-        raise NotImplementedError
+    def get_slot_names(self):
+        """The names of the slots this optimizer keeps per variable, e.g. ``['m', 'v']``."""
+        return list(self.slot_names)
 
     def get_slot(self, variable, slot_name):
-        """The slot ``slot_name`` of ``variable`` (zeros like it, created on first use)."""
-        key = (slot_name, id(variable))
-        slot = self._slots.get(key)
-        if slot is None:
-            xp = variable._device.xp
-            slot = Variable(
-                Tensor(xp.zeros_like(variable._data), variable._device),
-                trainable=False,
-                name=f"{variable.name[:-2]}/{slot_name}",
+        """The slot ``slot_name`` of ``variable`` (a Variable like it, created on first use)."""
+        if slot_name not in self.slot_names:
+            raise InvalidArgumentError(
+                f"{self.name} has no slot {slot_name!r}; its slots are {list(self.slot_names)}",
+                op="get_slot",
             )
-            self._slots[key] = slot
-            self._slot_owners[id(variable)] = variable
+        per_variable = self._slots.setdefault(variable.ref(), {})
+        slot = per_variable.get(slot_name)
+        if slot is None:
+            array = self._pending_slot_values.pop((variable.ref(), slot_name), None)
+            if array is None:
+                array = self._initial_slot(variable, slot_name)
+            slot = Variable(
+                Tensor(array, variable._device),
+                trainable=False,
+                name=f"{variable.name[:-2]}/{self.name}/{slot_name}",
+            )
+            per_variable[slot_name] = slot
         return slot
+
+    # --- for subclasses and checkpoints -------------------------------------------------------
+    def _update(self, xp, value, g, slots, step):
+        raise NotImplementedError(f"{type(self).__name__} does not define an update rule")
+
+    def _slot_arrays(self, variable):
+        """The current slot arrays of ``variable`` by name (initial values if not made yet)."""
+        existing = self._slots.get(variable.ref(), {})
+        arrays = {}
+        for slot_name in self.slot_names:
+            slot = existing.get(slot_name)
+            pending = self._pending_slot_values.get((variable.ref(), slot_name))
+            if slot is not None:
+                arrays[slot_name] = slot._data
+            elif pending is not None:
+                arrays[slot_name] = pending
+            else:
+                arrays[slot_name] = self._initial_slot(variable, slot_name)
+        return arrays
+
+    def _initial_slot(self, variable, slot_name):
+        xp = variable._device.xp
+        fill = self.slot_initial_values.get(slot_name, 0.0)
+        return xp.full_like(variable._data, fill)
+
+    def _slot_items(self):
+        """``(variable, slot name, slot Variable)`` for every slot made so far (checkpoints)."""
+        for ref, per_variable in self._slots.items():
+            for slot_name, slot in per_variable.items():
+                yield ref.deref(), slot_name, slot
+
+    def _checkpoint_dependencies(self):
+        """What a checkpoint saves under this optimizer's path (slots are saved separately)."""
+        return [("iter", self.iterations)]
+
+    def _defer_slot_value(self, variable, slot_name, array):
+        """Use ``array`` for this slot: now if it exists, else when it is first made."""
+        slot = self._slots.get(variable.ref(), {}).get(slot_name)
+        if slot is not None:
+            slot._data = array
+        else:
+            self._pending_slot_values[(variable.ref(), slot_name)] = array
+
+    def __repr__(self):
+        return f"<ek.train.{type(self).__name__} learning_rate={self.learning_rate}>"
+
+
+def _check_hyper(value, what, optimizer):
+    """A hyperparameter must be a real number >= 0 (or a zero-argument callable giving one)."""
+    if callable(value) and not isinstance(value, Tensor):
+        return value
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not number >= 0:
+        raise InvalidArgumentError(
+            f"{type(optimizer).__name__}: {what} must be a number >= 0, got {value!r}",
+            op=type(optimizer).__name__,
+        )
+    return number
+
+
+def _value(hyper):
+    """The current value of a hyperparameter (callables are called each step, like TF's)."""
+    return float(hyper()) if callable(hyper) else hyper
 
 
 def _as_array(grad, variable):
@@ -126,5 +233,5 @@ class GradientDescentOptimizer(Optimizer):
     0.8
     """
 
-    def _update(self, variable, g, step):
-        return variable._data - self.learning_rate * g
+    def _update(self, xp, value, g, slots, step):
+        return value - _value(self.learning_rate) * g, {}

@@ -1,0 +1,202 @@
+"""A simulated GPU for machines without one: numpy inside, cupy's manners outside.
+
+``SimArray`` holds a numpy array and behaves like a cupy array: arithmetic and numpy
+functions on SimArrays give SimArrays (``__array_ufunc__`` / ``__array_function__``), but it
+refuses what cupy refuses:
+
+- implicit conversion to numpy (``np.asarray(a)``, ``np.array(a)``, anything calling
+  ``__array__``): copy to the host explicitly with ``backend.to_host(a)``;
+- mixing with a host numpy array in one operation (``a + np.ones(3)``);
+- Python scalars (``float``, ``int``, ``bool``) from arrays with dimensions.
+
+Code that passes every test on ``/sim:0`` therefore keeps device data on the device, as it
+must on a real GPU. Python and numpy *scalars* mix freely, as they do with cupy.
+
+Examples
+--------
+>>> import numpy as np
+>>> a = SimulatedBackend().asarray([1.0, 2.0])
+>>> a * 2
+SimArray(array([2., 4.]))
+>>> a + np.ones(2)
+Traceback (most recent call last):
+  ...
+TypeError: a /sim:0 array cannot be mixed with a host numpy array (shape (2,)) in one operation, as with cupy; convert the host value to a tensor on the device first (ek.constant under ek.device(...), or x.gpu()/ek.copy_to_device)
+"""
+
+import functools
+
+import numpy as np
+from numpy.lib.mixins import NDArrayOperatorsMixin
+
+from eagerkit.backends import ArrayNamespace, Backend, HostRandomGenerator
+from eagerkit.backends.numpy_backend import scatter_add
+
+
+class SimArray(NDArrayOperatorsMixin):
+    """A numpy array that pretends to live on a GPU (see the module docstring)."""
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array):
+        self._array = array
+
+    # --- the numpy protocols: SimArrays in, SimArrays out; host arrays refused -------------
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(
+            "Implicit conversion of a /sim:0 array to a NumPy array is not allowed (cupy "
+            "refuses it too); copy it to the host explicitly with tensor.numpy() or tensor.cpu()"
+        )
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return _wrap(getattr(ufunc, method)(*_unwrap(inputs), **_unwrap(kwargs)))
+
+    def __array_function__(self, func, types, args, kwargs):
+        return _wrap(func(*_unwrap(args), **_unwrap(kwargs)))
+
+    # --- indexing and iteration -------------------------------------------------------------
+    def __getitem__(self, key):
+        return _wrap(self._array[_unwrap(key)])
+
+    def __setitem__(self, key, value):
+        self._array[_unwrap(key)] = _unwrap(value)
+
+    def __len__(self):
+        return len(self._array)
+
+    def __iter__(self):
+        return (_wrap(row) for row in self._array)
+
+    # --- Python scalars: only from 0-d arrays -------------------------------------------------
+    def _scalar(self, convert):
+        if self._array.ndim:
+            raise TypeError(
+                f"a /sim:0 array of shape {self._array.shape} cannot become a Python "
+                f"{convert.__name__}; reduce it to a scalar first or copy it to the host "
+                "with .numpy()"
+            )
+        return convert(self._array)
+
+    def __float__(self):
+        return self._scalar(float)
+
+    def __int__(self):
+        return self._scalar(int)
+
+    def __bool__(self):
+        return self._scalar(bool)
+
+    def __index__(self):
+        return self._scalar(int)
+
+    # --- everything else (shape, dtype, astype, reshape, sum, ...) as numpy's --------------
+    def __getattr__(self, name):
+        if name.startswith("__"):  # never __array_interface__ & co: no back door to numpy
+            raise AttributeError(name)
+        value = getattr(self._array, name)
+        if callable(value):
+            return _on_device(value)
+        return _wrap(value)
+
+    def __repr__(self):
+        return f"SimArray({self._array!r})"
+
+
+def _unwrap(value):
+    """SimArrays to their numpy arrays (in tuples, lists, dicts); host arrays refused."""
+    if isinstance(value, SimArray):
+        return value._array
+    if isinstance(value, np.ndarray):
+        raise TypeError(
+            f"a /sim:0 array cannot be mixed with a host numpy array (shape {value.shape}) in "
+            "one operation, as with cupy; convert the host value to a tensor on the device "
+            "first (ek.constant under ek.device(...), or x.gpu()/ek.copy_to_device)"
+        )
+    if isinstance(value, (tuple, list)):
+        return type(value)(_unwrap(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _unwrap(v) for k, v in value.items()}
+    return value
+
+
+def _wrap(value):
+    """numpy results back to SimArrays; a numpy scalar becomes a 0-d SimArray, as in cupy."""
+    if isinstance(value, np.ndarray):
+        return SimArray(value)
+    if isinstance(value, np.generic):
+        return SimArray(np.asarray(value))
+    if isinstance(value, (tuple, list)):
+        return type(value)(_wrap(v) for v in value)
+    return value
+
+
+def _on_device(function):
+    """``function`` taking and giving SimArrays (a numpy function or an array method)."""
+
+    @functools.wraps(function)
+    def on_device(*args, **kwargs):
+        return _wrap(function(*_unwrap(args), **_unwrap(kwargs)))
+
+    return on_device
+
+
+def _from_host(function):
+    """``xp.asarray`` / ``xp.array``: like cupy's, they copy host data onto the device."""
+
+    @functools.wraps(function)
+    def from_host(value, *args, **kwargs):
+        if isinstance(value, SimArray):
+            value = value._array
+        return SimArray(np.array(function(value, *args, **kwargs)))
+
+    return from_host
+
+
+def _namespace():
+    """numpy's functions wrapped with ``_on_device``; types and constants as they are."""
+    functions = {
+        name: _on_device(value)
+        for name, value in vars(np).items()
+        if callable(value) and not isinstance(value, type) and not name.startswith("_")
+    }
+    functions.update(asarray=_from_host(np.asarray), array=_from_host(np.array))
+    return ArrayNamespace(
+        np,
+        **functions,
+        scatter_add=scatter_add,  # np.add.at reaches SimArrays through __array_ufunc__
+        sliding_window_view=_on_device(np.lib.stride_tricks.sliding_window_view),
+    )
+
+
+class SimulatedBackend(Backend):
+    """The backend of ``/sim:0``: SimArrays, copied to and from the host explicitly.
+
+    Examples
+    --------
+    >>> backend = SimulatedBackend()
+    >>> backend.to_host(backend.xp.ones(2))
+    array([1., 1.])
+    """
+
+    name = "simulated"
+    array_types = (SimArray,)
+
+    def __init__(self):
+        self.xp = _namespace()
+
+    def asarray(self, host_array, dtype=None):
+        """Host data copied onto the simulated device."""
+        return SimArray(np.array(host_array, dtype=dtype))
+
+    def to_host(self, array):
+        """A numpy copy of a SimArray (the explicit way off the device)."""
+        if not isinstance(array, SimArray):
+            raise TypeError(
+                f"to_host: expected a /sim:0 array, got {type(array).__name__}; a tensor's "
+                "data and its device disagree"
+            )
+        return array._array.copy()
+
+    def random_generator(self, seed):
+        """numpy's generator on the host, its samples copied to the device."""
+        return HostRandomGenerator(seed, self.asarray)

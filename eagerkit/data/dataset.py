@@ -1,0 +1,301 @@
+"""Dataset: an input pipeline as a chain of small steps, read with a plain ``for`` loop.
+
+A Dataset is a recipe, not data in flight: it holds a function that starts a fresh Python
+iterator over its elements, and each transformation (``map``, ``shuffle``, ``batch``, ...)
+returns a new Dataset whose function pulls from the one before. So a Dataset can be read
+many times (each epoch starts over) and nothing runs until you iterate. Its elements are
+Tensors, or tuples and dicts of them; they leave the tape, as TF's iterators do.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> ds = ek.data.Dataset.from_tensor_slices([1, 2, 3, 4, 5, 6]).map(ek.square).batch(4)
+>>> ds
+<ek.data.Dataset from_tensor_slices(shape=(6,)).map(square).batch(4)>
+>>> for batch in ds:
+...     print(batch.numpy())
+[ 1  4  9 16]
+[25 36]
+"""
+
+import itertools
+
+import numpy as np
+
+from eagerkit import dtypes
+from eagerkit.data import structure
+from eagerkit.data.iterator import Iterator
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.tensor import Tensor, convert_to_tensor
+
+_OP = "Dataset"
+
+
+class Dataset:
+    """A re-readable stream of elements; build one with ``from_tensor_slices`` & co."""
+
+    def __init__(self, make_iterator, description):
+        self._make_iterator = make_iterator  # () -> a fresh Python iterator over elements
+        self._description = description
+
+    # --- reading ------------------------------------------------------------------------------
+    def __iter__(self):
+        return Iterator(self)
+
+    def __next__(self):
+        raise TypeError(
+            f"'{type(self).__name__}' object is not an iterator: a Dataset can be read many "
+            "times, so it does not keep a position. Loop over it (for x in dataset), or make "
+            "an iterator first: it = iter(dataset) (or ek.Iterator(dataset)), then next(it)."
+        )
+
+    def make_one_shot_iterator(self):
+        """TF1's spelling of ``iter(dataset)``."""
+        return Iterator(self)
+
+    def __repr__(self):
+        return f"<ek.data.Dataset {self._description}>"
+
+    def _then(self, make_iterator, step):
+        return Dataset(make_iterator, f"{self._description}.{step}")
+
+    # --- sources ------------------------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors):
+        """One element per row (index along axis 0) of ``tensors``: an array, tuple or dict.
+
+        Numpy arrays keep their dtype (float64 stays float64); Python floats become float32.
+
+        Examples
+        --------
+        >>> import eagerkit as ek, numpy as np
+        >>> ds = ek.data.Dataset.from_tensor_slices((np.array([[1.0, 2.0], [3.0, 4.0]]), [0, 1]))
+        >>> x, y = next(iter(ds))
+        >>> x
+        <ek.Tensor: shape=(2,), dtype=float64, numpy=array([1., 2.])>
+        >>> y
+        <ek.Tensor: shape=(), dtype=int32, numpy=0>
+        """
+        element = structure.to_tensors(tensors)
+        leaves = structure.flatten(element)
+        if any(leaf.ndim == 0 for leaf in leaves):
+            raise InvalidArgumentError(
+                "from_tensor_slices: cannot slice a scalar; every part needs a first axis to "
+                f"slice along (got shapes {[leaf.shape for leaf in leaves]})",
+                op="from_tensor_slices",
+            )
+        count = leaves[0].shape[0]
+        if any(leaf.shape[0] != count for leaf in leaves):
+            raise InvalidArgumentError(
+                "from_tensor_slices: all parts must have the same size along axis 0, got "
+                f"shapes {[leaf.shape for leaf in leaves]}",
+                op="from_tensor_slices",
+            )
+
+        def make_iterator():
+            for i in range(count):
+                rows = [Tensor(leaf._data[i, ...], leaf._device) for leaf in leaves]
+                yield structure.pack(element, rows)
+
+        shapes = [leaf.shape for leaf in leaves]
+        return Dataset(make_iterator, f"from_tensor_slices(shape={_one_or_all(shapes)})")
+
+    @staticmethod
+    def from_generator(generator, output_types, output_shapes=None):
+        """Elements from ``generator()`` (a callable), converted to ``output_types``.
+
+        ``output_shapes`` (same structure, ``None`` for any size) is checked per element.
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> def pairs():
+        ...     for i in range(3):
+        ...         yield i, [i * 0.5]
+        >>> ds = ek.data.Dataset.from_generator(pairs, (ek.int64, ek.float32), ((), (1,)))
+        >>> [(int(i), float(x[0])) for i, x in ds]
+        [(0, 0.0), (1, 0.5), (2, 1.0)]
+        """
+        if not callable(generator):
+            raise TypeError(
+                "from_generator: `generator` must be callable (pass the generator function "
+                "itself, e.g. from_generator(gen, ...), not gen())"
+            )
+        types = _map_structure(dtypes.as_dtype, output_types)
+
+        def make_iterator():
+            for position, raw in enumerate(generator()):
+                if not structure.same_structure(types, raw):
+                    raise InvalidArgumentError(
+                        f"from_generator: element {position} ({raw!r}) does not have the "
+                        f"structure of output_types {output_types!r}",
+                        op="from_generator",
+                    )
+                element = structure.to_tensors(raw, types)
+                if output_shapes is not None:
+                    _check_shapes(element, output_shapes, position)
+                yield element
+
+        name = getattr(generator, "__name__", "generator")
+        return Dataset(make_iterator, f"from_generator({name})")
+
+    @staticmethod
+    def range(*args):
+        """int64 scalars like Python's ``range(start, stop, step)``.
+
+        >>> import eagerkit as ek
+        >>> [int(x) for x in ek.data.Dataset.range(1, 8, 3)]
+        [1, 4, 7]
+        """
+        numbers = range(*args)
+
+        def make_iterator():
+            for n in numbers:
+                yield convert_to_tensor(n, dtype=dtypes.int64)
+
+        return Dataset(make_iterator, f"range({', '.join(str(a) for a in args)})")
+
+    # --- transformations --------------------------------------------------------------------
+    def map(self, map_func):
+        """Apply ``map_func`` to each element (a tuple element is passed as arguments)."""
+
+        def make_iterator():
+            for element in self._make_iterator():
+                if isinstance(element, tuple):
+                    result = map_func(*element)
+                else:
+                    result = map_func(element)
+                yield structure.to_tensors(result)
+
+        return self._then(make_iterator, f"map({getattr(map_func, '__name__', 'function')})")
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
+        """Shuffle through a buffer of ``buffer_size`` elements (TF's algorithm).
+
+        The buffer starts with the first ``buffer_size`` elements; each output is a random
+        buffer element, replaced by the next input. So an element can move up by at most
+        ``buffer_size - 1`` places: a buffer as large as the dataset shuffles fully. With a
+        ``seed`` the order is repeatable; ``reshuffle_each_iteration`` gives each pass over
+        the dataset (each epoch) a different order.
+        """
+        buffer_size = _positive(buffer_size, "shuffle", "buffer_size")
+        base = _seed(seed)
+        passes = itertools.count()
+
+        def make_iterator():
+            epoch = next(passes) if reshuffle_each_iteration else 0
+            rng = np.random.default_rng([base, epoch])
+            return _buffer_shuffle(self._make_iterator(), buffer_size, rng)
+
+        return self._then(make_iterator, f"shuffle({buffer_size})")
+
+    def batch(self, batch_size, drop_remainder=False):
+        """Stack ``batch_size`` consecutive elements; the last batch may be smaller unless
+        ``drop_remainder``."""
+        batch_size = _positive(batch_size, "batch", "batch_size")
+
+        def make_iterator():
+            source = self._make_iterator()
+            while True:
+                elements = list(itertools.islice(source, batch_size))
+                if not elements or (drop_remainder and len(elements) < batch_size):
+                    return
+                yield structure.stack(elements)
+
+        return self._then(make_iterator, f"batch({batch_size})")
+
+    def repeat(self, count=None):
+        """Read the dataset ``count`` times in a row (``None`` or -1: forever)."""
+        forever = count is None or count == -1
+
+        def make_iterator():
+            for _ in itertools.count() if forever else range(int(count)):
+                empty = True
+                for element in self._make_iterator():
+                    empty = False
+                    yield element
+                if empty:  # repeating nothing forever would hang
+                    return
+
+        return self._then(make_iterator, f"repeat({'' if forever else count})")
+
+    def take(self, count):
+        """The first ``count`` elements (-1: all)."""
+        stop = None if count == -1 else int(count)
+        return self._then(lambda: itertools.islice(self._make_iterator(), stop), f"take({count})")
+
+    def skip(self, count):
+        """Everything after the first ``count`` elements (-1: skip all)."""
+        start = None if count == -1 else int(count)
+        if start is None:
+            return self._then(lambda: iter(()), f"skip({count})")
+        return self._then(
+            lambda: itertools.islice(self._make_iterator(), start, None), f"skip({count})"
+        )
+
+    def prefetch(self, buffer_size):
+        """Accepted for TF compatibility; eagerkit reads elements when they are asked for."""
+        return self._then(self._make_iterator, f"prefetch({buffer_size})")
+
+
+def _buffer_shuffle(source, buffer_size, rng):
+    buffer = list(itertools.islice(source, buffer_size))
+    for element in source:
+        index = int(rng.integers(len(buffer)))
+        yield buffer[index]
+        buffer[index] = element  # the next input takes the place of the one given out
+    while buffer:  # the input is exhausted: empty the buffer in random order
+        index = int(rng.integers(len(buffer)))
+        buffer[index], buffer[-1] = buffer[-1], buffer[index]
+        yield buffer.pop()
+
+
+def _seed(seed):
+    """The shuffle's base seed: ``seed``, else the global one (ek.set_random_seed), else new."""
+    if seed is not None:
+        return int(seed)
+    from eagerkit.ops import creation
+
+    global_seed = creation._global_seed[0]
+    return int(global_seed) if global_seed is not None else int(np.random.SeedSequence().entropy)
+
+
+def _positive(value, op, what):
+    if isinstance(value, Tensor):
+        value = int(value)
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+        raise InvalidArgumentError(f"{op}: {what} must be a positive int, got {value!r}", op=op)
+    return int(value)
+
+
+def _map_structure(fn, node):
+    if isinstance(node, dict):
+        return {key: _map_structure(fn, value) for key, value in node.items()}
+    if isinstance(node, (tuple, list)):
+        return tuple(_map_structure(fn, value) for value in node)
+    return fn(node)
+
+
+def _check_shapes(element, shapes, position):
+    """Walk ``element`` and ``output_shapes`` together; each tensor must fit its shape."""
+    if isinstance(element, dict):
+        for key in element:
+            _check_shapes(element[key], shapes[key], position)
+    elif isinstance(element, tuple):
+        for part, shape in zip(element, shapes):
+            _check_shapes(part, shape, position)
+    else:
+        shape = tuple(shapes)
+        fits = len(shape) == element.ndim and all(
+            wanted is None or wanted == size for wanted, size in zip(shape, element.shape)
+        )
+        if not fits:
+            raise InvalidArgumentError(
+                f"from_generator: element {position} has shape {element.shape} but "
+                f"output_shapes says {shape} (None matches any size)",
+                op="from_generator",
+            )
+
+
+def _one_or_all(shapes):
+    return shapes[0] if len(shapes) == 1 else tuple(shapes)

@@ -1,0 +1,85 @@
+"""Dataset elements: a tensor, or tuples and dicts of them (nested).
+
+As in ``tf.data``, tuples and dicts are structure and a Python list is a value: ``([1, 2],
+3)`` is a pair whose first part is one tensor of shape ``(2,)``.
+"""
+
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.tensor import Tensor, convert_to_tensor
+
+
+def flatten(element):
+    """The tensors of ``element`` in order (dict entries by sorted key)."""
+    if isinstance(element, dict):
+        return [leaf for key in sorted(element) for leaf in flatten(element[key])]
+    if isinstance(element, tuple):
+        return [leaf for item in element for leaf in flatten(item)]
+    return [element]
+
+
+def pack(structure, leaves):
+    """Put ``leaves`` back into the shape of ``structure``."""
+    remaining = iter(leaves)
+
+    def build(node):
+        if isinstance(node, dict):
+            built = {key: build(node[key]) for key in sorted(node)}
+            return {key: built[key] for key in node}
+        if isinstance(node, tuple):
+            items = [build(item) for item in node]
+            return type(node)(*items) if hasattr(node, "_fields") else tuple(items)
+        return next(remaining)
+
+    return build(structure)
+
+
+def to_tensors(element, dtypes=None):
+    """``element`` with every leaf converted to a Tensor (``dtypes``: same structure, optional)."""
+    leaves = flatten(element)
+    wanted = [None] * len(leaves) if dtypes is None else flatten(dtypes)
+    return pack(element, [convert_to_tensor(x, dtype=d) for x, d in zip(leaves, wanted)])
+
+
+def same_structure(a, b):
+    """True when ``a`` and ``b`` nest tuples and dicts the same way."""
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (
+            isinstance(a, dict) and isinstance(b, dict) and sorted(a) == sorted(b)
+            and all(same_structure(a[k], b[k]) for k in a)
+        )
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return (
+            isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
+            and all(same_structure(x, y) for x, y in zip(a, b))
+        )
+    return True
+
+
+def stack(elements, what="batch"):
+    """One element whose tensors stack those of ``elements`` along a new first axis."""
+    first = elements[0]
+    columns = [flatten(first)]
+    for position, element in enumerate(elements[1:], start=1):
+        if not same_structure(first, element):
+            raise InvalidArgumentError(
+                f"{what}: element {position} is structured differently from element 0; "
+                "every element must have the same tuple/dict layout",
+                op=what,
+            )
+        columns.append(flatten(element))
+    stacked = []
+    for leaf_index, reference in enumerate(columns[0]):
+        arrays = []
+        for position, leaves in enumerate(columns):
+            leaf = leaves[leaf_index]
+            if leaf.shape != reference.shape or leaf.dtype != reference.dtype:
+                raise InvalidArgumentError(
+                    f"{what}: cannot put element {position} ({leaf.dtype.name} shape "
+                    f"{leaf.shape}) in one batch with element 0 ({reference.dtype.name} shape "
+                    f"{reference.shape}); make the elements the same shape first, e.g. with "
+                    ".map() or by batching 1 at a time",
+                    op=what,
+                )
+            arrays.append(leaf._data)
+        stacked.append(Tensor(reference._device.xp.stack(arrays), reference._device))
+    return pack(first, stacked)

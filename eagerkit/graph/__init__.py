@@ -1,0 +1,6 @@
+"""Graph mode's parts: trace a Python function, optimize the graph, replay it.
+
+``eagerkit.function`` (``ek.function``) ties them together; each file here is one step:
+graph.py (what a graph is), trace.py (making one), optimize.py (improving it),
+replay.py (running it), signature.py (when a trace can be reused).
+"""

@@ -1,0 +1,119 @@
+"""Graph: the ops one trace of a Python function ran, as a list of nodes in run order.
+
+A node is one of four kinds:
+
+- ``input``: an argument of the function (its position among the tensor arguments);
+- ``variable``: a Variable the function read; its *current* value is read at every call;
+- ``constant``: a value fixed at trace time (a Python number, a tensor made outside);
+- ``op``: a primitive from the registry applied to earlier nodes, with its params.
+
+The list is already in a valid run order (the order the ops ran while tracing), so
+running a graph is one pass over it.
+"""
+
+import numpy as np
+
+from eagerkit import dtypes
+
+
+class Node:
+    """One value in a graph: an input, a variable read, a constant or an op's output."""
+
+    __slots__ = ("kind", "op", "inputs", "params", "shape", "dtype", "device", "value", "reuses")
+
+    def __init__(self, kind, shape, dtype, device, op=None, inputs=(), params=None, value=None):
+        self.kind = kind
+        self.op = op  # the OpDef, for kind == "op"
+        self.inputs = inputs  # earlier Nodes, for kind == "op"
+        self.params = params or {}
+        self.shape = tuple(shape)
+        self.dtype = dtype  # a numpy dtype
+        self.device = device
+        self.value = value  # input: position; variable: the Variable; constant: the array
+        self.reuses = None  # set by buffer reuse: the input Node whose array this op writes into
+
+    @property
+    def name(self):
+        """What the node is: the op name, or ``input``/``variable``/``constant``."""
+        return self.op.name if self.kind == "op" else self.kind
+
+    def __repr__(self):
+        return f"<Node {self.name} {dtypes.from_numpy(self.dtype).name}{list(self.shape)}>"
+
+
+class Graph:
+    """The nodes of one trace, in run order, and which of them the function returns.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> f = ek.function(lambda x: ek.tanh(x * 2.0))
+    >>> graph = f.get_concrete_function(ek.constant([1.0, 2.0])).graph
+    >>> [node.name for node in graph.ops]
+    ['multiply', 'tanh']
+    """
+
+    def __init__(self, name, nodes, outputs):
+        self.name = name
+        self.nodes = list(nodes)
+        self.outputs = list(outputs)
+
+    @property
+    def ops(self):
+        """The op nodes, in run order."""
+        return [node for node in self.nodes if node.kind == "op"]
+
+    @property
+    def inputs(self):
+        return [node for node in self.nodes if node.kind == "input"]
+
+    @property
+    def variables(self):
+        return [node for node in self.nodes if node.kind == "variable"]
+
+    @property
+    def constants(self):
+        return [node for node in self.nodes if node.kind == "constant"]
+
+    def __len__(self):
+        return len(self.nodes)
+
+    def __str__(self):
+        """A listing: one line per node (``%i = op(%a, %b)``, dtype and shape), then the outputs."""
+        number = {id(node): i for i, node in enumerate(self.nodes)}
+        lines = [
+            f"graph {self.name}: {len(self.inputs)} inputs, {len(self.variables)} variables, "
+            f"{len(self.constants)} constants, {len(self.ops)} ops"
+        ]
+        for i, node in enumerate(self.nodes):
+            left = f"  %{i} = {_describe(node, number)}"
+            right = f"{dtypes.from_numpy(node.dtype).name}{list(node.shape)}"
+            if node.reuses is not None:
+                right += f"  (writes into %{number[id(node.reuses)]})"
+            lines.append(f"{left:<44} {right}")
+        returned = ", ".join(f"%{number[id(node)]}" for node in self.outputs)
+        lines.append(f"  return {returned}")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return f"<Graph {self.name}: {len(self.nodes)} nodes, {len(self.ops)} ops>"
+
+
+def _describe(node, number):
+    if node.kind == "input":
+        return f"input {node.value}"
+    if node.kind == "variable":
+        return f"variable {node.value.name!r}"
+    if node.kind == "constant":
+        return f"constant {_short(node.value, node.device)}"
+    args = [f"%{number[id(x)]}" for x in node.inputs]
+    args += [f"{key}={value!r}" for key, value in node.params.items()]
+    return f"{node.op.name}({', '.join(args)})"
+
+
+def _short(array, device):
+    """A constant's value when it is small, else just its size."""
+    host = np.asarray(device.backend.to_host(array))
+    if host.size <= 4:
+        return repr(host.tolist())
+    return f"<{host.size} values>"

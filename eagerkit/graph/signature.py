@@ -1,0 +1,116 @@
+"""Input signatures: when may a call reuse a trace, and when must it trace again?
+
+A trace is valid for calls whose tensor arguments have the same shapes and dtypes (the
+graph's ops were chosen for them) and whose other arguments have the same *values* (the
+Python code branched on them while tracing). ``TensorSpec`` describes the tensors a trace
+accepts; ``None`` in its shape means "any size here".
+"""
+
+from eagerkit import dtypes, nest
+from eagerkit.tensor import Tensor, convert_to_tensor
+
+
+class TensorSpec:
+    """The shape and dtype a function's tensor argument must have.
+
+    Parameters
+    ----------
+    shape : a tuple of sizes, ``None`` for a size that may vary; ``None`` for any shape.
+    dtype : the dtype (default float32).
+    name : a label (shown, otherwise unused).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> spec = ek.TensorSpec([None, 3], ek.float32)
+    >>> spec
+    TensorSpec(shape=(None, 3), dtype=ek.float32, name=None)
+    >>> spec.is_compatible_with(ek.zeros([5, 3])), spec.is_compatible_with(ek.zeros([5, 2]))
+    (True, False)
+    """
+
+    def __init__(self, shape=None, dtype=dtypes.float32, name=None):
+        self.shape = None if shape is None else tuple(None if n is None else int(n) for n in shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        """The spec of exactly this tensor's shape and dtype."""
+        return cls(tensor.shape, tensor.dtype, name)
+
+    @property
+    def fully_defined(self):
+        """True when every size is known."""
+        return self.shape is not None and None not in self.shape
+
+    def is_compatible_with(self, tensor):
+        """Whether ``tensor`` (or another spec) has this dtype and a shape that fits."""
+        if tensor.dtype != self.dtype:
+            return False
+        if self.shape is None or tensor.shape is None:
+            return True
+        return len(tensor.shape) == len(self.shape) and all(
+            want is None or got is None or want == got
+            for want, got in zip(self.shape, tensor.shape, strict=True)
+        )
+
+    def __eq__(self, other):
+        return isinstance(other, TensorSpec) and (self.shape, self.dtype) == (
+            other.shape,
+            other.dtype,
+        )
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype.name))
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+
+def call_key(structure, leaves, function_name):
+    """The cache key of one call: argument structure, tensor shapes/dtypes, Python values."""
+    skeleton = repr(nest.pack_sequence_as(structure, [None] * len(leaves)))
+    return (skeleton, tuple(_leaf_key(leaf, function_name) for leaf in leaves))
+
+
+def _leaf_key(leaf, function_name):
+    if isinstance(leaf, Tensor):
+        return ("tensor", leaf.shape, leaf._data.dtype.str, leaf._device.name)
+    try:
+        hash(leaf)
+    except TypeError:
+        raise TypeError(
+            f"ek.function {function_name!r}: cannot use an argument of type "
+            f"{type(leaf).__name__} ({leaf!r:.60}): arguments that are not tensors select a "
+            "trace by their value, so they must be hashable. Pass a tensor, a tuple, or a "
+            "number instead."
+        ) from None
+    return ("python", type(leaf).__qualname__, leaf)
+
+
+def match_signature(specs, args, kwargs, function_name):
+    """``args`` as tensors of the specs' dtypes, or a clear error when they do not fit."""
+    if kwargs or len(args) != len(specs):
+        given = len(args) + len(kwargs)
+        raise TypeError(
+            f"ek.function {function_name!r} has an input_signature of {len(specs)} tensors "
+            f"({', '.join(map(repr, specs))}) but was called with {given} arguments"
+            f"{' (some by keyword)' if kwargs else ''}; pass exactly one tensor per spec, "
+            "by position."
+        )
+    tensors = []
+    for position, (spec, value) in enumerate(zip(specs, args, strict=True)):
+        if isinstance(value, Tensor) and value.dtype != spec.dtype:
+            tensor = value  # no silent casting: the check below names both dtypes
+        else:
+            tensor = convert_to_tensor(value, dtype=spec.dtype)
+        if not spec.is_compatible_with(tensor):
+            raise ValueError(
+                f"ek.function {function_name!r}: argument {position} has shape {tensor.shape} "
+                f"and dtype {tensor.dtype.name}, which does not match its input_signature "
+                f"entry {spec!r}. Pass a tensor of that shape and dtype (None sizes may be "
+                "anything), or drop input_signature to trace once per shape."
+            )
+        tensors.append(tensor)
+    return tensors

@@ -1,0 +1,134 @@
+"""Initializers: callables ``init(shape, dtype)`` that give a layer's starting weights.
+
+Layers accept an initializer object, or its name (``"glorot_uniform"``, ``"zeros"``, ...).
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> ek.initializers.constant(0.5)([2])
+<ek.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
+>>> ek.initializers.get("zeros")([1, 2]).numpy().tolist()
+[[0.0, 0.0]]
+"""
+
+import math
+
+from eagerkit import dtypes
+from eagerkit.ops import creation
+
+
+class Initializer:
+    """Base class: a subclass's ``init(shape, dtype=ek.float32)`` returns a new Tensor."""
+
+    def __repr__(self):
+        return f"ek.initializers.{type(self).__name__}()"
+
+
+class Zeros(Initializer):
+    """All zeros (the default for biases)."""
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        return creation.zeros(shape, dtype=dtype)
+
+
+class Ones(Initializer):
+    """All ones (BatchNormalization's scale starts here)."""
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        return creation.ones(shape, dtype=dtype)
+
+
+class Constant(Initializer):
+    """Every entry equal to ``value``."""
+
+    def __init__(self, value=0.0):
+        self.value = value
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        return creation.constant(self.value, dtype=dtype, shape=shape)
+
+
+class RandomNormal(Initializer):
+    """Normal samples; with ``seed`` the same numbers every time.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> a = ek.initializers.random_normal(seed=1)([3])
+    >>> b = ek.initializers.random_normal(seed=1)([3])
+    >>> bool(ek.reduce_all(a == b))
+    True
+    """
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        return creation.random_normal(shape, self.mean, self.stddev, dtype=dtype, seed=self.seed)
+
+
+def fans(shape):
+    """(fan_in, fan_out) of a weight shape: a conv filter's window counts into both."""
+    shape = tuple(int(n) for n in shape)
+    if len(shape) < 2:
+        size = shape[0] if shape else 1
+        return size, size
+    receptive = math.prod(shape[:-2])  # kernel height * width for a conv filter
+    return shape[-2] * receptive, shape[-1] * receptive
+
+
+class RandomUniform(Initializer):
+    """Uniform samples in [minval, maxval) (Embedding's default: +-0.05)."""
+
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+        self.minval, self.maxval, self.seed = minval, maxval, seed
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        return creation.random_uniform(shape, self.minval, self.maxval, dtype=dtype, seed=self.seed)
+
+
+class GlorotUniform(Initializer):
+    """Uniform in [-limit, limit] with limit = sqrt(6 / (fan_in + fan_out)) (Keras' default).
+
+    The limit keeps the variance of activations and gradients about the same from layer
+    to layer, so deep stacks start out neither exploding nor vanishing.
+    """
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        fan_in, fan_out = fans(shape)
+        limit = math.sqrt(6.0 / max(fan_in + fan_out, 1))
+        return creation.random_uniform(shape, -limit, limit, dtype=dtype, seed=self.seed)
+
+
+zeros, ones, constant = Zeros, Ones, Constant
+random_normal, random_uniform, glorot_uniform = RandomNormal, RandomUniform, GlorotUniform
+
+_BY_NAME = {
+    "zeros": Zeros,
+    "ones": Ones,
+    "constant": Constant,
+    "random_normal": RandomNormal,
+    "random_uniform": RandomUniform,
+    "uniform": RandomUniform,
+    "glorot_uniform": GlorotUniform,
+}
+
+
+def get(identifier):
+    """An initializer from a name, an initializer, or any callable ``f(shape, dtype)``."""
+    if isinstance(identifier, str):
+        try:
+            return _BY_NAME[identifier]()
+        except KeyError:
+            raise ValueError(
+                f"unknown initializer {identifier!r}; use one of {sorted(_BY_NAME)} or a "
+                "callable f(shape, dtype)"
+            ) from None
+    if callable(identifier):
+        return identifier
+    raise TypeError(
+        f"an initializer must be a name or a callable f(shape, dtype), got {identifier!r}"
+    )

@@ -1,0 +1,122 @@
+"""Losses with TF1's ``tf.losses`` signatures: each returns one scalar, the mean loss.
+
+The reduction is TF1's default: the weighted sum divided by the number of non-zero
+weights, which for the default ``weights=1.0`` is the plain mean over all elements.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> ek.losses.mean_squared_error([1.0, 2.0], [1.0, 4.0])
+<ek.Tensor: shape=(), dtype=float32, numpy=2.0>
+>>> ek.losses.sparse_softmax_cross_entropy([0], [[0.0, 0.0]])
+<ek.Tensor: shape=(), dtype=float32, numpy=0.6931472>
+"""
+
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.ops import nn
+from eagerkit.ops.arithmetic import minimum
+from eagerkit.ops.math import abs as abs_
+from eagerkit.ops.reduce import reduce_mean, reduce_sum
+from eagerkit.ops.shape import broadcast_to, cast
+from eagerkit.tensor import Tensor, convert_to_tensor
+
+
+def compute_weighted_loss(losses, weights=1.0):
+    """sum(losses * weights) / (number of non-zero weights); the plain mean for weights=1."""
+    losses = convert_to_tensor(losses)
+    if not isinstance(weights, Tensor) and weights == 1.0:
+        return reduce_mean(losses)  # the common case, in one op
+    weights = broadcast_to(convert_to_tensor(weights, dtype=losses.dtype), losses.shape)
+    nonzero = reduce_sum(cast(weights != 0, losses.dtype))
+    return reduce_sum(losses * weights) / (nonzero + cast(nonzero == 0, losses.dtype))
+
+
+def _pair(name, labels, predictions):
+    """Predictions as a float tensor and labels in its dtype, with matching shapes."""
+    predictions = convert_to_tensor(predictions)
+    labels = convert_to_tensor(labels, dtype=predictions.dtype)
+    if labels.shape != predictions.shape:
+        raise InvalidArgumentError(
+            f"{name}: labels have shape {labels.shape} but predictions have shape "
+            f"{predictions.shape}; they must match (reshape one, e.g. ek.reshape(labels, "
+            f"{list(predictions.shape)}))",
+            op=name,
+        )
+    return labels, predictions
+
+
+def mean_squared_error(labels, predictions, weights=1.0):
+    """Mean of (predictions - labels) ** 2."""
+    labels, predictions = _pair("mean_squared_error", labels, predictions)
+    return compute_weighted_loss((predictions - labels) ** 2, weights)
+
+
+def absolute_difference(labels, predictions, weights=1.0):
+    """Mean of |predictions - labels|."""
+    labels, predictions = _pair("absolute_difference", labels, predictions)
+    return compute_weighted_loss(abs_(predictions - labels), weights)
+
+
+def huber_loss(labels, predictions, weights=1.0, delta=1.0):
+    """Squared error for errors up to ``delta``, linear beyond: outliers pull less.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.losses.huber_loss([0.0, 0.0], [0.5, 3.0])  # (0.125 + 2.5) / 2
+    <ek.Tensor: shape=(), dtype=float32, numpy=1.3125>
+    """
+    labels, predictions = _pair("huber_loss", labels, predictions)
+    error = abs_(predictions - labels)
+    quadratic = minimum(error, delta)  # the part of the error inside the squared zone
+    linear = error - quadratic
+    return compute_weighted_loss(0.5 * quadratic * quadratic + delta * linear, weights)
+
+
+def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0):
+    """Mean cross-entropy between one-hot (or soft) labels and softmax(logits).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.losses.softmax_cross_entropy([[0.0, 1.0]], [[0.0, 0.0]])
+    <ek.Tensor: shape=(), dtype=float32, numpy=0.6931472>
+    """
+    labels, logits = _pair("softmax_cross_entropy", onehot_labels, logits)
+    if label_smoothing:
+        classes = logits.shape[-1]
+        labels = labels * (1 - label_smoothing) + label_smoothing / classes
+    losses = nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    return compute_weighted_loss(losses, weights)
+
+
+def sparse_softmax_cross_entropy(labels, logits, weights=1.0):
+    """Mean cross-entropy between integer class labels and softmax(logits)."""
+    logits = convert_to_tensor(logits)
+    labels = convert_to_tensor(labels)
+    if not labels.dtype.is_integer or labels.shape != logits.shape[:-1]:
+        raise InvalidArgumentError(
+            f"sparse_softmax_cross_entropy: labels must be integer class ids of shape "
+            f"{logits.shape[:-1]} (one per row of logits {logits.shape}), got "
+            f"{labels.dtype.name} {labels.shape}. For one-hot labels use "
+            "ek.losses.softmax_cross_entropy.",
+            op="sparse_softmax_cross_entropy",
+        )
+    losses = nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    return compute_weighted_loss(losses, weights)
+
+
+def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothing=0):
+    """Mean binary cross-entropy between 0/1 labels and sigmoid(logits), element by element.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.losses.sigmoid_cross_entropy([1.0, 0.0], [0.0, 0.0])
+    <ek.Tensor: shape=(), dtype=float32, numpy=0.6931472>
+    """
+    labels, logits = _pair("sigmoid_cross_entropy", multi_class_labels, logits)
+    if label_smoothing:
+        labels = labels * (1 - label_smoothing) + 0.5 * label_smoothing
+    losses = nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)
+    return compute_weighted_loss(losses, weights)

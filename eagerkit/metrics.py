@@ -1,0 +1,106 @@
+"""Object metrics (``tfe.metrics``): call to accumulate, ``result()`` to read.
+
+The running totals live in non-trainable float64 variables, so they survive between
+batches (and can be checkpointed) and never receive gradients.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> m = ek.metrics.Mean()
+>>> _ = m(0); _ = m(5)
+>>> m.result()
+<ek.Tensor: shape=(), dtype=float64, numpy=2.5>
+>>> _ = m([8, 9])
+>>> float(m.result())
+5.5
+"""
+
+import numpy as np
+
+from eagerkit import dtypes
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.layers.base import unique_name
+from eagerkit.tensor import Tensor
+from eagerkit.variables import Variable
+
+
+def _host(value, dtype=np.float64):
+    """A value (Tensor, list, number) as a numpy array: metrics are bookkeeping, not math."""
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    return np.asarray(value, dtype=dtype)
+
+
+class Metric:
+    """Base class: a weighted running mean of ``update`` values (``total / count``)."""
+
+    def __init__(self, name=None, dtype=dtypes.float64):
+        self.name = name or unique_name(type(self).__name__.lower())
+        self.dtype = dtypes.as_dtype(dtype)
+        self.total = Variable(0.0, trainable=False, name=f"{self.name}/total", dtype=self.dtype)
+        self.count = Variable(0.0, trainable=False, name=f"{self.name}/count", dtype=self.dtype)
+
+    def _accumulate(self, values, weights):
+        """Add ``values`` (weighted) to the running total; both plain numpy arrays."""
+        weights = np.broadcast_to(weights, values.shape)
+        dtype = self.dtype.as_numpy_dtype
+        self.total.assign_add(np.asarray(np.sum(values * weights), dtype=dtype))
+        self.count.assign_add(np.asarray(np.sum(weights), dtype=dtype))
+
+    def result(self):
+        """The mean so far (0 before anything was added)."""
+        count = self.count.numpy()
+        value = self.total.numpy() / count if count else np.zeros((), count.dtype)
+        return Tensor(np.asarray(value, dtype=self.dtype.as_numpy_dtype))
+
+    def reset_states(self):
+        """Forget everything accumulated so far."""
+        self.total.assign(0.0)
+        self.count.assign(0.0)
+
+    reset_state = reset_states
+
+    @property
+    def variables(self):
+        """The accumulator variables (total, count)."""
+        return [self.total, self.count]
+
+    def __repr__(self):
+        return f"<ek.metrics.{type(self).__name__} '{self.name}' result={float(self.result())}>"
+
+
+class Mean(Metric):
+    """The (weighted) mean of every value passed in so far."""
+
+    def __call__(self, values, weights=1.0):
+        """Add ``values`` (a number or any shape); returns the mean so far."""
+        self._accumulate(_host(values), _host(weights))
+        return self.result()
+
+    update_state = __call__
+
+
+class Accuracy(Metric):
+    """The fraction of ``predictions`` equal to ``labels`` so far.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> acc = ek.metrics.Accuracy()
+    >>> float(acc(labels=[1, 2, 3, 4], predictions=[1, 2, 0, 4]))
+    0.75
+    """
+
+    def __call__(self, labels, predictions, weights=1.0):
+        """Compare ``labels`` and ``predictions`` (same shape); returns the accuracy so far."""
+        labels, predictions = _host(labels, None), _host(predictions, None)
+        if labels.shape != predictions.shape:
+            raise InvalidArgumentError(
+                f"Accuracy: labels have shape {labels.shape} but predictions have shape "
+                f"{predictions.shape}; pass class ids for both (e.g. ek.argmax(logits, axis=1))",
+                op="accuracy",
+            )
+        self._accumulate((labels == predictions).astype(np.float64), _host(weights))
+        return self.result()
+
+    update_state = __call__

@@ -1,0 +1,182 @@
+"""2-D convolution (NHWC) as three primitives that are each other's gradients.
+
+``conv2d(x, w)`` is bilinear, so its two VJPs are the adjoints of "x -> conv2d(x, w)" and
+"w -> conv2d(x, w)". Those adjoints are primitives too (``conv2d_backprop_input`` and
+``conv2d_backprop_filter``), and their VJPs are again conv2d or one of the two. The three
+close under differentiation, so gradients of any order stay vectorized.
+
+Every forward is "im2col + one matrix product": the backend's sliding windows give a view
+of all patches, which one ``tensordot`` with the filter turns into the output. No Python
+loop over pixels anywhere.
+"""
+
+from eagerkit.dtypes import FLOATING
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.registry import defop
+
+
+def pads(size, window, stride, padding):
+    """(before, after, out_size) along one axis for TF's 'SAME' or 'VALID' padding.
+
+    Examples
+    --------
+    >>> from eagerkit.ops.conv import pads
+    >>> pads(5, 3, 2, "SAME"), pads(5, 3, 2, "VALID")
+    ((1, 1, 3), (0, 0, 2))
+    """
+    if padding == "VALID":
+        return 0, 0, (size - window) // stride + 1
+    out = -(-size // stride)  # ceil(size / stride)
+    total = max((out - 1) * stride + window - size, 0)
+    return total // 2, total - total // 2, out  # TF puts the odd pixel after
+
+
+def padded(xp, x, pad_h, pad_w, value=0):
+    """``x`` (NHWC) with rows and columns added around the image (no copy when none)."""
+    if not any(pad_h) and not any(pad_w):
+        return x
+    widths = ((0, 0), tuple(pad_h), tuple(pad_w), (0, 0))
+    return xp.pad(x, widths, constant_values=value)
+
+
+def windows(xp, x, window, strides, dilations=(1, 1)):
+    """All windows of an (already padded) NHWC array: a view of shape (N, OH, OW, C, KH, KW)."""
+    (kh, kw), (sh, sw), (dh, dw) = window, strides, dilations
+    spans = ((kh - 1) * dh + 1, (kw - 1) * dw + 1)  # a dilated window covers this many pixels
+    view = xp.sliding_window_view(x, spans, axis=(1, 2))
+    return view[:, ::sh, ::sw, :, ::dh, ::dw]
+
+
+def _same_pads(shape, window, strides, dilations, padding):
+    """Padding of both image axes for an input of NHWC ``shape``."""
+    rows = pads(shape[1], (window[0] - 1) * dilations[0] + 1, strides[0], padding)
+    cols = pads(shape[2], (window[1] - 1) * dilations[1] + 1, strides[1], padding)
+    return rows, cols
+
+
+def _correlate(xp, x, w, strides, dilations):
+    """Valid cross-correlation of a padded NHWC ``x`` with an HWIO ``w``: im2col + one product."""
+    patches = windows(xp, x, w.shape[:2], strides, dilations)  # (N, OH, OW, C, KH, KW)
+    return xp.tensordot(patches, w, axes=((4, 5, 3), (0, 1, 2)))
+
+
+@defop("conv2d", dtypes=FLOATING)
+def _conv2d(xp, x, w, *, strides, padding, dilations):
+    if x.ndim != 4 or w.ndim != 4 or x.shape[3] != w.shape[2]:
+        raise InvalidArgumentError(
+            f"conv2d: input must be NHWC (rank 4) and filter [height, width, in_channels, "
+            f"out_channels] with in_channels equal to the input's channels; got input "
+            f"{tuple(x.shape)} and filter {tuple(w.shape)}. Reshape the input to [batch, "
+            "height, width, channels], e.g. ek.reshape(x, [-1, 28, 28, 1]).",
+            op="conv2d",
+        )
+    rows, cols = _same_pads(x.shape, w.shape[:2], strides, dilations, padding)
+    if rows[2] < 1 or cols[2] < 1:
+        raise InvalidArgumentError(
+            f"conv2d: the filter {tuple(w.shape[:2])} (dilation {dilations}) does not fit in "
+            f"the {tuple(x.shape[1:3])} image with padding 'VALID'; use padding='SAME' or a "
+            "smaller filter",
+            op="conv2d",
+        )
+    return _correlate(xp, padded(xp, x, rows[:2], cols[:2]), w, strides, dilations)
+
+
+@defop("conv2d_backprop_input", dtypes=FLOATING)
+def _conv2d_backprop_input(xp, g, w, *, input_shape, strides, padding, dilations):
+    """The gradient of conv2d with respect to its input: a full correlation of the
+    stride-spread gradient with the flipped filter (a "transposed convolution")."""
+    rows, cols = _same_pads(input_shape, w.shape[:2], strides, dilations, padding)
+    n, oh, ow, f = g.shape
+    (sh, sw), (kh, kw) = strides, w.shape[:2]
+    spread = g
+    if sh > 1 or sw > 1:  # put stride-1 zeros between the gradient's pixels
+        spread = xp.zeros((n, (oh - 1) * sh + 1, (ow - 1) * sw + 1, f), dtype=g.dtype)
+        spread[:, ::sh, ::sw, :] = g
+    span_h, span_w = (kh - 1) * dilations[0] + 1, (kw - 1) * dilations[1] + 1
+    # Pad so that output pixel i of the correlation lands on input pixel i.
+    pad_h = (span_h - 1 - rows[0], input_shape[1] + rows[0] - spread.shape[1])
+    pad_w = (span_w - 1 - cols[0], input_shape[2] + cols[0] - spread.shape[2])
+    flipped = xp.swapaxes(w[::-1, ::-1], 2, 3)  # HWOI: out channels become the inputs
+    return _correlate(xp, padded(xp, spread, pad_h, pad_w), flipped, (1, 1), dilations)
+
+
+@defop("conv2d_backprop_filter", dtypes=FLOATING)
+def _conv2d_backprop_filter(xp, x, g, *, filter_shape, strides, padding, dilations):
+    """The gradient of conv2d with respect to its filter: patches of x times g, summed."""
+    rows, cols = _same_pads(x.shape, filter_shape[:2], strides, dilations, padding)
+    patches = windows(xp, padded(xp, x, rows[:2], cols[:2]), filter_shape[:2], strides, dilations)
+    return xp.tensordot(patches, g, axes=((0, 1, 2), (0, 1, 2))).transpose(1, 2, 0, 3)
+
+
+# The three ops are bilinear and adjoint to one another: <conv2d(x, w), g> equals
+# <x, backprop_input(g, w)> and <w, backprop_filter(x, g)>. Each VJP below is one of them.
+_conv2d.defvjp(
+    lambda xp, g, ans, x, w, **p: xp.conv2d_backprop_input(g, w, input_shape=tuple(x.shape), **p),
+    lambda xp, g, ans, x, w, **p: xp.conv2d_backprop_filter(
+        x, g, filter_shape=tuple(w.shape), **p
+    ),
+)
+_conv2d_backprop_input.defvjp(
+    lambda xp, h, ans, g, w, input_shape, **p: xp.conv2d(h, w, **p),
+    lambda xp, h, ans, g, w, input_shape, **p: xp.conv2d_backprop_filter(
+        h, g, filter_shape=tuple(w.shape), **p
+    ),
+)
+_conv2d_backprop_filter.defvjp(
+    lambda xp, h, ans, x, g, filter_shape, **p: xp.conv2d_backprop_input(
+        g, h, input_shape=tuple(x.shape), **p
+    ),
+    lambda xp, h, ans, x, g, filter_shape, **p: xp.conv2d(x, h, **p),
+)
+
+
+def _pair(value, what):
+    """An int or a pair, or TF's 4-entry NHWC form [1, h, w, 1], as a pair of ints."""
+    values = [int(value)] * 2 if isinstance(value, int) else [int(v) for v in value]
+    if len(values) == 4:
+        values = values[1:3]
+    if len(values) != 2 or min(values) < 1:
+        raise InvalidArgumentError(
+            f"{what} must be a positive int or a pair (height, width), got {value!r}", op=what
+        )
+    return tuple(values)
+
+
+def padding_name(padding, op):
+    """'same' / 'SAME' -> 'SAME'; anything else but 'valid' is an error."""
+    name = str(padding).upper()
+    if name not in ("SAME", "VALID"):
+        raise InvalidArgumentError(
+            f"{op}: padding must be 'SAME' or 'VALID', got {padding!r}", op=op
+        )
+    return name
+
+
+def conv2d(input, filters, strides=1, padding="VALID", dilations=1, data_format="NHWC",
+           name=None):  # noqa: A002 - TF's argument name
+    """2-D cross-correlation of NHWC ``input`` with an HWIO filter (``tf.nn.conv2d``).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.ones([1, 4, 4, 1])
+    >>> ek.nn.conv2d(x, ek.ones([3, 3, 1, 2]), strides=1, padding="SAME")[0, :, :, 0]
+    <ek.Tensor: shape=(4, 4), dtype=float32, numpy=
+    array([[4., 6., 6., 4.],
+           [6., 9., 9., 6.],
+           [6., 9., 9., 6.],
+           [4., 6., 6., 4.]], dtype=float32)>
+    """
+    if data_format != "NHWC":
+        raise InvalidArgumentError(
+            f"conv2d: only data_format='NHWC' is supported, got {data_format!r}; transpose "
+            "NCHW input with ek.transpose(x, [0, 2, 3, 1])",
+            op="conv2d",
+        )
+    return _conv2d(
+        input,
+        filters,
+        strides=_pair(strides, "strides"),
+        padding=padding_name(padding, "conv2d"),
+        dilations=_pair(dilations, "dilations"),
+    )

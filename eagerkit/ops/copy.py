@@ -1,0 +1,78 @@
+"""Copies between devices, recorded on the tape: ``t.gpu()``, ``t.cpu()``, ``ek.copy_to_device``.
+
+A copy is an op like any other, except that its output lives on another device than its
+input. Its VJP copies the gradient back to where the input was, so gradients flow across
+devices: ``x (cpu) -> x.gpu() -> ... -> loss`` gives ``dloss/dx`` on the CPU.
+"""
+
+from eagerkit import registry
+from eagerkit.devices import get_device
+from eagerkit.registry import defop
+from eagerkit.tape import active_tapes
+from eagerkit.tensor import Tensor, convert_to_tensor
+
+
+@defop("copy_to_device")
+def _copy(xp, x, *, source, target):
+    """The array ``x`` (on device ``source``) copied to device ``target``, through the host."""
+    if source == target:
+        return x  # arrays are never written into, so sharing one is safe
+    host = get_device(source).backend.to_host(x)
+    return get_device(target).backend.asarray(host)
+
+
+_copy.defvjp(
+    lambda xp, g, ans, x, source, target: xp.copy_to_device(g, source=target, target=source)
+)
+
+
+def _run_copy(x, *, target, source=None):
+    """Copy ``x`` to ``target`` and record it (``source`` is where ``x`` is; it is checked).
+
+    This replaces the registry's usual call because the output is made on ``target``,
+    not on the input's device.
+    """
+    x = convert_to_tensor(x)
+    params = {"source": x.device, "target": get_device(target).name}
+    output = Tensor(_copy.op.forward(None, x._data, **params), get_device(target))
+    if active_tapes or registry.execution_callbacks or registry.graph_tracers:
+        registry._after(_copy.op, (x,), (x._data,), output, params)
+    return output
+
+
+_copy.op.call = _run_copy  # what VJPs on Tensors call, as xp.copy_to_device(g, ...)
+
+
+def copy_to_device(x, device):
+    """A copy of ``x`` on ``device`` (a name like ``"/gpu:0"`` or a Device).
+
+    The copy is recorded on the tape, so the gradient is copied back to ``x``'s device.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.copy_to_device([1.0, 2.0], "/cpu:0").device
+    '/cpu:0'
+    """
+    return _run_copy(x, target=device)
+
+
+def gpu(self, gpu_index=0):
+    """A copy of this tensor on ``/gpu:<gpu_index>`` (recorded, so gradients flow back)."""
+    return copy_to_device(self, f"/gpu:{int(gpu_index)}")
+
+
+def cpu(self):
+    """A copy of this tensor on the CPU (recorded, so gradients flow back).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.constant([1.0]).cpu().device
+    '/cpu:0'
+    """
+    return copy_to_device(self, "/cpu:0")
+
+
+Tensor.gpu = gpu
+Tensor.cpu = cpu

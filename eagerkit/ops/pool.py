@@ -1,0 +1,173 @@
+"""Max and average pooling (NHWC) as primitives whose gradients are primitives too.
+
+Pooling reads windows the same way convolution does (``conv.windows``: a strided view,
+no copy, no Python loop over pixels). The gradients write each window's share back:
+
+- ``avg_pool`` is linear; its VJP ``avg_pool_grad`` spreads g evenly over each window, and
+  the VJP of that is ``avg_pool`` again.
+- ``max_pool`` routes g to the largest element of each window (the first one on ties, as
+  TF does). ``max_pool_grad(x, g)`` does the routing; its VJP with respect to g is
+  ``max_pool_gather(x, h)``, which reads h at those same positions, and vice versa. The
+  positions themselves do not move when x moves a little, so x gets no gradient there.
+"""
+
+from eagerkit.dtypes import FLOATING
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.ops.conv import _pair, padded, padding_name, pads, windows
+from eagerkit.registry import defop
+
+
+def _layout(shape, ksize, strides, padding):
+    """((top, bottom, out_h), (left, right, out_w)) for pooling an NHWC ``shape``."""
+    return pads(shape[1], ksize[0], strides[0], padding), pads(
+        shape[2], ksize[1], strides[1], padding
+    )
+
+
+def _check(op, x, ksize, strides, padding):
+    if x.ndim != 4:
+        raise InvalidArgumentError(
+            f"{op}: input must be NHWC (rank 4: batch, height, width, channels), got shape "
+            f"{tuple(x.shape)}; reshape it first, e.g. ek.reshape(x, [-1, 28, 28, 1])",
+            op=op,
+        )
+    rows, cols = _layout(x.shape, ksize, strides, padding)
+    if rows[2] < 1 or cols[2] < 1:
+        raise InvalidArgumentError(
+            f"{op}: the window {ksize} does not fit in the {tuple(x.shape[1:3])} image with "
+            "padding 'VALID'; use padding='SAME' or a smaller pool_size",
+            op=op,
+        )
+    return rows, cols
+
+
+def _spread(xp, parts, shape, ksize, strides, rows, cols):
+    """col2im: add each window's (N, OH, OW, C, KH, KW) parts back into an NHWC image.
+
+    The loop runs over the KH * KW positions inside a window (4 for a 2x2 pool); each step
+    adds one strided slab covering every output pixel at once.
+    """
+    n, height, width, channels = shape
+    (sh, sw), (kh, kw) = strides, ksize
+    total = xp.zeros((n, height + rows[0] + rows[1], width + cols[0] + cols[1], channels),
+                     dtype=parts.dtype)
+    out_h, out_w = parts.shape[1], parts.shape[2]
+    for i in range(kh):
+        for j in range(kw):
+            total[:, i:i + sh * out_h:sh, j:j + sw * out_w:sw, :] += parts[..., i, j]
+    return total[:, rows[0]:rows[0] + height, cols[0]:cols[0] + width, :]
+
+
+def _winners(xp, x, ksize, strides, rows, cols):
+    """A one-hot (N, OH, OW, C, KH, KW) mask of each window's first largest element."""
+    low = xp.finfo(x.dtype).min  # padding never wins
+    view = windows(xp, padded(xp, x, rows[:2], cols[:2], low), ksize, strides)
+    flat = view.reshape(view.shape[:4] + (-1,))
+    first = xp.argmax(flat, axis=-1)[..., None]
+    mask = xp.arange(flat.shape[-1]) == first
+    return mask.reshape(view.shape)
+
+
+@defop("max_pool", dtypes=FLOATING)
+def _max_pool(xp, x, *, ksize, strides, padding):
+    rows, cols = _check("max_pool", x, ksize, strides, padding)
+    low = xp.finfo(x.dtype).min
+    view = windows(xp, padded(xp, x, rows[:2], cols[:2], low), ksize, strides)
+    return view.max(axis=(4, 5))
+
+
+@defop("max_pool_grad", dtypes=FLOATING)
+def _max_pool_grad(xp, x, g, *, ksize, strides, padding):
+    """g routed to the winner of each window (the gradient of max_pool)."""
+    rows, cols = _layout(x.shape, ksize, strides, padding)
+    mask = _winners(xp, x, ksize, strides, rows, cols)
+    parts = xp.where(mask, g[..., None, None], 0).astype(g.dtype, copy=False)
+    return _spread(xp, parts, x.shape, ksize, strides, rows, cols)
+
+
+@defop("max_pool_gather", dtypes=FLOATING)
+def _max_pool_gather(xp, x, h, *, ksize, strides, padding):
+    """h read at the winner of each window of x (the adjoint of max_pool_grad in g)."""
+    rows, cols = _layout(x.shape, ksize, strides, padding)
+    mask = _winners(xp, x, ksize, strides, rows, cols)
+    view = windows(xp, padded(xp, h, rows[:2], cols[:2]), ksize, strides)
+    return xp.where(mask, view, 0).sum(axis=(4, 5), dtype=h.dtype)
+
+
+_max_pool.defvjp(lambda xp, g, ans, x, **p: xp.max_pool_grad(x, g, **p))
+_max_pool_grad.defvjp(None, lambda xp, h, ans, x, g, **p: xp.max_pool_gather(x, h, **p))
+_max_pool_gather.defvjp(None, lambda xp, g, ans, x, h, **p: xp.max_pool_grad(x, g, **p))
+
+
+def _window_counts(xp, shape, ksize, strides, rows, cols, dtype):
+    """How many real (not padding) pixels each window covers: TF's 'SAME' average divisor."""
+    ones = padded(xp, xp.ones((1, shape[1], shape[2], 1), dtype=dtype), rows[:2], cols[:2])
+    return windows(xp, ones, ksize, strides).sum(axis=(4, 5))
+
+
+@defop("avg_pool", dtypes=FLOATING)
+def _avg_pool(xp, x, *, ksize, strides, padding):
+    rows, cols = _check("avg_pool", x, ksize, strides, padding)
+    view = windows(xp, padded(xp, x, rows[:2], cols[:2]), ksize, strides)
+    counts = _window_counts(xp, x.shape, ksize, strides, rows, cols, x.dtype)
+    return view.sum(axis=(4, 5), dtype=x.dtype) / counts
+
+
+@defop("avg_pool_grad", dtypes=FLOATING)
+def _avg_pool_grad(xp, g, *, input_shape, ksize, strides, padding):
+    """Each window's g shared evenly among its real pixels (the gradient of avg_pool)."""
+    rows, cols = _layout(input_shape, ksize, strides, padding)
+    share = g / _window_counts(xp, input_shape, ksize, strides, rows, cols, g.dtype)
+    parts = xp.broadcast_to(share[..., None, None], share.shape + tuple(ksize))
+    return _spread(xp, parts, input_shape, ksize, strides, rows, cols)
+
+
+_avg_pool.defvjp(
+    lambda xp, g, ans, x, **p: xp.avg_pool_grad(g, input_shape=tuple(x.shape), **p)
+)
+_avg_pool_grad.defvjp(lambda xp, h, ans, g, input_shape, **p: xp.avg_pool(h, **p))
+
+
+def _pool(primitive, op, value, ksize, strides, padding, data_format):
+    if data_format != "NHWC":
+        raise InvalidArgumentError(
+            f"{op}: only data_format='NHWC' is supported, got {data_format!r}; transpose NCHW "
+            "input with ek.transpose(x, [0, 2, 3, 1])",
+            op=op,
+        )
+    return primitive(
+        value,
+        ksize=_pair(ksize, "ksize"),
+        strides=_pair(strides, "strides"),
+        padding=padding_name(padding, op),
+    )
+
+
+def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None):
+    """The largest value in each window (``tf.nn.max_pool``, NHWC).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.reshape(ek.range(16.0), [1, 4, 4, 1])
+    >>> ek.nn.max_pool(x, 2, 2, "VALID")[0, :, :, 0]
+    <ek.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[ 5.,  7.],
+           [13., 15.]], dtype=float32)>
+    """
+    return _pool(_max_pool, "max_pool", value, ksize, strides, padding, data_format)
+
+
+def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None):
+    """The mean of each window (``tf.nn.avg_pool``, NHWC); 'SAME' ignores the padding.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.reshape(ek.range(16.0), [1, 4, 4, 1])
+    >>> ek.nn.avg_pool(x, 2, 2, "VALID")[0, :, :, 0]
+    <ek.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[ 2.5,  4.5],
+           [10.5, 12.5]], dtype=float32)>
+    """
+    return _pool(_avg_pool, "avg_pool", value, ksize, strides, padding, data_format)

@@ -1,0 +1,266 @@
+"""Checkpoint: save and restore variables, models and optimizers by the paths that reach them.
+
+``ek.train.Checkpoint(model=model, optimizer=opt, step=global_step)`` names the roots; the
+variables below them get keys like ``model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE``, and an
+optimizer's slot for a variable is stored next to that variable as
+``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot name>`` (TF's layout). See
+tracking.py for how the paths are found and checkpoint_io.py for the files.
+
+A restore first reads and checks the whole checkpoint, then matches every key to a variable
+and checks dtypes and shapes, and only then assigns: any error leaves every variable as it
+was.
+"""
+
+import os
+import re
+
+import numpy as np
+
+from eagerkit import dtypes
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.tensor import Tensor
+from eagerkit.train import checkpoint_io, tracking
+from eagerkit.train.checkpoint_status import LoadStatus
+from eagerkit.train.optimizer import Optimizer
+from eagerkit.variables import Variable
+
+VALUE = ".ATTRIBUTES/VARIABLE_VALUE"
+SLOT = ".OPTIMIZER_SLOT"
+
+
+class Checkpoint:
+    """Groups the objects to save; ``save(prefix)`` writes ``prefix-N``, ``restore`` reads it.
+
+    Examples
+    --------
+    >>> import eagerkit as ek, os, tempfile
+    >>> x, y = ek.Variable(10.0), ek.Variable(5.0)
+    >>> checkpoint = ek.train.Checkpoint(x=x, y=y)
+    >>> _ = x.assign(2.0)
+    >>> save_path = checkpoint.save(os.path.join(tempfile.mkdtemp(), "ckpt"))
+    >>> os.path.basename(save_path)
+    'ckpt-1'
+    >>> _ = x.assign(11.0)
+    >>> float(x + y)
+    16.0
+    >>> status = checkpoint.restore(save_path)
+    >>> float(x + y)
+    7.0
+    """
+
+    def __init__(self, **objects):
+        for name, obj in objects.items():
+            _check_root(name, obj)
+        self._objects = dict(objects)
+        self.save_counter = Variable(0, dtype=dtypes.int64, trainable=False, name="save_counter")
+
+    def __getattr__(self, name):
+        objects = self.__dict__.get("_objects", {})
+        if name in objects:
+            return objects[name]
+        raise AttributeError(f"this Checkpoint has no object {name!r}; it has {list(objects)}")
+
+    def _checkpoint_dependencies(self):
+        return [*self._objects.items(), ("save_counter", self.save_counter)]
+
+    # --- saving -------------------------------------------------------------------------------
+    def save(self, file_prefix):
+        """Write checkpoint ``<file_prefix>-<n>`` (n counts saves from 1) and return its path.
+
+        Also records it in the ``checkpoint`` state file of that directory, which
+        ``ek.train.latest_checkpoint`` reads.
+        """
+        path = self._write_numbered(file_prefix)
+        directory = os.path.dirname(os.path.abspath(path))
+        earlier = [p for p in checkpoint_io.state_prefixes(directory) if os.path.abspath(p) !=
+                   os.path.abspath(path)]
+        checkpoint_io.write_state(directory, [*earlier, os.path.abspath(path)])
+        return path
+
+    def _write_numbered(self, file_prefix):
+        """Write ``<file_prefix>-<counter + 1>``; the counter moves only once the files exist."""
+        number = int(self.save_counter._data) + 1
+        path = f"{os.fspath(file_prefix)}-{number}"
+        arrays = self._values(save_counter=number)
+        checkpoint_io.write(path, arrays)
+        self.save_counter._data = self.save_counter._data + 1
+        return path
+
+    def _values(self, save_counter):
+        """``{key: host numpy array}`` for every variable and slot reachable from here."""
+        arrays, paths = {}, {}
+        for path, obj in tracking.walk(self):
+            if isinstance(obj, Variable):
+                paths[id(obj)] = path
+                arrays[_value_key(path)] = np.asarray(obj.numpy())
+        arrays[_value_key(("save_counter",))] = np.asarray(save_counter, dtype=np.int64)
+        for path, obj in tracking.walk(self):
+            if isinstance(obj, Optimizer):
+                for variable, slot_name, slot in obj._slot_items():
+                    if id(variable) in paths:  # TF too drops slots of variables it does not save
+                        key = _slot_key(paths[id(variable)], path, slot_name)
+                        arrays[key] = np.asarray(slot.numpy())
+        return arrays
+
+    # --- restoring ----------------------------------------------------------------------------
+    def restore(self, save_path):
+        """Load ``save_path`` into the objects; returns a status (``assert_consumed()``, ...).
+
+        Variables that do not exist yet (layers not called yet) get their values when they
+        are created. ``save_path=None`` restores nothing (so ``restore(latest_checkpoint(d))``
+        also works on a first run).
+        """
+        if save_path is None:
+            return LoadStatus(None, self, set(), {})
+        arrays = checkpoint_io.read(os.fspath(save_path))
+        plan = _plan(self, arrays, str(save_path))
+        matched = {id(v) for v, _ in plan.assignments}
+        for variable, array in plan.assignments:
+            variable._data = variable._device.backend.asarray(array)
+        for variable, optimizer, slot_name, array in plan.slots:
+            optimizer._defer_slot_value(variable, slot_name, variable._device.backend.asarray(array))
+        unconsumed = dict(plan.unresolved)
+        for owner, name, key, slot_values in plan.deferred:
+            unconsumed[key] = f"waiting for '{name}' to be created"
+            restore = _deferred_restore(key, arrays[key], slot_values, matched, unconsumed)
+            tracking.defer(owner, name, restore)
+        return LoadStatus(str(save_path), self, matched, unconsumed)
+
+
+class _Plan:
+    def __init__(self):
+        self.assignments = []  # (variable, array)
+        self.slots = []  # (variable, optimizer, slot name, array)
+        self.deferred = []  # (owner, attribute name, key, [(optimizer, slot name, array)])
+        self.unresolved = {}  # key -> why it matches nothing
+        self.errors = []
+
+
+def _plan(root, arrays, save_path):
+    """Match every key to its target and check it; raise (changing nothing) on mismatches."""
+    plan = _Plan()
+    deferred = {}  # key -> entry in plan.deferred
+    for key, array in arrays.items():
+        if f"/{SLOT}/" in key:
+            continue
+        if not key.endswith("/" + VALUE):
+            raise InvalidArgumentError(f"checkpoint {save_path!r}: unknown key {key!r}", op="restore")
+        owner, name, target = _resolve(root, _split(key[: -len(VALUE) - 1]))
+        if target is not None:
+            _check_match(plan, key, target, array)
+            plan.assignments.append((target, array))
+        elif owner is not None and owner is not root:  # the owner may create it later
+            deferred[key] = (owner, name, key, [])
+            plan.deferred.append(deferred[key])
+        else:
+            plan.unresolved[key] = "no object at this path"
+    for key, array in arrays.items():
+        if f"/{SLOT}/" not in key:
+            continue
+        variable_path, rest = key.split(f"/{SLOT}/")
+        optimizer_path, slot_name = rest.rsplit("/", 1)
+        slot_name = _unescape(slot_name)
+        optimizer = _resolve(root, _split(optimizer_path))[2]
+        variable_key = f"{variable_path}/{VALUE}"
+        if not isinstance(optimizer, Optimizer):
+            plan.unresolved[key] = "no optimizer at this path"
+        elif variable_key in deferred:
+            deferred[variable_key][3].append((optimizer, slot_name, array))
+        else:
+            variable = _resolve(root, _split(variable_path))[2]
+            if variable is None:
+                plan.unresolved[key] = "no variable at this path"
+                continue
+            _check_match(plan, key, variable, array)
+            plan.slots.append((variable, optimizer, slot_name, array))
+    if plan.errors:
+        shown = "\n  ".join(plan.errors[:10])
+        raise InvalidArgumentError(
+            f"checkpoint {save_path!r} does not match the objects being restored "
+            f"(nothing was changed):\n  {shown}\nRestore into a model built the same way "
+            "as the one that was saved.",
+            op="restore",
+        )
+    return plan
+
+
+def _resolve(root, names):
+    """``(owner, last name, target)`` for a path; target ``None`` when absent, owner too if
+    more than the last step is missing."""
+    obj = root
+    for i, name in enumerate(names):
+        found = tracking.child(obj, name)
+        if found is None:
+            return (obj, name, None) if i == len(names) - 1 else (None, None, None)
+        obj = found
+    return None, None, obj
+
+
+def _check_match(plan, key, target, array):
+    if not isinstance(target, Variable):
+        plan.errors.append(f"{key}: saved a variable, found a {type(target).__name__}")
+    elif target.dtype.name != array.dtype.name or target.shape != array.shape:
+        plan.errors.append(
+            f"{key}: saved {array.dtype.name} shape {array.shape}, the variable "
+            f"'{target.name}' is {target.dtype.name} shape {target.shape}"
+        )
+
+
+def _deferred_restore(key, array, slot_values, matched, unconsumed):
+    """The callback that assigns a pending value when its variable is finally created."""
+
+    def restore(variable):
+        plan = _Plan()
+        _check_match(plan, key, variable, array)
+        if plan.errors:
+            raise InvalidArgumentError(
+                f"restoring a checkpointed value into a newly created variable failed: "
+                f"{plan.errors[0]}",
+                op="restore",
+            )
+        variable._data = variable._device.backend.asarray(array)
+        for optimizer, slot_name, slot_array in slot_values:
+            optimizer._defer_slot_value(
+                variable, slot_name, variable._device.backend.asarray(slot_array)
+            )
+        matched.add(id(variable))
+        unconsumed.pop(key, None)
+
+    return restore
+
+
+def _escape(name):
+    return name.replace("\\", "\\\\").replace("/", "\\S").replace(".", "\\.")
+
+
+def _split(path_text):
+    return [_unescape(part) for part in path_text.split("/")]
+
+
+def _unescape(name):
+    return re.sub(r"\\(.)", lambda m: "/" if m.group(1) == "S" else m.group(1), name)
+
+
+def _value_key(path):
+    return "/".join(_escape(name) for name in path) + "/" + VALUE
+
+
+def _slot_key(variable_path, optimizer_path, slot_name):
+    variable = "/".join(_escape(name) for name in variable_path)
+    optimizer = "/".join(_escape(name) for name in optimizer_path)
+    return f"{variable}/{SLOT}/{optimizer}/{_escape(slot_name)}"
+
+
+def _check_root(name, obj):
+    if isinstance(obj, Tensor) and not isinstance(obj, Variable):
+        raise TypeError(
+            f"Checkpoint: {name!r} is a Tensor, which is immutable and holds no state; "
+            f"save an ek.Variable instead (ek.Variable(value))"
+        )
+    if not (isinstance(obj, Variable) or tracking._may_hold_state(obj)):
+        raise TypeError(
+            f"Checkpoint: {name!r} is a {type(obj).__name__}; pass Variables, models, layers, "
+            "optimizers or other objects that hold Variables"
+        )
+    if name == "save_counter":
+        raise ValueError("Checkpoint: 'save_counter' is reserved for the checkpoint's own counter")

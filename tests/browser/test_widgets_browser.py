@@ -1,0 +1,175 @@
+"""The widgets in a real JupyterLab, in Debian's chromium, with no network beyond 127.0.0.1.
+
+One test runs the whole demo notebook (it is slow to start a server and a kernel), then
+checks every widget: it rendered (no error text, no console errors), the tape steps
+forwards and backwards in the browser, the live views drew their final points. It saves
+screenshots to test-artifacts/ for a human to look at.
+"""
+
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"  # gitignored
+pytestmark = pytest.mark.browser
+
+WIDGET_ERRORS = ["Error displaying widget", "Click to show javascript error"]
+
+
+@pytest.fixture
+def page(lab, browser):
+    """A notebook page with every request and console error recorded."""
+    url, token, _ = lab
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.requests, page.problems = [], []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("pageerror", lambda error: page.problems.append(f"page error: {error}"))
+    page.on(
+        "console",
+        lambda msg: page.problems.append(f"console: {msg.text}") if msg.type == "error" else None,
+    )
+    page.goto(f"{url}/lab/tree/widgets_demo.ipynb?reset&token={token}")
+    yield page
+    context.close()
+
+
+def _run_all_cells(page):
+    page.wait_for_selector(".jp-NotebookPanel", timeout=60_000)
+    # Wait for the kernel once, then run everything (Run All has no default shortcut).
+    page.wait_for_function(
+        """() => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            const session = panel && panel.sessionContext;
+            return session && session.isReady && session.session.kernel.status === 'idle';
+        }""",
+        timeout=90_000,
+    )
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+
+def _wait_for(page, selector, count=1, timeout=90_000):
+    try:
+        page.wait_for_function(
+            "([sel, n]) => document.querySelectorAll(sel).length >= n",
+            arg=[selector, count],
+            timeout=timeout,
+        )
+    except Exception as error:  # show what the browser said, not only "timeout"
+        raise AssertionError(
+            f"{selector} x{count} never appeared; browser problems: {page.problems}"
+        ) from error
+
+
+def _shot(locator, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    locator.scroll_into_view_if_needed()
+    locator.screenshot(path=str(ARTIFACTS / name))
+
+
+def test_every_widget_renders_and_steps_offline(page):
+    _run_all_cells(page)
+    _wait_for(page, ".eagerkit-tape svg g.ek-node", count=1)
+    _wait_for(page, ".eagerkit-tape", count=3)
+    _wait_for(page, ".eagerkit-loss[data-points='1200']")  # 2 runs x 2 metrics x 300
+    _wait_for(page, ".eagerkit-flow[data-steps='150']")
+    page.wait_for_function(
+        "() => document.querySelector('.jp-Notebook-ExecutionIndicator')"
+        "?.getAttribute('data-status') === 'idle'",
+        timeout=60_000,
+    )
+
+    text = page.inner_text(".jp-NotebookPanel")
+    for message in WIDGET_ERRORS:
+        assert message not in text
+    assert page.problems == []
+
+    tapes = page.locator(".eagerkit-tape")
+    _step_through_first_tape(page, tapes.nth(0))
+    _check_none_reasons(tapes)
+    _check_nested_tape(tapes.nth(2))
+    _check_loss_curve(page.locator(".eagerkit-loss").first)
+    _check_gradient_flow(page.locator(".eagerkit-flow").first)
+
+    assert page.problems == []
+    _assert_offline(page.requests)
+    page.screenshot(path=str(ARTIFACTS / "notebook.png"), full_page=True)
+
+
+def _step_through_first_tape(page, tape):
+    _shot(tape, "tape_overview.png")
+    assert tape.get_attribute("data-phase") == "overview"
+    assert tape.get_attribute("data-current") == ""
+    tape.locator(".ek-next").click()  # record 1: reading the variable w
+    first = tape.get_attribute("data-current")
+    tape.locator(".ek-next").click()  # record 2: h = multiply(x, w)
+    second = tape.get_attribute("data-current")
+    assert first != "" and second != first
+    assert tape.locator("g.ek-node.ek-current").count() == 1
+    assert "h = multiply(x, w)" in tape.locator(".ek-info").inner_text()
+    _shot(tape, "tape_forward.png")
+    tape.locator(".ek-prev").click()
+    assert tape.get_attribute("data-current") == first
+
+    # On to the reverse sweep: the first backward step is the last record's op.
+    while tape.get_attribute("data-phase") != "backward":
+        tape.locator(".ek-next").click()
+    info = tape.locator(".ek-info").inner_text()
+    assert "reverse sweep, step 1" in info and "incoming gradient g = 1.0" in info
+    assert tape.locator(".ek-edge-grad").count() >= 1
+    tape.locator(".ek-next").click()  # h * h: h fans out, its gradients accumulate
+    assert "fan-out" in tape.locator(".ek-info").inner_text()
+    _shot(tape, "tape_backward.png")
+    before = tape.get_attribute("data-current")
+    tape.locator(".ek-prev").click()
+    assert tape.get_attribute("data-current") != before
+
+
+def _check_none_reasons(tapes):
+    assert "grad: None (integer)" in tapes.nth(0).inner_text()
+    magic = tapes.nth(1)
+    assert "grad: None (stop_recording)" in magic.inner_text()
+    assert "stop_recording()" in magic.locator(".ek-info").inner_text()
+    _shot(magic, "tape_magic_stop_recording.png")
+
+
+def _check_nested_tape(tape):
+    # The inner tape's forward ops were recorded by both tapes, its backward ops by one.
+    assert tape.locator("g.ek-op.ek-depth-2").count() >= 2
+    assert tape.locator("g.ek-op.ek-depth-1").count() >= 2
+    assert "grad: 12.0" in tape.inner_text()  # d2(x^3)/dx2 at x=2
+    _shot(tape, "tape_nested.png")
+
+
+def _check_loss_curve(curve):
+    panels = curve.locator("svg.ek-panel")
+    assert panels.count() == 1  # val_loss shares the loss panel
+    assert curve.locator("path.ek-line").count() == 4
+    assert curve.locator("path.ek-val").count() == 2
+    _shot(curve, "loss_curve.png")
+    curve.locator(".ek-log").check()
+    curve.locator(".ek-smoothing").fill("0.8")
+    time.sleep(0.2)  # one animation frame
+    assert curve.locator("path.ek-line").count() == 4
+    _shot(curve, "loss_curve_log_smoothed.png")
+
+
+def _check_gradient_flow(flow):
+    layers = flow.locator(".ek-layer")
+    assert layers.count() == 3
+    assert "vanishing" in flow.locator(".ek-flag-vanishing").inner_text()
+    flow.locator(".ek-layer", has_text="hidden").click()
+    flow.locator(".ek-hist").first.wait_for()
+    assert flow.locator(".ek-hist").count() == 2  # hidden/kernel and hidden/bias
+    _shot(flow, "gradient_flow.png")
+
+
+def _assert_offline(urls):
+    # anywidget loads its ESM from blob: URLs; data: URLs are inline images.
+    leaving = [
+        url for url in urls
+        if urlparse(url).scheme not in ("blob", "data") and urlparse(url).hostname != "127.0.0.1"
+    ]
+    assert leaving == [], f"requests left 127.0.0.1: {leaving}"

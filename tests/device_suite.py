@@ -1,0 +1,111 @@
+"""Checks that run unchanged on any device: the simulated GPU in CI, a real GPU where present.
+
+tests/test_simulated_device.py runs them on '/sim:0' and tests/test_gpu.py on '/gpu:0'.
+"""
+
+import time
+
+import numpy as np
+
+import eagerkit as ek
+from eagerkit.testing import check_grads
+
+
+def check_case_on(device_name, fn, args):
+    """``fn`` gives the CPU's answer on ``device_name``, and its gradients pass to order 2."""
+    expected = fn(*[ek.constant(a) for a in args]).numpy()
+    device = ek.devices.get_device(device_name)
+    with ek.device(device):
+        inputs = [ek.constant(a) for a in args]
+        with ek.GradientTape() as tape:
+            tape.watch(inputs)
+            result = fn(*inputs)
+        grads = [g for g in tape.gradient(result, inputs) if g is not None]
+        # Everything stays on the device, held in the device's own array type.
+        for tensor in [result, *grads]:
+            assert tensor.device == device.name
+            assert device.backend.is_array(tensor._data), type(tensor._data)
+        np.testing.assert_allclose(result.numpy(), expected, rtol=1e-6, atol=1e-12)
+        check_grads(fn, *args, order=2)
+
+
+def gradient_across_copies(device_name):
+    """d/dx of sum((x on the device)**2) brought back to the CPU: 2x, on the CPU."""
+    x = ek.constant([1.0, -2.0, 3.0])
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        on_device = ek.copy_to_device(x, device_name)
+        y = ek.reduce_sum(on_device * on_device).cpu()
+    grad = tape.gradient(y, x)
+    return on_device, y, grad
+
+
+def train_linear_model(device_name, optimizer=None, steps=60):
+    """Fit y = x @ [1, 2, -1] + 0.5 with Variables and an optimizer (gradient descent).
+
+    Returns the losses, the variables and the optimizer.
+    """
+    ek.set_random_seed(1)
+    with ek.device(device_name):
+        x = ek.random_normal([64, 3])
+        y = ek.matmul(x, ek.constant([[1.0], [2.0], [-1.0]])) + 0.5
+        w = ek.Variable(ek.zeros([3, 1]), name="w")
+        b = ek.Variable(0.0, name="b")
+    optimizer = optimizer or ek.train.GradientDescentOptimizer(learning_rate=0.2)
+    losses = []
+    for _ in range(steps):
+        with ek.GradientTape() as tape:
+            loss = ek.reduce_mean(ek.square(ek.matmul(x, w) + b - y))
+        grads = tape.gradient(loss, [w, b])
+        optimizer.apply_gradients(zip(grads, [w, b]))
+        losses.append(float(loss))
+    return losses, (w, b), optimizer
+
+
+def seed_gpu_examples():
+    """The GPU cells of the TF 1.x eager guide (seed 003), with tf/tfe replaced by ek.
+
+    Returns what they print. ``x.gpu()`` needs a GPU (or the simulated one with as_gpu).
+    """
+
+    def measure(x):
+        # The very first time a GPU is used it is initialised, so exclude the first run.
+        ek.matmul(x, x)
+        start = time.time()
+        for _ in range(10):
+            ek.matmul(x, x)
+        x.numpy()  # wait for queued work before reading the clock
+        end = time.time()
+        return "Took %s seconds to multiply a %s matrix by itself 10 times" % (
+            end - start,
+            x.shape,
+        )
+
+    printed = []
+    with ek.device("/cpu:0"):
+        printed.append("CPU: %s" % measure(ek.random_normal([1000, 1000])))
+    if ek.num_gpus() > 0:
+        with ek.device("/gpu:0"):
+            printed.append("GPU: %s" % measure(ek.random_normal([1000, 1000])))
+
+    x = ek.random_normal([10, 10])
+    x_gpu = x.gpu()
+    x_cpu = x.cpu()
+    on_cpu = ek.matmul(x_cpu, x_cpu)  # runs on the CPU
+    on_gpu = ek.matmul(x_gpu, x_gpu)  # runs on GPU:0
+    return printed, on_cpu, on_gpu
+
+
+def dense_training_step(device_name):
+    """One step of a Dense layer under ``ek.device``: its variables are made there."""
+    ek.set_random_seed(2)
+    with ek.device(device_name):
+        layer = ek.layers.Dense(2)
+        x = ek.random_normal([4, 3])
+        with ek.GradientTape() as tape:
+            loss = ek.reduce_mean(ek.square(layer(x)))
+        grads = tape.gradient(loss, layer.trainable_variables)
+        ek.train.GradientDescentOptimizer(0.1).apply_gradients(
+            zip(grads, layer.trainable_variables)
+        )
+    return layer, loss

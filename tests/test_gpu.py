@@ -1,0 +1,65 @@
+"""The device suite on a real '/gpu:0' (cupy): every op case, the tape across copies, training.
+
+Skipped, with the reason cupy gives, on machines without cupy or without a CUDA device.
+"""
+
+import numpy as np
+import pytest
+from device_suite import (
+    check_case_on,
+    dense_training_step,
+    gradient_across_copies,
+    seed_gpu_examples,
+    train_linear_model,
+)
+from op_cases import cases
+
+import eagerkit as ek
+from eagerkit.backends.cupy_backend import gpu_status
+from eagerkit.errors import NotFoundError
+
+GPU_COUNT, NO_GPU_REASON = gpu_status()
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(GPU_COUNT == 0, reason=f"needs cupy and a CUDA device ({str(NO_GPU_REASON).split('. ')[0]})"),
+]
+CASES = cases()
+
+
+@pytest.mark.parametrize(("name", "fn", "args"), CASES, ids=[name for name, _, _ in CASES])
+def test_every_op_case_matches_the_cpu_and_passes_check_grads(name, fn, args):
+    check_case_on("/gpu:0", fn, args)
+
+
+def test_gradient_flows_across_copies_cpu_to_gpu_to_cpu():
+    on_device, y, grad = gradient_across_copies("/gpu:0")
+    assert on_device.device == "/gpu:0" and y.device == grad.device == "/cpu:0"
+    np.testing.assert_array_equal(grad.numpy(), [2.0, -4.0, 6.0])
+
+
+def test_training_loop_on_the_gpu_matches_the_cpu():
+    losses, (w, b), _ = train_linear_model("/gpu:0")
+    cpu_losses, _, _ = train_linear_model("/cpu:0")
+    assert w.device == b.device == "/gpu:0"
+    assert losses[-1] < 1e-4 < losses[0]
+    np.testing.assert_allclose(losses, cpu_losses, rtol=1e-4, atol=1e-6)
+
+
+def test_dense_layer_trains_on_the_gpu():
+    layer, loss = dense_training_step("/gpu:0")
+    assert {v.device for v in layer.trainable_variables} == {"/gpu:0"}
+    assert loss.device == "/gpu:0"
+
+
+def test_integer_matmul_has_no_gpu_kernel():
+    with ek.device("/gpu:0"):
+        a = ek.constant([[1, 2]])
+        with pytest.raises(NotFoundError, match="No registered 'matmul' kernel for /gpu:0"):
+            ek.matmul(a, ek.transpose(a))
+
+
+def test_seed_gpu_examples_run_on_the_gpu():
+    printed, on_cpu, on_gpu = seed_gpu_examples()
+    assert printed[1].startswith("GPU: Took")
+    assert on_gpu.device == "/gpu:0"
+    np.testing.assert_allclose(on_gpu.numpy(), on_cpu.numpy(), rtol=1e-4, atol=1e-5)

@@ -1,0 +1,274 @@
+"""Optimizers: two steps of every update rule against the formulas computed here with numpy,
+the apply_gradients/minimize contract, and L-BFGS on a quadratic and on Rosenbrock."""
+
+import numpy as np
+import pytest
+
+import eagerkit as ek
+from eagerkit.train import global_step as global_step_module
+
+W0 = np.array([1.0, -2.0, 0.5], dtype=np.float32)
+G1 = np.array([0.3, -0.1, 2.0], dtype=np.float32)
+G2 = np.array([-0.2, 0.4, 1.0], dtype=np.float32)
+
+
+def two_steps(optimizer):
+    """Apply G1 then G2 to a variable starting at W0; return its value after each step."""
+    w = ek.Variable(W0)
+    values = []
+    for g in (G1, G2):
+        optimizer.apply_gradients([(ek.constant(g), w)])
+        values.append(w.numpy().copy())
+    return w, values
+
+
+def expected_gd(lr):
+    w1 = W0 - lr * G1
+    return [w1, w1 - lr * G2]
+
+
+def expected_momentum(lr, mu, nesterov):
+    w, accum, out = W0.astype(np.float64), np.zeros(3), []
+    for g in (G1, G2):
+        accum = mu * accum + g
+        w = w - lr * (g + mu * accum) if nesterov else w - lr * accum
+        out.append(w)
+    return out
+
+
+def expected_adam(lr, b1, b2, eps):
+    w, m, v, out = W0.astype(np.float64), np.zeros(3), np.zeros(3), []
+    for t, g in enumerate((G1, G2), start=1):
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g**2
+        lr_t = lr * np.sqrt(1 - b2**t) / (1 - b1**t)
+        w = w - lr_t * m / (np.sqrt(v) + eps)
+        out.append(w)
+    return out
+
+
+def expected_rmsprop(lr, decay, mu, eps):
+    w, ms, mom, out = W0.astype(np.float64), np.ones(3), np.zeros(3), []
+    for g in (G1, G2):
+        ms = decay * ms + (1 - decay) * g**2
+        mom = mu * mom + lr * g / np.sqrt(ms + eps)
+        w = w - mom
+        out.append(w)
+    return out
+
+
+def expected_adagrad(lr, initial):
+    w, accum, out = W0.astype(np.float64), np.full(3, initial), []
+    for g in (G1, G2):
+        accum = accum + g**2
+        w = w - lr * g / np.sqrt(accum)
+        out.append(w)
+    return out
+
+
+@pytest.mark.parametrize(
+    "make, expected",
+    [
+        (lambda: ek.train.GradientDescentOptimizer(0.1), lambda: expected_gd(0.1)),
+        (lambda: ek.train.MomentumOptimizer(0.1, 0.9), lambda: expected_momentum(0.1, 0.9, False)),
+        (
+            lambda: ek.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True),
+            lambda: expected_momentum(0.1, 0.9, True),
+        ),
+        (lambda: ek.train.AdamOptimizer(0.01), lambda: expected_adam(0.01, 0.9, 0.999, 1e-8)),
+        (
+            lambda: ek.train.AdamOptimizer(0.1, beta1=0.5, beta2=0.75, epsilon=0.01),
+            lambda: expected_adam(0.1, 0.5, 0.75, 0.01),
+        ),
+        (lambda: ek.train.RMSPropOptimizer(0.01), lambda: expected_rmsprop(0.01, 0.9, 0.0, 1e-10)),
+        (
+            lambda: ek.train.RMSPropOptimizer(0.05, decay=0.8, momentum=0.5, epsilon=1e-3),
+            lambda: expected_rmsprop(0.05, 0.8, 0.5, 1e-3),
+        ),
+        (lambda: ek.train.AdagradOptimizer(0.5), lambda: expected_adagrad(0.5, 0.1)),
+    ],
+    ids=["sgd", "momentum", "nesterov", "adam", "adam-custom", "rmsprop", "rmsprop-mom", "adagrad"],
+)
+def test_two_steps_match_the_formulas(make, expected):
+    w, values = two_steps(make())
+    for got, want in zip(values, expected()):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    assert w.dtype == ek.float32
+
+
+def test_tf1_default_hyperparameters():
+    adam = ek.train.AdamOptimizer()
+    assert (adam.learning_rate, adam.beta1, adam.beta2, adam.epsilon) == (0.001, 0.9, 0.999, 1e-8)
+    rms = ek.train.RMSPropOptimizer(0.01)
+    assert (rms.decay, rms.momentum, rms.epsilon, rms.centered) == (0.9, 0.0, 1e-10, False)
+    assert ek.train.AdagradOptimizer(0.1).initial_accumulator_value == 0.1
+
+
+def test_centered_rmsprop_uses_the_variance():
+    opt = ek.train.RMSPropOptimizer(0.1, centered=True)
+    w = ek.Variable(W0)
+    opt.apply_gradients([(ek.constant(G1), w)])
+    ms = 0.9 + 0.1 * G1.astype(np.float64) ** 2
+    mg = 0.1 * G1.astype(np.float64)
+    np.testing.assert_allclose(w.numpy(), W0 - 0.1 * G1 / np.sqrt(ms - mg**2 + 1e-10), rtol=1e-5)
+    assert opt.get_slot_names() == ["rms", "momentum", "mg"]
+
+
+def test_slots_are_variables_and_iterations_counts():
+    opt = ek.train.AdamOptimizer(0.01)
+    w, _ = two_steps(opt)
+    m, v = opt.get_slot(w, "m"), opt.get_slot(w, "v")
+    assert isinstance(m, ek.Variable) and not m.trainable and m.shape == w.shape
+    np.testing.assert_allclose(m.numpy(), 0.9 * 0.1 * G1 + 0.1 * G2, rtol=1e-5)
+    assert int(opt.iterations) == 2 and opt.iterations.dtype == ek.int64
+    assert {id(x) for x in opt.variables()} == {id(opt.iterations), id(m), id(v)}
+    with pytest.raises(ek.errors.InvalidArgumentError, match="has no slot 'velocity'"):
+        opt.get_slot(w, "velocity")
+
+
+def test_none_gradients_are_skipped_and_all_none_raises():
+    a, b = ek.Variable(1.0, name="a"), ek.Variable(2.0, name="b")
+    opt = ek.train.GradientDescentOptimizer(0.01)
+    opt.apply_gradients([(None, a), (ek.constant(1.0), b)])
+    assert float(a) == 1.0 and float(b) == pytest.approx(1.99)
+    with pytest.raises(ValueError, match=r"No gradients provided for any variable: \['a:0', 'b:0'\]"):
+        opt.apply_gradients([(None, a), (None, b)])
+
+
+def test_a_failed_apply_changes_nothing():
+    a, b = ek.Variable([1.0, 2.0]), ek.Variable([3.0])
+    opt = ek.train.MomentumOptimizer(0.1, 0.9)
+    opt.apply_gradients([(ek.constant([1.0, 1.0]), a), (ek.constant([1.0]), b)])
+    before = [a.numpy().copy(), b.numpy().copy(), opt.get_slot(a, "momentum").numpy().copy()]
+    with pytest.raises(ek.errors.InvalidArgumentError, match=r"has shape \(2,\).*shape \(1,\)"):
+        opt.apply_gradients([(ek.constant([5.0]), b), (ek.constant([5.0, 5.0]), b)])
+    after = [a.numpy(), b.numpy(), opt.get_slot(a, "momentum").numpy()]
+    for x, y in zip(before, after):
+        np.testing.assert_array_equal(x, y)
+    assert int(opt.iterations) == 1
+
+
+def test_global_step_is_incremented(monkeypatch):
+    monkeypatch.setattr(global_step_module, "_global_step", None)
+    assert ek.train.get_global_step() is None
+    step = ek.train.get_or_create_global_step()
+    assert (step.dtype, step.name, step.trainable) == (ek.int64, "global_step:0", False)
+    w = ek.Variable(1.0)
+    opt = ek.train.GradientDescentOptimizer(0.1)
+    for _ in range(3):
+        opt.apply_gradients([(ek.constant(1.0), w)], global_step=step)
+    assert int(step) == 3 and ek.train.get_global_step() is step
+
+
+def test_minimize_takes_a_callable_and_refuses_a_tensor():
+    w = ek.Variable(3.0)
+    opt = ek.train.GradientDescentOptimizer(0.25)
+    loss = opt.minimize(lambda: w * w)
+    assert float(loss) == 9.0 and float(w) == 1.5
+    with pytest.raises(RuntimeError, match="loss passed to Optimizer.compute_gradients should be a"
+                       " function when eager execution is enabled"):
+        opt.minimize(w * w)
+    frozen = ek.Variable(1.0)
+    opt.minimize(lambda: w * frozen, var_list=[frozen])
+    assert float(w) == 1.5 and float(frozen) == pytest.approx(1.0 - 0.25 * 1.5)
+
+
+def test_learning_rate_may_be_a_callable_and_must_be_a_number():
+    rates = iter([0.1, 0.01])
+    opt = ek.train.GradientDescentOptimizer(lambda: next(rates))
+    w = ek.Variable(1.0)
+    for _ in range(2):
+        opt.apply_gradients([(ek.constant(1.0), w)])
+    assert float(w) == pytest.approx(0.89)
+    with pytest.raises(ek.errors.InvalidArgumentError, match="learning_rate must be a number >= 0"):
+        ek.train.AdamOptimizer(-1.0)
+    with pytest.raises(ek.errors.InvalidArgumentError, match="momentum must be a number"):
+        ek.train.MomentumOptimizer(0.1, "fast")
+
+
+def test_apply_gradients_checks_pairs():
+    w = ek.Variable([1.0, 2.0])
+    opt = ek.train.GradientDescentOptimizer(0.1)
+    with pytest.raises(TypeError, match="got a Tensor as the variable"):
+        opt.apply_gradients([(ek.constant(1.0), ek.constant(1.0))])
+    with pytest.raises(ek.errors.InvalidArgumentError, match="dtype float64.*dtype float32"):
+        opt.apply_gradients([(ek.constant(np.array([1.0, 1.0])), w)])
+
+
+def test_optimizer_updates_do_not_use_numpy_directly():
+    """Update rules reach arrays only through the variable's namespace."""
+    import inspect
+
+    from eagerkit.train import adagrad, adam, lbfgs, momentum, optimizer, rmsprop
+
+    for module in (adagrad, adam, lbfgs, momentum, optimizer, rmsprop):
+        assert "import numpy" not in inspect.getsource(module), module.__name__
+
+
+# --- L-BFGS ------------------------------------------------------------------------------------
+def test_lbfgs_solves_a_quadratic_exactly():
+    rng = np.random.default_rng(1)
+    q = rng.normal(size=(5, 5))
+    a = q @ q.T + 5 * np.eye(5)
+    b = rng.normal(size=5)
+    x = ek.Variable(np.zeros(5))
+    a_t, b_t = ek.constant(a), ek.constant(b)
+
+    def loss():
+        return 0.5 * ek.reduce_sum(x * ek.reshape(ek.matmul(a_t, ek.reshape(x, [5, 1])), [5])) - (
+            ek.reduce_sum(b_t * x)
+        )
+
+    result = ek.train.lbfgs_minimize(loss, [x], max_iterations=50, tolerance=1e-9)
+    assert result.converged and result.gradient_norm <= 1e-9
+    np.testing.assert_allclose(x.numpy(), np.linalg.solve(a, b), rtol=1e-7)
+    assert result.iterations <= 20 and len(result.losses) == result.iterations
+
+
+def test_lbfgs_finds_the_rosenbrock_minimum():
+    xy = ek.Variable([-1.2, 1.0], dtype=ek.float64)
+
+    def rosenbrock():
+        x, y = xy[0], xy[1]
+        return (1 - x) ** 2 + 100 * (y - x * x) ** 2
+
+    result = ek.train.lbfgs_minimize(rosenbrock, [xy], max_iterations=200, history_size=5)
+    assert result.converged, result
+    np.testing.assert_allclose(xy.numpy(), [1.0, 1.0], atol=1e-5)
+    assert result.loss < 1e-10
+    assert all(b <= a for a, b in zip(result.losses, result.losses[1:]))  # never goes uphill
+
+
+def test_lbfgs_over_several_float32_variables():
+    w, b = ek.Variable([0.0, 0.0]), ek.Variable(0.0)
+    xs = ek.constant([[1.0, 2.0], [2.0, -1.0], [0.5, 0.5], [3.0, 1.0]])
+    ys = ek.matmul(xs, ek.constant([[2.0], [-3.0]]))[:, 0] + 1.0
+    loss = lambda: ek.reduce_mean((ek.matmul(xs, ek.reshape(w, [2, 1]))[:, 0] + b - ys) ** 2)  # noqa: E731
+    result = ek.train.lbfgs_minimize(loss, [w, b], tolerance=1e-4)
+    assert result.converged
+    np.testing.assert_allclose(w.numpy(), [2.0, -3.0], atol=1e-3)
+    assert float(b) == pytest.approx(1.0, abs=1e-3) and w.dtype == ek.float32
+
+
+def test_lbfgs_errors_leave_the_variables_at_the_last_good_point():
+    x = ek.Variable([1.0, 1.0])
+    with pytest.raises(ek.errors.InvalidArgumentError, match="must return a scalar"):
+        ek.train.lbfgs_minimize(lambda: x * 2, [x])
+    np.testing.assert_array_equal(x.numpy(), [1.0, 1.0])
+    with pytest.raises(ValueError, match="does not depend on any of the variables"):
+        ek.train.lbfgs_minimize(lambda: ek.constant(1.0), [x])
+    with pytest.raises(ek.errors.InvalidArgumentError, match="expected float ek.Variables"):
+        ek.train.lbfgs_minimize(lambda: x[0], [ek.Variable(1)])
+
+    calls = []
+
+    def flaky():
+        calls.append(1)
+        if len(calls) > 2:  # the initial point, one accepted step, then failure
+            raise RuntimeError("data went away")
+        return ek.reduce_sum((x - 3.0) ** 2)
+
+    with pytest.raises(RuntimeError, match="data went away"):
+        ek.train.lbfgs_minimize(flaky, [x])
+    # The first step goes 1/|g| along -g = [4, 4]: to 1 + 4 / sqrt(32), and stays there.
+    np.testing.assert_allclose(x.numpy(), [1 + 4 / np.sqrt(32)] * 2, rtol=1e-6)

@@ -1,0 +1,210 @@
+"""The whole engine on '/sim:0', a simulated GPU as strict as cupy (see backends/simulated.py).
+
+Every op case (forward and second-order gradients), copies on the tape, a training loop,
+placement errors and the seeds' GPU examples run here, so CI without a GPU catches code
+that would only work on numpy.
+"""
+
+import numpy as np
+import pytest
+from device_suite import (
+    check_case_on,
+    dense_training_step,
+    gradient_across_copies,
+    seed_gpu_examples,
+    train_linear_model,
+)
+from op_cases import cases
+
+import eagerkit as ek
+from eagerkit.backends.simulated import SimArray
+from eagerkit.errors import InvalidArgumentError, NotFoundError
+
+CASES = cases()
+
+
+@pytest.fixture(autouse=True)
+def sim():
+    device = ek.devices.enable_simulated_gpu()
+    yield device
+    ek.devices.disable_simulated_gpu()
+    ek.set_device_policy("explicit")
+
+
+@pytest.mark.parametrize(("name", "fn", "args"), CASES, ids=[name for name, _, _ in CASES])
+def test_every_op_case_matches_the_cpu_and_passes_check_grads(name, fn, args):
+    check_case_on("/sim:0", fn, args)
+
+
+# --- the backend refuses what cupy refuses -----------------------------------------------------
+def test_no_implicit_conversion_to_numpy():
+    x = ek.copy_to_device([1.0, 2.0], "/sim:0")
+    assert isinstance(x._data, SimArray)
+    with pytest.raises(TypeError, match="Implicit conversion of a /sim:0 array to a NumPy"):
+        np.asarray(x._data)
+    with pytest.raises(TypeError, match="tensor.numpy\\(\\) or tensor.cpu\\(\\)"):
+        np.array(x._data)
+
+
+def test_no_mixing_with_host_arrays_in_one_operation():
+    data = ek.copy_to_device([1.0, 2.0], "/sim:0")._data
+    message = "cannot be mixed with a host numpy array \\(shape \\(2,\\)\\)"
+    with pytest.raises(TypeError, match=message):
+        data + np.ones(2)
+    with pytest.raises(TypeError, match=message):
+        np.ones(2) * data
+    with pytest.raises(TypeError, match=message):
+        np.where(data > 1, data, np.zeros(2))
+    assert isinstance(data * np.float64(2.0) + 1, SimArray)  # scalars mix, as in cupy
+
+
+def test_python_scalars_only_from_0d_arrays():
+    data = ek.copy_to_device([1.0, 2.0], "/sim:0")._data
+    for convert in (float, int, bool):
+        with pytest.raises(TypeError, match=f"shape \\(2,\\) cannot become a Python {convert.__name__}"):
+            convert(data)
+    assert float(data.sum()) == 3.0
+
+
+def test_explicit_copies_to_the_host_work():
+    x = ek.copy_to_device([[1.0, 2.0]], "/sim:0")
+    np.testing.assert_array_equal(x.numpy(), [[1.0, 2.0]])
+    assert x.cpu().device == "/cpu:0" and isinstance(x.cpu()._data, np.ndarray)
+    np.testing.assert_array_equal(np.asarray(x), [[1.0, 2.0]])  # Tensor.__array__ copies
+    assert str(x) == "ek.Tensor([[1. 2.]], shape=(1, 2), dtype=float32, device=/sim:0)"
+    assert str(x.cpu()) == "ek.Tensor([[1. 2.]], shape=(1, 2), dtype=float32)"
+
+
+# --- placement ---------------------------------------------------------------------------------
+def test_creation_ops_honour_nested_device_scopes():
+    with ek.device("/sim:0"):
+        assert ek.zeros([2]).device == "/sim:0"
+        with ek.device("cpu:0"):
+            assert ek.ones([2]).device == "/cpu:0"
+        made = [ek.constant(1.0), ek.random_normal([2]), ek.range(3), ek.fill([2], 7.0),
+                ek.eye(2), ek.linspace(0.0, 1.0, 3), ek.Variable(1.0)]
+        assert {t.device for t in made} == {"/sim:0"}
+    assert ek.zeros([2]).device == "/cpu:0"
+
+
+def test_random_numbers_are_the_same_on_every_device():
+    ek.set_random_seed(3)
+    on_cpu = ek.random_normal([4]).numpy()
+    ek.set_random_seed(3)
+    with ek.device("/sim:0"):
+        on_sim = ek.random_normal([4])
+    np.testing.assert_array_equal(on_sim.numpy(), on_cpu)
+
+
+def test_conflicting_devices_error_names_op_devices_and_fix():
+    on_cpu, on_sim = ek.constant([1.0]), ek.copy_to_device([2.0], "/sim:0")
+    with pytest.raises(InvalidArgumentError) as caught:
+        ek.add(on_sim, on_cpu)
+    message = str(caught.value)
+    assert message.startswith("Tensors on conflicting devices: cannot compute add because ")
+    assert "input #1 (zero-based) is on /cpu:0 while the op runs on /sim:0" in message
+    assert "ek.copy_to_device(x, '/sim:0')" in message and "x.cpu()" in message
+    assert "ek.set_device_policy('silent')" in message
+    assert caught.value.op == "add"
+
+
+def test_silent_policy_copies_and_the_gradient_flows_back():
+    x = ek.constant([1.0, 2.0])
+    on_sim = ek.copy_to_device([3.0, 4.0], "/sim:0")
+    ek.set_device_policy("silent")
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        y = ek.reduce_sum(on_sim * x)  # x is copied to /sim:0, and the copy recorded
+    assert y.device == "/sim:0"
+    assert [r.op.name for r in tape.records] == ["copy_to_device", "multiply", "reduce_sum"]
+    grad = tape.gradient(y, x)
+    assert grad.device == "/cpu:0"
+    np.testing.assert_array_equal(grad.numpy(), [3.0, 4.0])
+
+
+def test_warn_policy_copies_with_a_warning():
+    ek.set_device_policy("warn")
+    with pytest.warns(UserWarning, match="multiply: copying input #1 from /cpu:0 to /sim:0"):
+        y = ek.copy_to_device([2.0], "/sim:0") * ek.constant([3.0])
+    assert y.device == "/sim:0" and y.numpy()[0] == 6.0
+
+
+def test_missing_kernel_fails_before_running_and_explains():
+    with ek.device("/sim:0"):
+        a = ek.constant([[1, 2]])
+        with pytest.raises(NotFoundError) as caught:
+            ek.matmul(a, ek.transpose(a))
+    message = str(caught.value)
+    assert message.startswith("No registered 'matmul' kernel for /sim:0 with dtype int32.")
+    assert "runs on: float16, float32, float64" in message
+    assert "cuBLAS" in message and "x.cpu()" in message
+    # the CPU has the kernel, and a float cast runs on the device
+    assert ek.matmul(a.cpu(), ek.transpose(a).cpu()).numpy()[0, 0] == 5
+    assert ek.matmul(ek.cast(a, ek.float32), ek.cast(ek.transpose(a), ek.float32)).device == "/sim:0"
+
+
+# --- gradients and training --------------------------------------------------------------------
+def test_gradient_flows_across_a_copy_cpu_to_sim_to_cpu():
+    on_device, y, grad = gradient_across_copies("/sim:0")
+    assert on_device.device == "/sim:0" and y.device == "/cpu:0"
+    assert grad.device == "/cpu:0"
+    np.testing.assert_array_equal(grad.numpy(), [2.0, -4.0, 6.0])
+
+
+def test_second_order_gradient_across_copies():
+    x = ek.constant(3.0)
+    with ek.GradientTape() as outer:
+        outer.watch(x)
+        with ek.GradientTape() as inner:
+            inner.watch(x)
+            y = (ek.copy_to_device(x, "/sim:0") ** 3).cpu()
+        dy = inner.gradient(y, x)
+    assert dy.device == "/cpu:0" and float(dy) == 27.0
+    assert float(outer.gradient(dy, x)) == 18.0
+
+
+def test_training_loop_runs_on_the_device_and_matches_the_cpu():
+    losses, (w, b), _ = train_linear_model("/sim:0")
+    cpu_losses, (cpu_w, _), _ = train_linear_model("/cpu:0")
+    assert w.device == b.device == "/sim:0" and isinstance(w._data, SimArray)
+    assert losses[-1] < 1e-4 < losses[0]
+    np.testing.assert_allclose(losses, cpu_losses, rtol=1e-6)
+    np.testing.assert_allclose(w.numpy(), cpu_w.numpy(), rtol=1e-6)
+
+
+def test_optimizer_state_follows_its_variable():
+    losses, (w, b), adam = train_linear_model("/sim:0", ek.train.AdamOptimizer(0.1), steps=5)
+    cpu_losses, _, _ = train_linear_model("/cpu:0", ek.train.AdamOptimizer(0.1), steps=5)
+    np.testing.assert_allclose(losses, cpu_losses, rtol=1e-6)
+    slots = [adam.get_slot(v, name) for v in (w, b) for name in adam.get_slot_names()]
+    assert len(slots) == 4 and {s.device for s in slots} == {"/sim:0"}
+
+
+def test_dense_layer_trains_on_the_device():
+    layer, loss = dense_training_step("/sim:0")
+    cpu_layer, cpu_loss = dense_training_step("/cpu:0")
+    assert {v.device for v in layer.trainable_variables} == {"/sim:0"}
+    assert loss.device == "/sim:0"
+    np.testing.assert_allclose(float(loss), float(cpu_loss), rtol=1e-6)
+    for v, cpu_v in zip(layer.trainable_variables, cpu_layer.trainable_variables):
+        np.testing.assert_allclose(v.numpy(), cpu_v.numpy(), rtol=1e-6)
+
+
+def test_variable_assign_keeps_its_device():
+    with ek.device("/sim:0"):
+        v = ek.Variable([1.0, 2.0])
+    v.assign(ek.constant([5.0, 6.0]))  # a CPU value is copied to the variable's device
+    v.assign_add(np.array([1.0, 1.0], dtype=np.float32))
+    assert v.device == "/sim:0" and isinstance(v._data, SimArray)
+    np.testing.assert_array_equal(v.numpy(), [6.0, 7.0])
+
+
+# --- the seeds' GPU examples -------------------------------------------------------------------
+def test_seed_gpu_examples_run_on_the_simulated_gpu():
+    ek.devices.enable_simulated_gpu(as_gpu=True)
+    assert ek.num_gpus() == 1
+    printed, on_cpu, on_gpu = seed_gpu_examples()
+    assert [line[:9] for line in printed] == ["CPU: Took", "GPU: Took"]
+    assert printed[1].endswith("seconds to multiply a (1000, 1000) matrix by itself 10 times")
+    assert on_cpu.device == "/cpu:0" and on_gpu.device == "/sim:0"
+    np.testing.assert_allclose(on_gpu.numpy(), on_cpu.numpy(), rtol=1e-6)

@@ -1,0 +1,162 @@
+"""What every eagerkit widget shares: a PNG snapshot in its mime bundle, and live updates.
+
+A widget is an anywidget model (its front end is a plain ``.js`` file beside this one). It
+shows a PNG drawn with matplotlib wherever no widget manager runs (GitHub, nbconvert, an
+untrusted notebook), and a fixed ``__repr__`` so nbval compares stable text.
+
+Live widgets (LossCurve, GradientFlow) buffer every ``log`` call in Python and *flush* at
+most every ``interval`` seconds: one comm message with the points that are new since the
+last flush. A downsampled copy of the whole history goes into the synced ``history`` trait
+now and then, so a view opened later can draw everything.
+"""
+
+import base64
+import contextlib
+import time
+
+import anywidget
+import numpy as np
+import traitlets
+
+from eagerkit.tensor import Tensor
+
+MAX_HISTORY = 5000  # points per series kept in the synced history
+HISTORY_EVERY = 5.0  # seconds between history updates during a run
+
+
+class SnapshotWidget(anywidget.AnyWidget):
+    """An anywidget with a deterministic ``__repr__`` and an ``image/png`` in its bundle."""
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        data = dict(data, **{"image/png": base64.b64encode(self.snapshot_png()).decode("ascii")})
+        return data, metadata
+
+    def snapshot_png(self):
+        """The PNG bytes of what the widget shows now (drawn with matplotlib, Agg)."""
+        raise NotImplementedError(type(self).__name__ + " must draw its snapshot")
+
+
+class FlushClock:
+    """Says when a flush is due: at most once every ``interval`` seconds.
+
+    Examples
+    --------
+    >>> clock = FlushClock(interval=60.0)
+    >>> clock.due(), clock.due()
+    (False, False)
+    """
+
+    def __init__(self, interval=0.25):
+        self.interval = interval
+        self._last = time.perf_counter()
+
+    def due(self):
+        # Reading the clock costs ~70 ns: cheaper than anything clever.
+        now = time.perf_counter()
+        if now - self._last < self.interval:
+            return False
+        self._last = now
+        return True
+
+
+class LiveWidget(SnapshotWidget):
+    """Base of the live views: buffered ``log`` calls, throttled flushes, ``live()``, ``track()``.
+
+    Subclasses implement ``_take_new_points()`` (a message for the front end, or None) and
+    ``_history_state()`` (the downsampled whole history, a JSON-able dict).
+    """
+
+    history = traitlets.Dict().tag(sync=True)
+    interval = traitlets.Float(0.25).tag(sync=True)
+
+    def __init__(self, interval=0.25, **kwargs):
+        super().__init__(interval=interval, **kwargs)
+        self._clock = FlushClock(interval)
+        self._last_history = time.perf_counter()
+        self._handle = None
+
+    def _tick(self):
+        """Called after each buffered log: flush when the clock says so."""
+        if self._clock.due():
+            self.flush()
+
+    def flush(self, final=False):
+        """Send the points logged since the last flush (and, now and then, the history)."""
+        message = self._take_new_points()
+        if message is not None:
+            self.send(message)
+        now = time.perf_counter()
+        if final or now - self._last_history >= HISTORY_EVERY:
+            self._last_history = now
+            self.history = self._history_state()
+
+    @contextlib.contextmanager
+    def live(self, display=True):
+        """Show the widget, run the block, then flush and refresh the saved PNG.
+
+        Examples
+        --------
+        >>> from eagerkit.widgets import LossCurve
+        >>> curve = LossCurve()
+        >>> with curve.live(display=False):
+        ...     for step in range(3):
+        ...         curve.log(step, loss=1.0 / (step + 1))
+        >>> curve.history["runs"]["main"]["loss"]["y"]
+        [1.0, 0.5, 0.3333333333333333]
+        """
+        if display:
+            self._show()
+        try:
+            yield self
+        finally:
+            self.flush(final=True)
+            if self._handle is not None:
+                # Re-render the output so the saved notebook keeps the final PNG.
+                self._handle.update(self)
+
+    def _show(self):
+        from IPython import get_ipython
+        from IPython.display import display
+
+        if get_ipython() is not None:  # outside IPython there is nowhere to show it
+            self._handle = display(self, display_id=True)
+
+
+def to_host_floats(values):
+    """Python floats from a list of numbers and Tensors, copying each device once.
+
+    Tensors on one device are stacked there first, so a GPU is read once per flush,
+    not once per value.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> to_host_floats([1, ek.constant(2.5), 3.0])
+    [1.0, 2.5, 3.0]
+    """
+    out = [v if not isinstance(v, Tensor) else None for v in values]
+    by_device = {}
+    for i, v in enumerate(values):
+        if isinstance(v, Tensor):
+            by_device.setdefault(v._device, []).append(i)
+    for device, indices in by_device.items():
+        stacked = device.xp.stack([values[i]._data.reshape(()) for i in indices])
+        host = device.backend.to_host(stacked)
+        for i, value in zip(indices, host.tolist()):
+            out[i] = value
+    return [float(v) for v in out]
+
+
+def downsample_indices(n, limit=MAX_HISTORY):
+    """At most ``limit`` evenly spread indices into ``range(n)``, first and last included.
+
+    Examples
+    --------
+    >>> downsample_indices(5, limit=3).tolist()
+    [0, 2, 4]
+    """
+    if n <= limit:
+        return np.arange(n)
+    return np.unique(np.linspace(0, n - 1, limit).round().astype(np.int64))

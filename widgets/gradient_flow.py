@@ -1,0 +1,203 @@
+"""GradientFlow: how big the gradients are, layer by layer, step by step.
+
+Feed it the same ``(gradient, variable)`` pairs you give the optimizer, with
+``flow.log(grads_and_vars)``, or ``flow.attach(optimizer)`` so every ``apply_gradients``
+reports to it. It shows a layers x steps heat map of gradient norms, flags layers whose
+gradients vanish, explode or turn NaN, and a histogram of each variable's latest
+gradient when you click a layer.
+
+Per step it only computes a sum of squares *on the gradient's device* and keeps a
+reference to the latest gradient; the numbers come to the host once per flush.
+"""
+
+import math
+import pathlib
+
+import numpy as np
+import traitlets
+
+from eagerkit.tensor import Tensor
+
+from . import snapshot
+from ._live import LiveWidget, downsample_indices, to_host_floats
+
+HERE = pathlib.Path(__file__).parent
+BINS = 20
+
+
+class GradientFlow(LiveWidget):
+    """Live gradient norms per layer, with vanishing / exploding / NaN flags.
+
+    Parameters
+    ----------
+    model_or_variables : a model (anything with ``trainable_variables``), a list of
+        Variables, or a dict ``name -> Variable``. Variables named ``layer/kernel:0`` are
+        grouped by layer. Variables first seen in ``log`` are added as they come.
+    vanishing, exploding : a layer whose gradient norm is below / above these is flagged.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> w, b = ek.Variable([3.0, 4.0], name="dense/kernel"), ek.Variable(0.0, name="dense/bias")
+    >>> flow = GradientFlow([w, b])
+    >>> flow.log([(ek.constant([3.0, 4.0]), w), (ek.constant(0.0), b)])
+    >>> flow.flush(final=True)
+    >>> flow.history["layers"], flow.history["norms"], flow.history["flags"]
+    (['dense'], [[5.0]], {'dense': 'ok'})
+    """
+
+    _esm = HERE / "gradient_flow.js"
+    _css = HERE / "gradient_flow.css"
+    vanishing = traitlets.Float(1e-6).tag(sync=True)
+    exploding = traitlets.Float(1e3).tag(sync=True)
+
+    def __init__(self, model_or_variables=None, vanishing=1e-6, exploding=1e3, interval=0.25):
+        super().__init__(interval=interval, vanishing=vanishing, exploding=exploding)
+        self._rows = []  # one per variable: {"name", "layer"}
+        self._row_of = {}  # id(variable) -> row index
+        self._variables = []  # keeps the variables alive, so their ids stay theirs
+        self._layers = []  # layer names, in first-seen order
+        self._pending = []  # (step, [(row, sum of squares as a Tensor on its device)])
+        self._latest = {}  # row -> the latest gradient (a Tensor), for histograms
+        self._steps, self._norms = [], []  # full history: one list of layer norms per step
+        self._flags = {}
+        self._next_step = 0
+        for name, variable in _named_variables(model_or_variables):
+            self._add(variable, name)
+
+    def _add(self, variable, name=None):
+        name = name or variable.name.rsplit(":", 1)[0]
+        taken = {row["name"] for row in self._rows}
+        unique, k = name, 1
+        while unique in taken:  # many variables are just called 'Variable'
+            unique, k = f"{name}_{k}", k + 1
+        layer = unique.rsplit("/", 1)[0]
+        if layer not in self._layers:
+            self._layers.append(layer)
+        self._row_of[id(variable)] = len(self._rows)
+        self._rows.append({"name": unique, "layer": layer})
+        self._variables.append(variable)
+
+    # --- feeding it --------------------------------------------------------------------
+    def log(self, grads_and_vars, step=None):
+        """Buffer the gradient norms of one step (``None`` gradients are skipped)."""
+        step = self._next_step if step is None else int(step)  # int(): a global-step tensor
+        self._next_step = step + 1
+        squares = []
+        for grad, variable in grads_and_vars:
+            if grad is None:
+                continue
+            if not isinstance(grad, Tensor):
+                raise TypeError(
+                    f"GradientFlow.log: expected (gradient, variable) pairs of tensors, got "
+                    f"a {type(grad).__name__} as the gradient of {variable!r}"
+                )
+            row = self._row_of.get(id(variable))
+            if row is None:
+                self._add(variable)
+                row = len(self._rows) - 1
+            flat = grad._data.reshape(-1)
+            # vdot stays on the device (a 0-d array): no GPU sync per step.
+            squares.append((row, Tensor(grad._device.xp.vdot(flat, flat), grad._device)))
+            self._latest[row] = grad
+        self._pending.append((step, squares))
+        self._tick()
+
+    def attach(self, optimizer):
+        """Log every ``optimizer.apply_gradients`` from now on; returns the flow."""
+        if self not in optimizer.listeners:
+            optimizer.listeners.append(self)
+        return self
+
+    def detach(self, optimizer):
+        """Stop logging ``optimizer``'s updates."""
+        if self in optimizer.listeners:
+            optimizer.listeners.remove(self)
+
+    def on_apply(self, optimizer, grads_and_vars):
+        """The optimizer's listener hook: log the pairs it just applied."""
+        self.log(grads_and_vars, step=optimizer.iterations)
+
+    # --- LiveWidget hooks --------------------------------------------------------------
+    def _take_new_points(self):
+        if not self._pending:
+            return None
+        pending, self._pending = self._pending, []
+        flat = to_host_floats([sq for _, squares in pending for _, sq in squares])
+        values = iter(flat)
+        new_steps, new_norms = [], []
+        for step, squares in pending:
+            per_layer = [None] * len(self._layers)
+            for row, _ in squares:
+                layer = self._layers.index(self._rows[row]["layer"])
+                per_layer[layer] = (per_layer[layer] or 0.0) + next(values)
+            norms = [None if s is None else math.sqrt(s) for s in per_layer]
+            new_steps.append(step)
+            new_norms.append(norms)
+        self._steps += new_steps
+        self._norms += new_norms
+        self._update_flags(new_norms)
+        return {"type": "points", "layers": list(self._layers), "steps": new_steps,
+                "norms": [[_json_norm(n) for n in col] for col in new_norms],
+                "flags": dict(self._flags), "variables": self._variable_summaries()}
+
+    def _update_flags(self, new_norms):
+        latest = new_norms[-1]
+        for i, layer in enumerate(self._layers):
+            seen = [col[i] for col in new_norms if i < len(col) and col[i] is not None]
+            if any(math.isnan(n) for n in seen) or self._flags.get(layer) == "nan":
+                self._flags[layer] = "nan"  # sticky: a NaN once means the run is broken
+            elif i < len(latest) and latest[i] is not None:
+                norm = latest[i]
+                self._flags[layer] = (
+                    "exploding" if norm > self.exploding
+                    else "vanishing" if norm < self.vanishing else "ok"
+                )
+
+    def _variable_summaries(self):
+        """Latest norm and a histogram of the latest gradient, per variable (one copy each)."""
+        out = []
+        for row, info in enumerate(self._rows):
+            grad = self._latest.get(row)
+            if grad is None:
+                continue
+            values = np.asarray(grad.numpy(), dtype=np.float64).reshape(-1)
+            finite = values[np.isfinite(values)]
+            counts, edges = np.histogram(finite, bins=BINS) if finite.size else ([], [0, 0])
+            out.append({"name": info["name"], "layer": info["layer"],
+                        "norm": _json_norm(float(np.sqrt(np.sum(values * values)))),
+                        "counts": [int(c) for c in counts],
+                        "lo": float(edges[0]), "hi": float(edges[-1])})
+        return out
+
+    def _history_state(self):
+        keep = downsample_indices(len(self._steps))
+        return {"layers": list(self._layers), "steps": [self._steps[i] for i in keep],
+                "norms": [[_json_norm(n) for n in self._norms[i]] for i in keep],
+                "flags": dict(self._flags), "variables": self._variable_summaries()}
+
+    # --- display -----------------------------------------------------------------------
+    def __repr__(self):
+        return f"GradientFlow(vanishing={self.vanishing!r}, exploding={self.exploding!r})"
+
+    def snapshot_png(self):
+        self.flush(final=True)
+        return snapshot.flow_png(self.history)
+
+
+def _named_variables(source):
+    """``(name or None, variable)`` pairs from a model, a list or a dict of variables."""
+    if source is None:
+        return []
+    if isinstance(source, dict):
+        return list(source.items())
+    if hasattr(source, "trainable_variables"):
+        source = source.trainable_variables
+    return [(None, v) for v in source]
+
+
+def _json_norm(value):
+    # JSON has no NaN or infinity: the front end reads these strings and paints them red.
+    if value is None or math.isfinite(value):
+        return value
+    return "nan" if math.isnan(value) else "inf"

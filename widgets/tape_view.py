@@ -1,0 +1,183 @@
+"""TapeView: the recorded tape as a graph you can step through, forwards then backwards.
+
+The view listens to its tape (``tape.listeners``): it keeps its own copy of the records,
+notes how many tapes recorded each op (nested tapes), collects the steps of the reverse
+sweep and, when ``gradient()`` returns, explains every ``None``. It then lays the graph
+out in Python and sends it to the browser in one piece; stepping happens there.
+"""
+
+import inspect
+import pathlib
+
+import traitlets
+
+from eagerkit.tape import GradientTape, active_tapes
+from eagerkit.tensor import Tensor, convert_to_tensor
+from . import snapshot
+from ._live import SnapshotWidget
+from .layout import layered_layout
+from .reasons import explain_none
+from .tape_model import OP_BOX, TENSOR_BOX, Namer, backward_steps, build_graph, host, preview
+
+HERE = pathlib.Path(__file__).parent
+
+
+class TapeView(SnapshotWidget):
+    """Show a GradientTape as a graph; step through its records and its reverse sweep.
+
+    Make the view before calling ``tape.gradient`` (the view then sees the sweep), or use
+    ``TapeView.record(f, x)``. A view made while the tape still records also sees how many
+    tapes recorded each op, which colours a nested tape's backward pass.
+
+    Parameters
+    ----------
+    tape : the GradientTape to show.
+    names : a dict such as ``locals()``: tensors found there are labelled by their name,
+        the others ``t0``, ``t1``, ... in record order.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.constant(3.0)
+    >>> with ek.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = x * x
+    >>> view = TapeView(tape, names={"x": x, "y": y})
+    >>> dy_dx = tape.gradient(y, x)
+    >>> view
+    TapeView(records=1, phase='backward')
+    >>> [step["text"] for step in view.graph["forward"]]
+    ['y = multiply(x, x)']
+    >>> view.graph["backward"][0]["grads"][1]["total"]  # x fans out: 3 + 3
+    '6.0'
+    """
+
+    _esm = HERE / "tape_view.js"
+    _css = HERE / "tape_view.css"
+    graph = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, tape, names=None):
+        if not isinstance(tape, GradientTape):
+            raise TypeError(
+                f"TapeView: expected an ek.GradientTape, got {type(tape).__name__}; "
+                "to record a function, use TapeView.record(f, x)"
+            )
+        if tape._spent:
+            raise ValueError(
+                "TapeView: this non-persistent tape already computed its gradient and freed "
+                "its records. Make the TapeView before calling tape.gradient, use "
+                "ek.GradientTape(persistent=True), or TapeView.record(f, x)."
+            )
+        super().__init__()
+        self._tape = tape
+        self._records = list(tape.records)
+        self._depths = {}  # record index -> how many tapes recorded it
+        self._watched = list(tape._watched)  # what tape.watch and variable reads watched
+        self._paused = list(tape.paused_at)
+        self._namer = Namer(names)
+        self._sweep = []  # BackwardSteps of the sweep in progress
+        self._gradient = None  # (targets, sources, grads, steps) of the last gradient()
+        tape.listeners.append(self)
+        self._publish()
+
+    # --- what the tape tells us ------------------------------------------------------
+    def on_record(self, tape, record):
+        watching = sum(1 for t in active_tapes if t._watches_any(record.inputs))
+        self._depths[len(self._records)] = max(1, watching)
+        self._records.append(record)
+
+    def on_backward(self, tape, step):
+        self._sweep.append(step)
+
+    def on_gradient(self, tape, targets, sources, grads):
+        # Snapshot now: a non-persistent tape forgets what it watched right after this.
+        self._watched = list(tape._watched)
+        self._paused = list(tape.paused_at)
+        self._gradient = (list(targets), list(sources), list(grads), self._sweep)
+        self._sweep = []
+        self._publish()
+
+    # --- building what the browser shows ---------------------------------------------
+    def _publish(self):
+        watched_ids = {id(t) for t in self._watched}
+        targets, sources, grads, steps = self._gradient or ((), (), (), ())
+        model = build_graph(
+            self._records, namer=self._namer, watched_ids=watched_ids, depths=self._depths,
+            extra=[t for t in (*targets, *sources) if isinstance(t, Tensor)],
+        )
+        nodes, node_of = model["nodes"], model["node_of"]
+        by_id = {node["id"]: node for node in nodes}
+        for target in targets:
+            by_id[node_of[id(target)]]["target"] = True
+        for source, grad in zip(sources, grads):
+            node = by_id[node_of[id(source)]]
+            node["source"] = True
+            if grad is not None:
+                node["grad"] = preview(host(grad))
+            else:
+                code, text = explain_none(
+                    source, targets, self._records, watched_ids, self._paused, self._namer
+                )
+                node["none"] = {"code": code, "text": text}
+        self._place(nodes, model["edges"])
+        self.graph = {
+            "nodes": nodes, "edges": model["edges"], "forward": model["forward"],
+            "backward": backward_steps(steps, self._records, node_of, self._namer),
+            "phase": "backward" if self._gradient else "forward",
+            "width": self._size[0], "height": self._size[1],
+        }
+
+    def _place(self, nodes, edges):
+        sizes = {n["id"]: TENSOR_BOX if n["type"] == "tensor" else OP_BOX for n in nodes}
+        layout = layered_layout(
+            [n["id"] for n in nodes], [(e["from"], e["to"]) for e in edges], sizes
+        )
+        for node in nodes:
+            node["x"], node["y"] = layout["positions"][node["id"]]
+            node["w"], node["h"] = sizes[node["id"]]
+        self._size = (layout["width"], layout["height"])
+
+    # --- the other ways in ---------------------------------------------------------------
+    @classmethod
+    def record(cls, fn, *args):
+        """Run ``fn(*args)`` under a new tape, take its gradient w.r.t. ``args``, show both.
+
+        Float arguments are watched; the arguments are named after ``fn``'s parameters.
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> def f(x, w):
+        ...     return x * w + w
+        >>> view = TapeView.record(f, 2.0, 3.0)
+        >>> [n["grad"] for n in view.graph["nodes"] if n.get("source")]
+        ['3.0', '3.0']
+        """
+        tensors = [a if isinstance(a, Tensor) else convert_to_tensor(a) for a in args]
+        tape = GradientTape(persistent=True)
+        view = cls(tape, names=dict(zip(_parameter_names(fn, len(args)), tensors)))
+        with tape:
+            for tensor in tensors:
+                if tensor.dtype.is_floating and not tensor._is_variable:
+                    tape.watch(tensor)
+            out = fn(*tensors)
+        if isinstance(out, Tensor):
+            view._namer.give(out, "out" if fn.__name__ == "<lambda>" else fn.__name__)
+        tape.gradient(out, tensors)
+        return view
+
+    # --- display -----------------------------------------------------------------------
+    def __repr__(self):
+        return f"TapeView(records={len(self._records)}, phase={self.graph['phase']!r})"
+
+    def snapshot_png(self):
+        return snapshot.tape_png(self.graph)
+
+
+def _parameter_names(fn, count):
+    try:
+        params = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):  # builtins without a signature
+        params = []
+    names = params[:count]
+    return names + [f"arg{i}" for i in range(len(names), count)]
