@@ -29,17 +29,23 @@ except ImportError:  # PyTorch is a reference, not a dependency
 BATCH, INPUTS, HIDDEN, CLASSES = 256, 784, 128, 10
 
 
-def best_milliseconds(run, synchronize, rounds=5, repeat=3):
-    """Best of ``rounds`` of ``repeat`` calls, in ms per call, waiting for the device each time."""
-    run()  # warm-up: the first use of a GPU initialises it
-    synchronize()
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        for _ in range(repeat):
-            run()
+def best_milliseconds(runs, rounds, repeat):
+    """Best time per call of each ``(run, synchronize)`` in ``runs``, in ms.
+
+    The runs take turns round by round, so a machine that changes speed mid-run slows every
+    column alike; each reading waits for its device first.
+    """
+    for run, synchronize in runs.values():
+        run()  # warm-up: the first use of a GPU initialises it
         synchronize()
-        best = min(best, (time.perf_counter() - start) / repeat * 1e3)
+    best = {name: float("inf") for name in runs}
+    for _ in range(rounds):
+        for name, (run, synchronize) in runs.items():
+            start = time.perf_counter()
+            for _ in range(repeat):
+                run()
+            synchronize()
+            best[name] = min(best[name], (time.perf_counter() - start) / repeat * 1e3)
     return best
 
 
@@ -70,12 +76,12 @@ def eagerkit_workloads(device_name):
             loss = ek.reduce_mean(
                 ek.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
             )
-        optimizer.apply_gradients(zip(tape.gradient(loss, [w1, w2]), [w1, w2]))
+        optimizer.apply_gradients(zip(tape.gradient(loss, [w1, w2]), [w1, w2], strict=True))
 
     return {"matmul x10": matmul_10, "100 small ops": small_ops, "MLP step": mlp_step}
 
 
-# --- the same by hand in numpy (the floor) ---------------------------------------------------------
+# --- the same by hand in numpy (the floor) -------------------------------------------------
 def numpy_workloads():
     rng = np.random.default_rng(0)
     big = rng.standard_normal((1000, 1000), dtype=np.float32)
@@ -150,11 +156,16 @@ def main():
         columns["eagerkit GPU"] = (eagerkit_workloads("/gpu:0"), gpu.synchronize)
 
     times = {name: {} for name in columns}
-    for workload, rounds, repeat in (("matmul x10", 3, 1), ("100 small ops", 5, 20), ("MLP step", 5, 3)):
-        for name, (runs, synchronize) in columns.items():
-            times[name][workload] = best_milliseconds(runs[workload], synchronize, rounds, repeat)
+    for workload, rounds, repeat in (
+        ("matmul x10", 3, 1),
+        ("100 small ops", 7, 20),
+        ("MLP step", 7, 3),
+    ):
+        runs = {name: (work[workload], sync) for name, (work, sync) in columns.items()}
+        for name, milliseconds in best_milliseconds(runs, rounds, repeat).items():
+            times[name][workload] = milliseconds
 
-    print("Milliseconds per run (best of several rounds; the device is synchronised before each reading)")
+    print("Milliseconds per run (best of several rounds; devices synchronised before each reading)")
     print(f"{'':16}" + "".join(f"{name:>15}" for name in columns) + f"{'ek/numpy':>11}")
     for workload in ("matmul x10", "100 small ops", "MLP step"):
         row = "".join(f"{times[name][workload]:15.3f}" for name in columns)

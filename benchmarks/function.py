@@ -98,7 +98,9 @@ def report(title, times, unit=1.0, unit_name="us"):
     print(f"  {'eager / ek.function':22}{times['eagerkit eager'] / times['ek.function']:10.2f}")
     print(f"  {'ek.function / numpy':22}{times['ek.function'] / floor:10.2f}")
     if "PyTorch eager" in times:
-        print(f"  {'ek.function / PyTorch':22}{times['ek.function'] / times['PyTorch eager']:10.2f}")
+        print(
+            f"  {'ek.function / PyTorch':22}{times['ek.function'] / times['PyTorch eager']:10.2f}"
+        )
 
 
 def main():

@@ -11,11 +11,20 @@ ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
 
 from eagerkit import errors, nest, ops  # noqa: F401 - ops registers every primitive
 from eagerkit import initializers, keras, layers, losses, metrics, train
-from eagerkit import data, datasets
+from eagerkit import data, datasets, debugging, summary
 from eagerkit.context import enable_eager_execution, executing_eagerly
 from eagerkit.custom_gradient import custom_gradient
 from eagerkit import devices
-from eagerkit.devices import Device, device, list_devices, num_gpus, set_device_policy
+from eagerkit.devices import (
+    DEVICE_PLACEMENT_EXPLICIT,
+    DEVICE_PLACEMENT_SILENT,
+    DEVICE_PLACEMENT_WARN,
+    Device,
+    device,
+    list_devices,
+    num_gpus,
+    set_device_policy,
+)
 from eagerkit.dtypes import (
     DType,
     as_dtype,

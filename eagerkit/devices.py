@@ -5,7 +5,8 @@
 reaches its arrays only through ``device.xp``, so the same forward code runs on all three.
 
 Ops run where their inputs are; ``with ek.device(...)`` decides where *new* tensors are made.
-Inputs on two devices are an error (or a copy, under ``set_device_policy("silent")``).
+Inputs on two devices are an error, or a copy under ``set_device_policy("silent")`` (see
+placement.py).
 
 Examples
 --------
@@ -17,13 +18,20 @@ Examples
 import contextlib
 import functools
 import threading
-import warnings
 
 import numpy as np
 
 from eagerkit.backends import ArrayNamespace, Backend  # noqa: F401 - re-exported
 from eagerkit.backends.numpy_backend import NumpyBackend
 from eagerkit.errors import InvalidArgumentError, UnavailableError
+from eagerkit.placement import (  # noqa: F401 - the policies, re-exported (placement.py)
+    DEVICE_PLACEMENT_EXPLICIT,
+    DEVICE_PLACEMENT_SILENT,
+    DEVICE_PLACEMENT_WARN,
+    copy_hint,
+    resolve_conflict,
+    set_device_policy,
+)
 
 
 class Device:
@@ -31,6 +39,12 @@ class Device:
 
     ``kernels`` narrows, per op name, the numpy dtypes this device runs (an op missing from
     it runs on every dtype the op allows); ``kernel_notes`` says why, for the error message.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.devices.get_device("/cpu:0")
+    <ek.Device /cpu:0 (numpy)>
     """
 
     def __init__(self, name, backend, kernels=None, kernel_notes=None):
@@ -222,7 +236,13 @@ def disable_simulated_gpu():
 
 
 def current_device():
-    """The device that creation ops use now (``/cpu:0`` unless inside ``ek.device(...)``)."""
+    """The device that creation ops use now (``/cpu:0`` unless inside ``ek.device(...)``).
+
+    Examples
+    --------
+    >>> current_device().name
+    '/cpu:0'
+    """
     stack = getattr(_scope, "stack", None)
     return stack[-1] if stack else CPU
 
@@ -244,68 +264,7 @@ def device(name):
         stack = _scope.stack = []
     stack.append(target)
     try:
-        yield target
+        with target.backend.activate():  # e.g. cupy's current GPU, for '/gpu:1'
+            yield target
     finally:
         stack.pop()
-
-
-# --- inputs on two devices: TF's device policies ---------------------------------------------
-DEVICE_PLACEMENT_EXPLICIT = "explicit"  # raise, naming the fix (the default, as in TF 1.5)
-DEVICE_PLACEMENT_WARN = "warn"  # copy, with a warning
-DEVICE_PLACEMENT_SILENT = "silent"  # copy quietly
-_POLICIES = (DEVICE_PLACEMENT_EXPLICIT, DEVICE_PLACEMENT_WARN, DEVICE_PLACEMENT_SILENT)
-_policy = [DEVICE_PLACEMENT_EXPLICIT]
-
-
-def set_device_policy(policy):
-    """Choose what an op does with inputs on another device: "explicit" (raise), "warn" or
-    "silent" (copy them to the op's device; the copy is recorded, so gradients still flow).
-
-    Returns the previous policy.
-
-    Examples
-    --------
-    >>> import eagerkit as ek
-    >>> previous = ek.set_device_policy("silent")
-    >>> ek.set_device_policy(previous)
-    'silent'
-    """
-    if policy not in _POLICIES:
-        raise InvalidArgumentError(
-            f"set_device_policy: unknown policy {policy!r}; use one of {', '.join(_POLICIES)}",
-            op="set_device_policy",
-        )
-    previous, _policy[0] = _policy[0], policy
-    return previous
-
-
-def resolve_conflict(op_name, position, tensor, device):
-    """Input ``position`` of ``op_name`` is on another device than ``device``: raise or copy."""
-    if _policy[0] == DEVICE_PLACEMENT_EXPLICIT:
-        raise InvalidArgumentError(
-            f"Tensors on conflicting devices: cannot compute {op_name} because input "
-            f"#{position} (zero-based) is on {tensor.device} while the op runs on "
-            f"{device.name}, where its first input is. Copy it there with "
-            f"{copy_hint(device)} (or the other inputs to {tensor.device} with "
-            f"{copy_hint(tensor._device)}), or let eagerkit copy for you with "
-            "ek.set_device_policy('silent').",
-            op=op_name,
-        )
-    if _policy[0] == DEVICE_PLACEMENT_WARN:
-        warnings.warn(
-            f"{op_name}: copying input #{position} from {tensor.device} to {device.name}",
-            stacklevel=4,
-        )
-    from eagerkit.ops.copy import copy_to_device
-
-    return copy_to_device(tensor, device)
-
-
-def copy_hint(device):
-    """The call that copies a tensor ``x`` to ``device``, for error messages."""
-    if device.kind == "cpu":
-        return "x.cpu()"
-    if device.kind == "gpu":
-        index = device.name.rsplit(":", 1)[1]
-        return "x.gpu()" if index == "0" else f"x.gpu({index})"
-    return f"ek.copy_to_device(x, '{device.name}')"

@@ -62,16 +62,17 @@ class ConcreteFunction:
     """
 
     def __init__(self, tracer, result, leaves, positions, input_specs, buffer_reuse):
-        self._template = result
-        self._out_leaves = nest.flatten(result)
-        self._out_positions = [
-            i for i, leaf in enumerate(self._out_leaves) if isinstance(leaf, Tensor)
-        ]
+        out_leaves = nest.flatten(result)
+        self._out_positions = [i for i, leaf in enumerate(out_leaves) if isinstance(leaf, Tensor)]
+        traced_outputs = [out_leaves[i] for i in self._out_positions]
+        # Keep the structure and the Python values of the result, not the traced tensors.
+        self._out_leaves = [None if isinstance(leaf, Tensor) else leaf for leaf in out_leaves]
+        self._template = nest.pack_sequence_as(result, self._out_leaves)
         self._single = isinstance(result, Tensor)
         self._positions = positions  # where the tensor arguments sit among the flat arguments
         self._python_args = [leaf for i, leaf in enumerate(leaves) if i not in positions]
         self.input_specs = input_specs
-        self.traced_graph = tracer.graph([self._out_leaves[i] for i in self._out_positions])
+        self.traced_graph = tracer.graph(traced_outputs)
         self.graph, self.optimizations = optimize(self.traced_graph)
         self.optimizations["buffer_reuse"] = plan_buffer_reuse(self.graph) if buffer_reuse else 0
         self.source, self._run = compile_graph(self.graph)

@@ -91,17 +91,7 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0)
 
 
 def sparse_softmax_cross_entropy(labels, logits, weights=1.0):
-    """Mean cross-entropy between integer class labels and softmax(logits)."""
-    logits = convert_to_tensor(logits)
-    labels = convert_to_tensor(labels)
-    if not labels.dtype.is_integer or labels.shape != logits.shape[:-1]:
-        raise InvalidArgumentError(
-            f"sparse_softmax_cross_entropy: labels must be integer class ids of shape "
-            f"{logits.shape[:-1]} (one per row of logits {logits.shape}), got "
-            f"{labels.dtype.name} {labels.shape}. For one-hot labels use "
-            "ek.losses.softmax_cross_entropy.",
-            op="sparse_softmax_cross_entropy",
-        )
+    """Mean cross-entropy between integer class labels and softmax(logits) (one fused op)."""
     losses = nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
     return compute_weighted_loss(losses, weights)
 

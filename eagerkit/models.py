@@ -41,8 +41,7 @@ class Network(Layer):
             )
         if "_tracked_layers" not in vars(self):
             raise RuntimeError(
-                f"{type(self).__name__}.__init__ must call super().__init__() before "
-                "track_layer"
+                f"{type(self).__name__}.__init__ must call super().__init__() before track_layer"
             )
         if all(layer is not known for known in self._tracked_layers):
             self._tracked_layers.append(layer)
@@ -65,28 +64,41 @@ class Network(Layer):
                 "summary().",
                 op="summary",
             )
-        rows = [(f"{layer.name} ({type(layer).__name__})", _shape_text(layer),
-                 f"{layer.count_params():,}") for layer in self.layers]
+        rows = [
+            (
+                f"{layer.name} ({type(layer).__name__})",
+                _shape_text(layer),
+                f"{layer.count_params():,}",
+            )
+            for layer in self.layers
+        ]
         header = ("Layer (type)", "Output Shape", "Param #")
-        widths = [max(len(row[i]) for row in [header, *rows]) + 3 for i in range(3)]
+        widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
+        widths = [widths[0] + 3, widths[1] + 3, widths[2]]  # 3 spaces between columns
         rule = "=" * sum(widths)
 
         def line(cells):
-            return "".join(cell.ljust(width) for cell, width in zip(cells, widths)).rstrip()
+            return "".join(
+                cell.ljust(width) for cell, width in zip(cells, widths, strict=True)
+            ).rstrip()
 
         trainable = sum(v.size for v in self.trainable_variables)
         total = self.count_params()
-        print_fn("\n".join([
-            f'Model: "{self.name}"',
-            rule,
-            line(header),
-            rule,
-            *[line(row) for row in rows],
-            rule,
-            f"Total params: {total:,}",
-            f"Trainable params: {trainable:,}",
-            f"Non-trainable params: {total - trainable:,}",
-        ]))
+        print_fn(
+            "\n".join(
+                [
+                    f'Model: "{self.name}"',
+                    rule,
+                    line(header),
+                    rule,
+                    *[line(row) for row in rows],
+                    rule,
+                    f"Total params: {total:,}",
+                    f"Trainable params: {trainable:,}",
+                    f"Non-trainable params: {total - trainable:,}",
+                ]
+            )
+        )
 
 
 def _shape_text(layer):
@@ -121,17 +133,18 @@ class Sequential(Model):
     Examples
     --------
     >>> import eagerkit as ek
-    >>> model = ek.Sequential([ek.layers.Dense(8, activation="relu"), ek.layers.Dense(2)])
+    >>> model = ek.Sequential([ek.layers.Dense(8, activation="relu", name="hidden"),
+    ...                        ek.layers.Dense(2, name="out")], name="mlp")
     >>> model(ek.ones([4, 3])).shape
     (4, 2)
-    >>> model.summary()  # doctest: +NORMALIZE_WHITESPACE
-    Model: "sequential"
-    ========================================
+    >>> model.summary()
+    Model: "mlp"
+    =======================================
     Layer (type)     Output Shape   Param #
-    ========================================
-    dense_1 (Dense)  (None, 8)      32
-    dense_2 (Dense)  (None, 2)      18
-    ========================================
+    =======================================
+    hidden (Dense)   (None, 8)      32
+    out (Dense)      (None, 2)      18
+    =======================================
     Total params: 50
     Trainable params: 50
     Non-trainable params: 0

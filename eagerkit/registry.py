@@ -38,6 +38,8 @@ graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), in
 
 _active_tapes = tape.active_tapes  # the same list object: no lookup on the hot path
 _ALL_NUMPY = frozenset(d.as_numpy_dtype for d in dtypes.ALL)
+# dtypes that hold any int32 value, so a Python int in that range converts losslessly
+_HOLD_INT32 = frozenset(np.dtype(name) for name in ("int32", "int64", "float32", "float64"))
 
 
 class OpDef:
@@ -125,54 +127,62 @@ def _general_call(op):
 def _fast_call(op):
     """The public function for an op whose inputs share one dtype (most of them).
 
-    The common case (plain Tensors on one device with one supported dtype) runs inline
-    here: these few lines are the per-op cost of eager execution, so they do no more than
-    check, compute, wrap, and look whether anyone is recording.
+    The common case (Tensors on one ordinary device with one supported dtype, perhaps
+    with a Python number beside them) runs here: these few lines are the per-op cost of
+    eager execution, so they do no more than check, compute, wrap, and look whether
+    anyone is recording. Everything else goes through ``apply``.
     """
     forward, allowed = op.forward, op.dtypes
     new = object.__new__
 
     def call(*inputs, **params):
-        if len(inputs) == 2:
-            x, y = inputs
-            if type(x) is Tensor and type(y) is Tensor:
-                a, b, device = x._data, y._data, x._device
-                if (
-                    y._device is device
-                    and a.dtype == b.dtype
-                    and a.dtype in allowed
-                    and not device.restricted
-                ):
-                    try:
-                        data = forward(device.xp, a, b, **params)
-                    except OpError:
-                        raise  # the forward's own error already names the op
-                    except (ValueError, TypeError, IndexError, ArithmeticError) as error:
-                        raise _explain(op, (a, b), error) from error
-                    output = new(Tensor)
-                    output._data, output._device = data, device
-                    if _active_tapes or execution_callbacks or graph_tracers:
-                        _after(op, inputs, (a, b), output, params)
-                    return output
-        elif len(inputs) == 1:
-            x = inputs[0]
-            if type(x) is Tensor:
-                a, device = x._data, x._device
-                if a.dtype in allowed and not device.restricted:
-                    try:
-                        data = forward(device.xp, a, **params)
-                    except OpError:
-                        raise
-                    except (ValueError, TypeError, IndexError, ArithmeticError) as error:
-                        raise _explain(op, (a,), error) from error
-                    output = new(Tensor)
-                    output._data, output._device = data, device
-                    if _active_tapes or execution_callbacks or graph_tracers:
-                        _after(op, inputs, (a,), output, params)
-                    return output
-        return apply(op, inputs, params)
+        fast = _fast_operands(inputs)
+        if fast is None or fast[0][0].dtype not in allowed:
+            return apply(op, inputs, params)
+        arrays, device = fast
+        try:
+            data = forward(device.xp, *arrays, **params)
+        except OpError:
+            raise  # the forward's own error already names the op
+        except (ValueError, TypeError, IndexError, ArithmeticError) as error:
+            raise _explain(op, arrays, error) from error
+        output = new(Tensor)
+        output._data, output._device = data, device
+        if _active_tapes or execution_callbacks or graph_tracers:
+            _after(op, inputs, arrays, output, params)
+        return output
 
     return call
+
+
+def _fast_operands(inputs):
+    """``(arrays, device)`` for the common case, or None to take the general path.
+
+    The common case: plain Tensors (not Variables) on one unrestricted device, all of one
+    dtype, and Python numbers that fit that dtype (``x * 3`` on a float tensor).
+    """
+    reference = inputs[0] if inputs else None
+    if type(reference) is not Tensor:
+        if len(inputs) != 2 or type(inputs[1]) is not Tensor:
+            return None
+        reference = inputs[1]  # 3 * x
+    device = reference._device
+    np_dtype = reference._data.dtype
+    if device.restricted:
+        return None
+    arrays = []
+    for x in inputs:
+        if type(x) is Tensor:
+            if x._device is not device or x._data.dtype != np_dtype:
+                return None
+            arrays.append(x._data)
+        elif (type(x) is float and np_dtype.kind == "f") or (
+            type(x) is int and -(2**31) <= x < 2**31 and np_dtype in _HOLD_INT32
+        ):
+            arrays.append(np_dtype.type(x))  # a Python number takes the tensor's dtype (TF)
+        else:
+            return None
+    return arrays, device
 
 
 def apply(op, inputs, params):

@@ -242,7 +242,9 @@ def to_array(value, np_dtype, device, op_name):
     if host.dtype != np_dtype:
         converted = host.astype(np_dtype)
         # Into an int or bool dtype, only exact conversions pass: 1.5 or 300 into int8 fail.
-        if np_dtype.kind in "iub" and not np.array_equal(converted, host):
+        if np_dtype.kind in "iub" and not (
+            converted == host if host.ndim == 0 else np.array_equal(converted, host)
+        ):
             if host.dtype.kind in "iu":
                 raise _does_not_fit(op_name, value, dtypes.from_numpy(np_dtype))
             raise _dtype_mismatch(

@@ -57,7 +57,7 @@ def train_linear_model(device_name, optimizer=None, steps=60):
         with ek.GradientTape() as tape:
             loss = ek.reduce_mean(ek.square(ek.matmul(x, w) + b - y))
         grads = tape.gradient(loss, [w, b])
-        optimizer.apply_gradients(zip(grads, [w, b]))
+        optimizer.apply_gradients(zip(grads, [w, b], strict=True))
         losses.append(float(loss))
     return losses, (w, b), optimizer
 
@@ -76,17 +76,14 @@ def seed_gpu_examples():
             ek.matmul(x, x)
         x.numpy()  # wait for queued work before reading the clock
         end = time.time()
-        return "Took %s seconds to multiply a %s matrix by itself 10 times" % (
-            end - start,
-            x.shape,
-        )
+        return f"Took {end - start} seconds to multiply a {x.shape} matrix by itself 10 times"
 
     printed = []
     with ek.device("/cpu:0"):
-        printed.append("CPU: %s" % measure(ek.random_normal([1000, 1000])))
+        printed.append(f"CPU: {measure(ek.random_normal([1000, 1000]))}")
     if ek.num_gpus() > 0:
         with ek.device("/gpu:0"):
-            printed.append("GPU: %s" % measure(ek.random_normal([1000, 1000])))
+            printed.append(f"GPU: {measure(ek.random_normal([1000, 1000]))}")
 
     x = ek.random_normal([10, 10])
     x_gpu = x.gpu()
@@ -106,6 +103,6 @@ def dense_training_step(device_name):
             loss = ek.reduce_mean(ek.square(layer(x)))
         grads = tape.gradient(loss, layer.trainable_variables)
         ek.train.GradientDescentOptimizer(0.1).apply_gradients(
-            zip(grads, layer.trainable_variables)
+            zip(grads, layer.trainable_variables, strict=True)
         )
     return layer, loss

@@ -84,8 +84,14 @@ def _elementwise_cases(normal, positive, away_from_zero, distinct):
         ("softplus", ek.nn.softplus, (normal(5) * 3,)),
         ("where", lambda x, y: ek.where([True, False, True], x, y), (normal(2, 3), normal(3))),
         ("identity", ek.identity, (normal(3),)),
+        # To x's own device, so the case runs unchanged on any device (device tests cross them).
+        ("copy_to_device", lambda x: ek.copy_to_device(x, x.device) * x, (normal(3),)),
         ("cast", lambda x: ek.cast(x, ek.float64) * x, (normal(3),)),
-        ("operators", lambda x, y: (-x + y * 2.0 - x / y) ** 2.0 @ y, (normal(2, 2), positive(2, 2))),
+        (
+            "operators",
+            lambda x, y: (-x + y * 2.0 - x / y) ** 2.0 @ y,
+            (normal(2, 2), positive(2, 2)),
+        ),
     ]
 
 
@@ -100,16 +106,28 @@ def _reduction_cases(normal, positive, away_from_zero, distinct):
         ("reduce_prod", lambda x: ek.reduce_prod(x, axis=1), (away_from_zero(2, 3),)),
         ("reduce_logsumexp", lambda x: ek.reduce_logsumexp(x, axis=1), (normal(2, 3),)),
         ("matmul", ek.matmul, (normal(2, 3), normal(3, 4))),
-        ("matmul/transpose_a", lambda a, b: ek.matmul(a, b, transpose_a=True),
-         (normal(3, 2), normal(3, 4))),
-        ("matmul/transpose_b", lambda a, b: ek.matmul(a, b, transpose_b=True),
-         (normal(2, 3), normal(4, 3))),
-        ("matmul/transpose_both", lambda a, b: ek.matmul(a, b, True, True),
-         (normal(3, 2), normal(4, 3))),
+        (
+            "matmul/transpose_a",
+            lambda a, b: ek.matmul(a, b, transpose_a=True),
+            (normal(3, 2), normal(3, 4)),
+        ),
+        (
+            "matmul/transpose_b",
+            lambda a, b: ek.matmul(a, b, transpose_b=True),
+            (normal(2, 3), normal(4, 3)),
+        ),
+        (
+            "matmul/transpose_both",
+            lambda a, b: ek.matmul(a, b, True, True),
+            (normal(3, 2), normal(4, 3)),
+        ),
         ("matmul/batched", ek.matmul, (normal(2, 2, 3), normal(1, 3, 2))),
         ("tensordot", lambda a, b: ek.tensordot(a, b, 1), (normal(2, 3), normal(3, 2))),
-        ("tensordot/axes", lambda a, b: ek.tensordot(a, b, [[0, 2], [1, 0]]),
-         (normal(2, 3, 4), normal(4, 2, 3))),
+        (
+            "tensordot/axes",
+            lambda a, b: ek.tensordot(a, b, [[0, 2], [1, 0]]),
+            (normal(2, 3, 4), normal(4, 2, 3)),
+        ),
     ]
 
 
@@ -142,15 +160,21 @@ def _nn_cases(normal, positive, away_from_zero, distinct):
     return [
         ("nn.softmax", ek.nn.softmax, (normal(2, 3),)),
         ("nn.log_softmax", lambda x: ek.nn.log_softmax(x, axis=0), (normal(3, 2),)),
-        ("nn.sigmoid_cross_entropy_with_logits",
-         lambda x: ek.nn.sigmoid_cross_entropy_with_logits(labels=bits, logits=x),
-         (away_from_zero(2, 3) * 2,)),
-        ("nn.softmax_cross_entropy_with_logits",
-         lambda x: ek.nn.softmax_cross_entropy_with_logits(labels=labels, logits=x),
-         (normal(2, 3),)),
-        ("nn.sparse_softmax_cross_entropy_with_logits",
-         lambda x: ek.nn.sparse_softmax_cross_entropy_with_logits(labels=[2, 0], logits=x),
-         (normal(2, 3),)),
+        (
+            "nn.sigmoid_cross_entropy_with_logits",
+            lambda x: ek.nn.sigmoid_cross_entropy_with_logits(labels=bits, logits=x),
+            (away_from_zero(2, 3) * 2,),
+        ),
+        (
+            "nn.softmax_cross_entropy_with_logits",
+            lambda x: ek.nn.softmax_cross_entropy_with_logits(labels=labels, logits=x),
+            (normal(2, 3),),
+        ),
+        (
+            "nn.sparse_softmax_cross_entropy_with_logits",
+            lambda x: ek.nn.sparse_softmax_cross_entropy_with_logits(labels=[2, 0], logits=x),
+            (normal(2, 3),),
+        ),
         ("nn.leaky_relu", ek.nn.leaky_relu, (away_from_zero(4),)),
         ("nn.elu", ek.nn.elu, (away_from_zero(4),)),
         ("nn.gelu", ek.nn.gelu, (normal(4),)),
@@ -158,8 +182,11 @@ def _nn_cases(normal, positive, away_from_zero, distinct):
         # The norm of x is about 2-4: clip_norm 1.0 scales it (the interesting branch).
         ("clip_by_norm", lambda x: ek.clip_by_norm(x, 1.0), (positive(2, 3),)),
         ("clip_by_norm/axes", lambda x: ek.clip_by_norm(x, 1.0, axes=[1]), (positive(2, 3),)),
-        ("clip_by_value", lambda x: ek.clip_by_value(x, -1.0, 1.0),
-         (np.array([-1.5, -0.7, 0.2, 0.6, 1.3, 2.0]),)),
+        (
+            "clip_by_value",
+            lambda x: ek.clip_by_value(x, -1.0, 1.0),
+            (np.array([-1.5, -0.7, 0.2, 0.6, 1.3, 2.0]),),
+        ),
     ]
 
 
@@ -178,21 +205,34 @@ def _conv_pool_cases(normal, positive, away_from_zero, distinct):
         ("conv2d", conv(1, "VALID"), (normal(1, 4, 4, 2), normal(2, 2, 2, 3))),
         ("conv2d/strided_same", conv((2, 1), "SAME"), (normal(2, 5, 4, 1), normal(3, 2, 1, 2))),
         ("conv2d/dilated", conv(1, "SAME", 2), (normal(1, 5, 5, 1), normal(2, 2, 1, 2))),
-        ("conv2d_backprop_input",
-         lambda g, w: _conv_input(g, w, input_shape=(1, 5, 4, 2), **conv_params),
-         (normal(1, 3, 4, 3), normal(2, 3, 2, 3))),
-        ("conv2d_backprop_filter",
-         lambda x, g: _conv_filter(x, g, filter_shape=(2, 3, 2, 3), **conv_params),
-         (normal(1, 5, 4, 2), normal(1, 3, 4, 3))),
+        (
+            "conv2d_backprop_input",
+            lambda g, w: _conv_input(g, w, input_shape=(1, 5, 4, 2), **conv_params),
+            (normal(1, 3, 4, 3), normal(2, 3, 2, 3)),
+        ),
+        (
+            "conv2d_backprop_filter",
+            lambda x, g: _conv_filter(x, g, filter_shape=(2, 3, 2, 3), **conv_params),
+            (normal(1, 5, 4, 2), normal(1, 3, 4, 3)),
+        ),
         ("max_pool", pool(ek.nn.max_pool, (2, 2), "SAME"), (distinct(1, 5, 5, 2),)),
         ("max_pool/overlapping", pool(ek.nn.max_pool, 1, "VALID"), (distinct(2, 4, 4, 1),)),
-        ("max_pool_grad", lambda g: _max_pool_grad(_pool_input, g, **pool_params),
-         (normal(1, 3, 3, 1),)),
-        ("max_pool_gather", lambda h: _max_pool_gather(_pool_input, h, **pool_params),
-         (normal(1, 3, 3, 1),)),
+        (
+            "max_pool_grad",
+            lambda g: _max_pool_grad(_pool_input, g, **pool_params),
+            (normal(1, 3, 3, 1),),
+        ),
+        (
+            "max_pool_gather",
+            lambda h: _max_pool_gather(_pool_input, h, **pool_params),
+            (normal(1, 3, 3, 1),),
+        ),
         ("avg_pool", pool(ek.nn.avg_pool, (2, 2), "SAME"), (normal(1, 5, 5, 2),)),
-        ("avg_pool_grad", lambda g: _avg_pool_grad(g, input_shape=(1, 3, 3, 1), **pool_params),
-         (normal(1, 3, 3, 1),)),
+        (
+            "avg_pool_grad",
+            lambda g: _avg_pool_grad(g, input_shape=(1, 3, 3, 1), **pool_params),
+            (normal(1, 3, 3, 1),),
+        ),
     ]
 
 

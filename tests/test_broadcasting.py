@@ -20,7 +20,11 @@ THREE_SHAPES = mutually_broadcastable_shapes(num_shapes=3, min_dims=0, max_dims=
 # op, numpy forward, numpy (d/dx, d/dy) as functions of x, y
 BINARY = {
     "add": (ek.add, np.add, lambda x, y: (np.ones_like(x + y), np.ones_like(x + y))),
-    "subtract": (ek.subtract, np.subtract, lambda x, y: (np.ones_like(x + y), -np.ones_like(x + y))),
+    "subtract": (
+        ek.subtract,
+        np.subtract,
+        lambda x, y: (np.ones_like(x + y), -np.ones_like(x + y)),
+    ),
     "multiply": (ek.multiply, np.multiply, lambda x, y: (y + 0 * x, x + 0 * y)),
     "truediv": (ek.truediv, np.divide, lambda x, y: (1 / y + 0 * x, -x / y**2)),
     "maximum": (
@@ -42,9 +46,7 @@ def _sum_to(g, shape):
 
 
 def _values(draw, shape, low=-2.0, high=2.0):
-    return draw(
-        arrays(np.float64, shape, elements=st.floats(low, high, allow_subnormal=False))
-    )
+    return draw(arrays(np.float64, shape, elements=st.floats(low, high, allow_subnormal=False)))
 
 
 @pytest.mark.parametrize("name", sorted(BINARY))
@@ -55,9 +57,11 @@ def test_binary_op_values_and_gradients_match_numpy(name, data, shapes):
     (x_shape, y_shape), out_shape = shapes
     x = _values(data.draw, x_shape)
     # Keep divisors away from zero, and max() away from ties.
-    y = _values(data.draw, y_shape, 0.5, 2.0) if name == "truediv" else _values(
-        data.draw, y_shape
-    ) + 0.001
+    y = (
+        _values(data.draw, y_shape, 0.5, 2.0)
+        if name == "truediv"
+        else _values(data.draw, y_shape) + 0.001
+    )
     x_t, y_t = ek.constant(x), ek.constant(y)
     with ek.GradientTape() as tape:
         tape.watch([x_t, y_t])

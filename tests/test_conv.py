@@ -79,8 +79,7 @@ def test_conv_backprop_ops_are_the_adjoints_of_conv2d(image, kernel, strides, pa
     np.testing.assert_allclose(np.sum(y * g), np.sum(w * dw), rtol=1e-10)
 
 
-@pytest.mark.parametrize(("image", "kernel", "strides", "padding", "dilations"),
-                         CONV_CONFIGS[1::2])
+@pytest.mark.parametrize(("image", "kernel", "strides", "padding", "dilations"), CONV_CONFIGS[1::2])
 def test_conv2d_gradients_to_second_order(image, kernel, strides, padding, dilations):
     x = rng.standard_normal((1, *image, 2))
     w = rng.standard_normal((*kernel, 2, 2))
@@ -114,8 +113,7 @@ def test_pooling_matches_a_naive_loop(ksize, strides, padding):
     got_max = ek.nn.max_pool(x, ksize, strides, padding).numpy()
     got_avg = ek.nn.avg_pool(x, ksize, strides, padding).numpy()
     np.testing.assert_allclose(got_max, naive_pool(x, ksize, strides, padding, np.max))
-    np.testing.assert_allclose(got_avg, naive_pool(x, ksize, strides, padding, np.mean),
-                               rtol=1e-6)
+    np.testing.assert_allclose(got_avg, naive_pool(x, ksize, strides, padding, np.mean), rtol=1e-6)
 
 
 def test_same_average_pool_divides_by_the_real_pixels_only():
@@ -144,7 +142,10 @@ def test_overlapping_max_windows_add_their_gradients():
         tape.watch(x)
         y = ek.nn.max_pool(x, 2, 1, "VALID")  # all four windows pick the 5
     assert tape.gradient(y, x).numpy()[0, :, :, 0].tolist() == [
-        [0.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 0.0]]
+        [0.0, 0.0, 0.0],
+        [0.0, 4.0, 0.0],
+        [0.0, 0.0, 0.0],
+    ]
 
 
 def test_max_pool_grad_and_gather_are_adjoint_in_the_gradient():
@@ -192,5 +193,4 @@ def test_bad_padding_strides_and_format_are_errors():
 
 def test_integer_images_are_refused_with_a_cast_hint():
     with pytest.raises(ek.errors.InvalidArgumentError, match="conv2d: no kernel for dtype int32"):
-        ek.nn.conv2d(ek.zeros([1, 4, 4, 1], ek.int32), ek.zeros([2, 2, 1, 1], ek.int32), 1,
-                     "SAME")
+        ek.nn.conv2d(ek.zeros([1, 4, 4, 1], ek.int32), ek.zeros([2, 2, 1, 1], ek.int32), 1, "SAME")

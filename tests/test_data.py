@@ -31,8 +31,11 @@ def test_from_tensor_slices_arrays_tuples_dicts():
 
 
 def test_from_tensor_slices_errors():
-    with pytest.raises(InvalidArgumentError, match=r"same size along axis 0, got shapes "
-                       r"\[\(3,\), \(2,\)\]"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"same size along axis 0, got shapes "
+        r"\[\(3,\), \(2,\)\]",
+    ):
         Dataset.from_tensor_slices(([1, 2, 3], [1, 2]))
     with pytest.raises(InvalidArgumentError, match="cannot slice a scalar"):
         Dataset.from_tensor_slices(3.0)
@@ -101,8 +104,11 @@ def test_batch_and_drop_remainder():
     assert values(Dataset.range(5).batch(2, drop_remainder=True)) == [[0, 1], [2, 3]]
     x, y = next(iter(Dataset.from_tensor_slices((np.ones((5, 3)), np.arange(5))).batch(4)))
     assert (x.shape, y.shape, x.dtype) == ((4, 3), (4,), ek.float64)
-    with pytest.raises(InvalidArgumentError, match=r"batch: cannot put element 1 \(float32 shape "
-                       r"\(2,\)\) in one batch with element 0 \(float32 shape \(1,\)\)"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"batch: cannot put element 1 \(float32 shape "
+        r"\(2,\)\) in one batch with element 0 \(float32 shape \(1,\)\)",
+    ):
         list(Dataset.from_generator(lambda: iter([[1.0], [1.0, 2.0]]), ek.float32).batch(2))
     with pytest.raises(InvalidArgumentError, match="batch_size must be a positive int, got 0"):
         Dataset.range(3).batch(0)
@@ -113,7 +119,11 @@ def test_repeat_take_skip_prefetch():
     assert values(Dataset.range(2).repeat().take(5)) == [0, 1, 0, 1, 0]
     assert values(Dataset.range(0).repeat()) == []  # repeating nothing ends
     assert values(Dataset.range(5).skip(2)) == [2, 3, 4]
-    assert values(Dataset.range(5).skip(-1)) == [] and values(Dataset.range(3).take(-1)) == [0, 1, 2]
+    assert values(Dataset.range(5).skip(-1)) == [] and values(Dataset.range(3).take(-1)) == [
+        0,
+        1,
+        2,
+    ]
     assert values(Dataset.range(3).prefetch(1)) == [0, 1, 2]
     epochs = Dataset.range(4).shuffle(4, seed=1).repeat(2)
     order = values(epochs)
@@ -137,8 +147,11 @@ def test_from_generator_types_shapes_and_errors():
     assert [(int(i), x.numpy().tolist()) for i, x in ds] == [(1, [1.0, 2.0]), (2, [3.0])]
     assert next(iter(ds))[0].dtype == ek.int64
     strict = Dataset.from_generator(gen, (ek.int64, ek.float32), ((), (2,)))
-    with pytest.raises(InvalidArgumentError, match=r"element 1 has shape \(1,\) but "
-                       r"output_shapes says \(2,\)"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"element 1 has shape \(1,\) but "
+        r"output_shapes says \(2,\)",
+    ):
         list(strict)
     with pytest.raises(InvalidArgumentError, match="does not have the structure of output_types"):
         list(Dataset.from_generator(gen, ek.float32))
@@ -177,5 +190,6 @@ def test_tfe_iterator():
 
 def test_repr_shows_the_pipeline():
     ds = Dataset.from_tensor_slices(([1.0], [2])).shuffle(4, seed=1).batch(2).repeat()
-    assert repr(ds) == ("<ek.data.Dataset from_tensor_slices(shape=((1,), (1,)))"
-                        ".shuffle(4).batch(2).repeat()>")
+    assert repr(ds) == (
+        "<ek.data.Dataset from_tensor_slices(shape=((1,), (1,))).shuffle(4).batch(2).repeat()>"
+    )

@@ -47,12 +47,21 @@ def cupy_without_cuda(monkeypatch):
 
 
 # --- no GPU: clear answers -------------------------------------------------------------------
-def test_importing_eagerkit_does_not_import_cupy():
+def test_cupy_is_imported_only_when_a_gpu_is_first_asked_for(tmp_path):
+    import os
     import subprocess
 
-    code = "import sys, eagerkit; print('cupy' in sys.modules)"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.stdout.strip() == "False", result.stderr
+    # A stand-in cupy that the child process would find first, if anything imported it.
+    (tmp_path / "cupy.py").write_text("__version__ = '0'\ndef is_available():\n    return False\n")
+    code = (
+        "import sys, eagerkit as ek\n"
+        "print('cupy' in sys.modules)\n"
+        "ek.constant([1.0]) + 1; ek.list_devices.__doc__\n"
+        "print('cupy' in sys.modules, ek.num_gpus(), 'cupy' in sys.modules)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert result.stdout.split() == ["False", "False", "0", "True"], result.stderr
 
 
 def test_without_cupy_there_are_no_gpus_and_the_error_says_how_to_install(no_cupy):
@@ -88,7 +97,9 @@ def test_a_driver_error_while_counting_means_no_gpu(monkeypatch):
 def test_asking_for_a_gpu_that_is_not_there(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", _fake_cupy(available=True, count=1))
     assert ek.num_gpus() == 1
-    with pytest.raises(UnavailableError, match="this machine has 1 GPU\\(s\\), '/gpu:0' to '/gpu:0'"):
+    with pytest.raises(
+        UnavailableError, match="this machine has 1 GPU\\(s\\), '/gpu:0' to '/gpu:0'"
+    ):
         get_device("/gpu:1")
 
 
@@ -101,8 +112,14 @@ def test_seed_gpu_examples_take_the_no_gpu_path(no_cupy):
 # --- names and scopes --------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("written", "canonical"),
-    [("/cpu:0", "/cpu:0"), ("cpu", "/cpu:0"), ("gpu:0", "/gpu:0"), ("/GPU:1", "/gpu:1"),
-     ("/job:localhost/replica:0/task:0/device:GPU:0", "/gpu:0"), ("/sim:0", "/sim:0")],
+    [
+        ("/cpu:0", "/cpu:0"),
+        ("cpu", "/cpu:0"),
+        ("gpu:0", "/gpu:0"),
+        ("/GPU:1", "/gpu:1"),
+        ("/job:localhost/replica:0/task:0/device:GPU:0", "/gpu:0"),
+        ("/sim:0", "/sim:0"),
+    ],
 )
 def test_device_names_are_canonical(written, canonical):
     assert canonical_name(written) == canonical

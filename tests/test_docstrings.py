@@ -10,14 +10,13 @@ import pkgutil
 
 import pytest
 
-import eagerkit
-import eagerkit.widgets
+PACKAGES = ["eagerkit", "eagerkit.widgets"]  # widgets/ is installed as eagerkit.widgets
 
 
 def _module_names():
-    names = ["eagerkit", "eagerkit.widgets"]
+    names = list(PACKAGES)
     failures = []
-    for package in (eagerkit, eagerkit.widgets):
+    for package in map(importlib.import_module, PACKAGES):
         for info in pkgutil.walk_packages(
             package.__path__, package.__name__ + ".", onerror=failures.append
         ):

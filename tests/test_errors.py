@@ -399,8 +399,10 @@ ERRORS = [
         lambda: ek.Variable(1.0, name="v").assign_add(ek.constant(1)),
         errors.InvalidArgumentError,
         ValueError,
-        ["assign_add on variable 'v:0': the value is int32 but the variable is float32",
-         "ek.cast(value, ek.float32)"],
+        [
+            "assign_add on variable 'v:0': the value is int32 but the variable is float32",
+            "ek.cast(value, ek.float32)",
+        ],
     ),
     (
         "Tensor.eval in eager mode",

@@ -223,6 +223,7 @@ def test_optimizations_fold_merge_and_drop():
     listing = str(concrete.graph)
     assert "constant 4.0" in listing and "sin(%0)" in listing and "float32[3]" in listing
     assert "(writes into %" in listing
+    assert "(writes into %" not in str(concrete.traced_graph)  # the trace stays as traced
 
 
 def test_optimizations_keep_results_on_random_functions():
@@ -291,6 +292,23 @@ def test_structures_methods_and_concrete_calls():
     np.testing.assert_allclose(concrete(scaler, ek.constant([1.0, 2.0]))["y"], [3.0, 6.0])
     with pytest.raises(ValueError, match=r"traced for tensors .*shape=\(2,\).* got float32\[3\]"):
         concrete(scaler, ek.zeros([3]))
+    with pytest.raises(ValueError, match="traced for the Python arguments"):
+        concrete(Scaler(4.0), ek.zeros([2]))
+    with pytest.raises(ValueError, match="with unknown sizes; give a tensor"):
+        Scaler.apply.get_concrete_function(scaler, ek.TensorSpec([None]))
+
+
+def test_variables_passed_as_arguments_are_read_at_every_call():
+    double = ek.function(lambda v: v * 2.0)
+    first, second = ek.Variable([1.0, 2.0]), ek.Variable([5.0, 6.0])
+    np.testing.assert_allclose(double(first), [2.0, 4.0])
+    np.testing.assert_allclose(double(second), [10.0, 12.0])
+    second.assign([0.5, 0.5])
+    with ek.GradientTape() as tape:
+        y = ek.reduce_sum(double(second))
+    assert float(y) == 2.0
+    np.testing.assert_allclose(tape.gradient(y, second), [2.0, 2.0])
+    assert double.trace_count == 1
 
 
 def test_unhashable_python_arguments_are_refused_clearly():

@@ -21,7 +21,9 @@ from eagerkit.errors import NotFoundError
 GPU_COUNT, NO_GPU_REASON = gpu_status()
 pytestmark = [
     pytest.mark.gpu,
-    pytest.mark.skipif(GPU_COUNT == 0, reason=f"needs cupy and a CUDA device ({str(NO_GPU_REASON).split('. ')[0]})"),
+    pytest.mark.skipif(
+        GPU_COUNT == 0, reason=f"needs cupy and a CUDA device ({str(NO_GPU_REASON).split('. ')[0]})"
+    ),
 ]
 CASES = cases()
 

@@ -95,7 +95,7 @@ def test_implicit_gradients_of_the_slide_example():
 def test_implicit_gradients_come_in_variable_creation_order():
     a, b, c = ek.Variable(1.0), ek.Variable(2.0), ek.Variable(3.0)
     pairs = ek.implicit_gradients(lambda: c * b + a)()
-    assert [v is w for (_, v), w in zip(pairs, [a, b, c])] == [True, True, True]
+    assert [v is w for (_, v), w in zip(pairs, [a, b, c], strict=True)] == [True, True, True]
     assert _values(g for g, _ in pairs) == [1.0, 3.0, 2.0]
 
 
@@ -116,3 +116,23 @@ def test_implicit_gradients_skip_non_trainable_variables():
 def test_wrappers_keep_the_function_name():
     assert ek.gradients_function(f).__name__ == "f"
     assert ek.implicit_gradients(f).__name__ == "f"
+
+
+def huber(t, m=1.0):
+    """The CS20 Huber loss, written with Python control flow on a scalar tensor."""
+    return t**2 if ek.abs(t) <= m else m * (2 * ek.abs(t) - m)
+
+
+def test_huber_with_python_control_flow_per_example():
+    grad = ek.gradients_function(huber, params=[0])
+    assert _values(grad(0.5)) == [1.0]  # 2t inside
+    assert _values(grad(3.0)) == [2.0]  # 2m outside
+    assert _values(grad(-3.0)) == [-2.0]
+
+
+def test_huber_on_a_batch_needs_where():
+    with pytest.raises(ValueError, match="is ambiguous. Use ek.reduce_any"):
+        huber(ek.constant([0.5, 3.0]))
+    t = ek.constant([0.5, 3.0])
+    batched = ek.where(ek.abs(t) <= 1.0, t**2, 2 * ek.abs(t) - 1.0)
+    assert batched.numpy().tolist() == [0.25, 5.0]

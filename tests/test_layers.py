@@ -19,14 +19,14 @@ def check_layer_grads(layer, x, *weight_names, order=1, **call_kwargs):
     originals = [getattr(layer, name) for name in weight_names]
 
     def f(x, *weights):
-        for name, value in zip(weight_names, weights):
+        for name, value in zip(weight_names, weights, strict=True):
             setattr(layer, name, value)
         return layer(x, **call_kwargs)
 
     try:
         check_grads(f, x, *[w.numpy() for w in originals], order=order)
     finally:
-        for name, value in zip(weight_names, originals):
+        for name, value in zip(weight_names, originals, strict=True):
             setattr(layer, name, value)
 
 
@@ -36,8 +36,10 @@ def test_dense_makes_its_variables_on_the_first_call():
     assert layer.variables == [] and not layer.built
     y = layer(ek.ones([2, 5]))
     assert y.shape == (2, 3) and layer.built
-    assert [(v.name, v.shape) for v in layer.variables] == [("d/kernel:0", (5, 3)),
-                                                             ("d/bias:0", (3,))]
+    assert [(v.name, v.shape) for v in layer.variables] == [
+        ("d/kernel:0", (5, 3)),
+        ("d/bias:0", (3,)),
+    ]
     np.testing.assert_allclose(y.numpy(), np.ones((2, 5)) @ layer.kernel.numpy(), rtol=1e-6)
 
 
@@ -67,15 +69,22 @@ def test_dense_rejects_rank_1_input_and_makes_no_variables():
 def test_dense_rejects_a_different_feature_count_after_building():
     layer = ek.layers.Dense(3, name="head")
     layer(ek.ones([1, 4]))
-    with pytest.raises(ek.errors.InvalidArgumentError, match=r"built for inputs with 4 features.*"
-                                                            r"\(1, 5\)"):
+    with pytest.raises(
+        ek.errors.InvalidArgumentError,
+        match=r"built for inputs with 4 features.*"
+        r"\(1, 5\)",
+    ):
         layer(ek.ones([1, 5]))
 
 
 def test_activations_by_name_and_unknown_names():
     x = ek.constant([[-1.0, 2.0]])
-    for name, expected in [("relu", [0.0, 2.0]), ("elu", [np.exp(-1) - 1, 2.0]),
-                           ("leaky_relu", [-0.2, 2.0]), ("sigmoid", 1 / (1 + np.exp([1, -2])))]:
+    for name, expected in [
+        ("relu", [0.0, 2.0]),
+        ("elu", [np.exp(-1) - 1, 2.0]),
+        ("leaky_relu", [-0.2, 2.0]),
+        ("sigmoid", 1 / (1 + np.exp([1, -2]))),
+    ]:
         layer = ek.layers.Dense(2, activation=name, kernel_initializer=lambda s, dtype: ek.eye(2))
         np.testing.assert_allclose(layer(x).numpy()[0], expected, rtol=1e-6)
     with pytest.raises(ValueError, match="unknown activation 'relu6'"):
@@ -83,12 +92,15 @@ def test_activations_by_name_and_unknown_names():
 
 
 # --- Conv2D and pooling ----------------------------------------------------------------------
-@pytest.mark.parametrize(("kwargs", "shape"), [
-    ({"padding": "same"}, (2, 8, 8, 4)),
-    ({"padding": "valid"}, (2, 6, 6, 4)),
-    ({"padding": "same", "strides": 2}, (2, 4, 4, 4)),
-    ({"padding": "valid", "dilation_rate": 2}, (2, 4, 4, 4)),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "shape"),
+    [
+        ({"padding": "same"}, (2, 8, 8, 4)),
+        ({"padding": "valid"}, (2, 6, 6, 4)),
+        ({"padding": "same", "strides": 2}, (2, 4, 4, 4)),
+        ({"padding": "valid", "dilation_rate": 2}, (2, 4, 4, 4)),
+    ],
+)
 def test_conv2d_layer_output_shapes(kwargs, shape):
     layer = ek.layers.Conv2D(4, 3, **kwargs)
     assert layer(ek.zeros([2, 8, 8, 3])).shape == shape
@@ -96,8 +108,9 @@ def test_conv2d_layer_output_shapes(kwargs, shape):
 
 
 def test_conv2d_layer_gradients_to_second_order():
-    layer = ek.layers.Conv2D(2, (2, 3), strides=(2, 1), padding="same", activation="tanh",
-                             dtype="float64")
+    layer = ek.layers.Conv2D(
+        2, (2, 3), strides=(2, 1), padding="same", activation="tanh", dtype="float64"
+    )
     check_layer_grads(layer, rng.standard_normal((1, 5, 4, 2)), "kernel", "bias", order=2)
 
 
@@ -109,8 +122,9 @@ def test_conv2d_channels_first_gives_the_same_numbers_transposed():
     first(np.transpose(x, (0, 3, 1, 2)))
     first.kernel.assign(last.kernel)
     y_first = first(np.transpose(x, (0, 3, 1, 2)))
-    np.testing.assert_allclose(np.transpose(y_first.numpy(), (0, 2, 3, 1)), y_last.numpy(),
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        np.transpose(y_first.numpy(), (0, 2, 3, 1)), y_last.numpy(), rtol=1e-5
+    )
 
 
 def test_conv2d_layer_on_a_rank_3_input_names_layer_shape_and_fix():
@@ -119,7 +133,8 @@ def test_conv2d_layer_on_a_rank_3_input_names_layer_shape_and_fix():
         layer(ek.zeros([28, 28, 1]))
     message = str(info.value)
     assert "Conv2D layer 'conv1' expects input of rank 4 [batch, height, width, channels]" in (
-        message)
+        message
+    )
     assert "(28, 28, 1)" in message and "ek.expand_dims(x, 0)" in message
     assert layer.variables == []
 
@@ -199,15 +214,13 @@ def test_batch_normalization_training_and_inference():
     np.testing.assert_allclose(bn.moving_variance.numpy(), [1.0, 50.5])  # 0.5 * 1 + 0.5 * var
     inference = bn(x)  # the moving averages, not the batch
     np.testing.assert_allclose(inference.numpy()[:, 0], [0.0, 2.0], rtol=1e-6)
-    assert [v.name for v in bn.trainable_variables] == [f"{bn.name}/gamma:0",
-                                                         f"{bn.name}/beta:0"]
+    assert [v.name for v in bn.trainable_variables] == [f"{bn.name}/gamma:0", f"{bn.name}/beta:0"]
     assert len(bn.non_trainable_variables) == 2
 
 
 def test_batch_normalization_gradients_in_training_mode():
     bn = ek.layers.BatchNormalization(dtype="float64")
-    check_layer_grads(bn, rng.standard_normal((4, 2, 3)), "gamma", "beta", order=2,
-                      training=True)
+    check_layer_grads(bn, rng.standard_normal((4, 2, 3)), "gamma", "beta", order=2, training=True)
 
 
 # --- LSTM and GRU ----------------------------------------------------------------------------
@@ -217,7 +230,7 @@ def numpy_lstm(x, kernel, recurrent, bias):
     h = c = np.zeros((x.shape[0], units))
     for t in range(x.shape[1]):
         z = x[:, t] @ kernel + h @ recurrent + bias
-        i, f, g, o = (z[:, k * units:(k + 1) * units] for k in range(4))
+        i, f, g, o = (z[:, k * units : (k + 1) * units] for k in range(4))
         c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
         h = sigmoid(o) * np.tanh(c)
     return h, c
@@ -227,8 +240,9 @@ def test_lstm_matches_the_textbook_equations():
     lstm = ek.layers.LSTM(3, return_state=True, dtype="float64")
     x = rng.standard_normal((2, 4, 5))
     output, h, c = lstm(x)
-    expected_h, expected_c = numpy_lstm(x, lstm.kernel.numpy(), lstm.recurrent_kernel.numpy(),
-                                         lstm.bias.numpy())
+    expected_h, expected_c = numpy_lstm(
+        x, lstm.kernel.numpy(), lstm.recurrent_kernel.numpy(), lstm.bias.numpy()
+    )
     np.testing.assert_allclose(output.numpy(), expected_h, rtol=1e-12)
     np.testing.assert_allclose(c.numpy(), expected_c, rtol=1e-12)
     assert lstm.bias.numpy().tolist() == [0.0] * 3 + [1.0] * 3 + [0.0] * 6  # forget bias 1
@@ -239,8 +253,7 @@ def test_recurrent_shapes_and_gradients(layer_class):
     assert layer_class(6)(ek.zeros([2, 5, 3])).shape == (2, 6)
     assert layer_class(6, return_sequences=True)(ek.zeros([2, 5, 3])).shape == (2, 5, 6)
     layer = layer_class(2, return_sequences=True, dtype="float64")
-    check_layer_grads(layer, rng.standard_normal((2, 3, 2)), "kernel", "recurrent_kernel",
-                      "bias")
+    check_layer_grads(layer, rng.standard_normal((2, 3, 2)), "kernel", "recurrent_kernel", "bias")
 
 
 def test_gru_keeps_its_state_when_the_update_gate_is_shut():
@@ -251,9 +264,11 @@ def test_gru_keeps_its_state_when_the_update_gate_is_shut():
 
 
 def test_recurrent_layer_rejects_a_rank_2_input():
-    with pytest.raises(ek.errors.InvalidArgumentError,
-                       match=r"LSTM layer 'lstm_x' expects input of rank 3 \[batch, time, "
-                             r"features\], but got shape \(4, 5\)"):
+    with pytest.raises(
+        ek.errors.InvalidArgumentError,
+        match=r"LSTM layer 'lstm_x' expects input of rank 3 \[batch, time, "
+        r"features\], but got shape \(4, 5\)",
+    ):
         ek.layers.LSTM(3, name="lstm_x")(ek.zeros([4, 5]))
 
 

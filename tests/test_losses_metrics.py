@@ -19,8 +19,10 @@ def test_mean_squared_error_and_absolute_difference():
     mse = ek.losses.mean_squared_error(labels, predictions)
     assert mse.shape == () and mse.dtype == ek.float64
     np.testing.assert_allclose(float(mse), np.mean((predictions - labels) ** 2))
-    np.testing.assert_allclose(float(ek.losses.absolute_difference(labels, predictions)),
-                               np.mean(np.abs(predictions - labels)))
+    np.testing.assert_allclose(
+        float(ek.losses.absolute_difference(labels, predictions)),
+        np.mean(np.abs(predictions - labels)),
+    )
 
 
 @pytest.mark.parametrize("delta", [1.0, 0.5, 14.0])
@@ -38,12 +40,13 @@ def test_cross_entropies_match_the_formulas():
     onehot = np.eye(4)[ids]
     expected = -np.mean(log_softmax(logits)[np.arange(5), ids])
     np.testing.assert_allclose(float(ek.losses.softmax_cross_entropy(onehot, logits)), expected)
-    np.testing.assert_allclose(float(ek.losses.sparse_softmax_cross_entropy(ids, logits)),
-                               expected)
+    np.testing.assert_allclose(float(ek.losses.sparse_softmax_cross_entropy(ids, logits)), expected)
     bits = rng.integers(0, 2, (5, 4)).astype(np.float64)
     p = 1 / (1 + np.exp(-logits))
-    np.testing.assert_allclose(float(ek.losses.sigmoid_cross_entropy(bits, logits)),
-                               -np.mean(bits * np.log(p) + (1 - bits) * np.log(1 - p)))
+    np.testing.assert_allclose(
+        float(ek.losses.sigmoid_cross_entropy(bits, logits)),
+        -np.mean(bits * np.log(p) + (1 - bits) * np.log(1 - p)),
+    )
 
 
 def test_cross_entropies_stay_finite_for_huge_logits():
@@ -58,29 +61,37 @@ def test_label_smoothing_and_weights():
     hard = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
     np.testing.assert_allclose(
         float(ek.losses.softmax_cross_entropy(hard, logits, label_smoothing=0.15)),
-        float(ek.losses.softmax_cross_entropy(smoothed, logits)))
+        float(ek.losses.softmax_cross_entropy(smoothed, logits)),
+    )
     # TF1's reduction: weighted sum over the number of non-zero weights.
     loss = ek.losses.mean_squared_error([0.0, 0.0, 0.0], [1.0, 2.0, 3.0], weights=[2.0, 0.0, 1.0])
     assert float(loss) == (2 * 1 + 0 * 4 + 1 * 9) / 2
 
 
-@pytest.mark.parametrize("loss", [
-    lambda x: ek.losses.huber_loss(np.array([0.3, -2.0, 1.0]), x, delta=0.7),
-    lambda x: ek.losses.softmax_cross_entropy(np.array([0.2, 0.3, 0.5]), x),
-    lambda x: ek.losses.sparse_softmax_cross_entropy(np.array(1), x),
-    lambda x: ek.losses.sigmoid_cross_entropy(np.array([1.0, 0.0, 1.0]), x),
-])
+@pytest.mark.parametrize(
+    "loss",
+    [
+        lambda x: ek.losses.huber_loss(np.array([0.3, -2.0, 1.0]), x, delta=0.7),
+        lambda x: ek.losses.softmax_cross_entropy(np.array([0.2, 0.3, 0.5]), x),
+        lambda x: ek.losses.sparse_softmax_cross_entropy(np.array(1), x),
+        lambda x: ek.losses.sigmoid_cross_entropy(np.array([1.0, 0.0, 1.0]), x),
+    ],
+)
 def test_loss_gradients_to_second_order(loss):
     check_grads(loss, np.array([1.5, 0.4, -0.2]), order=2)
 
 
 def test_loss_shape_errors_say_what_to_do():
-    with pytest.raises(ek.errors.InvalidArgumentError,
-                       match=r"mean_squared_error: labels have shape \(3,\) but predictions "
-                             r"have shape \(3, 1\).*ek.reshape\(labels, \[3, 1\]\)"):
+    with pytest.raises(
+        ek.errors.InvalidArgumentError,
+        match=r"mean_squared_error: labels have shape \(3,\) but predictions "
+        r"have shape \(3, 1\).*ek.reshape\(labels, \[3, 1\]\)",
+    ):
         ek.losses.mean_squared_error([1.0, 2.0, 3.0], [[1.0], [2.0], [3.0]])
-    with pytest.raises(ek.errors.InvalidArgumentError,
-                       match=r"integer class ids of shape \(2,\).*softmax_cross_entropy"):
+    with pytest.raises(
+        ek.errors.InvalidArgumentError,
+        match=r"integer class ids of shape \(2,\).*softmax_cross_entropy",
+    ):
         ek.losses.sparse_softmax_cross_entropy([[0.0, 1.0], [1.0, 0.0]], ek.zeros([2, 2]))
 
 
@@ -111,7 +122,9 @@ def test_accuracy_metric():
     assert float(acc.result()) == pytest.approx(2 / 3)
     acc(labels=[0], predictions=[0])
     assert float(acc.result()) == 0.75
-    with pytest.raises(ek.errors.InvalidArgumentError,
-                       match=r"labels have shape \(2,\) but predictions have shape \(2, 2\)"):
+    with pytest.raises(
+        ek.errors.InvalidArgumentError,
+        match=r"labels have shape \(2,\) but predictions have shape \(2, 2\)",
+    ):
         acc(labels=[0, 1], predictions=[[0, 1], [1, 0]])
     assert float(acc.result()) == 0.75  # the failed call changed nothing

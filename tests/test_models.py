@@ -89,14 +89,13 @@ def test_gradients_and_a_training_step_through_a_model():
             loss = ek.losses.mean_squared_error(y, model(x))
         grads = tape.gradient(loss, model.trainable_variables)
         assert all(g is not None for g in grads)
-        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
         losses.append(float(loss))
     assert losses[-1] < 0.5 * losses[0]
 
 
 def test_sequential_passes_training_to_layers_that_take_it():
-    model = ek.Sequential([ek.layers.Dense(50, kernel_initializer="ones"),
-                           ek.layers.Dropout(0.5)])
+    model = ek.Sequential([ek.layers.Dense(50, kernel_initializer="ones"), ek.layers.Dropout(0.5)])
     x = ek.ones([1, 1])
     assert np.all(model(x).numpy() == 1.0)
     dropped = model(x, training=True).numpy()
@@ -113,27 +112,30 @@ def test_sequential_add_and_nesting():
 
 
 def test_summary_is_a_fixed_table():
-    model = ek.Sequential([
-        ek.layers.Conv2D(4, 3, padding="same", name="conv"),
-        ek.layers.MaxPool2D(name="pool"),
-        ek.layers.Flatten(name="flat"),
-        ek.layers.BatchNormalization(name="bn"),
-        ek.layers.Dense(10, name="logits"),
-    ], name="cnn")
+    model = ek.Sequential(
+        [
+            ek.layers.Conv2D(4, 3, padding="same", name="conv"),
+            ek.layers.MaxPool2D(name="pool"),
+            ek.layers.Flatten(name="flat"),
+            ek.layers.BatchNormalization(name="bn"),
+            ek.layers.Dense(10, name="logits"),
+        ],
+        name="cnn",
+    )
     model(ek.zeros([2, 8, 8, 1]))
     lines = []
     model.summary(print_fn=lines.append)
     assert lines[0].splitlines() == [
         'Model: "cnn"',
-        "=" * 54,
+        "=" * 51,
         "Layer (type)              Output Shape      Param #",
-        "=" * 54,
+        "=" * 51,
         "conv (Conv2D)             (None, 8, 8, 4)   40",
         "pool (MaxPooling2D)       (None, 4, 4, 4)   0",
         "flat (Flatten)            (None, 64)        0",
         "bn (BatchNormalization)   (None, 64)        256",
         "logits (Dense)            (None, 10)        650",
-        "=" * 54,
+        "=" * 51,
         "Total params: 946",
         "Trainable params: 818",
         "Non-trainable params: 128",
@@ -141,7 +143,9 @@ def test_summary_is_a_fixed_table():
 
 
 def test_summary_before_the_first_call_says_what_to_do():
-    with pytest.raises(ek.errors.FailedPreconditionError, match=r"not been built.*model\(x\[:1\]\)"):
+    with pytest.raises(
+        ek.errors.FailedPreconditionError, match=r"not been built.*model\(x\[:1\]\)"
+    ):
         ek.Sequential([ek.layers.Dense(1)]).summary()
 
 

@@ -47,6 +47,16 @@ def test_every_differentiable_primitive_has_a_case():
     )
 
 
+def test_every_differentiable_primitive_has_a_vjp():
+    """A differentiable op without VJPs would silently pass no gradient at all."""
+    lacking = [
+        op.name
+        for op in all_ops()
+        if op.differentiable and op.nin is not None and all(v is None for v in op.vjps)
+    ]
+    assert not lacking, f"differentiable primitives without a VJP (call .defvjp): {lacking}"
+
+
 @pytest.fixture
 def untested_op():
     """A differentiable primitive registered for one test and removed afterwards."""
@@ -62,8 +72,8 @@ def untested_op():
 
 
 def test_a_new_primitive_without_a_case_is_reported(untested_op):
-    assert untested_op in _uncovered()
-    assert "add" not in _uncovered()
+    missing = _uncovered()
+    assert untested_op in missing and "add" not in missing
 
 
 def test_case_names_are_unique_and_inputs_are_float64():

@@ -61,7 +61,9 @@ def test_no_mixing_with_host_arrays_in_one_operation():
 def test_python_scalars_only_from_0d_arrays():
     data = ek.copy_to_device([1.0, 2.0], "/sim:0")._data
     for convert in (float, int, bool):
-        with pytest.raises(TypeError, match=f"shape \\(2,\\) cannot become a Python {convert.__name__}"):
+        with pytest.raises(
+            TypeError, match=f"shape \\(2,\\) cannot become a Python {convert.__name__}"
+        ):
             convert(data)
     assert float(data.sum()) == 3.0
 
@@ -81,9 +83,24 @@ def test_creation_ops_honour_nested_device_scopes():
         assert ek.zeros([2]).device == "/sim:0"
         with ek.device("cpu:0"):
             assert ek.ones([2]).device == "/cpu:0"
-        made = [ek.constant(1.0), ek.random_normal([2]), ek.range(3), ek.fill([2], 7.0),
-                ek.eye(2), ek.linspace(0.0, 1.0, 3), ek.Variable(1.0)]
+        made = [
+            ek.constant(1.0),
+            ek.random_normal([2]),
+            ek.range(3),
+            ek.fill([2], 7.0),
+            ek.eye(2),
+            ek.linspace(0.0, 1.0, 3),
+            ek.Variable(1.0),
+            ek.constant(2.0, shape=[2, 2]),
+            ek.truncated_normal([50]),
+            ek.random_uniform([2], 0, 5, dtype=ek.int32),
+            ek.random_uniform([2]),
+            ek.one_hot([0, 2], 3),
+        ]
         assert {t.device for t in made} == {"/sim:0"}
+        assert all(isinstance(t._data, SimArray) for t in made)
+    on_sim = made[1]
+    assert ek.zeros_like(on_sim).device == ek.ones_like(on_sim).device == "/sim:0"
     assert ek.zeros([2]).device == "/cpu:0"
 
 
@@ -140,7 +157,9 @@ def test_missing_kernel_fails_before_running_and_explains():
     assert "cuBLAS" in message and "x.cpu()" in message
     # the CPU has the kernel, and a float cast runs on the device
     assert ek.matmul(a.cpu(), ek.transpose(a).cpu()).numpy()[0, 0] == 5
-    assert ek.matmul(ek.cast(a, ek.float32), ek.cast(ek.transpose(a), ek.float32)).device == "/sim:0"
+    assert (
+        ek.matmul(ek.cast(a, ek.float32), ek.cast(ek.transpose(a), ek.float32)).device == "/sim:0"
+    )
 
 
 # --- gradients and training --------------------------------------------------------------------
@@ -186,7 +205,7 @@ def test_dense_layer_trains_on_the_device():
     assert {v.device for v in layer.trainable_variables} == {"/sim:0"}
     assert loss.device == "/sim:0"
     np.testing.assert_allclose(float(loss), float(cpu_loss), rtol=1e-6)
-    for v, cpu_v in zip(layer.trainable_variables, cpu_layer.trainable_variables):
+    for v, cpu_v in zip(layer.trainable_variables, cpu_layer.trainable_variables, strict=True):
         np.testing.assert_allclose(v.numpy(), cpu_v.numpy(), rtol=1e-6)
 
 
@@ -208,3 +227,19 @@ def test_seed_gpu_examples_run_on_the_simulated_gpu():
     assert printed[1].endswith("seconds to multiply a (1000, 1000) matrix by itself 10 times")
     assert on_cpu.device == "/cpu:0" and on_gpu.device == "/sim:0"
     np.testing.assert_allclose(on_gpu.numpy(), on_cpu.numpy(), rtol=1e-6)
+
+
+def test_checkpoints_move_between_devices(tmp_path):
+    with ek.device("/sim:0"):
+        on_sim = ek.Variable([1.0, 2.0], name="w")
+    on_cpu = ek.Variable([0.0, 0.0], name="w")
+    saved = ek.train.Checkpoint(w=on_sim).save(str(tmp_path / "sim"))
+    ek.train.Checkpoint(w=on_cpu).restore(saved)  # saved on the GPU stand-in, restored on CPU
+    assert on_cpu.device == "/cpu:0" and isinstance(on_cpu._data, np.ndarray)
+    np.testing.assert_array_equal(on_cpu.numpy(), [1.0, 2.0])
+
+    on_cpu.assign([7.0, 8.0])
+    saved = ek.train.Checkpoint(w=on_cpu).save(str(tmp_path / "cpu"))
+    ek.train.Checkpoint(w=on_sim).restore(saved)  # and back
+    assert on_sim.device == "/sim:0" and isinstance(on_sim._data, SimArray)
+    np.testing.assert_array_equal(on_sim.numpy(), [7.0, 8.0])

@@ -135,7 +135,9 @@ def test_nested_tapes_give_the_derivatives_of_x_squared():
     assert (float(d1), float(d2), d3) == (6.0, 2.0, None)
 
 
-@pytest.mark.parametrize(("x0", "power", "first", "second"), [(5.0, 2, 10.0, 2.0), (1.0, 3, 3.0, 6.0)])
+@pytest.mark.parametrize(
+    ("x0", "power", "first", "second"), [(5.0, 2, 10.0, 2.0), (1.0, 3, 3.0, 6.0)]
+)
 def test_second_derivatives_with_two_tapes(x0, power, first, second):
     x = ek.constant(x0)
     with ek.GradientTape() as outer:
@@ -160,7 +162,9 @@ def test_stop_recording():
 
 def test_stop_recording_outside_the_block_is_an_error():
     tape = ek.GradientTape()
-    with pytest.raises(RuntimeError, match="Trying to stop recording a tape which is not recording."):
+    with pytest.raises(
+        RuntimeError, match="Trying to stop recording a tape which is not recording."
+    ):
         with tape.stop_recording():
             pass
 

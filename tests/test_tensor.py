@@ -50,9 +50,9 @@ def test_printing_is_deterministic():
 
 def test_format_delegates_to_numpy():
     assert f"{ek.constant(3.14159):.3f}" == "3.142"
-    assert "hello, {}".format(ek.matmul([[2.0]], [[2.0]])) == "hello, [[4.]]"
+    assert "hello, {}".format(ek.matmul([[2.0]], [[2.0]])) == "hello, [[4.]]"  # noqa: UP032
     assert f"{ek.constant(5)}" == "5"
-    assert "%f" % ek.constant(2.5) == "2.500000"
+    assert "%f" % ek.constant(2.5) == "2.500000"  # noqa: UP031 - %-formatting a tensor
 
 
 # --- properties and numpy interop ---------------------------------------------------------------
@@ -145,9 +145,11 @@ def test_basic_indexing_matches_numpy():
         (None, 0, Ellipsis),
         (ek.constant(1), slice(0, 2)),
     ]:
-        np_key = tuple(int(k) if isinstance(k, ek.Tensor) else k for k in key) if isinstance(
-            key, tuple
-        ) else key
+        np_key = (
+            tuple(int(k) if isinstance(k, ek.Tensor) else k for k in key)
+            if isinstance(key, tuple)
+            else key
+        )
         np.testing.assert_array_equal(x[key].numpy(), values[np_key])
 
 
@@ -188,9 +190,9 @@ def test_pickle_round_trips_the_value():
 def test_graph_only_attributes_explain_eager_mode():
     x = ek.constant(1.0)
     with pytest.raises(AttributeError, match="meaningless when eager execution is enabled"):
-        x.op
+        _ = x.op
     with pytest.raises(AttributeError, match="meaningless when eager execution is enabled"):
-        x.name
+        _ = x.name
     with pytest.raises(NotImplementedError, match=r"is \.numpy\(\) what you're looking for\?"):
         x.eval()
 

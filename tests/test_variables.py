@@ -14,8 +14,7 @@ def test_repr_and_str():
     expected = "<ek.Variable 'weight:0' shape=() dtype=float32, numpy=5.0>"
     assert repr(w) == expected and str(w) == expected
     assert repr(ek.Variable([1.0, 2.0])) == (
-        "<ek.Variable 'Variable:0' shape=(2,) dtype=float32, "
-        "numpy=array([1., 2.], dtype=float32)>"
+        "<ek.Variable 'Variable:0' shape=(2,) dtype=float32, numpy=array([1., 2.], dtype=float32)>"
     )
 
 
@@ -117,7 +116,9 @@ def test_none_gradients_are_skipped():
 
 def test_all_none_gradients_raise_and_change_nothing():
     a, b = ek.Variable(1.0, name="a"), ek.Variable(2.0, name="b")
-    with pytest.raises(ValueError, match=r"No gradients provided for any variable: \['a:0', 'b:0'\]"):
+    with pytest.raises(
+        ValueError, match=r"No gradients provided for any variable: \['a:0', 'b:0'\]"
+    ):
         ek.train.GradientDescentOptimizer(0.01).apply_gradients([(None, a), (None, b)])
     assert (float(a), float(b)) == (1.0, 2.0)
 

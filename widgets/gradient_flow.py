@@ -6,8 +6,8 @@ reports to it. It shows a layers x steps heat map of gradient norms, flags layer
 gradients vanish, explode or turn NaN, and a histogram of each variable's latest
 gradient when you click a layer.
 
-Per step it only computes a sum of squares *on the gradient's device* and keeps a
-reference to the latest gradient; the numbers come to the host once per flush.
+Per step it only keeps references to the gradients; a flush computes all their norms at
+once on their device (norms.py) and brings the numbers to the host in one copy.
 """
 
 import math
@@ -19,10 +19,12 @@ import traitlets
 from eagerkit.tensor import Tensor
 
 from . import snapshot
-from ._live import LiveWidget, downsample_indices, to_host_floats
+from ._live import LiveWidget, downsample_indices
+from .norms import layer_norms
 
 HERE = pathlib.Path(__file__).parent
 BINS = 20
+MAX_PENDING = 1 << 24  # gradient elements kept between flushes (64 MB of float32)
 
 
 class GradientFlow(LiveWidget):
@@ -57,10 +59,12 @@ class GradientFlow(LiveWidget):
         self._row_of = {}  # id(variable) -> row index
         self._variables = []  # keeps the variables alive, so their ids stay theirs
         self._layers = []  # layer names, in first-seen order
-        self._pending = []  # (step, [(row, sum of squares as a Tensor on its device)])
+        self._pending = []  # (step, rows, gradients) per logged step, not yet sent
+        self._pending_size = 0  # elements held in self._pending
         self._latest = {}  # row -> the latest gradient (a Tensor), for histograms
         self._steps, self._norms = [], []  # full history: one list of layer norms per step
         self._flags = {}
+        self._summaries = []  # per variable: latest norm and histogram, as of the last flush
         self._next_step = 0
         for name, variable in _named_variables(model_or_variables):
             self._add(variable, name)
@@ -77,13 +81,14 @@ class GradientFlow(LiveWidget):
         self._row_of[id(variable)] = len(self._rows)
         self._rows.append({"name": unique, "layer": layer})
         self._variables.append(variable)
+        return len(self._rows) - 1
 
     # --- feeding it --------------------------------------------------------------------
     def log(self, grads_and_vars, step=None):
-        """Buffer the gradient norms of one step (``None`` gradients are skipped)."""
+        """Buffer one step's gradients (``None`` gradients are skipped); sends nothing."""
         step = self._next_step if step is None else int(step)  # int(): a global-step tensor
         self._next_step = step + 1
-        squares = []
+        rows, grads = [], []
         for grad, variable in grads_and_vars:
             if grad is None:
                 continue
@@ -94,14 +99,16 @@ class GradientFlow(LiveWidget):
                 )
             row = self._row_of.get(id(variable))
             if row is None:
-                self._add(variable)
-                row = len(self._rows) - 1
-            flat = grad._data.reshape(-1)
-            # vdot stays on the device (a 0-d array): no GPU sync per step.
-            squares.append((row, Tensor(grad._device.xp.vdot(flat, flat), grad._device)))
+                row = self._add(variable)
+            rows.append(row)
+            grads.append(grad)  # a reference: gradients are never written into
             self._latest[row] = grad
-        self._pending.append((step, squares))
-        self._tick()
+            self._pending_size += grad._data.size
+        self._pending.append((step, rows, grads))
+        if self._pending_size > MAX_PENDING:
+            self.flush()  # do not hold on to too many gradients of a large model
+        else:
+            self._tick()
 
     def attach(self, optimizer):
         """Log every ``optimizer.apply_gradients`` from now on; returns the flow."""
@@ -122,36 +129,31 @@ class GradientFlow(LiveWidget):
     def _take_new_points(self):
         if not self._pending:
             return None
-        pending, self._pending = self._pending, []
-        flat = to_host_floats([sq for _, squares in pending for _, sq in squares])
-        values = iter(flat)
-        new_steps, new_norms = [], []
-        for step, squares in pending:
-            per_layer = [None] * len(self._layers)
-            for row, _ in squares:
-                layer = self._layers.index(self._rows[row]["layer"])
-                per_layer[layer] = (per_layer[layer] or 0.0) + next(values)
-            norms = [None if s is None else math.sqrt(s) for s in per_layer]
-            new_steps.append(step)
-            new_norms.append(norms)
+        pending, self._pending, self._pending_size = self._pending, [], 0
+        row_layers = [self._layers.index(row["layer"]) for row in self._rows]
+        norms, present = layer_norms(pending, row_layers, len(self._layers))
+        self._update_flags(norms, present)
+        new_steps = [step for step, _, _ in pending]
+        new_norms = [
+            [_json_norm(n) if p else None for n, p in zip(values, flags)]
+            for values, flags in zip(norms.tolist(), present.tolist())
+        ]
         self._steps += new_steps
         self._norms += new_norms
-        self._update_flags(new_norms)
+        self._summaries = self._variable_summaries()
         return {"type": "points", "layers": list(self._layers), "steps": new_steps,
-                "norms": [[_json_norm(n) for n in col] for col in new_norms],
-                "flags": dict(self._flags), "variables": self._variable_summaries()}
+                "norms": new_norms, "flags": dict(self._flags), "variables": self._summaries}
 
-    def _update_flags(self, new_norms):
-        latest = new_norms[-1]
+    def _update_flags(self, norms, present):
         for i, layer in enumerate(self._layers):
-            seen = [col[i] for col in new_norms if i < len(col) and col[i] is not None]
-            if any(math.isnan(n) for n in seen) or self._flags.get(layer) == "nan":
+            seen = norms[present[:, i], i]
+            if np.isnan(seen).any() or self._flags.get(layer) == "nan":
                 self._flags[layer] = "nan"  # sticky: a NaN once means the run is broken
-            elif i < len(latest) and latest[i] is not None:
-                norm = latest[i]
+            elif seen.size:
+                latest = seen[-1]
                 self._flags[layer] = (
-                    "exploding" if norm > self.exploding
-                    else "vanishing" if norm < self.vanishing else "ok"
+                    "exploding" if latest > self.exploding
+                    else "vanishing" if latest < self.vanishing else "ok"
                 )
 
     def _variable_summaries(self):
@@ -173,8 +175,8 @@ class GradientFlow(LiveWidget):
     def _history_state(self):
         keep = downsample_indices(len(self._steps))
         return {"layers": list(self._layers), "steps": [self._steps[i] for i in keep],
-                "norms": [[_json_norm(n) for n in self._norms[i]] for i in keep],
-                "flags": dict(self._flags), "variables": self._variable_summaries()}
+                "norms": [self._norms[i] for i in keep],
+                "flags": dict(self._flags), "variables": self._summaries}
 
     # --- display -----------------------------------------------------------------------
     def __repr__(self):

@@ -19,7 +19,7 @@ TENSOR_BOX = (168, 54)
 OP_BOX = (112, 26)
 
 
-def preview(value, width=36):
+def preview(value, width=28):
     """A short one-line text of an array's values.
 
     Examples
@@ -41,13 +41,11 @@ def preview(value, width=36):
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def host(value):
-    """A numpy copy of a Tensor or of a raw backend array (what the sweep hands listeners)."""
+def host(value, device=None):
+    """A numpy copy of a Tensor, or of a raw array on ``device`` (what the sweep hands us)."""
     if isinstance(value, Tensor):
         return np.asarray(value.numpy())
-    if isinstance(value, (np.ndarray, np.generic)):
-        return np.asarray(value)
-    return np.asarray(value.get())  # a cupy array: one copy to the host
+    return np.asarray(device.backend.to_host(value))
 
 
 def _scalar_text(value):
@@ -174,7 +172,7 @@ def _tensor_node(node_id, tensor, namer, made_by_op, watched_ids):
         "id": node_id, "type": "tensor", "label": namer(tensor),
         "kind": tensor_kind(tensor, made_by_op, watched_ids),
         "shape": list(tensor.shape), "dtype": tensor.dtype.name, "device": tensor.device,
-        "value": preview(host(tensor._data)),
+        "value": preview(host(tensor)),
     }
 
 
@@ -202,7 +200,7 @@ def backward_steps(steps, records, node_of, namer):
         for k, (x, gx) in enumerate(zip(record.inputs, step.input_grads)):
             if gx is None:
                 continue
-            value = host(gx)
+            value = host(gx, x._device)
             key = id(x)
             totals[key] = value if key not in totals else totals[key] + value
             counts[key] = counts.get(key, 0) + 1
@@ -218,7 +216,7 @@ def backward_steps(steps, records, node_of, namer):
         )
         shown.append(
             {"record": step.index, "op": None if is_read else f"op{step.index}",
-             "output": node_of[id(record.output)], "g": preview(host(step.g)),
+             "output": node_of[id(record.output)], "g": preview(host(step.g, record.output._device)),
              "text": text, "grads": grads}
         )
     return shown

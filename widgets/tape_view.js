@@ -45,7 +45,7 @@ function drawEdge(edge, nodes, layer) {
     class: "ek-edge", "marker-end": "url(#ek-arrow)",
   }, layer);
   // The gradient that flowed back along this edge; filled in during the backward phase.
-  const label = svg("text", { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2, class: "ek-edge-label" }, layer);
+  const label = svg("text", { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2 + 12 * (edge.lane || 0), class: "ek-edge-label" }, layer);
   return { path, label };
 }
 
@@ -79,7 +79,7 @@ function drawGraph(graph, holder) {
   const root = svg("svg", { width: graph.width, height: graph.height + 16, class: "ek-graph" }, holder);
   const defs = svg("defs", {}, root);
   const marker = svg("marker", {
-    id: "ek-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto",
+    id: "ek-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto",
   }, defs);
   svg("path", { d: "M0,0 L10,5 L0,10 z", class: "ek-arrowhead" }, marker);
   const byId = {};
@@ -202,7 +202,7 @@ function render({ model, el }) {
       b.title = title;
       return b;
     };
-    const first = button("⏮", "back to the overview", "ek-first");
+    const first = button("« start", "back to the overview", "ek-first");
     const prev = button("◀ back", "previous step", "ek-prev");
     const play = button("▶ play", "play the forward pass, then the reverse sweep", "ek-play");
     const next = button("next ▶", "next step", "ek-next");

@@ -9,12 +9,15 @@ Every backend is an object with
 - ``asarray(host_array)`` and ``to_host(array)``: the only doors between host memory and the
   device, so every copy is explicit;
 - ``random_generator(seed)``: a seeded generator with ``normal``, ``uniform``, ``integers``;
-- ``synchronize()``: wait until queued device work is done (read the clock only after it).
+- ``synchronize()``: wait until queued device work is done (read the clock only after it);
+- ``activate()``: a context that makes the library allocate on this device (cupy's GPU N).
 
 ``numpy_backend`` serves ``/cpu:0``, ``cupy_backend`` serves ``/gpu:N`` (cupy is imported only
 when a GPU is first asked for) and ``simulated`` serves ``/sim:0``, a stand-in for a GPU that
 refuses what cupy refuses, so CI without a GPU still catches host-only code.
 """
+
+import contextlib
 
 import numpy as np
 
@@ -53,6 +56,10 @@ class Backend:
     def synchronize(self):
         """Wait until queued work is done (nothing to wait for when work runs at once)."""
 
+    def activate(self):
+        """A context in which the library makes new arrays on this backend's device."""
+        return contextlib.nullcontext()  # one host: nothing to switch
+
     def __repr__(self):
         return f"<{type(self).__name__} {self.name}>"
 
@@ -76,6 +83,8 @@ class HostRandomGenerator:
         self._to_device = to_device
 
     def __getattr__(self, name):
+        if name.startswith("_"):  # not a sampler (and no recursion before __init__ ran)
+            raise AttributeError(name)
         method = getattr(self._generator, name)
 
         def sample(*args, **kwargs):

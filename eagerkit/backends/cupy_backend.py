@@ -90,6 +90,10 @@ class CupyBackend(Backend):
         """A numpy copy of a cupy array (waits for the kernels that compute it)."""
         return array.get()
 
+    def activate(self):
+        """cupy's current-device context: arrays made inside it land on this GPU."""
+        return self.cuda_device
+
     def synchronize(self):
         """Wait until every kernel queued on this GPU has finished."""
         self.cuda_device.synchronize()

@@ -23,7 +23,7 @@ import itertools
 import numpy as np
 
 from eagerkit import dtypes
-from eagerkit.data import structure
+from eagerkit.data import shuffle, structure
 from eagerkit.data.iterator import Iterator
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -121,7 +121,7 @@ class Dataset:
                 "from_generator: `generator` must be callable (pass the generator function "
                 "itself, e.g. from_generator(gen, ...), not gen())"
             )
-        types = _map_structure(dtypes.as_dtype, output_types)
+        types = structure.map_structure(dtypes.as_dtype, output_types)
 
         def make_iterator():
             for position, raw in enumerate(generator()):
@@ -133,7 +133,7 @@ class Dataset:
                     )
                 element = structure.to_tensors(raw, types)
                 if output_shapes is not None:
-                    _check_shapes(element, output_shapes, position)
+                    structure.check_shapes(element, output_shapes, position)
                 yield element
 
         name = getattr(generator, "__name__", "generator")
@@ -157,7 +157,13 @@ class Dataset:
 
     # --- transformations --------------------------------------------------------------------
     def map(self, map_func):
-        """Apply ``map_func`` to each element (a tuple element is passed as arguments)."""
+        """Apply ``map_func`` to each element (a tuple element is passed as arguments).
+
+        >>> import eagerkit as ek
+        >>> pairs = ek.data.Dataset.from_tensor_slices(([1, 2], [10, 20]))
+        >>> [int(s) for s in pairs.map(lambda x, y: x + y)]
+        [11, 22]
+        """
 
         def make_iterator():
             for element in self._make_iterator():
@@ -177,21 +183,35 @@ class Dataset:
         ``buffer_size - 1`` places: a buffer as large as the dataset shuffles fully. With a
         ``seed`` the order is repeatable; ``reshuffle_each_iteration`` gives each pass over
         the dataset (each epoch) a different order.
+
+        >>> import eagerkit as ek
+        >>> ds = ek.data.Dataset.range(6).shuffle(6, seed=1)
+        >>> sorted(int(x) for x in ds)
+        [0, 1, 2, 3, 4, 5]
+        >>> [int(x) for x in ek.data.Dataset.range(6).shuffle(1, seed=1)]  # a buffer of 1
+        [0, 1, 2, 3, 4, 5]
         """
         buffer_size = _positive(buffer_size, "shuffle", "buffer_size")
-        base = _seed(seed)
+        base = shuffle.base_seed(seed)
         passes = itertools.count()
 
         def make_iterator():
             epoch = next(passes) if reshuffle_each_iteration else 0
             rng = np.random.default_rng([base, epoch])
-            return _buffer_shuffle(self._make_iterator(), buffer_size, rng)
+            return shuffle.buffer_shuffle(self._make_iterator(), buffer_size, rng)
 
         return self._then(make_iterator, f"shuffle({buffer_size})")
 
     def batch(self, batch_size, drop_remainder=False):
         """Stack ``batch_size`` consecutive elements; the last batch may be smaller unless
-        ``drop_remainder``."""
+        ``drop_remainder``.
+
+        >>> import eagerkit as ek
+        >>> [b.numpy().tolist() for b in ek.data.Dataset.range(5).batch(2)]
+        [[0, 1], [2, 3], [4]]
+        >>> [b.numpy().tolist() for b in ek.data.Dataset.range(5).batch(2, drop_remainder=True)]
+        [[0, 1], [2, 3]]
+        """
         batch_size = _positive(batch_size, "batch", "batch_size")
 
         def make_iterator():
@@ -205,7 +225,12 @@ class Dataset:
         return self._then(make_iterator, f"batch({batch_size})")
 
     def repeat(self, count=None):
-        """Read the dataset ``count`` times in a row (``None`` or -1: forever)."""
+        """Read the dataset ``count`` times in a row (``None`` or -1: forever).
+
+        >>> import eagerkit as ek
+        >>> [int(x) for x in ek.data.Dataset.range(2).repeat(3)]
+        [0, 1, 0, 1, 0, 1]
+        """
         forever = count is None or count == -1
 
         def make_iterator():
@@ -238,63 +263,12 @@ class Dataset:
         return self._then(self._make_iterator, f"prefetch({buffer_size})")
 
 
-def _buffer_shuffle(source, buffer_size, rng):
-    buffer = list(itertools.islice(source, buffer_size))
-    for element in source:
-        index = int(rng.integers(len(buffer)))
-        yield buffer[index]
-        buffer[index] = element  # the next input takes the place of the one given out
-    while buffer:  # the input is exhausted: empty the buffer in random order
-        index = int(rng.integers(len(buffer)))
-        buffer[index], buffer[-1] = buffer[-1], buffer[index]
-        yield buffer.pop()
-
-
-def _seed(seed):
-    """The shuffle's base seed: ``seed``, else the global one (ek.set_random_seed), else new."""
-    if seed is not None:
-        return int(seed)
-    from eagerkit.ops import creation
-
-    global_seed = creation._global_seed[0]
-    return int(global_seed) if global_seed is not None else int(np.random.SeedSequence().entropy)
-
-
 def _positive(value, op, what):
     if isinstance(value, Tensor):
         value = int(value)
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
         raise InvalidArgumentError(f"{op}: {what} must be a positive int, got {value!r}", op=op)
     return int(value)
-
-
-def _map_structure(fn, node):
-    if isinstance(node, dict):
-        return {key: _map_structure(fn, value) for key, value in node.items()}
-    if isinstance(node, (tuple, list)):
-        return tuple(_map_structure(fn, value) for value in node)
-    return fn(node)
-
-
-def _check_shapes(element, shapes, position):
-    """Walk ``element`` and ``output_shapes`` together; each tensor must fit its shape."""
-    if isinstance(element, dict):
-        for key in element:
-            _check_shapes(element[key], shapes[key], position)
-    elif isinstance(element, tuple):
-        for part, shape in zip(element, shapes):
-            _check_shapes(part, shape, position)
-    else:
-        shape = tuple(shapes)
-        fits = len(shape) == element.ndim and all(
-            wanted is None or wanted == size for wanted, size in zip(shape, element.shape)
-        )
-        if not fits:
-            raise InvalidArgumentError(
-                f"from_generator: element {position} has shape {element.shape} but "
-                f"output_shapes says {shape} (None matches any size)",
-                op="from_generator",
-            )
 
 
 def _one_or_all(shapes):

@@ -37,20 +37,26 @@ def to_tensors(element, dtypes=None):
     """``element`` with every leaf converted to a Tensor (``dtypes``: same structure, optional)."""
     leaves = flatten(element)
     wanted = [None] * len(leaves) if dtypes is None else flatten(dtypes)
-    return pack(element, [convert_to_tensor(x, dtype=d) for x, d in zip(leaves, wanted)])
+    return pack(
+        element, [convert_to_tensor(x, dtype=d) for x, d in zip(leaves, wanted, strict=True)]
+    )
 
 
 def same_structure(a, b):
     """True when ``a`` and ``b`` nest tuples and dicts the same way."""
     if isinstance(a, dict) or isinstance(b, dict):
         return (
-            isinstance(a, dict) and isinstance(b, dict) and sorted(a) == sorted(b)
+            isinstance(a, dict)
+            and isinstance(b, dict)
+            and sorted(a) == sorted(b)
             and all(same_structure(a[k], b[k]) for k in a)
         )
     if isinstance(a, tuple) or isinstance(b, tuple):
         return (
-            isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
-            and all(same_structure(x, y) for x, y in zip(a, b))
+            isinstance(a, tuple)
+            and isinstance(b, tuple)
+            and len(a) == len(b)
+            and all(same_structure(x, y) for x, y in zip(a, b, strict=True))
         )
     return True
 
@@ -83,3 +89,42 @@ def stack(elements, what="batch"):
             arrays.append(leaf._data)
         stacked.append(Tensor(reference._device.xp.stack(arrays), reference._device))
     return pack(first, stacked)
+
+
+def map_structure(fn, node):
+    """``node`` with ``fn`` applied to each leaf (lists count as structure here: TF's
+    ``output_types`` may be given as lists)."""
+    if isinstance(node, dict):
+        return {key: map_structure(fn, value) for key, value in node.items()}
+    if isinstance(node, (tuple, list)):
+        return tuple(map_structure(fn, value) for value in node)
+    return fn(node)
+
+
+def check_shapes(element, shapes, position):
+    """Walk ``element`` and ``from_generator``'s ``output_shapes`` together; each tensor must
+    fit its shape (``None`` matches any size)."""
+    if isinstance(element, dict):
+        for key in element:
+            check_shapes(element[key], shapes[key], position)
+    elif isinstance(element, tuple):
+        if len(shapes) != len(element):
+            raise InvalidArgumentError(
+                f"from_generator: output_shapes has {len(shapes)} parts but element "
+                f"{position} has {len(element)}",
+                op="from_generator",
+            )
+        for part, shape in zip(element, shapes, strict=True):
+            check_shapes(part, shape, position)
+    else:
+        shape = tuple(shapes)
+        fits = len(shape) == element.ndim and all(
+            wanted is None or wanted == size
+            for wanted, size in zip(shape, element.shape, strict=True)
+        )
+        if not fits:
+            raise InvalidArgumentError(
+                f"from_generator: element {position} has shape {element.shape} but "
+                f"output_shapes says {shape} (None matches any size)",
+                op="from_generator",
+            )

@@ -27,17 +27,18 @@ FILES = {
 }
 # SHA-256 of the published files (9,912,422 / 28,881 / 1,648,877 / 4,542 bytes).
 SHA256 = {
-    "train-images-idx3-ubyte.gz": "440fcabf73cc546fa21475e81ea370265605f56be210a4024d2ca8f203523609",
-    "train-labels-idx1-ubyte.gz": "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c",
-    "t10k-images-idx3-ubyte.gz": "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6",
-    "t10k-labels-idx1-ubyte.gz": "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6",
+    FILES["train_images"]: "440fcabf73cc546fa21475e81ea370265605f56be210a4024d2ca8f203523609",
+    FILES["train_labels"]: "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c",
+    FILES["test_images"]: "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6",
+    FILES["test_labels"]: "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6",
 }
 
 
 def default_directory():
     """Where downloads are cached: ``$EAGERKIT_DATA/mnist`` or ``~/.cache/eagerkit/mnist``."""
-    root = os.environ.get("EAGERKIT_DATA") or os.path.join(os.path.expanduser("~"), ".cache",
-                                                           "eagerkit")
+    root = os.environ.get("EAGERKIT_DATA") or os.path.join(
+        os.path.expanduser("~"), ".cache", "eagerkit"
+    )
     return os.path.join(root, "mnist")
 
 

@@ -91,12 +91,13 @@ def eliminate_dead_code(nodes, outputs):
 
 
 def _with_inputs(node, replaced):
-    """``node`` itself, or a copy of it whose inputs are the replacements of the old ones."""
+    """A copy of an op node reading the replacements of its inputs (other nodes as they are).
+
+    Copying keeps the traced graph as it was traced, whatever later steps mark on the copy.
+    """
     if node.kind != "op":
         return node
     inputs = tuple(replaced.get(id(x), x) for x in node.inputs)
-    if all(new is old for new, old in zip(inputs, node.inputs, strict=True)):
-        return node
     return Node(
         "op", node.shape, node.dtype, node.device, op=node.op, inputs=inputs, params=node.params
     )

@@ -13,6 +13,7 @@ from eagerkit import dtypes, initializers
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.shape import cast
 from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.train.tracking import restore_deferred
 from eagerkit.variables import Variable
 
 _name_counts = {}
@@ -76,6 +77,7 @@ class Layer:
         if not self.built:
             self.build(_shape_of(inputs))
             self.built = True
+            restore_deferred(self)  # values a checkpoint restored before the variables existed
         if "training" in kwargs and not _takes_training(type(self)):
             del kwargs["training"]  # Sequential passes it to every layer; most ignore it
         outputs = self.call(inputs, *args, **kwargs)

@@ -40,10 +40,20 @@ class Conv2D(Layer):
     ((2, 32, 32, 64), (3, 3, 3, 64))
     """
 
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
-                 data_format="channels_last", dilation_rate=(1, 1), activation=None,
-                 use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 **kwargs):
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1),
+        padding="valid",
+        data_format="channels_last",
+        dilation_rate=(1, 1),
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.filters = int(filters)
         self.kernel_size = _pair(kernel_size, "kernel_size")
@@ -62,8 +72,11 @@ class Conv2D(Layer):
         self.kernel = self.add_weight(
             "kernel", list(self.kernel_size) + [channels, self.filters], self.kernel_initializer
         )
-        self.bias = (self.add_weight("bias", [self.filters], self.bias_initializer)
-                     if self.use_bias else None)
+        self.bias = (
+            self.add_weight("bias", [self.filters], self.bias_initializer)
+            if self.use_bias
+            else None
+        )
 
     def call(self, inputs):
         check_rank(self, inputs.shape, 4, _IMAGE)
@@ -81,8 +94,9 @@ class _Pooling2D(Layer):
 
     _pool = None
 
-    def __init__(self, pool_size=(2, 2), strides=None, padding="valid",
-                 data_format="channels_last", **kwargs):
+    def __init__(
+        self, pool_size=(2, 2), strides=None, padding="valid", data_format="channels_last", **kwargs
+    ):
         super().__init__(**kwargs)
         self.pool_size = _pair(pool_size, "pool_size")
         self.strides = self.pool_size if strides is None else _pair(strides, "strides")

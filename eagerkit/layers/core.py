@@ -23,8 +23,15 @@ class Dense(Layer):
     ((2, 3), [(4, 3), (3,)])
     """
 
-    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
+    def __init__(
+        self,
+        units,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.units = int(units)
         self.activation = activations.get(activation)
@@ -39,10 +46,12 @@ class Dense(Layer):
                 f"got shape {tuple(input_shape)}. Add a batch axis, e.g. ek.reshape(x, [1, -1]).",
                 op=self.name,
             )
-        self.kernel = self.add_weight("kernel", [input_shape[-1], self.units],
-                                      self.kernel_initializer)
-        self.bias = (self.add_weight("bias", [self.units], self.bias_initializer)
-                     if self.use_bias else None)
+        self.kernel = self.add_weight(
+            "kernel", [input_shape[-1], self.units], self.kernel_initializer
+        )
+        self.bias = (
+            self.add_weight("bias", [self.units], self.bias_initializer) if self.use_bias else None
+        )
 
     def call(self, inputs):
         features = self.kernel.shape[0]

@@ -19,10 +19,19 @@ class _Recurrent(Layer):
 
     gates = 1
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
-                 return_sequences=False, return_state=False,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        return_sequences=False,
+        return_state=False,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.units = int(units)
         self.activation = activations.get(activation)
@@ -39,8 +48,11 @@ class _Recurrent(Layer):
         self.recurrent_kernel = self.add_weight(
             "recurrent_kernel", [self.units, width], recurrent_init
         )
-        self.bias = self.add_weight("bias", [width], self._bias_init(bias_init)) if (
-            self.use_bias) else None
+        self.bias = (
+            self.add_weight("bias", [width], self._bias_init(bias_init))
+            if (self.use_bias)
+            else None
+        )
 
     def _bias_init(self, bias_init):
         return bias_init
@@ -53,8 +65,11 @@ class _Recurrent(Layer):
         if self.bias is not None:
             projected = projected + self.bias
         projected = reshape(projected, [batch, steps, -1])
-        state = self._initial_state(batch, inputs.dtype) if initial_state is None else list(
-            initial_state)
+        state = (
+            self._initial_state(batch, inputs.dtype)
+            if initial_state is None
+            else list(initial_state)
+        )
         outputs = []
         for t in range(steps):
             state = self.step(projected[:, t], state)
@@ -67,7 +82,7 @@ class _Recurrent(Layer):
 
     def _split(self, z):
         u = self.units
-        return [z[:, i * u:(i + 1) * u] for i in range(self.gates)]
+        return [z[:, i * u : (i + 1) * u] for i in range(self.gates)]
 
 
 class LSTM(_Recurrent):
@@ -92,11 +107,13 @@ class LSTM(_Recurrent):
     def _bias_init(self, bias_init):
         if not self.unit_forget_bias:
             return bias_init
+
         def forget_ones(shape, dtype):  # 1 for the forget gate: remember by default at first
             u = self.units
             base = initializers.get(bias_init)
-            return concat([base([u], dtype), initializers.ones()([u], dtype),
-                           base([2 * u], dtype)], axis=0)
+            return concat(
+                [base([u], dtype), initializers.ones()([u], dtype), base([2 * u], dtype)], axis=0
+            )
 
         return forget_ones
 
@@ -134,8 +151,8 @@ class GRU(_Recurrent):
         x_z, x_r, x_h = self._split(x_part)
         u = self.units
         kernel = self.recurrent_kernel
-        z_r = matmul(h, kernel[:, :2 * u])
+        z_r = matmul(h, kernel[:, : 2 * u])
         z = self.recurrent_activation(x_z + z_r[:, :u])
         r = self.recurrent_activation(x_r + z_r[:, u:])
-        candidate = self.activation(x_h + matmul(r * h, kernel[:, 2 * u:]))
+        candidate = self.activation(x_h + matmul(r * h, kernel[:, 2 * u :]))
         return [z * h + (1 - z) * candidate]

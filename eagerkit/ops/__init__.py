@@ -11,6 +11,7 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     compare,
     conv,
     copy,
+    cross_entropy,
     creation,
     indexing,
     linalg,

@@ -112,9 +112,7 @@ def _conv2d_backprop_filter(xp, x, g, *, filter_shape, strides, padding, dilatio
 # <x, backprop_input(g, w)> and <w, backprop_filter(x, g)>. Each VJP below is one of them.
 _conv2d.defvjp(
     lambda xp, g, ans, x, w, **p: xp.conv2d_backprop_input(g, w, input_shape=tuple(x.shape), **p),
-    lambda xp, g, ans, x, w, **p: xp.conv2d_backprop_filter(
-        x, g, filter_shape=tuple(w.shape), **p
-    ),
+    lambda xp, g, ans, x, w, **p: xp.conv2d_backprop_filter(x, g, filter_shape=tuple(w.shape), **p),
 )
 _conv2d_backprop_input.defvjp(
     lambda xp, h, ans, g, w, input_shape, **p: xp.conv2d(h, w, **p),
@@ -152,8 +150,15 @@ def padding_name(padding, op):
     return name
 
 
-def conv2d(input, filters, strides=1, padding="VALID", dilations=1, data_format="NHWC",
-           name=None):  # noqa: A002 - TF's argument name
+def conv2d(
+    input,  # noqa: A002 - TF's argument name
+    filters,
+    strides=1,
+    padding="VALID",
+    dilations=1,
+    data_format="NHWC",
+    name=None,
+):
     """2-D cross-correlation of NHWC ``input`` with an HWIO filter (``tf.nn.conv2d``).
 
     Examples

@@ -58,7 +58,19 @@ def copy_to_device(x, device):
 
 
 def gpu(self, gpu_index=0):
-    """A copy of this tensor on ``/gpu:<gpu_index>`` (recorded, so gradients flow back)."""
+    """A copy of this tensor on ``/gpu:<gpu_index>`` (recorded, so gradients flow back).
+
+    Without a GPU this raises an error that says what is missing; a simulated GPU can
+    stand in for one.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> _ = ek.devices.enable_simulated_gpu(as_gpu=True)
+    >>> ek.constant([1.0]).gpu().device
+    '/sim:0'
+    >>> ek.devices.disable_simulated_gpu()
+    """
     return copy_to_device(self, f"/gpu:{int(gpu_index)}")
 
 

@@ -10,6 +10,7 @@ from eagerkit.ops import math, reduce, shape
 from eagerkit.ops.arithmetic import maximum, minimum
 from eagerkit.ops.compare import where
 from eagerkit.ops.conv import conv2d  # noqa: F401 - ek.nn.conv2d
+from eagerkit.ops.cross_entropy import sparse_softmax_cross_entropy_with_logits  # noqa: F401
 from eagerkit.ops.pool import avg_pool, max_pool  # noqa: F401 - ek.nn.max_pool, ek.nn.avg_pool
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
@@ -99,15 +100,6 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=No
     x = convert_to_tensor(logits)
     z = convert_to_tensor(labels, dtype=x.dtype)
     return -reduce.reduce_sum(z * log_softmax(x, axis=axis), axis=axis)
-
-
-def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
-    """Cross-entropy with integer class labels (one per example) and logits."""
-    from eagerkit.ops.indexing import one_hot
-
-    x = convert_to_tensor(logits)
-    hot = one_hot(labels, depth=x.shape[-1], dtype=x.dtype)
-    return -reduce.reduce_sum(hot * log_softmax(x), axis=-1)
 
 
 def l2_loss(t, name=None):

@@ -49,13 +49,14 @@ def _spread(xp, parts, shape, ksize, strides, rows, cols):
     """
     n, height, width, channels = shape
     (sh, sw), (kh, kw) = strides, ksize
-    total = xp.zeros((n, height + rows[0] + rows[1], width + cols[0] + cols[1], channels),
-                     dtype=parts.dtype)
+    total = xp.zeros(
+        (n, height + rows[0] + rows[1], width + cols[0] + cols[1], channels), dtype=parts.dtype
+    )
     out_h, out_w = parts.shape[1], parts.shape[2]
     for i in range(kh):
         for j in range(kw):
-            total[:, i:i + sh * out_h:sh, j:j + sw * out_w:sw, :] += parts[..., i, j]
-    return total[:, rows[0]:rows[0] + height, cols[0]:cols[0] + width, :]
+            total[:, i : i + sh * out_h : sh, j : j + sw * out_w : sw, :] += parts[..., i, j]
+    return total[:, rows[0] : rows[0] + height, cols[0] : cols[0] + width, :]
 
 
 def _winners(xp, x, ksize, strides, rows, cols):
@@ -122,9 +123,7 @@ def _avg_pool_grad(xp, g, *, input_shape, ksize, strides, padding):
     return _spread(xp, parts, input_shape, ksize, strides, rows, cols)
 
 
-_avg_pool.defvjp(
-    lambda xp, g, ans, x, **p: xp.avg_pool_grad(g, input_shape=tuple(x.shape), **p)
-)
+_avg_pool.defvjp(lambda xp, g, ans, x, **p: xp.avg_pool_grad(g, input_shape=tuple(x.shape), **p))
 _avg_pool_grad.defvjp(lambda xp, h, ans, g, input_shape, **p: xp.avg_pool(h, **p))
 
 

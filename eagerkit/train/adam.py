@@ -31,9 +31,7 @@ class AdamOptimizer(Optimizer):
 
     slot_names = ("m", "v")
 
-    def __init__(
-        self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, name="Adam"
-    ):
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, name="Adam"):
         super().__init__(learning_rate, name)
         self.beta1 = _check_hyper(beta1, "beta1", self)
         self.beta2 = _check_hyper(beta2, "beta2", self)

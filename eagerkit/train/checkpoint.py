@@ -72,8 +72,11 @@ class Checkpoint:
         """
         path = self._write_numbered(file_prefix)
         directory = os.path.dirname(os.path.abspath(path))
-        earlier = [p for p in checkpoint_io.state_prefixes(directory) if os.path.abspath(p) !=
-                   os.path.abspath(path)]
+        earlier = [
+            p
+            for p in checkpoint_io.state_prefixes(directory)
+            if os.path.abspath(p) != os.path.abspath(path)
+        ]
         checkpoint_io.write_state(directory, [*earlier, os.path.abspath(path)])
         return path
 
@@ -89,12 +92,13 @@ class Checkpoint:
     def _values(self, save_counter):
         """``{key: host numpy array}`` for every variable and slot reachable from here."""
         arrays, paths = {}, {}
-        for path, obj in tracking.walk(self):
+        reachable = tracking.walk(self)
+        for path, obj in reachable:
             if isinstance(obj, Variable):
                 paths[id(obj)] = path
-                arrays[_value_key(path)] = np.asarray(obj.numpy())
+                arrays[_value_key(path)] = np.asarray(obj.numpy())  # to the host, from any device
         arrays[_value_key(("save_counter",))] = np.asarray(save_counter, dtype=np.int64)
-        for path, obj in tracking.walk(self):
+        for path, obj in reachable:
             if isinstance(obj, Optimizer):
                 for variable, slot_name, slot in obj._slot_items():
                     if id(variable) in paths:  # TF too drops slots of variables it does not save
@@ -118,7 +122,9 @@ class Checkpoint:
         for variable, array in plan.assignments:
             variable._data = variable._device.backend.asarray(array)
         for variable, optimizer, slot_name, array in plan.slots:
-            optimizer._defer_slot_value(variable, slot_name, variable._device.backend.asarray(array))
+            optimizer._defer_slot_value(
+                variable, slot_name, variable._device.backend.asarray(array)
+            )
         unconsumed = dict(plan.unresolved)
         for owner, name, key, slot_values in plan.deferred:
             unconsumed[key] = f"waiting for '{name}' to be created"
@@ -144,7 +150,9 @@ def _plan(root, arrays, save_path):
         if f"/{SLOT}/" in key:
             continue
         if not key.endswith("/" + VALUE):
-            raise InvalidArgumentError(f"checkpoint {save_path!r}: unknown key {key!r}", op="restore")
+            raise InvalidArgumentError(
+                f"checkpoint {save_path!r}: unknown key {key!r}", op="restore"
+            )
         owner, name, target = _resolve(root, _split(key[: -len(VALUE) - 1]))
         if target is not None:
             _check_match(plan, key, target, array)

@@ -84,8 +84,10 @@ def read(prefix):
         )
     try:
         with np.load(path, allow_pickle=False) as archive:
-            return {key: _entry_array(archive, key, spec, prefix) for key, spec in
-                    index["entries"].items()}
+            return {
+                key: _entry_array(archive, key, spec, prefix)
+                for key, spec in index["entries"].items()
+            }
     except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as error:
         if isinstance(error, DataLossError):
             raise
@@ -112,8 +114,11 @@ def _read_index(prefix):
             raw = f.read()
     except FileNotFoundError:
         directory = os.path.dirname(os.path.abspath(prefix))
-        found = sorted(name[: -len(".index.json")] for name in _listdir(directory)
-                       if name.endswith(".index.json"))
+        found = sorted(
+            name[: -len(".index.json")]
+            for name in _listdir(directory)
+            if name.endswith(".index.json")
+        )
         raise NotFoundError(
             f"checkpoint {prefix!r} not found: there is no {path}. Checkpoints in {directory}: "
             f"{found or 'none'}. Pass the path that save() returned, or "
@@ -156,7 +161,9 @@ def read_state(directory):
     except FileNotFoundError:
         return None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise DataLossError(f"the checkpoint state file {path} is corrupt ({error})", op=_OP) from error
+        raise DataLossError(
+            f"the checkpoint state file {path} is corrupt ({error})", op=_OP
+        ) from error
     if not isinstance(state, dict) or "model_checkpoint_path" not in state:
         raise DataLossError(f"{path} is not a checkpoint state file", op=_OP)
     return state

@@ -32,7 +32,8 @@ class CheckpointManager:
         self._prefix = os.path.join(self.directory, checkpoint_name)
         # Pick up the checkpoints an earlier run left here (those whose files still exist).
         self._checkpoints = [
-            p for p in checkpoint_io.state_prefixes(self.directory)
+            p
+            for p in checkpoint_io.state_prefixes(self.directory)
             if os.path.exists(checkpoint_io.index_path(p))
         ]
 

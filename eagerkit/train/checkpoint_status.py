@@ -31,7 +31,7 @@ class LoadStatus:
         >>> status.assert_consumed()  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        AssertionError: Unused values in the checkpoint ...: b/.ATTRIBUTES/VARIABLE_VALUE (no object at this path)
+        AssertionError: Unused values in the checkpoint ...: b/... (no object at this path)
         """
         self._check_path()
         if self._unconsumed:
@@ -60,7 +60,9 @@ class LoadStatus:
 
     def _check_path(self):
         if self.save_path is None:
-            raise AssertionError("No checkpoint specified (save_path=None); nothing is being restored.")
+            raise AssertionError(
+                "No checkpoint specified (save_path=None); nothing is being restored."
+            )
 
     def __repr__(self):
         pending = len(self._unconsumed)

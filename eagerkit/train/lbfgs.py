@@ -56,7 +56,9 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
     """
     variables = _checked_variables(variables)
     if not callable(loss_fn):
-        raise TypeError("lbfgs_minimize: loss_fn must be a zero-argument callable, e.g. lambda: ...")
+        raise TypeError(
+            "lbfgs_minimize: loss_fn must be a zero-argument callable, e.g. lambda: ..."
+        )
     if int(history_size) < 1 or int(max_iterations) < 0:
         raise InvalidArgumentError(
             f"lbfgs_minimize: history_size must be >= 1 and max_iterations >= 0, got "
@@ -80,7 +82,7 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
             slope = _dot(grad, direction)
             if not slope < 0:  # not a descent direction: forget the curvature, go downhill
                 history.clear()
-                direction, slope = [-g for g in grad], -grad_norm**2
+                direction, slope = [-g for g in grad], -(grad_norm**2)
             # With no history the direction has the gradient's scale: start with a short step.
             step = 1.0 if history else min(1.0, 1.0 / grad_norm)
             found = _backtrack(evaluate, x, loss, direction, slope, step)
@@ -88,7 +90,7 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
                 break
             new_x, new_loss, new_grad, step = found
             s = [step * d for d in direction]
-            y = [a - b for a, b in zip(new_grad, grad)]
+            y = [a - b for a, b in zip(new_grad, grad, strict=True)]
             curvature = _dot(s, y)
             if curvature > 1e-10:  # keep only pairs that describe positive curvature
                 history.append((s, y, 1.0 / curvature))
@@ -96,7 +98,9 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
             iterations += 1
             losses.append(loss)
     finally:
-        for variable, array in zip(variables, x):  # the last accepted point, even on error
+        for variable, array in zip(
+            variables, x, strict=True
+        ):  # the last accepted point, even on error
             variable._data = array
     return LBFGSResult(converged, iterations, evaluate.count, loss, grad_norm, losses)
 
@@ -108,7 +112,7 @@ class _Evaluator:
         self.loss_fn, self.variables, self.count = loss_fn, variables, 0
 
     def __call__(self, x):
-        for variable, array in zip(self.variables, x):
+        for variable, array in zip(self.variables, x, strict=True):
             variable._data = array
         self.count += 1
         with GradientTape(watch_accessed_variables=False) as tape:
@@ -128,7 +132,9 @@ class _Evaluator:
                 "from them inside loss_fn"
             )
         xp_zeros = [v._device.xp.zeros_like(v._data) for v in self.variables]
-        return float(loss), [z if g is None else g._data for g, z in zip(grads, xp_zeros)]
+        return float(loss), [
+            z if g is None else g._data for g, z in zip(grads, xp_zeros, strict=True)
+        ]
 
 
 def _two_loop(grad, history):
@@ -137,22 +143,22 @@ def _two_loop(grad, history):
     alphas = []
     for s, y, rho in reversed(history):
         alpha = rho * _dot(s, q)
-        q = [qi - alpha * yi for qi, yi in zip(q, y)]
+        q = [qi - alpha * yi for qi, yi in zip(q, y, strict=True)]
         alphas.append(alpha)
     if history:  # scale by s.y / y.y, the usual guess for the Hessian's size
         s, y, rho = history[-1]
         gamma = 1.0 / (rho * _dot(y, y))
         q = [gamma * qi for qi in q]
-    for (s, y, rho), alpha in zip(history, reversed(alphas)):
+    for (s, y, rho), alpha in zip(history, reversed(alphas), strict=True):
         beta = rho * _dot(y, q)
-        q = [qi + (alpha - beta) * si for qi, si in zip(q, s)]
+        q = [qi + (alpha - beta) * si for qi, si in zip(q, s, strict=True)]
     return [-qi for qi in q]
 
 
 def _backtrack(evaluate, x, loss, direction, slope, step):
     """Halve ``step`` until the loss falls by at least ``_ARMIJO * step * slope``."""
     for _ in range(_MAX_HALVINGS):
-        new_x = [xi + step * d for xi, d in zip(x, direction)]
+        new_x = [xi + step * d for xi, d in zip(x, direction, strict=True)]
         new_loss, new_grad = evaluate(new_x)
         if new_loss <= loss + _ARMIJO * step * slope:  # False for NaN: NaN is never accepted
             return new_x, new_loss, new_grad, step
@@ -162,7 +168,7 @@ def _backtrack(evaluate, x, loss, direction, slope, step):
 
 def _dot(a, b):
     """The dot product of two lists of arrays, as a Python float."""
-    return sum(float((ai * bi).sum()) for ai, bi in zip(a, b))
+    return sum(float((ai * bi).sum()) for ai, bi in zip(a, b, strict=True))
 
 
 def _checked_variables(variables):

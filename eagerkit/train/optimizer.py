@@ -16,7 +16,23 @@ from eagerkit.variables import Variable
 
 
 class Optimizer:
-    """Base class. ``apply_gradients(grads_and_vars)`` applies one update to each variable."""
+    """Base class. ``apply_gradients(grads_and_vars)`` applies one update to each variable.
+
+    Examples
+    --------
+    A new rule needs only its slots and ``_update``; here, sign descent with a step counter:
+
+    >>> import eagerkit as ek
+    >>> class SignDescent(ek.train.Optimizer):
+    ...     slot_names = ("steps",)
+    ...     def _update(self, xp, value, g, slots, step):
+    ...         return value - self.learning_rate * xp.sign(g), {"steps": slots["steps"] + 1}
+    >>> w = ek.Variable([1.0, 1.0])
+    >>> opt = SignDescent(0.25)
+    >>> opt.apply_gradients([(ek.constant([3.0, -0.1]), w)])
+    >>> w.numpy().tolist(), opt.get_slot(w, "steps").numpy().tolist()
+    ([0.75, 1.25], [1.0, 1.0])
+    """
 
     slot_names = ()  # e.g. ("m", "v") for Adam
     slot_initial_values = {}  # slot name -> fill value when it does not start at 0
@@ -43,7 +59,7 @@ class Optimizer:
         Raises ``ValueError`` when every gradient is ``None`` (nothing would train).
         """
         pairs = list(grads_and_vars)
-        for grad, variable in pairs:
+        for _, variable in pairs:
             if not isinstance(variable, Variable):
                 raise TypeError(
                     f"apply_gradients: expected (gradient, ek.Variable) pairs, got a "
@@ -102,7 +118,7 @@ class Optimizer:
             value = loss()
         variables = list(var_list) if var_list is not None else list(tape.watched_variables())
         grads = tape.gradient(value, variables)
-        self.apply_gradients(zip(grads, variables), global_step=global_step)
+        self.apply_gradients(zip(grads, variables, strict=True), global_step=global_step)
         return value
 
     def variables(self):
@@ -183,7 +199,7 @@ class Optimizer:
 
 def _check_hyper(value, what, optimizer):
     """A hyperparameter must be a real number >= 0 (or a zero-argument callable giving one)."""
-    if callable(value) and not isinstance(value, Tensor):
+    if callable(value):
         return value
     try:
         number = float(value)

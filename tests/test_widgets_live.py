@@ -1,0 +1,228 @@
+"""Live widgets: buffered logs, throttled flushes, only new points sent, bounded history,
+one device copy per flush, and a stable repr with a PNG."""
+
+import base64
+import math
+
+import numpy as np
+import pytest
+
+import eagerkit as ek
+from eagerkit.widgets import GradientFlow, LossCurve
+from eagerkit.widgets import _live
+
+
+class Recorder:
+    """Taps a widget's comm (outside a kernel, ipywidgets' DummyComm): keeps every message."""
+
+    def __init__(self):
+        self.messages = []
+
+    def send(self, data=None, metadata=None, buffers=None):
+        self.messages.append(data)
+
+    def custom(self):
+        return [m["content"] for m in self.messages if m["method"] == "custom"]
+
+    def updates(self):
+        return [m["state"] for m in self.messages if m["method"] == "update"]
+
+
+def recorded(widget):
+    recorder = Recorder()
+    widget.comm.send = recorder.send  # every trait update and custom message goes here
+    return recorder
+
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    """A clock that advances 1 ms each time it is read: 10,000 reads are 10 seconds."""
+    now = [0.0]
+
+    def perf_counter():
+        now[0] += 0.001
+        return now[0]
+
+    monkeypatch.setattr(_live.time, "perf_counter", perf_counter)
+    return now
+
+
+def test_ten_thousand_logs_in_a_tight_loop_send_a_handful_of_messages():
+    curve = LossCurve()
+    comm = recorded(curve)
+    for step in range(10_000):
+        curve.log(step, loss=1.0 / (step + 1))
+    during = len(comm.messages)
+    curve.flush(final=True)
+    assert during <= 2  # the loop takes well under half a second here
+    sent = [x for message in comm.custom() for x in message["runs"]["main"]["loss"]["x"]]
+    assert sent == list(range(10_000))  # every point once, in order
+
+
+def test_flushes_happen_at_most_four_times_a_second(fake_clock):
+    curve = LossCurve(interval=0.25)
+    comm = recorded(curve)
+    for step in range(10_000):  # 10 simulated seconds
+        curve.log(step, loss=float(step))
+    custom = comm.custom()
+    assert 35 <= len(custom) <= 41  # ~4 per second, never more
+    assert len(comm.updates()) <= 3  # the whole history only every 5 s
+    steps = [x for m in custom for x in m["runs"]["main"]["loss"]["x"]]
+    assert steps == sorted(set(steps))  # only new points: nothing is sent twice
+
+
+def test_history_is_downsampled_to_5000_points_with_both_ends():
+    curve = LossCurve()
+    for step in range(12_000):
+        curve.log(step, loss=float(step))
+    curve.flush(final=True)
+    series = curve.history["runs"]["main"]["loss"]
+    assert len(series["x"]) <= 5000
+    assert (series["x"][0], series["x"][-1]) == (0, 11_999)
+    assert series["x"] == [int(y) for y in series["y"]]
+
+
+def test_runs_metrics_and_nan_in_the_history():
+    curve = LossCurve()
+    curve.run("sgd").log(0, loss=2.0, val_loss=3.0)
+    curve.run("adam").log(0, loss=float("nan"))
+    curve.log(loss=ek.constant(0.5))  # no step: the run's next one
+    curve.flush(final=True)
+    assert curve.history == {"runs": {
+        "sgd": {"loss": {"x": [0], "y": [2.0]}, "val_loss": {"x": [0], "y": [3.0]}},
+        "adam": {"loss": {"x": [0, 1], "y": [None, 0.5]}},  # JSON has no NaN
+    }}
+
+
+def test_bad_logs_fail_clearly_and_change_nothing():
+    curve = LossCurve()
+    with pytest.raises(TypeError, match="metric 'loss' must be a number or a one-element "
+                       r"tensor, got a tensor of shape \(3,\); reduce it first"):
+        curve.log(0, loss=ek.constant([1.0, 2.0, 3.0]))
+    with pytest.raises(ValueError, match="give at least one metric"):
+        curve.log(0)
+    curve.flush(final=True)
+    assert curve.history == {"runs": {}}
+
+
+def test_track_yields_everything_and_counts_steps():
+    curve = LossCurve()
+    seen = []
+    for batch in curve.track(range(5), display=False):
+        seen.append(batch)
+        curve.log(loss=float(batch) * 2)
+    assert seen == [0, 1, 2, 3, 4]
+    assert curve.history["runs"]["main"]["loss"] == {"x": [0, 1, 2, 3, 4],
+                                                     "y": [0.0, 2.0, 4.0, 6.0, 8.0]}
+
+
+@pytest.fixture
+def counting_simulated_gpu(monkeypatch):
+    """The simulated GPU, counting its copies to the host."""
+    device = ek.devices.enable_simulated_gpu()
+    copies = []
+    real = device.backend.to_host
+    monkeypatch.setattr(device.backend, "to_host", lambda a: copies.append(1) or real(a))
+    yield device, copies
+    ek.devices.disable_simulated_gpu()
+
+
+def test_loss_values_leave_the_gpu_once_per_flush(counting_simulated_gpu):
+    device, copies = counting_simulated_gpu
+    curve = LossCurve(interval=3600)
+    with ek.device(device.name):
+        for step in range(100):
+            curve.log(step, loss=ek.constant(float(step)) * 0.5)
+    assert copies == []
+    curve.flush(final=True)
+    assert len(copies) == 1
+    assert curve.history["runs"]["main"]["loss"]["y"][-1] == 49.5
+
+
+def test_gradient_norms_leave_the_gpu_once_per_flush(counting_simulated_gpu):
+    device, copies = counting_simulated_gpu
+    with ek.device(device.name):
+        w = ek.Variable([3.0, 4.0], name="dense/kernel")
+        b = ek.Variable([0.0], name="dense/bias")
+        flow = GradientFlow([w, b], interval=3600)
+        for _ in range(50):
+            flow.log([(ek.constant([3.0, 4.0]), w), (ek.constant([0.0]), b)])
+    assert copies == []
+    flow.flush(final=True)
+    # One copy for all 100 norms, then one per variable for its latest histogram.
+    assert len(copies) == 1 + 2
+    assert flow.history["norms"][-1] == [5.0]
+
+
+def test_gradient_norms_by_layer_and_the_flags():
+    hidden = ek.Variable(np.ones((2, 2), "float32"), name="hidden/kernel")
+    bias = ek.Variable(np.ones(2, "float32"), name="hidden/bias")
+    out = ek.Variable(np.ones(2, "float32"), name="output/kernel")
+    flow = GradientFlow({"hidden/kernel": hidden, "hidden/bias": bias, "output/kernel": out},
+                        vanishing=1e-3, exploding=100.0)
+    flow.log([(ek.constant(np.full((2, 2), 1.0, "float32")), hidden),
+              (ek.constant(np.zeros(2, "float32")), bias),
+              (ek.constant(np.full(2, 1e-5, "float32")), out)])
+    flow.flush(final=True)
+    assert flow.history["layers"] == ["hidden", "output"]
+    hidden_norm, out_norm = flow.history["norms"][0]
+    assert hidden_norm == pytest.approx(2.0) and out_norm == pytest.approx(math.sqrt(2) * 1e-5)
+    assert flow.history["flags"] == {"hidden": "ok", "output": "vanishing"}
+
+    flow.log([(ek.constant(np.full((2, 2), 1e3, "float32")), hidden), (None, out)])
+    flow.flush(final=True)
+    assert flow.history["flags"] == {"hidden": "exploding", "output": "vanishing"}
+    assert flow.history["norms"][-1] == [pytest.approx(2000.0), None]  # None: no gradient
+
+    flow.log([(ek.constant(np.full(2, np.nan, "float32")), bias)])
+    flow.log([(ek.constant(np.ones((2, 2), "float32")), hidden)])
+    flow.flush(final=True)
+    assert flow.history["norms"][2] == ["nan", None]
+    assert flow.history["flags"]["hidden"] == "nan"  # sticky, even after a good step
+    summaries = {v["name"]: v for v in flow.history["variables"]}
+    assert sum(summaries["hidden/kernel"]["counts"]) == 4
+    assert summaries["hidden/bias"]["norm"] == "nan"
+
+
+def test_attached_to_an_optimizer_it_logs_every_update():
+    w = ek.Variable(1.0, name="w")
+    optimizer = ek.train.GradientDescentOptimizer(0.25)
+    flow = GradientFlow([w]).attach(optimizer)
+    for _ in range(3):
+        with ek.GradientTape() as tape:
+            loss = w * w
+        optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+    flow.detach(optimizer)
+    optimizer.apply_gradients([(ek.constant(1.0), w)])
+    flow.flush(final=True)
+    assert flow.history["steps"] == [1, 2, 3]
+    assert flow.history["norms"] == [[2.0], [1.0], [0.5]]  # |2w|, and w halves each step
+
+
+def test_unknown_variables_join_and_duplicate_names_stay_apart():
+    a, b = ek.Variable(1.0), ek.Variable(2.0)  # both are called 'Variable'
+    flow = GradientFlow()
+    flow.log([(ek.constant(3.0), a), (ek.constant(4.0), b)])
+    flow.flush(final=True)
+    assert flow.history["layers"] == ["Variable", "Variable_1"]
+    assert flow.history["norms"] == [[3.0, 4.0]]
+    with pytest.raises(TypeError, match="expected \\(gradient, variable\\) pairs of tensors"):
+        flow.log([(3.0, a)])
+
+
+@pytest.mark.parametrize("make", [LossCurve, GradientFlow])
+def test_repr_is_fixed_and_the_png_shows_the_final_state(make):
+    widget = make()
+    before = repr(widget)
+    with widget.live(display=False):
+        for step in range(20):
+            if make is LossCurve:
+                widget.log(step, loss=1.0 / (step + 1))
+            else:
+                v = ek.Variable(1.0, name="layer/w") if step == 0 else v
+                widget.log([(ek.constant(float(step)), v)])
+    data, _ = widget._repr_mimebundle_()
+    assert data["text/plain"] == before == repr(widget)
+    png = base64.b64decode(data["image/png"])
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert widget._repr_mimebundle_()[0]["image/png"] == data["image/png"]  # reproducible

@@ -1,0 +1,243 @@
+"""TapeView's data model against hand-built tapes: names, kinds, steps, fan-out, nesting,
+and the reason behind every ``None`` gradient."""
+
+import base64
+import warnings
+
+import numpy as np
+import pytest
+
+import eagerkit as ek
+from eagerkit.widgets import TapeView
+
+
+def nodes_by_label(view):
+    return {n["label"]: n for n in view.graph["nodes"] if n["type"] == "tensor"}
+
+
+def none_codes(view):
+    return {n["label"]: n["none"]["code"] for n in view.graph["nodes"] if "none" in n}
+
+
+@pytest.fixture
+def fan_out():
+    """y = (x * w)^2 + x: x is used twice (fan-out), w is a variable."""
+    x = ek.constant(3.0)
+    w = ek.Variable(2.0, name="w")
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        h = x * w
+        y = h * h + x
+    view = TapeView(tape, names={"x": x, "w": w, "h": h, "y": y, "_": x})
+    tape.gradient(y, [x, w])
+    return view
+
+
+def test_nodes_carry_kind_shape_dtype_device_and_value(fan_out):
+    nodes = nodes_by_label(fan_out)
+    assert {name: n["kind"] for name, n in nodes.items()} == {
+        "w": "variable", "x": "watched", "h": "intermediate", "t0": "intermediate",
+        "y": "intermediate",
+    }
+    assert (nodes["h"]["shape"], nodes["h"]["dtype"], nodes["h"]["device"]) == (
+        [], "float32", "/cpu:0")
+    assert nodes["h"]["value"] == "6.0" and nodes["y"]["value"] == "39.0"
+    assert nodes["y"]["target"] is True
+
+
+def test_forward_steps_follow_the_records(fan_out):
+    texts = [step["text"] for step in fan_out.graph["forward"]]
+    assert texts == [
+        "read variable w (its value is snapshotted for the backward pass)",
+        "h = multiply(x, w)",
+        "t0 = multiply(h, h)",
+        "y = add(t0, x)",
+    ]
+
+
+def test_backward_steps_show_g_vjps_and_fan_out_totals(fan_out):
+    steps = fan_out.graph["backward"]
+    assert [s["record"] for s in steps] == [3, 2, 1, 0]  # the reverse sweep's order
+    add, square, product, read = steps
+    assert add["g"] == "1.0"
+    assert [(g["name"], g["value"], g["count"]) for g in add["grads"]] == [
+        ("t0", "1.0", 1), ("x", "1.0", 1)]
+    # h * h: both inputs are h, so its two contributions add up to 2 * h = 12.
+    assert [(g["name"], g["value"], g["count"], g["total"]) for g in square["grads"]] == [
+        ("h", "6.0", 1, "6.0"), ("h", "6.0", 2, "12.0")]
+    assert product["g"] == "12.0"
+    assert [(g["name"], g["total"]) for g in product["grads"]] == [("x", "25.0"), ("w", "36.0")]
+    assert read["op"] is None and read["grads"][0]["node"] == nodes_by_label(fan_out)["w"]["id"]
+    nodes = nodes_by_label(fan_out)
+    assert (nodes["x"]["grad"], nodes["w"]["grad"]) == ("25.0", "36.0")
+
+
+def test_edges_connect_inputs_ops_and_outputs(fan_out):
+    graph = fan_out.graph
+    ids = {n["id"]: n["label"] for n in graph["nodes"]}
+    edges = [(ids[e["from"]], ids[e["to"]], e["lane"]) for e in graph["edges"]]
+    assert edges == [
+        ("x", "multiply", 0), ("w", "multiply", 0), ("multiply", "h", 0),
+        ("h", "multiply", 0), ("h", "multiply", 1), ("multiply", "t0", 0),
+        ("t0", "add", 0), ("x", "add", 0), ("add", "y", 0),
+    ]
+
+
+def test_view_before_gradient_is_in_the_forward_phase():
+    x = ek.constant(1.0)
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        y = ek.exp(x)
+    view = TapeView(tape)
+    assert view.graph["phase"] == "forward" and view.graph["backward"] == []
+    tape.gradient(y, x)
+    assert view.graph["phase"] == "backward"
+    assert [n["label"] for n in view.graph["nodes"]] == ["t0", "exp", "t1"]
+
+
+def test_nested_tapes_colour_the_inner_backward_pass():
+    def first_derivative(x):
+        with ek.GradientTape() as inner:
+            inner.watch(x)
+            y = x * x * x
+        return inner.gradient(y, x)
+
+    view = TapeView.record(first_derivative, 2.0)
+    ops = [n for n in view.graph["nodes"] if n["type"] == "op"]
+    # The inner forward pass (2 multiplies) was recorded by both tapes; the VJPs by one.
+    assert [n["depth"] for n in ops[:2]] == [2, 2]
+    assert all(n["depth"] == 1 for n in ops[2:]) and len(ops) > 2
+    assert nodes_by_label(view)["x"]["grad"] == "12.0"  # d2/dx2 x^3 = 6x
+    assert nodes_by_label(view)["first_derivative"]["value"] == "12.0"  # 3x^2
+
+
+def test_record_names_arguments_after_the_parameters():
+    view = TapeView.record(lambda a, b: a * b, 2.0, 5.0)
+    nodes = nodes_by_label(view)
+    assert (nodes["a"]["grad"], nodes["b"]["grad"], nodes["out"]["value"]) == ("5.0", "2.0", "10.0")
+
+
+def test_every_reason_for_a_none_gradient():
+    x, c, unused = ek.constant(2.0), ek.constant(1.0), ek.constant(4.0)
+    k, frozen = ek.constant(3), ek.Variable(1.0, trainable=False)
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch([x, unused])
+        y = x * c + frozen
+    view = TapeView(tape, names=locals())
+    tape.gradient(y, [x, c, k, frozen, unused])
+    assert none_codes(view) == {
+        "c": "not_watched", "k": "integer", "frozen": "not_trainable", "unused": "branch"}
+    texts = {n["label"]: n["none"]["text"] for n in view.graph["nodes"] if "none" in n}
+    assert "call tape.watch(c)" in texts["c"]
+    assert texts["k"].startswith("k is int32: gradients flow only through floating-point")
+    assert "a branch that did not run" in texts["unused"]
+
+
+def test_reason_stop_recording():
+    a, b = ek.constant(2.0), ek.constant(5.0)
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch([a, b])
+        with tape.stop_recording():
+            c = b * 3.0
+        z = a * a + c
+    view = TapeView(tape, names=locals())
+    tape.gradient(z, [a, b])
+    assert none_codes(view) == {"b": "stop_recording"}
+    assert tape.paused_at == [0]
+
+
+def test_reason_numpy_escape():
+    x = ek.constant([1.0, 2.0])
+    w = ek.Variable([3.0, 4.0], name="w")
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        h = x * 2.0
+        y = ek.reduce_sum(ek.constant(h.numpy()) * w)  # h's values re-enter as a constant
+    view = TapeView(tape, names=locals())
+    tape.gradient(y, [x, w])
+    assert none_codes(view) == {"x": "numpy"}
+    assert "h left the tape through numpy" in nodes_by_label(view)["x"]["none"]["text"]
+
+
+def test_reason_integer_path():
+    x = ek.constant(2.5)
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        i = ek.cast(x, ek.int32)
+        y = ek.cast(i, ek.float32) * 2.0
+    view = TapeView(tape, names=locals())
+    tape.gradient(y, x)
+    assert nodes_by_label(view)["x"]["none"] == {
+        "code": "integer_path",
+        "text": "the path from x to y goes through i (int32, made by cast): gradients stop "
+        "at integer tensors",
+    }
+
+
+def test_reason_target_made_outside_the_tape_is_not_guessed():
+    x = ek.constant(2.0)
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        h = x * 3.0
+    y = h * 2.0
+    view = TapeView(tape, names=locals())
+    tape.gradient(y, x)
+    assert none_codes(view) == {"x": "not_connected"}
+    assert nodes_by_label(view)["x"]["none"]["text"].startswith(
+        "y was not made by an op this tape recorded")
+
+
+def test_a_spent_tape_is_refused_with_the_fix():
+    x = ek.constant(1.0)
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    tape.gradient(y, x)
+    with pytest.raises(ValueError, match="Make the TapeView before calling tape.gradient"):
+        TapeView(tape)
+    with pytest.raises(TypeError, match="expected an ek.GradientTape, got Tensor"):
+        TapeView(x)
+
+
+def test_repr_and_png_are_in_the_bundle_and_stable(fan_out):
+    data, _ = fan_out._repr_mimebundle_()
+    assert data["text/plain"] == "TapeView(records=4, phase='backward')"
+    assert "application/vnd.jupyter.widget-view+json" in data
+    png = base64.b64decode(data["image/png"])
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert fan_out._repr_mimebundle_()[0]["image/png"] == data["image/png"]
+
+
+def test_tape_cell_magic():
+    from IPython.core.error import UsageError
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "eagerkit.widgets")
+    shell.user_ns["ek"] = ek
+    view = shell.run_cell_magic(
+        "tape", "z", "a = ek.constant(2.0)\ntape.watch(a)\nz = a * a * a\n"
+    )
+    assert isinstance(view, TapeView) and isinstance(shell.user_ns["tape"], ek.GradientTape)
+    assert nodes_by_label(view)["a"]["grad"] == "12.0"
+    with pytest.raises(UsageError, match="the tape watched nothing"):
+        shell.run_cell_magic("tape", "q", "q = ek.constant(1.0) * 2.0\n")
+    with pytest.raises(UsageError, match="the cell did not define 'missing'"):
+        shell.run_cell_magic("tape", "missing", "b = 1\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no target: forward only, and nothing to warn about
+        forward = shell.run_cell_magic("tape", "", "b = ek.constant(1.0)\ntape.watch(b)\nc = b + b\n")
+    assert forward.graph["phase"] == "forward"
+    shell.run_line_magic("unload_ext", "eagerkit.widgets")
+    assert "tape" not in shell.magics_manager.magics["cell"]
+
+
+def test_previews_are_short_and_on_one_line():
+    x = ek.constant(np.arange(12.0).reshape(3, 4))
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        y = ek.reduce_sum(x * x)
+    view = TapeView(tape, names={"x": x})
+    assert nodes_by_label(view)["x"]["value"] == "[[ 0. 1. 2. 3.] [ 4. 5. 6. …"  # 28 chars
+    tape.gradient(y, x)
+    assert nodes_by_label(view)["x"]["grad"].startswith("[[ 0. 2. 4. 6.]")
