@@ -18,28 +18,56 @@ from eagerkit.ops import creation
 
 
 class Initializer:
-    """Base class: a subclass's ``init(shape, dtype=ek.float32)`` returns a new Tensor."""
+    """Base class: a subclass's ``init(shape, dtype=ek.float32)`` returns a new Tensor.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.initializers.Ones()
+    ek.initializers.Ones()
+    """
 
     def __repr__(self):
         return f"ek.initializers.{type(self).__name__}()"
 
 
 class Zeros(Initializer):
-    """All zeros (the default for biases)."""
+    """All zeros (the default for biases).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.initializers.zeros()([2]).numpy().tolist()
+    [0.0, 0.0]
+    """
 
     def __call__(self, shape, dtype=dtypes.float32):
         return creation.zeros(shape, dtype=dtype)
 
 
 class Ones(Initializer):
-    """All ones (BatchNormalization's scale starts here)."""
+    """All ones (BatchNormalization's scale starts here).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.initializers.ones()([2], dtype=ek.float64)
+    <ek.Tensor: shape=(2,), dtype=float64, numpy=array([1., 1.])>
+    """
 
     def __call__(self, shape, dtype=dtypes.float32):
         return creation.ones(shape, dtype=dtype)
 
 
 class Constant(Initializer):
-    """Every entry equal to ``value``."""
+    """Every entry equal to ``value``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.initializers.constant(2.5)([1, 2]).numpy().tolist()
+    [[2.5, 2.5]]
+    """
 
     def __init__(self, value=0.0):
         self.value = value
@@ -68,7 +96,14 @@ class RandomNormal(Initializer):
 
 
 def fans(shape):
-    """(fan_in, fan_out) of a weight shape: a conv filter's window counts into both."""
+    """(fan_in, fan_out) of a weight shape: a conv filter's window counts into both.
+
+    Examples
+    --------
+    >>> from eagerkit.initializers import fans
+    >>> fans([64, 10]), fans([3, 3, 16, 32])
+    ((64, 10), (144, 288))
+    """
     shape = tuple(int(n) for n in shape)
     if len(shape) < 2:
         size = shape[0] if shape else 1
@@ -78,7 +113,15 @@ def fans(shape):
 
 
 class RandomUniform(Initializer):
-    """Uniform samples in [minval, maxval) (Embedding's default: +-0.05)."""
+    """Uniform samples in [minval, maxval) (Embedding's default: +-0.05).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> values = ek.initializers.random_uniform(-1.0, 1.0, seed=2)([1000]).numpy()
+    >>> bool(values.min() >= -1.0 and values.max() < 1.0)
+    True
+    """
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval, self.seed = minval, maxval, seed
@@ -92,6 +135,13 @@ class GlorotUniform(Initializer):
 
     The limit keeps the variance of activations and gradients about the same from layer
     to layer, so deep stacks start out neither exploding nor vanishing.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> w = ek.initializers.glorot_uniform(seed=0)([64, 10]).numpy()
+    >>> bool(abs(w).max() <= (6 / (64 + 10)) ** 0.5)
+    True
     """
 
     def __init__(self, seed=None):
@@ -118,7 +168,14 @@ _BY_NAME = {
 
 
 def get(identifier):
-    """An initializer from a name, an initializer, or any callable ``f(shape, dtype)``."""
+    """An initializer from a name, an initializer, or any callable ``f(shape, dtype)``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.initializers.get("glorot_uniform")
+    ek.initializers.GlorotUniform()
+    """
     if isinstance(identifier, str):
         try:
             return _BY_NAME[identifier]()

@@ -22,7 +22,14 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 
 
 def compute_weighted_loss(losses, weights=1.0):
-    """sum(losses * weights) / (number of non-zero weights); the plain mean for weights=1."""
+    """sum(losses * weights) / (number of non-zero weights); the plain mean for weights=1.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.losses.compute_weighted_loss([1.0, 2.0, 6.0], weights=[1.0, 0.0, 1.0])
+    <ek.Tensor: shape=(), dtype=float32, numpy=3.5>
+    """
     losses = convert_to_tensor(losses)
     if not isinstance(weights, Tensor) and weights == 1.0:
         return reduce_mean(losses)  # the common case, in one op
@@ -31,7 +38,7 @@ def compute_weighted_loss(losses, weights=1.0):
     return reduce_sum(losses * weights) / (nonzero + cast(nonzero == 0, losses.dtype))
 
 
-def _pair(name, labels, predictions):
+def _matching(name, labels, predictions):
     """Predictions as a float tensor and labels in its dtype, with matching shapes."""
     predictions = convert_to_tensor(predictions)
     labels = convert_to_tensor(labels, dtype=predictions.dtype)
@@ -46,14 +53,28 @@ def _pair(name, labels, predictions):
 
 
 def mean_squared_error(labels, predictions, weights=1.0):
-    """Mean of (predictions - labels) ** 2."""
-    labels, predictions = _pair("mean_squared_error", labels, predictions)
+    """Mean of (predictions - labels) ** 2.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.losses.mean_squared_error([[0.0], [0.0]], [[1.0], [3.0]])
+    <ek.Tensor: shape=(), dtype=float32, numpy=5.0>
+    """
+    labels, predictions = _matching("mean_squared_error", labels, predictions)
     return compute_weighted_loss((predictions - labels) ** 2, weights)
 
 
 def absolute_difference(labels, predictions, weights=1.0):
-    """Mean of |predictions - labels|."""
-    labels, predictions = _pair("absolute_difference", labels, predictions)
+    """Mean of |predictions - labels|.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.losses.absolute_difference([0.0, 0.0], [1.0, -3.0])
+    <ek.Tensor: shape=(), dtype=float32, numpy=2.0>
+    """
+    labels, predictions = _matching("absolute_difference", labels, predictions)
     return compute_weighted_loss(abs_(predictions - labels), weights)
 
 
@@ -66,7 +87,7 @@ def huber_loss(labels, predictions, weights=1.0, delta=1.0):
     >>> ek.losses.huber_loss([0.0, 0.0], [0.5, 3.0])  # (0.125 + 2.5) / 2
     <ek.Tensor: shape=(), dtype=float32, numpy=1.3125>
     """
-    labels, predictions = _pair("huber_loss", labels, predictions)
+    labels, predictions = _matching("huber_loss", labels, predictions)
     error = abs_(predictions - labels)
     quadratic = minimum(error, delta)  # the part of the error inside the squared zone
     linear = error - quadratic
@@ -82,7 +103,7 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0)
     >>> ek.losses.softmax_cross_entropy([[0.0, 1.0]], [[0.0, 0.0]])
     <ek.Tensor: shape=(), dtype=float32, numpy=0.6931472>
     """
-    labels, logits = _pair("softmax_cross_entropy", onehot_labels, logits)
+    labels, logits = _matching("softmax_cross_entropy", onehot_labels, logits)
     if label_smoothing:
         classes = logits.shape[-1]
         labels = labels * (1 - label_smoothing) + label_smoothing / classes
@@ -91,7 +112,14 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0)
 
 
 def sparse_softmax_cross_entropy(labels, logits, weights=1.0):
-    """Mean cross-entropy between integer class labels and softmax(logits) (one fused op)."""
+    """Mean cross-entropy between integer class labels and softmax(logits) (one fused op).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.losses.sparse_softmax_cross_entropy([1, 0], [[0.0, 0.0], [0.0, 0.0]])
+    <ek.Tensor: shape=(), dtype=float32, numpy=0.6931472>
+    """
     losses = nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
     return compute_weighted_loss(losses, weights)
 
@@ -105,7 +133,7 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothi
     >>> ek.losses.sigmoid_cross_entropy([1.0, 0.0], [0.0, 0.0])
     <ek.Tensor: shape=(), dtype=float32, numpy=0.6931472>
     """
-    labels, logits = _pair("sigmoid_cross_entropy", multi_class_labels, logits)
+    labels, logits = _matching("sigmoid_cross_entropy", multi_class_labels, logits)
     if label_smoothing:
         labels = labels * (1 - label_smoothing) + 0.5 * label_smoothing
     losses = nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)

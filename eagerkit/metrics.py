@@ -17,7 +17,7 @@ Examples
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import dtypes, summary
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.layers.base import unique_name
 from eagerkit.tensor import Tensor
@@ -32,7 +32,15 @@ def _host(value, dtype=np.float64):
 
 
 class Metric:
-    """Base class: a weighted running mean of ``update`` values (``total / count``)."""
+    """Base class: a weighted running mean of the values added (``total / count``).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> m = ek.metrics.Mean(name="doc_mean")
+    >>> [v.name for v in m.variables]
+    ['doc_mean/total:0', 'doc_mean/count:0']
+    """
 
     def __init__(self, name=None, dtype=dtypes.float64):
         self.name = name or unique_name(type(self).__name__.lower())
@@ -47,11 +55,18 @@ class Metric:
         self.total.assign_add(np.asarray(np.sum(values * weights), dtype=dtype))
         self.count.assign_add(np.asarray(np.sum(weights), dtype=dtype))
 
-    def result(self):
-        """The mean so far (0 before anything was added)."""
+    def result(self, write_summary=True):
+        """The mean so far (0 before anything was added).
+
+        Inside a summary writer's ``as_default()`` it is also logged as a scalar named after
+        the metric (at the global step), as ``tfe.metrics`` does.
+        """
         count = self.count.numpy()
         value = self.total.numpy() / count if count else np.zeros((), count.dtype)
-        return Tensor(np.asarray(value, dtype=self.dtype.as_numpy_dtype))
+        value = Tensor(np.asarray(value, dtype=self.dtype.as_numpy_dtype))
+        if write_summary:
+            summary.scalar(self.name, value)  # does nothing unless a writer records now
+        return value
 
     def reset_states(self):
         """Forget everything accumulated so far."""
@@ -66,11 +81,20 @@ class Metric:
         return [self.total, self.count]
 
     def __repr__(self):
-        return f"<ek.metrics.{type(self).__name__} '{self.name}' result={float(self.result())}>"
+        value = float(self.result(write_summary=False))
+        return f"<ek.metrics.{type(self).__name__} '{self.name}' result={value}>"
 
 
 class Mean(Metric):
-    """The (weighted) mean of every value passed in so far."""
+    """The (weighted) mean of every value passed in so far.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> m = ek.metrics.Mean()
+    >>> float(m([1.0, 2.0])), float(m(6.0, weights=2.0))
+    (1.5, 3.75)
+    """
 
     def __call__(self, values, weights=1.0):
         """Add ``values`` (a number or any shape); returns the mean so far."""

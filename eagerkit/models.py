@@ -7,6 +7,7 @@ way, ``self.track_layer(layer)``, works too.
 
 from eagerkit.errors import FailedPreconditionError
 from eagerkit.layers.base import Layer, sublayers
+from eagerkit.ops.creation import zeros
 
 
 class Network(Layer):
@@ -64,41 +65,36 @@ class Network(Layer):
                 "summary().",
                 op="summary",
             )
-        rows = [
-            (
-                f"{layer.name} ({type(layer).__name__})",
-                _shape_text(layer),
-                f"{layer.count_params():,}",
-            )
-            for layer in self.layers
-        ]
-        header = ("Layer (type)", "Output Shape", "Param #")
-        widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
-        widths = [widths[0] + 3, widths[1] + 3, widths[2]]  # 3 spaces between columns
-        rule = "=" * sum(widths)
+        print_fn("\n".join(_summary_lines(self)))
 
-        def line(cells):
-            return "".join(
-                cell.ljust(width) for cell, width in zip(cells, widths, strict=True)
-            ).rstrip()
 
-        trainable = sum(v.size for v in self.trainable_variables)
-        total = self.count_params()
-        print_fn(
-            "\n".join(
-                [
-                    f'Model: "{self.name}"',
-                    rule,
-                    line(header),
-                    rule,
-                    *[line(row) for row in rows],
-                    rule,
-                    f"Total params: {total:,}",
-                    f"Trainable params: {trainable:,}",
-                    f"Non-trainable params: {total - trainable:,}",
-                ]
-            )
-        )
+def _summary_lines(model):
+    """The summary table: one row per direct sublayer, columns padded to fit, then totals."""
+    rows = [
+        (f"{layer.name} ({type(layer).__name__})", _shape_text(layer), f"{layer.count_params():,}")
+        for layer in model.layers
+    ]
+    header = ("Layer (type)", "Output Shape", "Param #")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
+    widths = [widths[0] + 3, widths[1] + 3, widths[2]]  # 3 spaces between columns
+    rule = "=" * sum(widths)
+
+    def line(cells):
+        return "".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True))
+
+    total = model.count_params()
+    trainable = sum(v.size for v in model.trainable_variables)
+    return [
+        f'Model: "{model.name}"',
+        rule,
+        line(header).rstrip(),
+        rule,
+        *[line(row).rstrip() for row in rows],
+        rule,
+        f"Total params: {total:,}",
+        f"Trainable params: {trainable:,}",
+        f"Non-trainable params: {total - trainable:,}",
+    ]
 
 
 def _shape_text(layer):
@@ -164,3 +160,10 @@ class Sequential(Model):
         for layer in self._tracked_layers:
             x = layer(x, training=training)
         return x
+
+    def summary(self, print_fn=print):
+        """As ``Network.summary``; a first layer made with ``input_shape=`` builds the model."""
+        first = self._tracked_layers[0] if self._tracked_layers else None
+        if not self.built and first is not None and first.input_spec_shape is not None:
+            self(zeros((1, *first.input_spec_shape), dtype=self.dtype))  # one dummy example
+        super().summary(print_fn)

@@ -128,3 +128,17 @@ def test_accuracy_metric():
     ):
         acc(labels=[0, 1], predictions=[[0, 1], [1, 0]])
     assert float(acc.result()) == 0.75  # the failed call changed nothing
+
+
+def test_metric_results_are_logged_inside_a_summary_writer(tmp_path):
+    step = ek.train.get_or_create_global_step()
+    m = ek.metrics.Mean(name="train_loss")
+    m([1.0, 2.0])
+    m.result()  # no writer is active: nothing to write to
+    writer = ek.summary.create_file_writer(str(tmp_path))
+    with writer.as_default():
+        m.result(write_summary=False)
+        assert float(m.result()) == 1.5
+    writer.flush()
+    events = ek.summary.read_events(str(tmp_path))
+    assert [(e["tag"], e["step"], e["value"]) for e in events] == [("train_loss", int(step), 1.5)]

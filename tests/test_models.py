@@ -142,6 +142,14 @@ def test_summary_is_a_fixed_table():
     ]
 
 
+def test_sequential_with_a_declared_input_shape_summarizes_before_any_call():
+    model = ek.Sequential([ek.layers.Dense(4, input_shape=(3,), name="a")], name="declared")
+    lines = []
+    model.summary(print_fn=lines.append)
+    assert "a (Dense)      (None, 4)      16" in lines[0].splitlines()
+    assert model.built
+
+
 def test_summary_before_the_first_call_says_what_to_do():
     with pytest.raises(
         ek.errors.FailedPreconditionError, match=r"not been built.*model\(x\[:1\]\)"
@@ -181,3 +189,14 @@ def test_keras_namespace_names_the_same_classes():
     assert ek.keras.layers.Dense is ek.layers.Dense
     assert ek.keras.Model is ek.Model and ek.keras.Sequential is ek.Sequential
     assert issubclass(ek.Model, ek.Network) and issubclass(ek.Network, ek.layers.Layer)
+
+
+def test_a_checkpoint_restored_before_the_first_call_fills_the_layers_when_built(tmp_path):
+    trained = ek.Sequential([ek.layers.Dense(3), ek.layers.Dense(1)])
+    trained(ek.ones([1, 2]))
+    path = ek.train.Checkpoint(model=trained).save(str(tmp_path / "ckpt"))
+    fresh = ek.Sequential([ek.layers.Dense(3), ek.layers.Dense(1)])
+    status = ek.train.Checkpoint(model=fresh).restore(path)  # no variables exist yet
+    x = ek.constant([[0.5, -1.0]])
+    np.testing.assert_array_equal(fresh(x).numpy(), trained(x).numpy())
+    status.assert_consumed()

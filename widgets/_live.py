@@ -21,7 +21,7 @@ import traitlets
 from eagerkit.tensor import Tensor
 
 MAX_HISTORY = 5000  # points per series kept in the synced history
-HISTORY_EVERY = 5.0  # seconds between history updates during a run
+HISTORY_EVERY = 10.0  # seconds between history updates during a run (they are big)
 
 
 class SnapshotWidget(anywidget.AnyWidget):
@@ -64,7 +64,8 @@ class FlushClock:
 class LiveWidget(SnapshotWidget):
     """Base of the live views: buffered ``log`` calls, throttled flushes, ``live()``, ``track()``.
 
-    Subclasses implement ``_take_new_points()`` (a message for the front end, or None) and
+    Subclasses implement ``_take_new_points()`` (``(content, buffers)`` of a message for the
+    front end, numbers travelling as binary float64 buffers, or None) and
     ``_history_state()`` (the downsampled whole history, a JSON-able dict).
     """
 
@@ -86,7 +87,8 @@ class LiveWidget(SnapshotWidget):
         """Send the points logged since the last flush (and, now and then, the history)."""
         message = self._take_new_points()
         if message is not None:
-            self.send(message)
+            content, buffers = message
+            self.send(content, buffers=buffers)
         now = time.perf_counter()
         if final or now - self._last_history >= HISTORY_EVERY:
             self._last_history = now
@@ -124,8 +126,8 @@ class LiveWidget(SnapshotWidget):
             self._handle = display(self, display_id=True)
 
 
-def to_host_floats(values):
-    """Python floats from a list of numbers and Tensors, copying each device once.
+def to_host_array(values):
+    """A float64 numpy array from numbers and one-element Tensors, one copy per device.
 
     Tensors on one device are stacked there first, so a GPU is read once per flush,
     not once per value.
@@ -133,20 +135,24 @@ def to_host_floats(values):
     Examples
     --------
     >>> import eagerkit as ek
-    >>> to_host_floats([1, ek.constant(2.5), 3.0])
+    >>> to_host_array([1, ek.constant(2.5), 3.0]).tolist()
     [1.0, 2.5, 3.0]
     """
-    out = [v if not isinstance(v, Tensor) else None for v in values]
-    by_device = {}
-    for i, v in enumerate(values):
-        if isinstance(v, Tensor):
-            by_device.setdefault(v._device, []).append(i)
-    for device, indices in by_device.items():
-        stacked = device.xp.stack([values[i]._data.reshape(()) for i in indices])
-        host = device.backend.to_host(stacked)
-        for i, value in zip(indices, host.tolist()):
+    out = np.empty(len(values))
+    on_device = {}
+    for i, value in enumerate(values):
+        if isinstance(value, Tensor):
+            on_device.setdefault(value._device, []).append(i)
+        else:
             out[i] = value
-    return [float(v) for v in out]
+    for device, indices in on_device.items():
+        arrays = [values[i]._data for i in indices]
+        if device.kind == "cpu":  # already host memory: no copy to make, just gather
+            out[indices] = [a.item() for a in arrays]
+            continue
+        stacked = device.xp.stack([a.reshape(()) for a in arrays])
+        out[indices] = device.backend.to_host(stacked)
+    return out
 
 
 def downsample_indices(n, limit=MAX_HISTORY):

@@ -30,6 +30,15 @@ function worst(values) {
   return out;
 }
 
+const f64 = (view) => new Float64Array(view.buffer, view.byteOffset, view.byteLength / 8);
+
+// Binary norms use -1 for "no gradient"; the history (JSON) uses null, "nan" and "inf".
+function decode(v) {
+  if (v < 0) return null;
+  if (Number.isNaN(v)) return "nan";
+  return Number.isFinite(v) ? v : "inf";
+}
+
 function el(tag, className, parent, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -116,13 +125,17 @@ function render({ model, el: host }) {
     state = { layers: h.layers || [], steps: [...(h.steps || [])], norms: [...(h.norms || [])], flags: h.flags || {}, variables: h.variables || [] };
     schedule();
   };
-  const onMessage = (msg) => {
+  const onMessage = (msg, buffers) => {
     if (!msg || msg.type !== "points") return;
     state.layers = msg.layers;
     state.flags = msg.flags;
     state.variables = msg.variables;
-    state.steps.push(...msg.steps);
-    state.norms.push(...msg.norms);
+    // buffers[0]: the new steps; buffers[1]: their norms, steps x layers, row by row.
+    const steps = f64(buffers[0]), norms = f64(buffers[1]), width = msg.layers.length;
+    for (let i = 0; i < steps.length; i++) {
+      state.steps.push(steps[i]);
+      state.norms.push(Array.from(norms.subarray(i * width, (i + 1) * width), decode));
+    }
     if (state.norms.length > MAX_COLUMNS) { // keep the browser's memory bounded
       state.steps = state.steps.filter((_, i) => i % 2 === 0);
       state.norms = state.norms.filter((_, i) => i % 2 === 0);

@@ -6,8 +6,9 @@ reports to it. It shows a layers x steps heat map of gradient norms, flags layer
 gradients vanish, explode or turn NaN, and a histogram of each variable's latest
 gradient when you click a layer.
 
-Per step it only keeps references to the gradients; a flush computes all their norms at
-once on their device (norms.py) and brings the numbers to the host in one copy.
+Per step it computes one sum of squares per gradient *on the gradient's device* and keeps
+that number (not the gradient, so memory is freed as usual); a flush brings all of them to
+the host in one copy and adds them up by layer (norms.py).
 """
 
 import math
@@ -24,7 +25,6 @@ from .norms import layer_norms
 
 HERE = pathlib.Path(__file__).parent
 BINS = 20
-MAX_PENDING = 1 << 24  # gradient elements kept between flushes (64 MB of float32)
 
 
 class GradientFlow(LiveWidget):
@@ -59,8 +59,7 @@ class GradientFlow(LiveWidget):
         self._row_of = {}  # id(variable) -> row index
         self._variables = []  # keeps the variables alive, so their ids stay theirs
         self._layers = []  # layer names, in first-seen order
-        self._pending = []  # (step, rows, gradients) per logged step, not yet sent
-        self._pending_size = 0  # elements held in self._pending
+        self._pending = []  # (step, [(row, device, sum of squares there)]) not yet sent
         self._latest = {}  # row -> the latest gradient (a Tensor), for histograms
         self._steps, self._norms = [], []  # full history: one list of layer norms per step
         self._flags = {}
@@ -85,35 +84,43 @@ class GradientFlow(LiveWidget):
 
     # --- feeding it --------------------------------------------------------------------
     def log(self, grads_and_vars, step=None):
-        """Buffer one step's gradients (``None`` gradients are skipped); sends nothing."""
-        step = self._next_step if step is None else int(step)  # int(): a global-step tensor
-        self._next_step = step + 1
-        rows, grads = [], []
-        for grad, variable in grads_and_vars:
-            if grad is None:
-                continue
-            if not isinstance(grad, Tensor):
+        """Buffer one step's ``(gradient, variable)`` pairs (``None`` gradients are skipped)."""
+        pairs = list(grads_and_vars)  # a zip can be read only once
+        for grad, variable in pairs:
+            if grad is not None and not isinstance(grad, Tensor):
                 raise TypeError(
                     f"GradientFlow.log: expected (gradient, variable) pairs of tensors, got "
                     f"a {type(grad).__name__} as the gradient of {variable!r}"
                 )
+        self._buffer(pairs, step)
+
+    def _buffer(self, pairs, step=None):
+        step = self._next_step if step is None else int(step)  # int(): a global-step tensor
+        self._next_step = step + 1
+        squares = []
+        for grad, variable in pairs:
+            if grad is None:
+                continue
             row = self._row_of.get(id(variable))
             if row is None:
                 row = self._add(variable)
-            rows.append(row)
-            grads.append(grad)  # a reference: gradients are never written into
+            flat = grad._data.reshape(-1)
+            # vdot runs on the gradient's device and gives a 0-d result there: no GPU sync
+            # here, and we keep one number per step, not the gradient (which frees at once).
+            squares.append((row, grad._device, grad._device.xp.vdot(flat, flat)))
             self._latest[row] = grad
-            self._pending_size += grad._data.size
-        self._pending.append((step, rows, grads))
-        if self._pending_size > MAX_PENDING:
-            self.flush()  # do not hold on to too many gradients of a large model
-        else:
-            self._tick()
+        self._pending.append((step, squares))
+        if self._clock.due():
+            self.flush()
 
     def attach(self, optimizer):
-        """Log every ``optimizer.apply_gradients`` from now on; returns the flow."""
+        """Log every ``optimizer.apply_gradients`` from now on; returns the flow.
+
+        Steps are numbered like ``optimizer.iterations`` (counted here, not read each step).
+        """
         if self not in optimizer.listeners:
             optimizer.listeners.append(self)
+        self._next_step = int(optimizer.iterations) + 1
         return self
 
     def detach(self, optimizer):
@@ -122,27 +129,34 @@ class GradientFlow(LiveWidget):
             optimizer.listeners.remove(self)
 
     def on_apply(self, optimizer, grads_and_vars):
-        """The optimizer's listener hook: log the pairs it just applied."""
-        self.log(grads_and_vars, step=optimizer.iterations)
+        """The optimizer's listener hook: keep the pairs it just applied (checked already)."""
+        self._buffer(grads_and_vars)
 
     # --- LiveWidget hooks --------------------------------------------------------------
     def _take_new_points(self):
         if not self._pending:
             return None
-        pending, self._pending, self._pending_size = self._pending, [], 0
+        pending, self._pending = self._pending, []
         row_layers = [self._layers.index(row["layer"]) for row in self._rows]
         norms, present = layer_norms(pending, row_layers, len(self._layers))
         self._update_flags(norms, present)
-        new_steps = [step for step, _, _ in pending]
-        new_norms = [
-            [_json_norm(n) if p else None for n, p in zip(values, flags)]
-            for values, flags in zip(norms.tolist(), present.tolist())
-        ]
+        new_steps = [step for step, _ in pending]
+        if present.all() and np.isfinite(norms).all():
+            new_norms = norms.tolist()  # the usual case, and much faster than the loop below
+        else:
+            new_norms = [
+                [_json_norm(n) if p else None for n, p in zip(values, flags)]
+                for values, flags in zip(norms.tolist(), present.tolist())
+            ]
         self._steps += new_steps
         self._norms += new_norms
         self._summaries = self._variable_summaries()
-        return {"type": "points", "layers": list(self._layers), "steps": new_steps,
-                "norms": new_norms, "flags": dict(self._flags), "variables": self._summaries}
+        # Binary float64 buffers for the numbers; -1 means "no gradient" (norms are >= 0).
+        buffers = [np.asarray(new_steps, np.float64).tobytes(),
+                   np.where(present, norms, -1.0).tobytes()]
+        content = {"type": "points", "layers": list(self._layers), "flags": dict(self._flags),
+                   "variables": self._summaries}
+        return content, buffers
 
     def _update_flags(self, norms, present):
         for i, layer in enumerate(self._layers):

@@ -19,19 +19,24 @@ function svg(tag, attrs, parent) {
 // `val_loss` is drawn in the `loss` panel, dashed.
 const panelOf = (metric) => (metric.startsWith("val_") ? metric.slice(4) : metric);
 
-function appendPoints(runs, delta) {
-  for (const [run, metrics] of Object.entries(delta)) {
+// The numbers of a message come as binary float64 buffers (no JSON parsing for them).
+const f64 = (view) => new Float64Array(view.buffer, view.byteOffset, view.byteLength / 8);
+
+// msg.series[k] = [run, metric]; buffers[2k] holds its steps, buffers[2k + 1] its values.
+function appendPoints(runs, msg, buffers) {
+  msg.series.forEach(([run, metric], k) => {
     runs[run] = runs[run] || {};
-    for (const [metric, points] of Object.entries(metrics)) {
-      const series = (runs[run][metric] = runs[run][metric] || { x: [], y: [] });
-      series.x.push(...points.x);
-      series.y.push(...points.y);
-      if (series.x.length > MAX_POINTS) {
-        series.x = series.x.filter((_, i) => i % 2 === 0);
-        series.y = series.y.filter((_, i) => i % 2 === 0);
-      }
+    const series = (runs[run][metric] = runs[run][metric] || { x: [], y: [] });
+    const xs = f64(buffers[2 * k]), ys = f64(buffers[2 * k + 1]);
+    for (let i = 0; i < xs.length; i++) {
+      series.x.push(xs[i]);
+      series.y.push(isFinite(ys[i]) ? ys[i] : null); // NaN: a gap, as in the history
     }
-  }
+    if (series.x.length > MAX_POINTS) {
+      series.x = series.x.filter((_, i) => i % 2 === 0);
+      series.y = series.y.filter((_, i) => i % 2 === 0);
+    }
+  });
 }
 
 // Exponential moving average, debiased like TensorBoard's, so early points are not dragged to 0.
@@ -148,8 +153,8 @@ function render({ model, el }) {
     runs = JSON.parse(JSON.stringify((model.get("history") || {}).runs || {}));
     schedule();
   };
-  const onMessage = (msg) => {
-    if (msg && msg.type === "points") { appendPoints(runs, msg.runs); schedule(); }
+  const onMessage = (msg, buffers) => {
+    if (msg && msg.type === "points") { appendPoints(runs, msg, buffers); schedule(); }
   };
   smoothing.oninput = schedule;
   logScale.onchange = schedule;

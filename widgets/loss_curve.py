@@ -14,12 +14,13 @@ import math
 import numbers
 import pathlib
 
+import numpy as np
 import traitlets
 
 from eagerkit.tensor import Tensor
 
 from . import snapshot
-from ._live import LiveWidget, downsample_indices, to_host_floats
+from ._live import LiveWidget, downsample_indices, to_host_array
 
 HERE = pathlib.Path(__file__).parent
 
@@ -52,8 +53,8 @@ class LossCurve(LiveWidget):
     def __init__(self, title="", interval=0.25):
         super().__init__(interval=interval, title=title)
         self._run = "main"
-        self._series = {}  # run -> metric -> ([steps], [floats]): everything logged
-        self._pending = []  # (run, metric, step, value) not yet sent; values may be Tensors
+        self._series = {}  # run -> metric -> [(steps, values) numpy chunks]: all logged
+        self._pending = {}  # (run, metric) -> ([steps], [values]) not yet sent
         self._next_step = 0
 
     def run(self, name):
@@ -68,15 +69,15 @@ class LossCurve(LiveWidget):
         step = self._next_step if step is None else int(step)  # int(): a global-step tensor
         self._next_step = step + 1
         for name, value in metrics.items():
-            if not isinstance(value, numbers.Real) and not (
-                isinstance(value, Tensor) and value.size == 1
-            ):
-                raise TypeError(
-                    f"LossCurve.log: metric {name!r} must be a number or a one-element "
-                    f"tensor, got {_describe(value)}; reduce it first (ek.reduce_mean)"
-                )
-            self._pending.append((self._run, name, step, value))
-        self._tick()
+            if type(value) is not float:
+                value = _buffered(name, value)
+            column = self._pending.get((self._run, name))
+            if column is None:
+                column = self._pending[(self._run, name)] = ([], [])
+            column[0].append(step)
+            column[1].append(value)
+        if self._clock.due():
+            self.flush()
 
     def track(self, iterable, display=True):
         """Yield from ``iterable`` inside ``live()``; ``log`` without a step counts items."""
@@ -87,25 +88,29 @@ class LossCurve(LiveWidget):
     def _take_new_points(self):
         if not self._pending:
             return None
-        pending, self._pending = self._pending, []
-        values = to_host_floats([value for _, _, _, value in pending])  # one copy per device
-        delta = {}
-        for (run, metric, step, _), value in zip(pending, values):
-            xs, ys = self._series.setdefault(run, {}).setdefault(metric, ([], []))
-            xs.append(step)
-            ys.append(value)
-            new = delta.setdefault(run, {}).setdefault(metric, {"x": [], "y": []})
-            new["x"].append(step)
-            new["y"].append(_json_float(value))
-        return {"type": "points", "runs": delta}
+        pending, self._pending = self._pending, {}
+        values = to_host_array([v for _, column in pending.values() for v in column])
+        series, buffers, start = [], [], 0
+        for (run, metric), (steps, column) in pending.items():
+            xs = np.asarray(steps, dtype=np.float64)
+            ys = values[start : start + len(column)]
+            start += len(column)
+            self._series.setdefault(run, {}).setdefault(metric, []).append((xs, ys))
+            series.append([run, metric])
+            buffers += [xs.tobytes(), ys.tobytes()]  # binary: no JSON for the numbers
+        return {"type": "points", "series": series}, buffers
 
     def _history_state(self):
         runs = {}
         for run, metrics in self._series.items():
-            for metric, (xs, ys) in metrics.items():
+            for metric, chunks in metrics.items():
+                xs = np.concatenate([x for x, _ in chunks])
+                ys = np.concatenate([y for _, y in chunks])
+                chunks[:] = [(xs, ys)]  # join once, not at every history update
                 keep = downsample_indices(len(xs))
                 runs.setdefault(run, {})[metric] = {
-                    "x": [xs[i] for i in keep], "y": [_json_float(ys[i]) for i in keep]
+                    "x": xs[keep].astype(np.int64).tolist(),
+                    "y": [_json_float(y) for y in ys[keep].tolist()],
                 }
         return {"runs": runs}
 
@@ -121,6 +126,19 @@ class LossCurve(LiveWidget):
 def _json_float(value):
     # JSON has no NaN or infinity: a gap (None) in the curve says "not a number" honestly.
     return value if math.isfinite(value) else None
+
+
+def _buffered(name, value):
+    """What ``log`` keeps of a value: a number, or a tensor still on its GPU."""
+    if isinstance(value, Tensor) and value.size == 1:
+        # A CPU tensor is host memory already: keep the number, let the tensor go.
+        return value._data.item() if value._device.kind == "cpu" else value
+    if isinstance(value, numbers.Real):
+        return value
+    raise TypeError(
+        f"LossCurve.log: metric {name!r} must be a number or a one-element tensor, got "
+        f"{_describe(value)}; reduce it first (ek.reduce_mean)"
+    )
 
 
 def _describe(value):

@@ -1,9 +1,8 @@
 """Gradient norms for many steps at once: the arithmetic behind GradientFlow's flush.
 
-``GradientFlow.log`` only keeps references to each step's gradients. A flush turns them
-into one number per layer and step here, with whole-array operations: the gradients of one
-variable over all pending steps are stacked and squared together on their device, and the
-results of a device come to the host in one copy.
+Each step, ``GradientFlow`` keeps one sum of squares per gradient, still on the gradient's
+device. A flush brings all of a device's sums to the host in one copy and turns them into
+one norm per layer and step here, with whole-array operations.
 """
 
 import numpy as np
@@ -14,48 +13,42 @@ def layer_norms(pending, row_layers, layer_count):
 
     Parameters
     ----------
-    pending : list of ``(step, rows, grads)``: the variables (row numbers) that had a
-        gradient that step, and those gradients (Tensors).
+    pending : list of ``(step, squares)``; ``squares`` holds ``(row, device, sum of
+        squares)`` for each variable (row) that had a gradient that step, the sum still
+        on the device.
     row_layers : for each row, the index of its layer.
     layer_count : how many layers there are.
 
     Returns
     -------
-    ``(norms, present)``: float arrays of shape ``(steps, layers)``; ``present`` is False
-    where no variable of the layer had a gradient that step (its norm is then 0).
+    ``(norms, present)``: arrays of shape ``(steps, layers)``; ``present`` is False where
+    no variable of the layer had a gradient that step (its norm is then 0).
 
     Examples
     --------
-    >>> import eagerkit as ek
-    >>> pending = [(0, [0, 1], [ek.constant([3.0]), ek.constant([4.0])]),
-    ...            (1, [1], [ek.constant([1.0])])]
+    >>> from eagerkit.devices import CPU
+    >>> pending = [(0, [(0, CPU, 9.0), (1, CPU, 16.0)]), (1, [(1, CPU, 1.0)])]
     >>> norms, present = layer_norms(pending, row_layers=[0, 0], layer_count=1)
     >>> norms.tolist(), present.tolist()
     ([[5.0], [1.0]], [[True], [True]])
     """
-    rows = len(row_layers)
-    squares = np.zeros((len(pending), rows))
-    has_grad = np.zeros((len(pending), rows), dtype=bool)
-    by_row = {}  # row -> ([step positions], [grads])
-    for i, (_, step_rows, grads) in enumerate(pending):
-        for row, grad in zip(step_rows, grads):
-            positions, found = by_row.setdefault(row, ([], []))
+    squares = np.zeros((len(pending), len(row_layers)))
+    has_grad = np.zeros(squares.shape, dtype=bool)
+    by_device = {}  # device -> ([step positions], [rows], [sums on the device])
+    for i, (_, step_squares) in enumerate(pending):
+        for row, device, value in step_squares:
+            positions, rows, values = by_device.setdefault(device, ([], [], []))
             positions.append(i)
-            found.append(grad)
-            has_grad[i, row] = True
-    by_device = {}  # device -> [(row, positions, device array of sums of squares)]
-    for row, (positions, grads) in by_row.items():
-        device = grads[0]._device
-        flat = device.xp.stack([g._data.reshape(-1) for g in grads])
-        by_device.setdefault(device, []).append((row, positions, (flat * flat).sum(axis=1)))
-    for device, parts in by_device.items():
-        joined = device.xp.concatenate([sums for _, _, sums in parts])
-        host = np.asarray(device.backend.to_host(joined), dtype=np.float64)  # the one copy
-        start = 0
-        for row, positions, sums in parts:
-            squares[positions, row] = host[start : start + len(positions)]
-            start += len(positions)
-    layer_of = np.asarray(row_layers, dtype=np.int64).reshape(rows)
+            rows.append(row)
+            values.append(value)
+    for device, (positions, rows, values) in by_device.items():
+        if device.kind == "cpu":
+            host = np.asarray(values, dtype=np.float64)  # already host numbers
+        else:
+            host = device.backend.to_host(device.xp.stack(values))  # the one copy
+        np.add.at(squares, (positions, rows), host)  # a variable twice in a step: both count
+        has_grad[positions, rows] = True
+    layer_of = np.asarray(row_layers, dtype=np.int64).reshape(len(row_layers))
     norms = np.zeros((len(pending), layer_count))
     present = np.zeros((len(pending), layer_count), dtype=bool)
     for layer in range(layer_count):

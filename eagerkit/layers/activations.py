@@ -25,7 +25,15 @@ _BY_NAME = {
 
 
 def get(activation):
-    """A callable for ``activation`` (a name, a callable, or None / 'linear' for none)."""
+    """A callable for ``activation`` (a name, a callable, or None / 'linear' for none).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.layers.activations import get
+    >>> get("tanh") is ek.nn.tanh, get("linear")
+    (True, None)
+    """
     if activation is None or activation == "linear":
         return None
     if isinstance(activation, str):

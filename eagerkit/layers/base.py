@@ -20,7 +20,14 @@ _name_counts = {}
 
 
 def unique_name(base):
-    """Keras-style default names: ``dense``, then ``dense_1``, ``dense_2``, ..."""
+    """Keras-style default names: ``dense``, then ``dense_1``, ``dense_2``, ...
+
+    Examples
+    --------
+    >>> from eagerkit.layers.base import unique_name
+    >>> unique_name("doc_example"), unique_name("doc_example")
+    ('doc_example', 'doc_example_1')
+    """
     count = _name_counts.get(base, 0)
     _name_counts[base] = count + 1
     return base if count == 0 else f"{base}_{count}"
@@ -62,6 +69,7 @@ class Layer:
         self.name = name or unique_name(_snake(type(self).__name__))
         self.trainable = trainable
         self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        # Keras' input_shape= (without the batch axis): lets Sequential.summary() build early.
         self.input_spec_shape = None if input_shape is None else tuple(input_shape)
         self.built = False
         self.last_output_shape = None  # shown by Model.summary()
@@ -161,7 +169,19 @@ def _takes_training(cls):
 
 
 def sublayers(layer):
-    """The layers kept in ``layer``'s attributes (directly or in lists/dicts), in order."""
+    """The layers kept in ``layer``'s attributes (directly or in lists/dicts), in order.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.layers.base import sublayers
+    >>> class Pair(ek.Model):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.parts = [ek.layers.Dense(1, name="a"), ek.layers.Dense(1, name="b")]
+    >>> [layer.name for layer in sublayers(Pair())]
+    ['a', 'b']
+    """
     found, seen = [], {id(layer)}
     for value in _attribute_values(layer):
         if isinstance(value, Layer) and id(value) not in seen:
@@ -171,8 +191,8 @@ def sublayers(layer):
 
 
 def _attribute_values(obj):
-    """Attribute values of ``obj``, with lists, tuples and dicts opened up (one level deep
-    per container, recursively)."""
+    """The values of ``obj``'s attributes, in assignment order, with the items of lists,
+    tuples and dicts (and of containers inside them) in place of the containers."""
     stack = list(reversed(list(vars(obj).values())))
     while stack:
         value = stack.pop()
@@ -205,7 +225,17 @@ def _owned(layer):
 
 
 def check_rank(layer, shape, rank, example, minimum=False):
-    """Raise a clear error when an input of ``shape`` does not have the rank ``layer`` needs."""
+    """Raise a clear error when an input of ``shape`` does not have the rank ``layer`` needs.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.layers.base import check_rank
+    >>> check_rank(ek.layers.Flatten(name="f"), (5,), 2, "[batch, ...]")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    eagerkit.errors.InvalidArgumentError: Flatten layer 'f' expects input of rank 2 ...(5,)...
+    """
     ndim = len(shape)
     if ndim == rank or (minimum and ndim >= rank):
         return

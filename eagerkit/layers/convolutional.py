@@ -2,7 +2,7 @@
 
 from eagerkit.layers import activations
 from eagerkit.layers.base import Layer, check_rank
-from eagerkit.ops.conv import _pair, conv2d, padding_name
+from eagerkit.ops.conv import as_pair, conv2d, padding_name
 from eagerkit.ops.pool import avg_pool, max_pool
 from eagerkit.ops.shape import transpose
 
@@ -56,11 +56,11 @@ class Conv2D(Layer):
     ):
         super().__init__(**kwargs)
         self.filters = int(filters)
-        self.kernel_size = _pair(kernel_size, "kernel_size")
-        self.strides = _pair(strides, "strides")
+        self.kernel_size = as_pair(kernel_size, "kernel_size")
+        self.strides = as_pair(strides, "strides")
         self.padding = padding_name(padding, "Conv2D")
         self.data_format = _data_format(data_format, "Conv2D")
-        self.dilation_rate = _pair(dilation_rate, "dilation_rate")
+        self.dilation_rate = as_pair(dilation_rate, "dilation_rate")
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = kernel_initializer
@@ -98,8 +98,8 @@ class _Pooling2D(Layer):
         self, pool_size=(2, 2), strides=None, padding="valid", data_format="channels_last", **kwargs
     ):
         super().__init__(**kwargs)
-        self.pool_size = _pair(pool_size, "pool_size")
-        self.strides = self.pool_size if strides is None else _pair(strides, "strides")
+        self.pool_size = as_pair(pool_size, "pool_size")
+        self.strides = self.pool_size if strides is None else as_pair(strides, "strides")
         self.padding = padding_name(padding, type(self).__name__)
         self.data_format = _data_format(data_format, type(self).__name__)
 

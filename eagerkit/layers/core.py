@@ -7,7 +7,6 @@ from eagerkit.ops.creation import random_uniform
 from eagerkit.ops.indexing import gather
 from eagerkit.ops.linalg import matmul
 from eagerkit.ops.shape import cast, reshape
-from eagerkit.tensor import convert_to_tensor
 
 
 class Dense(Layer):
@@ -120,7 +119,14 @@ class Flatten(Layer):
 
 
 def flatten(inputs, name=None):
-    """Functional Flatten: ``ek.layers.flatten(x)`` reshapes to [batch, -1]."""
+    """Functional Flatten: ``ek.layers.flatten(x)`` reshapes to [batch, -1].
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.layers.flatten(ek.zeros([2, 7, 7, 64])).shape
+    (2, 3136)
+    """
     return Flatten(name=name or "flatten_fn")(inputs)
 
 
@@ -166,7 +172,5 @@ class Embedding(Layer):
         )
 
     def call(self, inputs):
-        ids = convert_to_tensor(inputs)
-        if not ids.dtype.is_integer:
-            ids = cast(ids, "int32")
+        ids = inputs if inputs.dtype.is_integer else cast(inputs, "int32")
         return gather(self.embeddings, ids)

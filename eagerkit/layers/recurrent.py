@@ -15,9 +15,11 @@ _SEQUENCE = "[batch, time, features]"
 
 
 class _Recurrent(Layer):
-    """What LSTM and GRU share: weights for ``gates`` blocks of ``units``, the time loop."""
+    """What LSTM and GRU share: weights for ``gates`` blocks of ``units``, the time loop.
 
-    gates = 1
+    A subclass sets ``gates`` and ``states`` (how many state tensors it carries, the
+    output first) and defines ``step(x_part, state) -> new state``.
+    """
 
     def __init__(
         self,
@@ -48,11 +50,9 @@ class _Recurrent(Layer):
         self.recurrent_kernel = self.add_weight(
             "recurrent_kernel", [self.units, width], recurrent_init
         )
-        self.bias = (
-            self.add_weight("bias", [width], self._bias_init(bias_init))
-            if (self.use_bias)
-            else None
-        )
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight("bias", [width], self._bias_init(bias_init))
 
     def _bias_init(self, bias_init):
         return bias_init
@@ -78,7 +78,7 @@ class _Recurrent(Layer):
         return [result, *state] if self.return_state else result
 
     def _initial_state(self, batch, dtype):
-        return [zeros([batch, self.units], dtype=dtype)]
+        return [zeros([batch, self.units], dtype=dtype) for _ in range(self.states)]
 
     def _split(self, z):
         u = self.units
@@ -98,7 +98,7 @@ class LSTM(_Recurrent):
     ((2, 5, 8), [(3, 32), (8, 32), (32,)])
     """
 
-    gates = 4
+    gates, states = 4, 2  # state: (h, c)
 
     def __init__(self, units, unit_forget_bias=True, **kwargs):
         super().__init__(units, **kwargs)
@@ -116,9 +116,6 @@ class LSTM(_Recurrent):
             )
 
         return forget_ones
-
-    def _initial_state(self, batch, dtype):
-        return [zeros([batch, self.units], dtype=dtype), zeros([batch, self.units], dtype=dtype)]
 
     def step(self, x_part, state):
         """One time step: (h, c) -> (h', c')."""
@@ -143,7 +140,7 @@ class GRU(_Recurrent):
     (2, 4)
     """
 
-    gates = 3
+    gates, states = 3, 1  # state: (h,)
 
     def step(self, x_part, state):
         """One time step: h -> h'."""

@@ -6,8 +6,8 @@
 close under differentiation, so gradients of any order stay vectorized.
 
 Every forward is "im2col + one matrix product": the backend's sliding windows give a view
-of all patches, which one ``tensordot`` with the filter turns into the output. No Python
-loop over pixels anywhere.
+of all patches, copied once into a matrix with one row per output pixel, which one matrix
+product with the filter turns into the output. No Python loop over pixels anywhere.
 """
 
 from eagerkit.dtypes import FLOATING
@@ -32,15 +32,40 @@ def pads(size, window, stride, padding):
 
 
 def padded(xp, x, pad_h, pad_w, value=0):
-    """``x`` (NHWC) with rows and columns added around the image (no copy when none)."""
+    """``x`` (NHWC) with rows and columns of ``value`` added around the image.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eagerkit.ops.conv import padded
+    >>> padded(np, np.ones((1, 1, 2, 1)), (1, 0), (0, 1))[0, :, :, 0]
+    array([[0., 0., 0.],
+           [1., 1., 0.]])
+    """
     if not any(pad_h) and not any(pad_w):
         return x
-    widths = ((0, 0), tuple(pad_h), tuple(pad_w), (0, 0))
-    return xp.pad(x, widths, constant_values=value)
+    n, height, width, channels = x.shape
+    shape = (n, pad_h[0] + height + pad_h[1], pad_w[0] + width + pad_w[1], channels)
+    canvas = xp.full(shape, value, dtype=x.dtype)  # one allocation and one copy (np.pad: more)
+    canvas[:, pad_h[0] : pad_h[0] + height, pad_w[0] : pad_w[0] + width, :] = x
+    return canvas
 
 
 def windows(xp, x, window, strides, dilations=(1, 1)):
-    """All windows of an (already padded) NHWC array: a view of shape (N, OH, OW, C, KH, KW)."""
+    """All windows of an (already padded) NHWC array: a view of shape (N, OH, OW, C, KH, KW).
+
+    Nothing is copied: the view's strides step through ``x``'s own memory.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eagerkit.devices import CPU
+    >>> from eagerkit.ops.conv import windows
+    >>> image = np.arange(16.0).reshape(1, 4, 4, 1)
+    >>> view = windows(CPU.xp, image, (2, 2), (2, 2))
+    >>> view.shape, view[0, 1, 1, 0].tolist()
+    ((1, 2, 2, 1, 2, 2), [[10.0, 11.0], [14.0, 15.0]])
+    """
     (kh, kw), (sh, sw), (dh, dw) = window, strides, dilations
     spans = ((kh - 1) * dh + 1, (kw - 1) * dw + 1)  # a dilated window covers this many pixels
     view = xp.sliding_window_view(x, spans, axis=(1, 2))
@@ -54,10 +79,31 @@ def _same_pads(shape, window, strides, dilations, padding):
     return rows, cols
 
 
+def im2col(xp, x, window, strides, dilations):
+    """Every window of a padded NHWC ``x`` as one row of a matrix, copied once.
+
+    Returns the (N * OH * OW, KH * KW * C) matrix and (N, OH, OW). The columns run in the
+    filter's (height, width, channel) order, so an HWIO filter reshaped to (KH * KW * C, F)
+    multiplies it directly.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from eagerkit.devices import CPU
+    >>> from eagerkit.ops.conv import im2col
+    >>> cols, lead = im2col(CPU.xp, np.arange(9.0).reshape(1, 3, 3, 1), (2, 2), (1, 1), (1, 1))
+    >>> cols.shape, lead, cols[0].tolist()
+    ((4, 4), (1, 2, 2), [0.0, 1.0, 3.0, 4.0])
+    """
+    view = windows(xp, x, window, strides, dilations)  # (N, OH, OW, C, KH, KW)
+    lead = view.shape[:3]
+    return view.transpose(0, 1, 2, 4, 5, 3).reshape(-1, window[0] * window[1] * x.shape[3]), lead
+
+
 def _correlate(xp, x, w, strides, dilations):
     """Valid cross-correlation of a padded NHWC ``x`` with an HWIO ``w``: im2col + one product."""
-    patches = windows(xp, x, w.shape[:2], strides, dilations)  # (N, OH, OW, C, KH, KW)
-    return xp.tensordot(patches, w, axes=((4, 5, 3), (0, 1, 2)))
+    cols, lead = im2col(xp, x, w.shape[:2], strides, dilations)
+    return (cols @ w.reshape(-1, w.shape[3])).reshape(lead + (w.shape[3],))
 
 
 @defop("conv2d", dtypes=FLOATING)
@@ -88,24 +134,23 @@ def _conv2d_backprop_input(xp, g, w, *, input_shape, strides, padding, dilations
     rows, cols = _same_pads(input_shape, w.shape[:2], strides, dilations, padding)
     n, oh, ow, f = g.shape
     (sh, sw), (kh, kw) = strides, w.shape[:2]
-    spread = g
-    if sh > 1 or sw > 1:  # put stride-1 zeros between the gradient's pixels
-        spread = xp.zeros((n, (oh - 1) * sh + 1, (ow - 1) * sw + 1, f), dtype=g.dtype)
-        spread[:, ::sh, ::sw, :] = g
     span_h, span_w = (kh - 1) * dilations[0] + 1, (kw - 1) * dilations[1] + 1
-    # Pad so that output pixel i of the correlation lands on input pixel i.
-    pad_h = (span_h - 1 - rows[0], input_shape[1] + rows[0] - spread.shape[1])
-    pad_w = (span_w - 1 - cols[0], input_shape[2] + cols[0] - spread.shape[2])
+    # Lay g out on a zero canvas, stride-1 zeros between its pixels, placed so that output
+    # pixel i of the correlation below lands on input pixel i.
+    top, left = span_h - 1 - rows[0], span_w - 1 - cols[0]
+    canvas = xp.zeros((n, input_shape[1] + span_h - 1, input_shape[2] + span_w - 1, f), g.dtype)
+    canvas[:, top : top + (oh - 1) * sh + 1 : sh, left : left + (ow - 1) * sw + 1 : sw, :] = g
     flipped = xp.swapaxes(w[::-1, ::-1], 2, 3)  # HWOI: out channels become the inputs
-    return _correlate(xp, padded(xp, spread, pad_h, pad_w), flipped, (1, 1), dilations)
+    return _correlate(xp, canvas, flipped, (1, 1), dilations)
 
 
 @defop("conv2d_backprop_filter", dtypes=FLOATING)
 def _conv2d_backprop_filter(xp, x, g, *, filter_shape, strides, padding, dilations):
     """The gradient of conv2d with respect to its filter: patches of x times g, summed."""
     rows, cols = _same_pads(x.shape, filter_shape[:2], strides, dilations, padding)
-    patches = windows(xp, padded(xp, x, rows[:2], cols[:2]), filter_shape[:2], strides, dilations)
-    return xp.tensordot(patches, g, axes=((0, 1, 2), (0, 1, 2))).transpose(1, 2, 0, 3)
+    image = padded(xp, x, rows[:2], cols[:2])
+    patches, _ = im2col(xp, image, filter_shape[:2], strides, dilations)
+    return (patches.T @ g.reshape(-1, g.shape[3])).reshape(filter_shape)
 
 
 # The three ops are bilinear and adjoint to one another: <conv2d(x, w), g> equals
@@ -128,8 +173,15 @@ _conv2d_backprop_filter.defvjp(
 )
 
 
-def _pair(value, what):
-    """An int or a pair, or TF's 4-entry NHWC form [1, h, w, 1], as a pair of ints."""
+def as_pair(value, what):
+    """An int or a pair, or TF's 4-entry NHWC form [1, h, w, 1], as a pair of ints.
+
+    Examples
+    --------
+    >>> from eagerkit.ops.conv import as_pair
+    >>> as_pair(3, "strides"), as_pair([1, 2, 2, 1], "strides")
+    ((3, 3), (2, 2))
+    """
     values = [int(value)] * 2 if isinstance(value, int) else [int(v) for v in value]
     if len(values) == 4:
         values = values[1:3]
@@ -141,7 +193,14 @@ def _pair(value, what):
 
 
 def padding_name(padding, op):
-    """'same' / 'SAME' -> 'SAME'; anything else but 'valid' is an error."""
+    """'same' / 'SAME' -> 'SAME'; anything else but 'valid' is an error.
+
+    Examples
+    --------
+    >>> from eagerkit.ops.conv import padding_name
+    >>> padding_name("same", "conv2d")
+    'SAME'
+    """
     name = str(padding).upper()
     if name not in ("SAME", "VALID"):
         raise InvalidArgumentError(
@@ -181,7 +240,7 @@ def conv2d(
     return _conv2d(
         input,
         filters,
-        strides=_pair(strides, "strides"),
+        strides=as_pair(strides, "strides"),
         padding=padding_name(padding, "conv2d"),
-        dilations=_pair(dilations, "dilations"),
+        dilations=as_pair(dilations, "dilations"),
     )

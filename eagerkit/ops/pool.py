@@ -13,15 +13,15 @@ no copy, no Python loop over pixels). The gradients write each window's share ba
 
 from eagerkit.dtypes import FLOATING
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.conv import _pair, padded, padding_name, pads, windows
+from eagerkit.ops.conv import as_pair, padded, padding_name, pads, windows
 from eagerkit.registry import defop
 
 
 def _layout(shape, ksize, strides, padding):
     """((top, bottom, out_h), (left, right, out_w)) for pooling an NHWC ``shape``."""
-    return pads(shape[1], ksize[0], strides[0], padding), pads(
-        shape[2], ksize[1], strides[1], padding
-    )
+    rows = pads(shape[1], ksize[0], strides[0], padding)
+    cols = pads(shape[2], ksize[1], strides[1], padding)
+    return rows, cols
 
 
 def _check(op, x, ksize, strides, padding):
@@ -41,58 +41,74 @@ def _check(op, x, ksize, strides, padding):
     return rows, cols
 
 
-def _spread(xp, parts, shape, ksize, strides, rows, cols):
-    """col2im: add each window's (N, OH, OW, C, KH, KW) parts back into an NHWC image.
+def _spread(xp, part, shape, dtype, ksize, strides, rows, cols):
+    """col2im: add ``part(i, j)``, the (N, OH, OW, C) share of window position (i, j) of
+    every window, back into an NHWC image of ``shape``.
 
     The loop runs over the KH * KW positions inside a window (4 for a 2x2 pool); each step
-    adds one strided slab covering every output pixel at once.
+    adds one strided slab covering every window at once.
     """
     n, height, width, channels = shape
     (sh, sw), (kh, kw) = strides, ksize
-    total = xp.zeros(
-        (n, height + rows[0] + rows[1], width + cols[0] + cols[1], channels), dtype=parts.dtype
-    )
-    out_h, out_w = parts.shape[1], parts.shape[2]
+    total = xp.zeros((n, height + rows[0] + rows[1], width + cols[0] + cols[1], channels), dtype)
     for i in range(kh):
         for j in range(kw):
-            total[:, i : i + sh * out_h : sh, j : j + sw * out_w : sw, :] += parts[..., i, j]
+            share = part(i, j)
+            out_h, out_w = share.shape[1], share.shape[2]
+            total[:, i : i + sh * out_h : sh, j : j + sw * out_w : sw, :] += share
     return total[:, rows[0] : rows[0] + height, cols[0] : cols[0] + width, :]
 
 
-def _winners(xp, x, ksize, strides, rows, cols):
-    """A one-hot (N, OH, OW, C, KH, KW) mask of each window's first largest element."""
-    low = xp.finfo(x.dtype).min  # padding never wins
-    view = windows(xp, padded(xp, x, rows[:2], cols[:2], low), ksize, strides)
-    flat = view.reshape(view.shape[:4] + (-1,))
-    first = xp.argmax(flat, axis=-1)[..., None]
-    mask = xp.arange(flat.shape[-1]) == first
-    return mask.reshape(view.shape)
+def _max_windows(xp, x, ksize, strides, rows, cols):
+    """The windows view of x, padded with the lowest float so padding never wins."""
+    low = xp.finfo(x.dtype).min
+    return windows(xp, padded(xp, x, rows[:2], cols[:2], low), ksize, strides)
+
+
+def _first_max_index(xp, view):
+    """For each window of ``view`` (N, OH, OW, C, KH, KW): the position ``i * KW + j`` of its
+    first largest element. One pass per window position, over all windows at once."""
+    kw = view.shape[5]
+    best = view[..., 0, 0]
+    index = xp.zeros(best.shape, dtype=xp.int32)
+    for k in range(1, view.shape[4] * kw):
+        candidate = view[..., k // kw, k % kw]
+        better = candidate > best  # strictly: on ties the earlier position keeps it, as in TF
+        best = xp.where(better, candidate, best)
+        index = xp.where(better, k, index)
+    return index
 
 
 @defop("max_pool", dtypes=FLOATING)
 def _max_pool(xp, x, *, ksize, strides, padding):
     rows, cols = _check("max_pool", x, ksize, strides, padding)
-    low = xp.finfo(x.dtype).min
-    view = windows(xp, padded(xp, x, rows[:2], cols[:2], low), ksize, strides)
-    return view.max(axis=(4, 5))
+    return _max_windows(xp, x, ksize, strides, rows, cols).max(axis=(4, 5))
 
 
 @defop("max_pool_grad", dtypes=FLOATING)
 def _max_pool_grad(xp, x, g, *, ksize, strides, padding):
     """g routed to the winner of each window (the gradient of max_pool)."""
     rows, cols = _layout(x.shape, ksize, strides, padding)
-    mask = _winners(xp, x, ksize, strides, rows, cols)
-    parts = xp.where(mask, g[..., None, None], 0).astype(g.dtype, copy=False)
-    return _spread(xp, parts, x.shape, ksize, strides, rows, cols)
+    index = _first_max_index(xp, _max_windows(xp, x, ksize, strides, rows, cols))
+    kw, zero = ksize[1], g.dtype.type(0)
+
+    def share(i, j):  # g where (i, j) won the window, else 0
+        return xp.where(index == i * kw + j, g, zero)
+
+    return _spread(xp, share, x.shape, g.dtype, ksize, strides, rows, cols)
 
 
 @defop("max_pool_gather", dtypes=FLOATING)
 def _max_pool_gather(xp, x, h, *, ksize, strides, padding):
     """h read at the winner of each window of x (the adjoint of max_pool_grad in g)."""
     rows, cols = _layout(x.shape, ksize, strides, padding)
-    mask = _winners(xp, x, ksize, strides, rows, cols)
+    index = _first_max_index(xp, _max_windows(xp, x, ksize, strides, rows, cols))
     view = windows(xp, padded(xp, h, rows[:2], cols[:2]), ksize, strides)
-    return xp.where(mask, view, 0).sum(axis=(4, 5), dtype=h.dtype)
+    kh, kw = ksize
+    picked = xp.zeros(index.shape, dtype=h.dtype)
+    for k in range(kh * kw):
+        picked += xp.where(index == k, view[..., k // kw, k % kw], h.dtype.type(0))
+    return picked
 
 
 _max_pool.defvjp(lambda xp, g, ans, x, **p: xp.max_pool_grad(x, g, **p))
@@ -119,8 +135,7 @@ def _avg_pool_grad(xp, g, *, input_shape, ksize, strides, padding):
     """Each window's g shared evenly among its real pixels (the gradient of avg_pool)."""
     rows, cols = _layout(input_shape, ksize, strides, padding)
     share = g / _window_counts(xp, input_shape, ksize, strides, rows, cols, g.dtype)
-    parts = xp.broadcast_to(share[..., None, None], share.shape + tuple(ksize))
-    return _spread(xp, parts, input_shape, ksize, strides, rows, cols)
+    return _spread(xp, lambda i, j: share, input_shape, g.dtype, ksize, strides, rows, cols)
 
 
 _avg_pool.defvjp(lambda xp, g, ans, x, **p: xp.avg_pool_grad(g, input_shape=tuple(x.shape), **p))
@@ -136,8 +151,8 @@ def _pool(primitive, op, value, ksize, strides, padding, data_format):
         )
     return primitive(
         value,
-        ksize=_pair(ksize, "ksize"),
-        strides=_pair(strides, "strides"),
+        ksize=as_pair(ksize, "ksize"),
+        strides=as_pair(strides, "strides"),
         padding=padding_name(padding, op),
     )
 
