@@ -64,10 +64,16 @@ def _seeds(targets, output_gradients):
         raise ValueError(
             f"output_gradients has {len(flat)} entries but there are {len(targets)} targets"
         )
-    return [
-        None if g is None else convert_to_tensor(g, dtype=t.dtype, device=t._device)
-        for t, g in zip(targets, flat)
-    ]
+    return [None if g is None else _seed_like(t, g) for t, g in zip(targets, flat)]
+
+
+def _seed_like(target, g):
+    """An output gradient as a tensor of the target's dtype, on the target's device."""
+    if isinstance(g, Tensor) and g._device is not target._device:
+        from eagerkit.ops.copy import copy_to_device
+
+        g = copy_to_device(g, target._device)  # a seed given on the host for a GPU target
+    return convert_to_tensor(g, dtype=target.dtype, device=target._device)
 
 
 def sweep(tape, targets, seeds, sources):

@@ -40,7 +40,9 @@ def _import_report(setup, cwd):
 
 
 def _source_assets():
-    return sorted(p.name for p in (ROOT / "widgets").iterdir() if p.suffix in (".js", ".css"))
+    assets = sorted(p.name for p in (ROOT / "widgets").iterdir() if p.suffix in (".js", ".css"))
+    assert assets, "the widgets' front ends are plain .js/.css files in widgets/"
+    return assets
 
 
 def test_regular_install_ships_engine_widgets_and_their_front_end_files(tmp_path):

@@ -139,6 +139,17 @@ def test_conv2d_layer_on_a_rank_3_input_names_layer_shape_and_fix():
     assert layer.variables == []
 
 
+def test_conv2d_layer_rejects_a_different_channel_count_after_building():
+    layer = ek.layers.Conv2D(4, 3, name="conv_rgb")
+    layer(ek.zeros([1, 5, 5, 3]))
+    with pytest.raises(
+        ek.errors.InvalidArgumentError,
+        match=r"Conv2D layer 'conv_rgb' was built for images with 3 channels but got shape "
+        r"\(1, 5, 5, 1\)",
+    ):
+        layer(ek.zeros([1, 5, 5, 1]))
+
+
 def test_bad_conv_arguments_fail_at_construction():
     with pytest.raises(ValueError, match="data_format must be 'channels_last'"):
         ek.layers.Conv2D(4, 3, data_format="NHWC")

@@ -48,19 +48,37 @@ class MNIST_HighLevel(ek.keras.Model):  # noqa: N801 - the seed's name
         return logits
 
 
-def test_seed_002_cnn_lstm_model_trains_one_batch():
+def test_seed_002_training_loop_runs_as_written(tmp_path):
     model = MNIST_HighLevel(hidden_units=8, n_cls=10)
-    images = ek.random_uniform([3, 784])
-    labels = ek.one_hot([4, 1, 7], 10)
-    acc_metrics = ek.metrics.Accuracy()
+    rng = np.random.default_rng(0)
+    images = rng.uniform(size=(6, 784)).astype(np.float32)
+    labels = np.eye(10, dtype=np.float32)[[4, 1, 7, 0, 2, 9]]
+    dataset = ek.data.Dataset.from_tensor_slices((images, labels)).batch(3)
+    step_counter = ek.train.get_or_create_global_step()
+    start_step = int(step_counter)
     optimizer = ek.train.GradientDescentOptimizer(0.5)
-    with ek.GradientTape() as tape:
-        logits = model(images)
-        loss_value = ek.losses.softmax_cross_entropy(labels, logits)
-        acc_metrics(labels=ek.argmax(labels, axis=1), predictions=ek.argmax(logits, axis=1))
-    grads = tape.gradient(loss_value, model.variables)
-    optimizer.apply_gradients(zip(grads, model.variables, strict=True))
+    acc_metrics = ek.metrics.Accuracy()
+    writer = ek.summary.create_file_writer(str(tmp_path))
+    losses = []
+    with writer.as_default():
+        # The seed's loop, with tf.contrib.summary spelled ek.summary.
+        for batch, (images_b, labels_b) in enumerate(dataset):  # noqa: B007 - as the seed
+            with ek.summary.record_summaries_every_n_global_steps(10, global_step=step_counter):
+                with ek.GradientTape() as tape:
+                    logits = model(images_b)
+                    loss_value = ek.losses.softmax_cross_entropy(labels_b, logits)
+                    acc_metrics(
+                        labels=ek.argmax(labels_b, axis=1), predictions=ek.argmax(logits, axis=1)
+                    )
+                    ek.summary.scalar("loss", loss_value)
+                    ek.summary.scalar("accuracy", acc_metrics.result().numpy())
+                grads = tape.gradient(loss_value, model.variables)
+                optimizer.apply_gradients(
+                    zip(grads, model.variables, strict=True), global_step=step_counter
+                )
+            losses.append(float(loss_value))
 
+    assert batch == 1 and int(step_counter) == start_step + 2
     assert logits.shape == (3, 10)
     assert [layer.last_output_shape for layer in model.layers] == [
         (None, 28, 28, 1),
@@ -83,12 +101,8 @@ def test_seed_002_cnn_lstm_model_trains_one_batch():
         (8, 10),
         (10,),
     ]
-    assert all(
-        g is not None and g.shape == v.shape for g, v in zip(grads, model.variables, strict=True)
-    )
-    assert 0.0 <= float(acc_metrics.result()) <= 1.0
-    after = ek.losses.softmax_cross_entropy(labels, model(images))
-    assert float(after) < float(loss_value)
+    assert all(np.isfinite(losses))
+    assert 0.0 <= float(acc_metrics.result(write_summary=False)) <= 1.0
 
 
 # --- seed 003 --------------------------------------------------------------------------------

@@ -182,6 +182,17 @@ def test_second_order_gradient_across_copies():
     assert float(outer.gradient(dy, x)) == 18.0
 
 
+def test_output_gradients_given_on_the_host_are_copied_to_the_target_device():
+    with ek.device("/sim:0"):
+        x = ek.constant([1.0, 2.0])
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    grad = tape.gradient(y, x, output_gradients=ek.constant([1.0, 10.0]))
+    assert grad.device == "/sim:0"
+    np.testing.assert_array_equal(grad.numpy(), [2.0, 40.0])
+
+
 def test_training_loop_runs_on_the_device_and_matches_the_cpu():
     losses, (w, b), _ = train_linear_model("/sim:0")
     cpu_losses, (cpu_w, _), _ = train_linear_model("/cpu:0")

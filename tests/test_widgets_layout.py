@@ -2,11 +2,10 @@
 
 import numpy as np
 import pytest
-
-import eagerkit as ek
 from eagerkit.widgets import TapeView
 from eagerkit.widgets.layout import layered_layout
 
+import eagerkit as ek
 
 OPS = [lambda a, b: a + b, lambda a, b: a * b, lambda a, b: ek.tanh(a), lambda a, b: a - 2.0]
 
@@ -31,7 +30,7 @@ def overlapping_pairs(nodes):
     boxes = sorted((n["y"], n["x"], n["w"], n["h"], n["id"]) for n in nodes)
     pairs = []
     for i, (y1, x1, w1, h1, a) in enumerate(boxes):
-        for y2, x2, w2, h2, b in boxes[i + 1 :]:
+        for y2, x2, w2, _, b in boxes[i + 1 :]:
             if y2 >= y1 + h1:
                 break  # sorted by y: nothing further down can touch this box
             if x1 < x2 + w2 and x2 < x1 + w1:
@@ -62,8 +61,10 @@ def test_the_same_tape_gives_the_same_picture():
 
 
 def test_the_overlap_check_catches_an_overlap():
-    nodes = [{"id": "a", "x": 0, "y": 0, "w": 50, "h": 20},
-             {"id": "b", "x": 40, "y": 10, "w": 50, "h": 20}]
+    nodes = [
+        {"id": "a", "x": 0, "y": 0, "w": 50, "h": 20},
+        {"id": "b", "x": 40, "y": 10, "w": 50, "h": 20},
+    ]
     assert overlapping_pairs(nodes) == [("a", "b")]
 
 

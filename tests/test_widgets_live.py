@@ -6,10 +6,9 @@ import math
 
 import numpy as np
 import pytest
+from eagerkit.widgets import GradientFlow, LossCurve, _live
 
 import eagerkit as ek
-from eagerkit.widgets import GradientFlow, LossCurve
-from eagerkit.widgets import _live
 
 
 class Recorder:
@@ -29,7 +28,7 @@ class Recorder:
     def loss_steps(self):
         """The steps of every LossCurve point sent, message after message."""
         steps = []
-        for message, buffers in zip(self.messages, self.buffers):
+        for message, buffers in zip(self.messages, self.buffers, strict=True):
             if message["method"] == "custom":
                 assert message["content"]["series"] == [["main", "loss"]]
                 steps += buffers[0].astype(int).tolist()
@@ -98,16 +97,21 @@ def test_runs_metrics_and_nan_in_the_history():
     curve.run("adam").log(0, loss=float("nan"))
     curve.log(loss=ek.constant(0.5))  # no step: the run's next one
     curve.flush(final=True)
-    assert curve.history == {"runs": {
-        "sgd": {"loss": {"x": [0], "y": [2.0]}, "val_loss": {"x": [0], "y": [3.0]}},
-        "adam": {"loss": {"x": [0, 1], "y": [None, 0.5]}},  # JSON has no NaN
-    }}
+    assert curve.history == {
+        "runs": {
+            "sgd": {"loss": {"x": [0], "y": [2.0]}, "val_loss": {"x": [0], "y": [3.0]}},
+            "adam": {"loss": {"x": [0, 1], "y": [None, 0.5]}},  # JSON has no NaN
+        }
+    }
 
 
 def test_bad_logs_fail_clearly_and_change_nothing():
     curve = LossCurve()
-    with pytest.raises(TypeError, match="metric 'loss' must be a number or a one-element "
-                       r"tensor, got a tensor of shape \(3,\); reduce it first"):
+    with pytest.raises(
+        TypeError,
+        match="metric 'loss' must be a number or a one-element "
+        r"tensor, got a tensor of shape \(3,\); reduce it first",
+    ):
         curve.log(0, loss=ek.constant([1.0, 2.0, 3.0]))
     with pytest.raises(ValueError, match="give at least one metric"):
         curve.log(0)
@@ -122,8 +126,10 @@ def test_track_yields_everything_and_counts_steps():
         seen.append(batch)
         curve.log(loss=float(batch) * 2)
     assert seen == [0, 1, 2, 3, 4]
-    assert curve.history["runs"]["main"]["loss"] == {"x": [0, 1, 2, 3, 4],
-                                                     "y": [0.0, 2.0, 4.0, 6.0, 8.0]}
+    assert curve.history["runs"]["main"]["loss"] == {
+        "x": [0, 1, 2, 3, 4],
+        "y": [0.0, 2.0, 4.0, 6.0, 8.0],
+    }
 
 
 @pytest.fixture
@@ -168,11 +174,18 @@ def test_gradient_norms_by_layer_and_the_flags():
     hidden = ek.Variable(np.ones((2, 2), "float32"), name="hidden/kernel")
     bias = ek.Variable(np.ones(2, "float32"), name="hidden/bias")
     out = ek.Variable(np.ones(2, "float32"), name="output/kernel")
-    flow = GradientFlow({"hidden/kernel": hidden, "hidden/bias": bias, "output/kernel": out},
-                        vanishing=1e-3, exploding=100.0)
-    flow.log([(ek.constant(np.full((2, 2), 1.0, "float32")), hidden),
-              (ek.constant(np.zeros(2, "float32")), bias),
-              (ek.constant(np.full(2, 1e-5, "float32")), out)])
+    flow = GradientFlow(
+        {"hidden/kernel": hidden, "hidden/bias": bias, "output/kernel": out},
+        vanishing=1e-3,
+        exploding=100.0,
+    )
+    flow.log(
+        [
+            (ek.constant(np.full((2, 2), 1.0, "float32")), hidden),
+            (ek.constant(np.zeros(2, "float32")), bias),
+            (ek.constant(np.full(2, 1e-5, "float32")), out),
+        ]
+    )
     flow.flush(final=True)
     assert flow.history["layers"] == ["hidden", "output"]
     hidden_norm, out_norm = flow.history["norms"][0]
@@ -224,13 +237,13 @@ def test_unknown_variables_join_and_duplicate_names_stay_apart():
 def test_repr_is_fixed_and_the_png_shows_the_final_state(make):
     widget = make()
     before = repr(widget)
+    weight = ek.Variable(1.0, name="layer/w")
     with widget.live(display=False):
         for step in range(20):
             if make is LossCurve:
                 widget.log(step, loss=1.0 / (step + 1))
             else:
-                v = ek.Variable(1.0, name="layer/w") if step == 0 else v
-                widget.log([(ek.constant(float(step)), v)])
+                widget.log([(ek.constant(float(step)), weight)])
     data, _ = widget._repr_mimebundle_()
     assert data["text/plain"] == before == repr(widget)
     png = base64.b64decode(data["image/png"])

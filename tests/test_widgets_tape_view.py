@@ -6,9 +6,9 @@ import warnings
 
 import numpy as np
 import pytest
+from eagerkit.widgets import TapeView
 
 import eagerkit as ek
-from eagerkit.widgets import TapeView
 
 
 def nodes_by_label(view):
@@ -36,11 +36,17 @@ def fan_out():
 def test_nodes_carry_kind_shape_dtype_device_and_value(fan_out):
     nodes = nodes_by_label(fan_out)
     assert {name: n["kind"] for name, n in nodes.items()} == {
-        "w": "variable", "x": "watched", "h": "intermediate", "t0": "intermediate",
+        "w": "variable",
+        "x": "watched",
+        "h": "intermediate",
+        "t0": "intermediate",
         "y": "intermediate",
     }
     assert (nodes["h"]["shape"], nodes["h"]["dtype"], nodes["h"]["device"]) == (
-        [], "float32", "/cpu:0")
+        [],
+        "float32",
+        "/cpu:0",
+    )
     assert nodes["h"]["value"] == "6.0" and nodes["y"]["value"] == "39.0"
     assert nodes["y"]["target"] is True
 
@@ -61,10 +67,14 @@ def test_backward_steps_show_g_vjps_and_fan_out_totals(fan_out):
     add, square, product, read = steps
     assert add["g"] == "1.0"
     assert [(g["name"], g["value"], g["count"]) for g in add["grads"]] == [
-        ("t0", "1.0", 1), ("x", "1.0", 1)]
+        ("t0", "1.0", 1),
+        ("x", "1.0", 1),
+    ]
     # h * h: both inputs are h, so its two contributions add up to 2 * h = 12.
     assert [(g["name"], g["value"], g["count"], g["total"]) for g in square["grads"]] == [
-        ("h", "6.0", 1, "6.0"), ("h", "6.0", 2, "12.0")]
+        ("h", "6.0", 1, "6.0"),
+        ("h", "6.0", 2, "12.0"),
+    ]
     assert product["g"] == "12.0"
     assert [(g["name"], g["total"]) for g in product["grads"]] == [("x", "25.0"), ("w", "36.0")]
     assert read["op"] is None and read["grads"][0]["node"] == nodes_by_label(fan_out)["w"]["id"]
@@ -77,9 +87,15 @@ def test_edges_connect_inputs_ops_and_outputs(fan_out):
     ids = {n["id"]: n["label"] for n in graph["nodes"]}
     edges = [(ids[e["from"]], ids[e["to"]], e["lane"]) for e in graph["edges"]]
     assert edges == [
-        ("x", "multiply", 0), ("w", "multiply", 0), ("multiply", "h", 0),
-        ("h", "multiply", 0), ("h", "multiply", 1), ("multiply", "t0", 0),
-        ("t0", "add", 0), ("x", "add", 0), ("add", "y", 0),
+        ("x", "multiply", 0),
+        ("w", "multiply", 0),
+        ("multiply", "h", 0),
+        ("h", "multiply", 0),
+        ("h", "multiply", 1),
+        ("multiply", "t0", 0),
+        ("t0", "add", 0),
+        ("x", "add", 0),
+        ("add", "y", 0),
     ]
 
 
@@ -126,7 +142,11 @@ def test_every_reason_for_a_none_gradient():
     view = TapeView(tape, names=locals())
     tape.gradient(y, [x, c, k, frozen, unused])
     assert none_codes(view) == {
-        "c": "not_watched", "k": "integer", "frozen": "not_trainable", "unused": "branch"}
+        "c": "not_watched",
+        "k": "integer",
+        "frozen": "not_trainable",
+        "unused": "branch",
+    }
     texts = {n["label"]: n["none"]["text"] for n in view.graph["nodes"] if "none" in n}
     assert "call tape.watch(c)" in texts["c"]
     assert texts["k"].startswith("k is int32: gradients flow only through floating-point")
@@ -184,7 +204,8 @@ def test_reason_target_made_outside_the_tape_is_not_guessed():
     tape.gradient(y, x)
     assert none_codes(view) == {"x": "not_connected"}
     assert nodes_by_label(view)["x"]["none"]["text"].startswith(
-        "y was not made by an op this tape recorded")
+        "y was not made by an op this tape recorded"
+    )
 
 
 def test_a_spent_tape_is_refused_with_the_fix():
@@ -215,9 +236,7 @@ def test_tape_cell_magic():
     shell = InteractiveShell.instance()
     shell.run_line_magic("load_ext", "eagerkit.widgets")
     shell.user_ns["ek"] = ek
-    view = shell.run_cell_magic(
-        "tape", "z", "a = ek.constant(2.0)\ntape.watch(a)\nz = a * a * a\n"
-    )
+    view = shell.run_cell_magic("tape", "z", "a = ek.constant(2.0)\ntape.watch(a)\nz = a * a * a\n")
     assert isinstance(view, TapeView) and isinstance(shell.user_ns["tape"], ek.GradientTape)
     assert nodes_by_label(view)["a"]["grad"] == "12.0"
     with pytest.raises(UsageError, match="the tape watched nothing"):
@@ -226,7 +245,9 @@ def test_tape_cell_magic():
         shell.run_cell_magic("tape", "missing", "b = 1\n")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no target: forward only, and nothing to warn about
-        forward = shell.run_cell_magic("tape", "", "b = ek.constant(1.0)\ntape.watch(b)\nc = b + b\n")
+        forward = shell.run_cell_magic(
+            "tape", "", "b = ek.constant(1.0)\ntape.watch(b)\nc = b + b\n"
+        )
     assert forward.graph["phase"] == "forward"
     shell.run_line_magic("unload_ext", "eagerkit.widgets")
     assert "tape" not in shell.magics_manager.magics["cell"]

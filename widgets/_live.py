@@ -62,9 +62,10 @@ class FlushClock:
 
 
 class LiveWidget(SnapshotWidget):
-    """Base of the live views: buffered ``log`` calls, throttled flushes, ``live()``, ``track()``.
+    """Base of the live views: buffered ``log`` calls, throttled flushes and ``live()``.
 
-    Subclasses implement ``_take_new_points()`` (``(content, buffers)`` of a message for the
+    A subclass buffers in its ``log`` and calls ``self.flush()`` when ``self._clock.due()``.
+    It implements ``_take_new_points()`` (``(content, buffers)`` of a message for the
     front end, numbers travelling as binary float64 buffers, or None) and
     ``_history_state()`` (the downsampled whole history, a JSON-able dict).
     """
@@ -77,11 +78,6 @@ class LiveWidget(SnapshotWidget):
         self._clock = FlushClock(interval)
         self._last_history = time.perf_counter()
         self._handle = None
-
-    def _tick(self):
-        """Called after each buffered log: flush when the clock says so."""
-        if self._clock.due():
-            self.flush()
 
     def flush(self, final=False):
         """Send the points logged since the last flush (and, now and then, the history)."""

@@ -91,6 +91,7 @@ function histogram(parent, v) {
 
 function render({ model, el: host }) {
   const root = el("div", "eagerkit-flow", host);
+  root.dataset.messages = 0;
   el("div", "ek-title", root, "gradient norm per layer (columns: logged steps; click a layer for histograms)");
   const body = el("div", "ek-body", root);
   const names = el("div", "ek-layers", body);
@@ -136,6 +137,7 @@ function render({ model, el: host }) {
       state.steps.push(steps[i]);
       state.norms.push(Array.from(norms.subarray(i * width, (i + 1) * width), decode));
     }
+    root.dataset.messages = Number(root.dataset.messages) + 1; // live messages this view got (tests read it)
     if (state.norms.length > MAX_COLUMNS) { // keep the browser's memory bounded
       state.steps = state.steps.filter((_, i) => i % 2 === 0);
       state.norms = state.norms.filter((_, i) => i % 2 === 0);

@@ -6,9 +6,9 @@ reports to it. It shows a layers x steps heat map of gradient norms, flags layer
 gradients vanish, explode or turn NaN, and a histogram of each variable's latest
 gradient when you click a layer.
 
-Per step it computes one sum of squares per gradient *on the gradient's device* and keeps
-that number (not the gradient, so memory is freed as usual); a flush brings all of them to
-the host in one copy and adds them up by layer (norms.py).
+Per step it only keeps the list of pairs. A flush squares and sums all the kept gradients
+of a variable at once, on their device, and brings the sums to the host in one copy
+(norms.py): a training loop pays almost nothing per step, and a GPU is read once per flush.
 """
 
 import math
@@ -25,6 +25,7 @@ from .norms import layer_norms
 
 HERE = pathlib.Path(__file__).parent
 BINS = 20
+MAX_PENDING = 1 << 22  # gradient elements kept between two flushes (16 MB of float32)
 
 
 class GradientFlow(LiveWidget):
@@ -59,7 +60,8 @@ class GradientFlow(LiveWidget):
         self._row_of = {}  # id(variable) -> row index
         self._variables = []  # keeps the variables alive, so their ids stay theirs
         self._layers = []  # layer names, in first-seen order
-        self._pending = []  # (step, [(row, device, sum of squares there)]) not yet sent
+        self._pending = []  # (step, [(gradient, variable)]) per logged step, not yet sent
+        self._max_pending = 64  # steps kept before a flush is forced (set from their size)
         self._latest = {}  # row -> the latest gradient (a Tensor), for histograms
         self._steps, self._norms = [], []  # full history: one list of layer norms per step
         self._flags = {}
@@ -95,22 +97,13 @@ class GradientFlow(LiveWidget):
         self._buffer(pairs, step)
 
     def _buffer(self, pairs, step=None):
+        # Per step we only keep the list (gradients are never written into, so references
+        # are safe): the arithmetic waits for the flush, where it runs over all pending steps
+        # at once (norms.py). _max_pending bounds the memory the kept gradients hold.
         step = self._next_step if step is None else int(step)  # int(): a global-step tensor
         self._next_step = step + 1
-        squares = []
-        for grad, variable in pairs:
-            if grad is None:
-                continue
-            row = self._row_of.get(id(variable))
-            if row is None:
-                row = self._add(variable)
-            flat = grad._data.reshape(-1)
-            # vdot runs on the gradient's device and gives a 0-d result there: no GPU sync
-            # here, and we keep one number per step, not the gradient (which frees at once).
-            squares.append((row, grad._device, grad._device.xp.vdot(flat, flat)))
-            self._latest[row] = grad
-        self._pending.append((step, squares))
-        if self._clock.due():
+        self._pending.append((step, pairs))
+        if len(self._pending) >= self._max_pending or self._clock.due():
             self.flush()
 
     def attach(self, optimizer):
@@ -136,27 +129,51 @@ class GradientFlow(LiveWidget):
     def _take_new_points(self):
         if not self._pending:
             return None
-        pending, self._pending = self._pending, []
+        pending, self._pending = self._rows_and_grads(self._pending), []
         row_layers = [self._layers.index(row["layer"]) for row in self._rows]
         norms, present = layer_norms(pending, row_layers, len(self._layers))
         self._update_flags(norms, present)
-        new_steps = [step for step, _ in pending]
+        new_steps = [step for step, _, _ in pending]
         if present.all() and np.isfinite(norms).all():
             new_norms = norms.tolist()  # the usual case, and much faster than the loop below
         else:
             new_norms = [
-                [_json_norm(n) if p else None for n, p in zip(values, flags)]
-                for values, flags in zip(norms.tolist(), present.tolist())
+                [_json_norm(n) if p else None for n, p in zip(values, flags, strict=True)]
+                for values, flags in zip(norms.tolist(), present.tolist(), strict=True)
             ]
         self._steps += new_steps
         self._norms += new_norms
         self._summaries = self._variable_summaries()
         # Binary float64 buffers for the numbers; -1 means "no gradient" (norms are >= 0).
-        buffers = [np.asarray(new_steps, np.float64).tobytes(),
-                   np.where(present, norms, -1.0).tobytes()]
-        content = {"type": "points", "layers": list(self._layers), "flags": dict(self._flags),
-                   "variables": self._summaries}
+        buffers = [
+            np.asarray(new_steps, np.float64).tobytes(),
+            np.where(present, norms, -1.0).tobytes(),
+        ]
+        content = {
+            "type": "points",
+            "layers": list(self._layers),
+            "flags": dict(self._flags),
+            "variables": self._summaries,
+        }
         return content, buffers
+
+    def _rows_and_grads(self, pending):
+        """``(step, rows, grads)`` per step: which variables had a gradient, and what it was."""
+        out = []
+        for step, pairs in pending:
+            rows, grads = [], []
+            for grad, variable in pairs:
+                if grad is None:
+                    continue
+                row = self._row_of.get(id(variable))
+                rows.append(self._add(variable) if row is None else row)
+                grads.append(grad)
+            out.append((step, rows, grads))
+        for _, rows, grads in out:  # the histograms show each variable's latest gradient
+            self._latest.update(zip(rows, grads, strict=True))
+        size = sum(g._data.size for g in out[-1][2])
+        self._max_pending = max(1, MAX_PENDING // max(1, size))
+        return out
 
     def _update_flags(self, norms, present):
         for i, layer in enumerate(self._layers):
@@ -166,8 +183,11 @@ class GradientFlow(LiveWidget):
             elif seen.size:
                 latest = seen[-1]
                 self._flags[layer] = (
-                    "exploding" if latest > self.exploding
-                    else "vanishing" if latest < self.vanishing else "ok"
+                    "exploding"
+                    if latest > self.exploding
+                    else "vanishing"
+                    if latest < self.vanishing
+                    else "ok"
                 )
 
     def _variable_summaries(self):
@@ -180,17 +200,27 @@ class GradientFlow(LiveWidget):
             values = np.asarray(grad.numpy(), dtype=np.float64).reshape(-1)
             finite = values[np.isfinite(values)]
             counts, edges = np.histogram(finite, bins=BINS) if finite.size else ([], [0, 0])
-            out.append({"name": info["name"], "layer": info["layer"],
-                        "norm": _json_norm(float(np.sqrt(np.sum(values * values)))),
-                        "counts": [int(c) for c in counts],
-                        "lo": float(edges[0]), "hi": float(edges[-1])})
+            out.append(
+                {
+                    "name": info["name"],
+                    "layer": info["layer"],
+                    "norm": _json_norm(float(np.sqrt(np.sum(values * values)))),
+                    "counts": [int(c) for c in counts],
+                    "lo": float(edges[0]),
+                    "hi": float(edges[-1]),
+                }
+            )
         return out
 
     def _history_state(self):
         keep = downsample_indices(len(self._steps))
-        return {"layers": list(self._layers), "steps": [self._steps[i] for i in keep],
-                "norms": [self._norms[i] for i in keep],
-                "flags": dict(self._flags), "variables": self._summaries}
+        return {
+            "layers": list(self._layers),
+            "steps": [self._steps[i] for i in keep],
+            "norms": [self._norms[i] for i in keep],
+            "flags": dict(self._flags),
+            "variables": self._summaries,
+        }
 
     # --- display -----------------------------------------------------------------------
     def __repr__(self):

@@ -1,8 +1,9 @@
 """Gradient norms for many steps at once: the arithmetic behind GradientFlow's flush.
 
-Each step, ``GradientFlow`` keeps one sum of squares per gradient, still on the gradient's
-device. A flush brings all of a device's sums to the host in one copy and turns them into
-one norm per layer and step here, with whole-array operations.
+``GradientFlow.log`` only keeps references to each step's gradients. A flush turns them
+into one number per layer and step here, with whole-array operations: the gradients of one
+variable over all pending steps are joined and squared together on their device, and the
+sums of a device come to the host in one copy.
 """
 
 import numpy as np
@@ -13,9 +14,8 @@ def layer_norms(pending, row_layers, layer_count):
 
     Parameters
     ----------
-    pending : list of ``(step, squares)``; ``squares`` holds ``(row, device, sum of
-        squares)`` for each variable (row) that had a gradient that step, the sum still
-        on the device.
+    pending : list of ``(step, rows, grads)``: the variables (row numbers) that had a
+        gradient that step, and those gradients (Tensors).
     row_layers : for each row, the index of its layer.
     layer_count : how many layers there are.
 
@@ -26,28 +26,23 @@ def layer_norms(pending, row_layers, layer_count):
 
     Examples
     --------
-    >>> from eagerkit.devices import CPU
-    >>> pending = [(0, [(0, CPU, 9.0), (1, CPU, 16.0)]), (1, [(1, CPU, 1.0)])]
+    >>> import eagerkit as ek
+    >>> pending = [(0, [0, 1], [ek.constant([3.0]), ek.constant([4.0])]),
+    ...            (1, [1], [ek.constant([1.0])])]
     >>> norms, present = layer_norms(pending, row_layers=[0, 0], layer_count=1)
     >>> norms.tolist(), present.tolist()
     ([[5.0], [1.0]], [[True], [True]])
     """
     squares = np.zeros((len(pending), len(row_layers)))
     has_grad = np.zeros(squares.shape, dtype=bool)
-    by_device = {}  # device -> ([step positions], [rows], [sums on the device])
-    for i, (_, step_squares) in enumerate(pending):
-        for row, device, value in step_squares:
-            positions, rows, values = by_device.setdefault(device, ([], [], []))
-            positions.append(i)
-            rows.append(row)
-            values.append(value)
-    for device, (positions, rows, values) in by_device.items():
-        if device.kind == "cpu":
-            host = np.asarray(values, dtype=np.float64)  # already host numbers
-        else:
-            host = device.backend.to_host(device.xp.stack(values))  # the one copy
-        np.add.at(squares, (positions, rows), host)  # a variable twice in a step: both count
-        has_grad[positions, rows] = True
+    for device, parts in _sums_by_device(pending).items():
+        joined = device.xp.concatenate([sums for _, _, sums in parts])
+        host = np.asarray(device.backend.to_host(joined), dtype=np.float64)  # the one copy
+        start = 0
+        for row, positions, sums in parts:
+            squares[positions, row] = host[start : start + len(positions)]
+            has_grad[positions, row] = True
+            start += len(positions)
     layer_of = np.asarray(row_layers, dtype=np.int64).reshape(len(row_layers))
     norms = np.zeros((len(pending), layer_count))
     present = np.zeros((len(pending), layer_count), dtype=bool)
@@ -57,3 +52,28 @@ def layer_norms(pending, row_layers, layer_count):
         norms[:, layer] = np.sqrt(squares[:, columns].sum(axis=1))
         present[:, layer] = has_grad[:, columns].any(axis=1)
     return norms, present
+
+
+def _sums_by_device(pending):
+    """For each device, ``(row, step positions, sums of squares there)`` per variable."""
+    by_row = {}  # row -> ([step positions], [grads])
+    first = pending[0][1]
+    if all(rows == first for _, rows, _ in pending):
+        # The usual case, the same variables every step: regroup without a loop per step.
+        everywhere = list(range(len(pending)))
+        for k, row in enumerate(first):
+            by_row[row] = (everywhere, [grads[k] for _, _, grads in pending])
+    else:
+        for i, (_, rows, grads) in enumerate(pending):
+            for row, grad in zip(rows, grads, strict=True):
+                positions, found = by_row.setdefault(row, ([], []))
+                positions.append(i)
+                found.append(grad)
+    by_device = {}
+    for row, (positions, grads) in by_row.items():
+        device = grads[0]._device
+        # One concatenate (cheaper than stack for many small arrays), then a row per step.
+        flat = device.xp.concatenate([g._data.reshape(-1) for g in grads])
+        flat = flat.reshape(len(grads), -1)
+        by_device.setdefault(device, []).append((row, positions, (flat * flat).sum(axis=1)))
+    return by_device

@@ -14,8 +14,11 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch
 
 KIND_COLOURS = {  # the same palette as the .css files
-    "watched": "#f6c177", "variable": "#8fd19e", "constant": "#d9d9d9",
-    "intermediate": "#9ecae1", "op": "#ffffff",
+    "watched": "#f6c177",
+    "variable": "#8fd19e",
+    "constant": "#d9d9d9",
+    "intermediate": "#9ecae1",
+    "op": "#ffffff",
 }
 RUN_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
 MAX_INCHES = 14
@@ -42,7 +45,9 @@ def tape_png(graph):
     for edge in graph["edges"]:
         a, b = boxes[edge["from"]], boxes[edge["to"]]
         axes.annotate(
-            "", xy=(b["x"] + b["w"] / 2, b["y"]), xytext=(a["x"] + a["w"] / 2, a["y"] + a["h"]),
+            "",
+            xy=(b["x"] + b["w"] / 2, b["y"]),
+            xytext=(a["x"] + a["w"] / 2, a["y"] + a["h"]),
             arrowprops={"arrowstyle": "->", "color": "#888888", "lw": 0.8},
         )
     font = 7 * scale + 1
@@ -56,15 +61,26 @@ def _draw_node(axes, node, font):
     colour = KIND_COLOURS["op" if is_op else node["kind"]]
     axes.add_patch(
         FancyBboxPatch(
-            (node["x"], node["y"]), node["w"], node["h"],
+            (node["x"], node["y"]),
+            node["w"],
+            node["h"],
             boxstyle="round,pad=0,rounding_size=" + ("12" if is_op else "5"),
-            facecolor=colour, edgecolor="#444444", linewidth=0.8,
+            facecolor=colour,
+            edgecolor="#444444",
+            linewidth=0.8,
         )
     )
     cx = node["x"] + node["w"] / 2
     if is_op:
-        axes.text(cx, node["y"] + node["h"] / 2, node["label"], ha="center", va="center",
-                  fontsize=font, family="DejaVu Sans")
+        axes.text(
+            cx,
+            node["y"] + node["h"] / 2,
+            node["label"],
+            ha="center",
+            va="center",
+            fontsize=font,
+            family="DejaVu Sans",
+        )
         return
     shape = "(" + ", ".join(map(str, node["shape"])) + ")"
     lines = [f"{node['label']}  {shape} {node['dtype']}", node["value"]]
@@ -72,8 +88,16 @@ def _draw_node(axes, node, font):
         lines.append("grad " + node["grad"])
     elif "none" in node:
         lines.append("grad None: " + node["none"]["code"])
-    axes.text(cx, node["y"] + node["h"] / 2, "\n".join(lines), ha="center", va="center",
-              fontsize=font, family="DejaVu Sans", color="#111111")
+    axes.text(
+        cx,
+        node["y"] + node["h"] / 2,
+        "\n".join(lines),
+        ha="center",
+        va="center",
+        fontsize=font,
+        family="DejaVu Sans",
+        color="#111111",
+    )
 
 
 def curves_png(history, title=""):
@@ -115,15 +139,18 @@ def flow_png(history):
         axes.axis("off")
         axes.text(0.5, 0.5, "no gradients logged yet", ha="center", va="center")
         return to_png(figure)
-    grid = [[_log_norm(col[r] if r < len(col) else None) for col in columns]
-            for r in range(len(layers))]
-    image = axes.imshow(grid, aspect="auto", cmap="viridis", interpolation="nearest",
-                        vmin=-8, vmax=4)
+    grid = [
+        [_log_norm(col[r] if r < len(col) else None) for col in columns] for r in range(len(layers))
+    ]
+    image = axes.imshow(
+        grid, aspect="auto", cmap="viridis", interpolation="nearest", vmin=-8, vmax=4
+    )
     axes.set_yticks(range(len(layers)))
     flags = history.get("flags", {})
-    labels = axes.set_yticklabels([f"{n} ({flags[n]})" if flags.get(n, "ok") != "ok" else n
-                                   for n in layers], fontsize=8)
-    for label, name in zip(labels, layers):
+    labels = axes.set_yticklabels(
+        [f"{n} ({flags[n]})" if flags.get(n, "ok") != "ok" else n for n in layers], fontsize=8
+    )
+    for label, name in zip(labels, layers, strict=True):
         if flags.get(name, "ok") != "ok":
             label.set_color("#c0392b")
     axes.set_xlabel("logged step (downsampled)", fontsize=8)

@@ -144,14 +144,19 @@ def build_graph(records, *, namer, watched_ids, depths, extra=()):
         inputs = [tensor_node(x) for x in record.inputs]
         op_id = f"op{index}"
         nodes.append(
-            {"id": op_id, "type": "op", "label": record.op.name, "record": index,
-             "depth": depths.get(index, 1), "params": _params_text(record.params)}
+            {
+                "id": op_id,
+                "type": "op",
+                "label": record.op.name,
+                "record": index,
+                "depth": depths.get(index, 1),
+                "params": _params_text(record.params),
+            }
         )
         for k, node_id in enumerate(inputs):
             lane = inputs[:k].count(node_id)  # x * x: two edges side by side, not on top
             edges.append(
-                {"id": f"e{index}_{k}", "from": node_id, "to": op_id, "record": index,
-                 "lane": lane}
+                {"id": f"e{index}_{k}", "from": node_id, "to": op_id, "record": index, "lane": lane}
             )
         output = tensor_node(record.output)
         edges.append(
@@ -159,8 +164,13 @@ def build_graph(records, *, namer, watched_ids, depths, extra=()):
         )
         names = ", ".join(namer(x) for x in record.inputs)
         forward.append(
-            {"record": index, "op": op_id, "inputs": inputs, "output": output,
-             "text": f"{namer(record.output)} = {record.op.name}({names})"}
+            {
+                "record": index,
+                "op": op_id,
+                "inputs": inputs,
+                "output": output,
+                "text": f"{namer(record.output)} = {record.op.name}({names})",
+            }
         )
     for tensor in extra:
         tensor_node(tensor)
@@ -169,16 +179,25 @@ def build_graph(records, *, namer, watched_ids, depths, extra=()):
 
 def _tensor_node(node_id, tensor, namer, made_by_op, watched_ids):
     return {
-        "id": node_id, "type": "tensor", "label": namer(tensor),
+        "id": node_id,
+        "type": "tensor",
+        "label": namer(tensor),
         "kind": tensor_kind(tensor, made_by_op, watched_ids),
-        "shape": list(tensor.shape), "dtype": tensor.dtype.name, "device": tensor.device,
+        "shape": list(tensor.shape),
+        "dtype": tensor.dtype.name,
+        "device": tensor.device,
         "value": preview(host(tensor)),
     }
 
 
 def _read_step(index, node_id, name):
-    return {"record": index, "op": None, "inputs": [node_id], "output": node_id,
-            "text": f"read variable {name} (its value is snapshotted for the backward pass)"}
+    return {
+        "record": index,
+        "op": None,
+        "inputs": [node_id],
+        "output": node_id,
+        "text": f"read variable {name} (its value is snapshotted for the backward pass)",
+    }
 
 
 def _params_text(params):
@@ -197,7 +216,7 @@ def backward_steps(steps, records, node_of, namer):
         out_name = namer(record.output)
         is_read = record.op is READ_VARIABLE
         grads = []
-        for k, (x, gx) in enumerate(zip(record.inputs, step.input_grads)):
+        for k, (x, gx) in enumerate(zip(record.inputs, step.input_grads, strict=True)):
             if gx is None:
                 continue
             value = host(gx, x._device)
@@ -205,9 +224,14 @@ def backward_steps(steps, records, node_of, namer):
             totals[key] = value if key not in totals else totals[key] + value
             counts[key] = counts.get(key, 0) + 1
             grads.append(
-                {"node": node_of[key], "edge": None if is_read else f"e{step.index}_{k}",
-                 "name": namer(x), "value": preview(value), "count": counts[key],
-                 "total": preview(totals[key])}
+                {
+                    "node": node_of[key],
+                    "edge": None if is_read else f"e{step.index}_{k}",
+                    "name": namer(x),
+                    "value": preview(value),
+                    "count": counts[key],
+                    "total": preview(totals[key]),
+                }
             )
         text = (
             f"the gradient of {out_name} is the gradient of the variable it read"
@@ -215,8 +239,13 @@ def backward_steps(steps, records, node_of, namer):
             else f"d/d{out_name} arrives; the VJPs of {record.op.name} pass it to its inputs"
         )
         shown.append(
-            {"record": step.index, "op": None if is_read else f"op{step.index}",
-             "output": node_of[id(record.output)], "g": preview(host(step.g, record.output._device)),
-             "text": text, "grads": grads}
+            {
+                "record": step.index,
+                "op": None if is_read else f"op{step.index}",
+                "output": node_of[id(record.output)],
+                "g": preview(host(step.g, record.output._device)),
+                "text": text,
+                "grads": grads,
+            }
         )
     return shown

@@ -13,6 +13,7 @@ import traitlets
 
 from eagerkit.tape import GradientTape, active_tapes
 from eagerkit.tensor import Tensor, convert_to_tensor
+
 from . import snapshot
 from ._live import SnapshotWidget
 from .layout import layered_layout
@@ -102,14 +103,17 @@ class TapeView(SnapshotWidget):
         watched_ids = {id(t) for t in self._watched}
         targets, sources, grads, steps = self._gradient or ((), (), (), ())
         model = build_graph(
-            self._records, namer=self._namer, watched_ids=watched_ids, depths=self._depths,
+            self._records,
+            namer=self._namer,
+            watched_ids=watched_ids,
+            depths=self._depths,
             extra=[t for t in (*targets, *sources) if isinstance(t, Tensor)],
         )
         nodes, node_of = model["nodes"], model["node_of"]
         by_id = {node["id"]: node for node in nodes}
         for target in targets:
             by_id[node_of[id(target)]]["target"] = True
-        for source, grad in zip(sources, grads):
+        for source, grad in zip(sources, grads, strict=True):
             node = by_id[node_of[id(source)]]
             node["source"] = True
             if grad is not None:
@@ -121,10 +125,13 @@ class TapeView(SnapshotWidget):
                 node["none"] = {"code": code, "text": text}
         self._place(nodes, model["edges"])
         self.graph = {
-            "nodes": nodes, "edges": model["edges"], "forward": model["forward"],
+            "nodes": nodes,
+            "edges": model["edges"],
+            "forward": model["forward"],
             "backward": backward_steps(steps, self._records, node_of, self._namer),
             "phase": "backward" if self._gradient else "forward",
-            "width": self._size[0], "height": self._size[1],
+            "width": self._size[0],
+            "height": self._size[1],
         }
 
     def _place(self, nodes, edges):
@@ -155,7 +162,7 @@ class TapeView(SnapshotWidget):
         """
         tensors = [a if isinstance(a, Tensor) else convert_to_tensor(a) for a in args]
         tape = GradientTape(persistent=True)
-        view = cls(tape, names=dict(zip(_parameter_names(fn, len(args)), tensors)))
+        view = cls(tape, names=dict(zip(_parameter_names(fn, len(args)), tensors, strict=True)))
         with tape:
             for tensor in tensors:
                 if tensor.dtype.is_floating and not tensor._is_variable:

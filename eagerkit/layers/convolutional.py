@@ -1,5 +1,6 @@
 """Conv2D and 2-D pooling layers over images (NHWC, or NCHW with data_format)."""
 
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.layers import activations
 from eagerkit.layers.base import Layer, check_rank
 from eagerkit.ops.conv import as_pair, conv2d, padding_name
@@ -81,6 +82,13 @@ class Conv2D(Layer):
     def call(self, inputs):
         check_rank(self, inputs.shape, 4, _IMAGE)
         x = _to_nhwc(inputs, self.data_format)
+        if x.shape[3] != self.kernel.shape[2]:
+            raise InvalidArgumentError(
+                f"Conv2D layer '{self.name}' was built for images with {self.kernel.shape[2]} "
+                f"channels but got shape {inputs.shape} ({self.data_format}). Feed images with "
+                "that many channels, or use a new layer for the new input.",
+                op=self.name,
+            )
         outputs = conv2d(x, self.kernel, self.strides, self.padding, self.dilation_rate)
         if self.bias is not None:
             outputs = outputs + self.bias

@@ -38,11 +38,13 @@ def _sparse_softmax_cross_entropy(xp, logits, labels):
 
 
 def _sparse_softmax_cross_entropy_vjp(xp, g, ans, logits, labels):
-    top = xp.stop_gradient(xp.reduce_max(logits, axis=-1, keepdims=True))
-    e = xp.exp(logits - top)
-    probabilities = e / xp.reduce_sum(e, axis=-1, keepdims=True)
     hot = xp.one_hot(labels, depth=logits.shape[-1], on_value=1, off_value=0, dtype=logits.dtype)
-    return xp.reshape(g, shape=tuple(g.shape) + (1,)) * (probabilities - hot)
+    # ans = logsumexp(logits) - logits[label], so logsumexp comes back without another pass
+    # over exp; logits - logsumexp <= 0, so the exp below never overflows.
+    log_total = ans + xp.reduce_sum(logits * hot, axis=-1)
+    kept = tuple(g.shape) + (1,)
+    probabilities = xp.exp(logits - xp.reshape(log_total, shape=kept))
+    return xp.reshape(g, shape=kept) * (probabilities - hot)
 
 
 _sparse_softmax_cross_entropy.defvjp(_sparse_softmax_cross_entropy_vjp, None)

@@ -60,21 +60,33 @@ def lab(tmp_path_factory):
     root.mkdir()
     shutil.copy(HERE / "widgets_demo.ipynb", root / "widgets_demo.ipynb")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    for var, sub in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
-                     ("JUPYTER_RUNTIME_DIR", "runtime"), ("JUPYTERLAB_SETTINGS_DIR", "settings"),
-                     ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"), ("IPYTHONDIR", "ipython")]:
+    for var, sub in [
+        ("JUPYTER_CONFIG_DIR", "config"),
+        ("JUPYTER_DATA_DIR", "data"),
+        ("JUPYTER_RUNTIME_DIR", "runtime"),
+        ("JUPYTERLAB_SETTINGS_DIR", "settings"),
+        ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"),
+        ("IPYTHONDIR", "ipython"),
+    ]:
         (base / sub).mkdir()
         env[var] = str(base / sub)
     _write_settings(base / "settings")
     token, port = secrets.token_hex(16), _free_port()
     command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser",
-        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
         f"--FileCheckpoints.checkpoint_dir={base / 'checkpoints'}",
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True",
+        "--LabApp.extension_manager=readonly",
+        "--LabApp.expose_app_in_browser=True",
     ]
     if os.geteuid() == 0:
         command.append("--ServerApp.allow_root=True")
@@ -95,7 +107,9 @@ def lab(tmp_path_factory):
 
 def _wait_until_up(url, token, server, log_path):
     deadline = time.monotonic() + 60
-    request = urllib.request.Request(f"{url}/api/status", headers={"Authorization": f"token {token}"})
+    request = urllib.request.Request(
+        f"{url}/api/status", headers={"Authorization": f"token {token}"}
+    )
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise RuntimeError(f"jupyter lab exited early:\n{log_path.read_text()}")

@@ -47,7 +47,8 @@ def _run_all_cells(page):
         }""",
         timeout=90_000,
     )
-    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    # Do not await the command: it resolves only when every cell has finished.
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
 
 
 def _wait_for(page, selector, count=1, timeout=90_000):
@@ -63,6 +64,11 @@ def _wait_for(page, selector, count=1, timeout=90_000):
         ) from error
 
 
+def _element(page, selector):
+    _wait_for(page, selector)
+    return page.query_selector(selector)
+
+
 def _shot(locator, name):
     ARTIFACTS.mkdir(exist_ok=True)
     locator.scroll_into_view_if_needed()
@@ -73,6 +79,11 @@ def test_every_widget_renders_and_steps_offline(page):
     _run_all_cells(page)
     _wait_for(page, ".eagerkit-tape svg g.ek-node", count=1)
     _wait_for(page, ".eagerkit-tape", count=3)
+    # While the training cells still run, points stream in (several messages, not all yet).
+    streaming = "(el) => Number(el.dataset.messages) >= 2 && Number(el.dataset.{}) < {}"
+    page.wait_for_function(streaming.format("points", 1200), arg=_element(page, ".eagerkit-loss"))
+    page.wait_for_function(streaming.format("steps", 150), arg=_element(page, ".eagerkit-flow"))
+    # When a run ends, its output is re-rendered from the final history.
     _wait_for(page, ".eagerkit-loss[data-points='1200']")  # 2 runs x 2 metrics x 300
     _wait_for(page, ".eagerkit-flow[data-steps='150']")
     page.wait_for_function(
@@ -169,7 +180,8 @@ def _check_gradient_flow(flow):
 def _assert_offline(urls):
     # anywidget loads its ESM from blob: URLs; data: URLs are inline images.
     leaving = [
-        url for url in urls
+        url
+        for url in urls
         if urlparse(url).scheme not in ("blob", "data") and urlparse(url).hostname != "127.0.0.1"
     ]
     assert leaving == [], f"requests left 127.0.0.1: {leaving}"
