@@ -95,6 +95,24 @@ def test_loss_shape_errors_say_what_to_do():
         ek.losses.sparse_softmax_cross_entropy([[0.0, 1.0], [1.0, 0.0]], ek.zeros([2, 2]))
 
 
+def test_out_of_range_labels_are_named():
+    with pytest.raises(
+        ek.errors.InvalidArgumentError,
+        match=r"received a label value of 10 which is outside the valid range of \[0, 10\)",
+    ):
+        ek.losses.sparse_softmax_cross_entropy([3, 10], ek.zeros([2, 10]))
+
+
+def test_sparse_cross_entropy_is_one_recorded_op_with_the_softmax_gradient():
+    logits = ek.constant([[1.0, 2.0, 0.5]])
+    with ek.GradientTape() as tape:
+        tape.watch(logits)
+        loss = ek.nn.sparse_softmax_cross_entropy_with_logits(labels=[1], logits=logits)
+    assert [r.op.name for r in tape.records] == ["sparse_softmax_cross_entropy_with_logits"]
+    p = np.exp([1.0, 2.0, 0.5]) / np.exp([1.0, 2.0, 0.5]).sum()
+    np.testing.assert_allclose(tape.gradient(loss, logits).numpy()[0], p - [0, 1, 0], rtol=1e-6)
+
+
 # --- metrics ---------------------------------------------------------------------------------
 def test_mean_metric_golden_values():
     m = ek.metrics.Mean()

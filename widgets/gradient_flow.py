@@ -169,8 +169,14 @@ class GradientFlow(LiveWidget):
                 rows.append(self._add(variable) if row is None else row)
                 grads.append(grad)
             out.append((step, rows, grads))
-        for _, rows, grads in out:  # the histograms show each variable's latest gradient
-            self._latest.update(zip(rows, grads, strict=True))
+        missing = set(range(len(self._rows)))  # histograms show each latest gradient
+        for _, rows, grads in reversed(out):
+            for row, grad in zip(rows, grads, strict=True):
+                if row in missing:
+                    self._latest[row] = grad
+                    missing.discard(row)
+            if not missing:
+                break
         size = sum(g._data.size for g in out[-1][2])
         self._max_pending = max(1, MAX_PENDING // max(1, size))
         return out

@@ -72,8 +72,9 @@ def _sums_by_device(pending):
     by_device = {}
     for row, (positions, grads) in by_row.items():
         device = grads[0]._device
-        # One concatenate (cheaper than stack for many small arrays), then a row per step.
-        flat = device.xp.concatenate([g._data.reshape(-1) for g in grads])
-        flat = flat.reshape(len(grads), -1)
+        arrays = [g._data for g in grads]  # one variable: all of the same shape
+        # np.array copies a list of equal arrays in one C loop; other backends stack.
+        stacked = np.array(arrays) if device.kind == "cpu" else device.xp.stack(arrays)
+        flat = stacked.reshape(len(grads), -1)
         by_device.setdefault(device, []).append((row, positions, (flat * flat).sum(axis=1)))
     return by_device

@@ -22,18 +22,19 @@ def _sparse_softmax_cross_entropy(xp, logits, labels):
             "softmax_cross_entropy_with_logits.",
             op="sparse_softmax_cross_entropy_with_logits",
         )
-    if labels.size and (labels.min() < 0 or labels.max() >= classes):
-        bad = labels.min() if labels.min() < 0 else labels.max()
+    low, high = (int(labels.min()), int(labels.max())) if labels.size else (0, 0)
+    if low < 0 or high >= classes:
         raise InvalidArgumentError(
-            f"sparse_softmax_cross_entropy_with_logits: received a label value of {int(bad)} "
-            f"which is outside the valid range of [0, {classes}) for logits of shape "
-            f"{tuple(logits.shape)}",
+            f"sparse_softmax_cross_entropy_with_logits: received a label value of "
+            f"{low if low < 0 else high} which is outside the valid range of [0, {classes}) "
+            f"for logits of shape {tuple(logits.shape)}",
             op="sparse_softmax_cross_entropy_with_logits",
         )
     # log(sum(exp(x))) - x[label], shifted by the row max so exp never overflows.
     shifted = logits - logits.max(axis=-1, keepdims=True)
     log_total = xp.log(xp.exp(shifted).sum(axis=-1))
-    picked = xp.take_along_axis(shifted, labels[..., None].astype(xp.intp), axis=-1)[..., 0]
+    rows = shifted.reshape(-1, classes)
+    picked = rows[xp.arange(rows.shape[0]), labels.reshape(-1)].reshape(labels.shape)
     return log_total - picked
 
 
