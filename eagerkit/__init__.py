@@ -9,12 +9,25 @@ come from) write ``tf.`` or ``tfe.``.
 ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
 """
 
-from eagerkit import errors, nest, ops  # noqa: F401 - ops registers every primitive
-from eagerkit import initializers, keras, layers, losses, metrics, train
-from eagerkit import data, datasets, debugging, summary
+from eagerkit import (  # noqa: F401 - ops registers every primitive
+    data,
+    datasets,
+    debugging,
+    devices,
+    errors,
+    initializers,
+    keras,
+    layers,
+    losses,
+    metrics,
+    nest,
+    ops,
+    summary,
+    train,
+)
 from eagerkit.context import enable_eager_execution, executing_eagerly
 from eagerkit.custom_gradient import custom_gradient
-from eagerkit import devices
+from eagerkit.data import Iterator
 from eagerkit.devices import (
     DEVICE_PLACEMENT_EXPLICIT,
     DEVICE_PLACEMENT_SILENT,
@@ -39,12 +52,14 @@ from eagerkit.dtypes import (
     uint8,
     uint16,
 )
+from eagerkit.function import defun, function
 from eagerkit.gradient_functions import (
     gradients_function,
     implicit_gradients,
     implicit_value_and_gradients,
     value_and_gradients_function,
 )
+from eagerkit.graph.signature import TensorSpec
 from eagerkit.models import Model, Network, Sequential
 from eagerkit.ops import nn
 from eagerkit.ops.arithmetic import (
@@ -142,13 +157,10 @@ from eagerkit.ops.shape import (
     transpose,
     unstack,
 )
-from eagerkit.function import defun, function
-from eagerkit.graph.signature import TensorSpec
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
-from eagerkit.variables import Variable
 from eagerkit.train.checkpoint import Checkpoint
-from eagerkit.data import Iterator
+from eagerkit.variables import Variable
 
 newaxis = None
 

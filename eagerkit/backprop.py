@@ -35,16 +35,16 @@ class BackwardStep:
 def gradients(tape, targets, sources, output_gradients=None, unconnected="none"):
     """Gradients of sum(targets) with respect to each of ``sources`` (a flat list)."""
     if unconnected not in ("none", "zero"):
-        raise ValueError(
-            f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}"
-        )
+        raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}")
     seeds = _seeds(targets, output_gradients)
     grads = sweep(tape, targets, seeds, sources)
     if unconnected == "zero":
         from eagerkit.ops.creation import zeros_like
 
-        grads = [zeros_like(s) if g is None and s.dtype.is_floating else g for s, g in
-                 zip(sources, grads)]
+        grads = [
+            zeros_like(s) if g is None and s.dtype.is_floating else g
+            for s, g in zip(sources, grads, strict=True)
+        ]
     return grads
 
 
@@ -64,7 +64,7 @@ def _seeds(targets, output_gradients):
         raise ValueError(
             f"output_gradients has {len(flat)} entries but there are {len(targets)} targets"
         )
-    return [None if g is None else _seed_like(t, g) for t, g in zip(targets, flat)]
+    return [None if g is None else _seed_like(t, g) for t, g in zip(targets, flat, strict=True)]
 
 
 def _seed_like(target, g):
@@ -96,7 +96,7 @@ def sweep(tape, targets, seeds, sources):
     # (and while ek.function traces, so the backward ops become part of its graph).
     on_tensors = bool(active_tapes or registry.graph_tracers)
     grads = {}
-    for target, seed in zip(targets, seeds):
+    for target, seed in zip(targets, seeds, strict=True):
         if id(target) not in needed:
             continue
         if seed is None:
@@ -122,7 +122,8 @@ def sweep(tape, targets, seeds, sources):
             inputs = [x._data for x in entry.inputs]
         params = entry.params
         input_grads = [] if listeners else None
-        for x, vjp, value in zip(entry.inputs, entry.op.vjps, inputs):
+        # Not strict: a variadic op's VJPs (concat) are an endless supply, one per input.
+        for x, vjp, value in zip(entry.inputs, entry.op.vjps, inputs):  # noqa: B905
             gx = None
             if vjp is not None and id(x) in needed:
                 gx = vjp(xp, g, ans, *inputs, **params)
@@ -209,6 +210,4 @@ def batch_jacobian(tape, target, source, unconnected="none"):
             return None
         columns.append(column)
     stacked = shape_ops.stack(columns, axis=1)  # (batch, inner, *source.shape[1:])
-    return shape_ops.reshape(
-        stacked, (batch,) + tuple(target.shape[1:]) + tuple(source.shape[1:])
-    )
+    return shape_ops.reshape(stacked, (batch,) + tuple(target.shape[1:]) + tuple(source.shape[1:]))

@@ -132,7 +132,7 @@ def implicit_value_and_gradients(f):
                 "count), and make sure they are float ek.Variables with trainable=True."
             )
         grads = tape.gradient(value, variables)
-        return value, list(zip(grads, variables))
+        return value, list(zip(grads, variables, strict=True))
 
     return value_and_gradients
 
@@ -145,8 +145,11 @@ def implicit_gradients(f):
     >>> import eagerkit as ek
     >>> x = ek.Variable(2.0)
     >>> loss = lambda y: (y - x ** 2) ** 2
-    >>> ek.implicit_gradients(loss)(7.0)
-    [(<ek.Tensor: shape=(), dtype=float32, numpy=-24.0>, <ek.Variable 'Variable:0' shape=() dtype=float32, numpy=2.0>)]
+    >>> [(grad, variable)] = ek.implicit_gradients(loss)(7.0)
+    >>> grad
+    <ek.Tensor: shape=(), dtype=float32, numpy=-24.0>
+    >>> variable
+    <ek.Variable 'Variable:0' shape=() dtype=float32, numpy=2.0>
     """
     value_and_gradients = implicit_value_and_gradients(f)
 

@@ -31,6 +31,7 @@ from eagerkit import dtypes, tape
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError, NotFoundError, OpError
 from eagerkit.tensor import Tensor, to_array
+from eagerkit.variables import Variable
 
 REGISTRY = {}  # name -> OpDef, in definition order
 execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
@@ -38,6 +39,7 @@ graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), in
 
 _active_tapes = tape.active_tapes  # the same list object: no lookup on the hot path
 _ALL_NUMPY = frozenset(d.as_numpy_dtype for d in dtypes.ALL)
+_PLAIN = (Tensor, Variable)  # exact types the fast path takes (a Variable is read as it is)
 # dtypes that hold any int32 value, so a Python int in that range converts losslessly
 _HOLD_INT32 = frozenset(np.dtype(name) for name in ("int32", "int64", "float32", "float64"))
 
@@ -158,12 +160,12 @@ def _fast_call(op):
 def _fast_operands(inputs):
     """``(arrays, device)`` for the common case, or None to take the general path.
 
-    The common case: plain Tensors (not Variables) on one unrestricted device, all of one
-    dtype, and Python numbers that fit that dtype (``x * 3`` on a float tensor).
+    The common case: Tensors and Variables on one unrestricted device, all of one dtype,
+    and Python numbers that fit that dtype (``x * 3`` on a float tensor).
     """
     reference = inputs[0] if inputs else None
-    if type(reference) is not Tensor:
-        if len(inputs) != 2 or type(inputs[1]) is not Tensor:
+    if type(reference) not in _PLAIN:
+        if len(inputs) != 2 or type(inputs[1]) not in _PLAIN:
             return None
         reference = inputs[1]  # 3 * x
     device = reference._device
@@ -172,7 +174,7 @@ def _fast_operands(inputs):
         return None
     arrays = []
     for x in inputs:
-        if type(x) is Tensor:
+        if type(x) in _PLAIN:
             if x._device is not device or x._data.dtype != np_dtype:
                 return None
             arrays.append(x._data)
@@ -209,7 +211,9 @@ def _after(op, inputs, arrays, output, params):
         for x in inputs:
             if type(x) is not Tensor:  # a Variable or a Python value: record what was used
                 device = output._device
-                inputs = tuple(tape.recorded_input(v, a, device) for v, a in zip(inputs, arrays))
+                inputs = tuple(
+                    tape.recorded_input(v, a, device) for v, a in zip(inputs, arrays, strict=True)
+                )
                 break
         tape.record(op, inputs, output, params)
     for callback in execution_callbacks:
@@ -226,8 +230,10 @@ def _to_arrays(op, inputs):
         np_dtype = first._data.dtype
         arrays = []
         for x in inputs:
-            if type(x) is not Tensor or x._device is not device or (
-                shared is None and x._data.dtype != np_dtype
+            if (
+                type(x) is not Tensor
+                or x._device is not device
+                or (shared is None and x._data.dtype != np_dtype)
             ):
                 break
             arrays.append(x._data)
@@ -345,9 +351,7 @@ def _explain(op, arrays, error):
             " Shapes broadcast when, aligned from the right, each pair of sizes is equal "
             "or one of them is 1; reshape or ek.expand_dims one input to line them up."
         )
-    return InvalidArgumentError(
-        f"{op.name}: {message} (inputs: {described}).{hint}", op=op.name
-    )
+    return InvalidArgumentError(f"{op.name}: {message} (inputs: {described}).{hint}", op=op.name)
 
 
 def all_ops():

@@ -37,7 +37,7 @@ def _vjp_dot_v(f, u, vs):
             y = f(*args)
         grads = tape.gradient(y, list(args), output_gradients=u)
         total = zeros([], dtype="float64")
-        for g, v in zip(grads, vs):
+        for g, v in zip(grads, vs, strict=True):
             if g is not None:
                 total = total + reduce_sum(g * v)
         return total
@@ -66,15 +66,16 @@ def check_grads(f, *args, order=2, eps=1e-6, rtol=1e-5, atol=1e-6, seed=0):
         u = convert_to_tensor(rng.standard_normal(y.shape))
         vs = [convert_to_tensor(rng.standard_normal(a.shape)) for a in args]
 
-        plus = f(*[a + eps * v for a, v in zip(args, vs)]).numpy()
-        minus = f(*[a - eps * v for a, v in zip(args, vs)]).numpy()
+        plus = f(*[a + eps * v for a, v in zip(args, vs, strict=True)]).numpy()
+        minus = f(*[a - eps * v for a, v in zip(args, vs, strict=True)]).numpy()
         numeric = _inner(u.numpy(), (plus - minus) / (2 * eps))
 
         with GradientTape() as tape:
             tape.watch(args)
             y = f(*args)
         grads = tape.gradient(y, args, output_gradients=u)
-        analytic = sum(_inner(g.numpy(), v.numpy()) for g, v in zip(grads, vs) if g is not None)
+        pairs = zip(grads, vs, strict=True)
+        analytic = sum(_inner(g.numpy(), v.numpy()) for g, v in pairs if g is not None)
 
         if not np.isclose(analytic, numeric, rtol=rtol, atol=atol):
             raise AssertionError(

@@ -39,33 +39,43 @@ class SnapshotWidget(anywidget.AnyWidget):
 
 
 class FlushClock:
-    """Says when a flush is due: at most once every ``interval`` seconds.
+    """Says when a flush is due: at most once every ``interval`` seconds, and rarely enough
+    that flushing takes at most ``share`` of the time (a slow flush waits longer).
 
     Examples
     --------
     >>> clock = FlushClock(interval=60.0)
     >>> clock.due(), clock.due()
     (False, False)
+    >>> clock.took(3.0)  # a 3 s flush: wait 3 / 0.02 = 150 s before the next one
+    >>> clock.wait
+    150.0
     """
 
-    def __init__(self, interval=0.25):
+    def __init__(self, interval=0.25, share=0.02):
         self.interval = interval
+        self.share = share
+        self.wait = interval
         self._last = time.perf_counter()
 
     def due(self):
         # Reading the clock costs ~70 ns: cheaper than anything clever.
         now = time.perf_counter()
-        if now - self._last < self.interval:
+        if now - self._last < self.wait:
             return False
         self._last = now
         return True
+
+    def took(self, seconds):
+        """Tell the clock how long the last flush took."""
+        self.wait = max(self.interval, seconds / self.share)
 
 
 class LiveWidget(SnapshotWidget):
     """Base of the live views: buffered ``log`` calls, throttled flushes and ``live()``.
 
     A subclass buffers in its ``log`` and calls ``self.flush()`` when ``self._clock.due()``.
-    It implements ``_take_new_points()`` (``(content, buffers)`` of a message for the
+    It implements ``_take_new_points(final)`` (``(content, buffers)`` of a message for the
     front end, numbers travelling as binary float64 buffers, or None) and
     ``_history_state()`` (the downsampled whole history, a JSON-able dict).
     """
@@ -81,14 +91,15 @@ class LiveWidget(SnapshotWidget):
 
     def flush(self, final=False):
         """Send the points logged since the last flush (and, now and then, the history)."""
-        message = self._take_new_points()
+        start = time.perf_counter()
+        message = self._take_new_points(final)
         if message is not None:
             content, buffers = message
             self.send(content, buffers=buffers)
-        now = time.perf_counter()
-        if final or now - self._last_history >= HISTORY_EVERY:
-            self._last_history = now
+        if final or start - self._last_history >= HISTORY_EVERY:
+            self._last_history = start
             self.history = self._history_state()
+        self._clock.took(time.perf_counter() - start)
 
     @contextlib.contextmanager
     def live(self, display=True):
@@ -134,6 +145,8 @@ def to_host_array(values):
     >>> to_host_array([1, ek.constant(2.5), 3.0]).tolist()
     [1.0, 2.5, 3.0]
     """
+    if not any(isinstance(value, Tensor) for value in values):
+        return np.asarray(values, dtype=np.float64)  # plain numbers: one C loop
     out = np.empty(len(values))
     on_device = {}
     for i, value in enumerate(values):

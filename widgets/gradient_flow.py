@@ -13,6 +13,7 @@ of a variable at once, on their device, and brings the sums to the host in one c
 
 import math
 import pathlib
+import time
 
 import numpy as np
 import traitlets
@@ -25,6 +26,7 @@ from .norms import layer_norms
 
 HERE = pathlib.Path(__file__).parent
 BINS = 20
+SUMMARIES_EVERY = 2.0  # seconds between histogram updates during a run
 MAX_PENDING = 1 << 22  # gradient elements kept between two flushes (16 MB of float32)
 
 
@@ -65,7 +67,8 @@ class GradientFlow(LiveWidget):
         self._latest = {}  # row -> the latest gradient (a Tensor), for histograms
         self._steps, self._norms = [], []  # full history: one list of layer norms per step
         self._flags = {}
-        self._summaries = []  # per variable: latest norm and histogram, as of the last flush
+        self._summaries = []  # per variable: latest norm and histogram, now and then
+        self._summaries_at = -math.inf
         self._next_step = 0
         for name, variable in _named_variables(model_or_variables):
             self._add(variable, name)
@@ -126,7 +129,7 @@ class GradientFlow(LiveWidget):
         self._buffer(grads_and_vars)
 
     # --- LiveWidget hooks --------------------------------------------------------------
-    def _take_new_points(self):
+    def _take_new_points(self, final=False):
         if not self._pending:
             return None
         pending, self._pending = self._rows_and_grads(self._pending), []
@@ -143,7 +146,9 @@ class GradientFlow(LiveWidget):
             ]
         self._steps += new_steps
         self._norms += new_norms
-        self._summaries = self._variable_summaries()
+        if final or time.perf_counter() - self._summaries_at >= SUMMARIES_EVERY:
+            self._summaries_at = time.perf_counter()  # histograms cost: not at every flush
+            self._summaries = self._variable_summaries()
         # Binary float64 buffers for the numbers; -1 means "no gradient" (norms are >= 0).
         buffers = [
             np.asarray(new_steps, np.float64).tobytes(),
@@ -159,8 +164,8 @@ class GradientFlow(LiveWidget):
 
     def _rows_and_grads(self, pending):
         """``(step, rows, grads)`` per step: which variables had a gradient, and what it was."""
-        out = []
-        for step, pairs in pending:
+        out = self._same_variables_each_step(pending)
+        for step, pairs in pending if out is None else ():
             rows, grads = [], []
             for grad, variable in pairs:
                 if grad is None:
@@ -168,6 +173,7 @@ class GradientFlow(LiveWidget):
                 row = self._row_of.get(id(variable))
                 rows.append(self._add(variable) if row is None else row)
                 grads.append(grad)
+            out = out or []
             out.append((step, rows, grads))
         missing = set(range(len(self._rows)))  # histograms show each latest gradient
         for _, rows, grads in reversed(out):
@@ -180,6 +186,20 @@ class GradientFlow(LiveWidget):
         size = sum(g._data.size for g in out[-1][2])
         self._max_pending = max(1, MAX_PENDING // max(1, size))
         return out
+
+    def _same_variables_each_step(self, pending):
+        """The fast, usual case of ``_rows_and_grads``: the same known variables, in the same
+        order, with a gradient every step (as from an optimizer). None if it is not that."""
+        first = pending[0][1]
+        rows = [self._row_of.get(id(variable)) for _, variable in first]
+        if None in rows or any(grad is None for grad, _ in first):
+            return None
+        columns = list(zip(*(pairs for _, pairs in pending), strict=True))  # one per variable
+        for (_, variable), column in zip(first, columns, strict=True):
+            if not all(v is variable and g is not None for g, v in column):
+                return None
+        grads = [[g for g, _ in column] for column in columns]
+        return [(step, rows, [column[i] for column in grads]) for i, (step, _) in enumerate(pending)]
 
     def _update_flags(self, norms, present):
         for i, layer in enumerate(self._layers):

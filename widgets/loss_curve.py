@@ -85,7 +85,7 @@ class LossCurve(LiveWidget):
             yield from iterable
 
     # --- LiveWidget hooks --------------------------------------------------------------
-    def _take_new_points(self):
+    def _take_new_points(self, final=False):
         if not self._pending:
             return None
         pending, self._pending = self._pending, {}

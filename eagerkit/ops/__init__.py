@@ -2,10 +2,6 @@
 
 import warnings
 
-# numpy warns when exp(100.0) overflows float32; TF does not, and enable_check_numerics is
-# the tool for catching inf and NaN. Silence those warnings only where kernels run.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"eagerkit\.ops(\.|$)")
-
 from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     arithmetic,
     compare,
@@ -22,3 +18,7 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     reduce,
     shape,
 )
+
+# numpy warns when exp(100.0) overflows float32; TF does not, and enable_check_numerics is
+# the tool for catching inf and NaN. Silence those warnings only where kernels run.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"eagerkit\.ops(\.|$)")

@@ -1,6 +1,7 @@
 """Comparisons, logic and ``where``. Comparisons give bool tensors and pass no gradient."""
 
-from eagerkit.dtypes import NUMERIC, bool as bool_
+from eagerkit.dtypes import NUMERIC
+from eagerkit.dtypes import bool as bool_
 from eagerkit.registry import defop
 
 

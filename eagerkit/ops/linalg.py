@@ -76,8 +76,10 @@ def tensordot(a, b, axes, name=None):
         axes_a = list(range(a.ndim - axes, a.ndim))
         axes_b = list(range(axes))
     else:
-        axes_a, axes_b = ([axes[0]] if isinstance(axes[0], int) else list(axes[0]),
-                          [axes[1]] if isinstance(axes[1], int) else list(axes[1]))
+        axes_a, axes_b = (
+            [axes[0]] if isinstance(axes[0], int) else list(axes[0]),
+            [axes[1]] if isinstance(axes[1], int) else list(axes[1]),
+        )
     axes_a = [x % a.ndim for x in axes_a]
     axes_b = [x % b.ndim for x in axes_b]
     if [a.shape[i] for i in axes_a] != [b.shape[i] for i in axes_b]:

@@ -4,7 +4,8 @@ A reduction's gradient has the reduced shape; each VJP reshapes it to "keepdims"
 it broadcasts back over the axes that were summed away.
 """
 
-from eagerkit.dtypes import NUMERIC, bool as bool_
+from eagerkit.dtypes import NUMERIC
+from eagerkit.dtypes import bool as bool_
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
 
@@ -134,9 +135,11 @@ reduce_prod = _reduction(
     "Product over ``axis``; d/dx_i = product / x_i (so inputs must be non-zero).",
 )
 reduce_prod.defvjp(
-    lambda xp, g, ans, x, axis, keepdims=False: _reshape_to_kept(xp, g, x, axis, keepdims)
-    * _reshape_to_kept(xp, ans, x, axis, keepdims)
-    / x
+    lambda xp, g, ans, x, axis, keepdims=False: (
+        _reshape_to_kept(xp, g, x, axis, keepdims)
+        * _reshape_to_kept(xp, ans, x, axis, keepdims)
+        / x
+    )
 )
 
 reduce_any = _reduction(
@@ -198,7 +201,6 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     top = shape.stop_gradient(reduce_max(x, axis=axis, keepdims=True))
     total = math.log(reduce_sum(math.exp(x - top), axis=axis, keepdims=True)) + top
     return total if keepdims else shape.squeeze_axes(total, axis)
-
 
 
 def _public(primitive):

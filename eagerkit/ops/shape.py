@@ -106,8 +106,10 @@ def expand_dims(input, axis, name=None):  # noqa: A002 - TF's argument name
 def squeeze(input, axis=None, name=None):  # noqa: A002 - TF's argument name
     """Drop length-1 axes (only those in ``axis`` when given)."""
     x = convert_to_tensor(input)
-    axes = tuple(i for i, n in enumerate(x.shape) if n == 1) if axis is None else (
-        normalize_axis(axis, x.ndim, "squeeze")
+    axes = (
+        tuple(i for i, n in enumerate(x.shape) if n == 1)
+        if axis is None
+        else (normalize_axis(axis, x.ndim, "squeeze"))
     )
     for a in axes:
         if x.shape[a] != 1:
@@ -211,7 +213,7 @@ def _tile(xp, x, *, multiples):
 def _tile_vjp(xp, g, ans, x, multiples):
     # Output axis d is multiples[d] copies of x's axis d: split it in two and sum the copies.
     split_shape = []
-    for m, n in zip(multiples, x.shape):
+    for m, n in zip(multiples, x.shape, strict=True):
         split_shape += [m, n]
     copies = tuple(range(0, 2 * len(multiples), 2))
     return xp.reduce_sum(xp.reshape(g, shape=tuple(split_shape)), axis=copies)
