@@ -207,8 +207,10 @@ def main():
     )
 
     per_op, records = tape_bytes_per_op()
-    print(f"\nMemory held by a tape: {per_op:.0f} bytes per recorded op ({records} records)"
-          "   (target < 1024; PyTorch ~ 900)")
+    print(
+        f"\nMemory held by a tape: {per_op:.0f} bytes per recorded op ({records} records)"
+        "   (target < 1024; PyTorch ~ 900)"
+    )
 
 
 if __name__ == "__main__":
