@@ -54,6 +54,8 @@ class Device:
         self.kernels = dict(kernels or {})
         self.kernel_notes = dict(kernel_notes or {})
         self.restricted = bool(self.kernels)
+        # "cpu", "gpu" or "sim": the part of the name before the colon.
+        self.kind = name.strip("/").split(":")[0]
 
     @functools.cached_property
     def raw_ops(self):
@@ -61,11 +63,6 @@ class Device:
         from eagerkit.registry import KernelNamespace
 
         return KernelNamespace(self.xp)
-
-    @property
-    def kind(self):
-        """``"cpu"``, ``"gpu"`` or ``"sim"``: the part of the name before the colon."""
-        return self.name.strip("/").split(":")[0]
 
     def supports(self, op_name, np_dtype):
         """True when this device has a kernel for ``op_name`` on ``np_dtype``."""

@@ -132,11 +132,12 @@ class GradientFlow(LiveWidget):
     def _take_new_points(self, final=False):
         if not self._pending:
             return None
-        pending, self._pending = self._rows_and_grads(self._pending), []
+        pending, self._pending = self._pending, []
+        by_row = self._grads_by_row(pending)
         row_layers = [self._layers.index(row["layer"]) for row in self._rows]
-        norms, present = layer_norms(pending, row_layers, len(self._layers))
+        norms, present = layer_norms(by_row, len(pending), row_layers, len(self._layers))
         self._update_flags(norms, present)
-        new_steps = [step for step, _, _ in pending]
+        new_steps = [step for step, _ in pending]
         if present.all() and np.isfinite(norms).all():
             new_norms = norms.tolist()  # the usual case, and much faster than the loop below
         else:
@@ -162,44 +163,45 @@ class GradientFlow(LiveWidget):
         }
         return content, buffers
 
-    def _rows_and_grads(self, pending):
-        """``(step, rows, grads)`` per step: which variables had a gradient, and what it was."""
-        out = self._same_variables_each_step(pending)
-        for step, pairs in pending if out is None else ():
-            rows, grads = [], []
-            for grad, variable in pairs:
-                if grad is None:
-                    continue
-                row = self._row_of.get(id(variable))
-                rows.append(self._add(variable) if row is None else row)
-                grads.append(grad)
-            out = out or []
-            out.append((step, rows, grads))
-        missing = set(range(len(self._rows)))  # histograms show each latest gradient
-        for _, rows, grads in reversed(out):
-            for row, grad in zip(rows, grads, strict=True):
-                if row in missing:
-                    self._latest[row] = grad
-                    missing.discard(row)
-            if not missing:
-                break
-        size = sum(g._data.size for g in out[-1][2])
+    def _grads_by_row(self, pending):
+        """``{row: ([step positions], [gradients])}``: each variable's gradients over the steps."""
+        by_row = self._same_variables_each_step(pending)
+        if by_row is None:
+            by_row = {}
+            for i, (_, pairs) in enumerate(pending):
+                for grad, variable in pairs:
+                    if grad is None:
+                        continue
+                    row = self._row_of.get(id(variable))
+                    if row is None:
+                        row = self._add(variable)
+                    positions, grads = by_row.setdefault(row, ([], []))
+                    positions.append(i)
+                    grads.append(grad)
+        for row, (_, grads) in by_row.items():
+            self._latest[row] = grads[-1]  # the histograms show the latest gradient
+        size = sum(grads[-1]._data.size for _, grads in by_row.values())
         self._max_pending = max(1, MAX_PENDING // max(1, size))
-        return out
+        return by_row
 
     def _same_variables_each_step(self, pending):
-        """The fast, usual case of ``_rows_and_grads``: the same known variables, in the same
-        order, with a gradient every step (as from an optimizer). None if it is not that."""
+        """The usual case, fast: the same known variables in the same order, each with a
+        gradient, every step (as an optimizer reports them). None when it is not that."""
         first = pending[0][1]
         rows = [self._row_of.get(id(variable)) for _, variable in first]
-        if None in rows or any(grad is None for grad, _ in first):
+        if None in rows:
             return None
-        columns = list(zip(*(pairs for _, pairs in pending), strict=True))  # one per variable
-        for (_, variable), column in zip(first, columns, strict=True):
-            if not all(v is variable and g is not None for g, v in column):
+        variables = [variable for _, variable in first]
+        columns = [[] for _ in first]  # one list of gradients per variable
+        for _, pairs in pending:  # a plain loop: this runs over every step of a flush
+            if len(pairs) != len(variables):
                 return None
-        grads = [[g for g, _ in column] for column in columns]
-        return [(step, rows, [column[i] for column in grads]) for i, (step, _) in enumerate(pending)]
+            for column, variable, (grad, logged) in zip(columns, variables, pairs, strict=True):
+                if logged is not variable or grad is None:
+                    return None
+                column.append(grad)
+        everywhere = list(range(len(pending)))
+        return {row: (everywhere, column) for row, column in zip(rows, columns, strict=True)}
 
     def _update_flags(self, norms, present):
         for i, layer in enumerate(self._layers):

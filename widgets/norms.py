@@ -9,13 +9,14 @@ sums of a device come to the host in one copy.
 import numpy as np
 
 
-def layer_norms(pending, row_layers, layer_count):
+def layer_norms(by_row, steps, row_layers, layer_count):
     """Per step and layer, the L2 norm of the layer's gradients.
 
     Parameters
     ----------
-    pending : list of ``(step, rows, grads)``: the variables (row numbers) that had a
-        gradient that step, and those gradients (Tensors).
+    by_row : ``{row: ([step positions], [gradients])}``: for each variable (row), the
+        steps where it had a gradient and those gradients (Tensors).
+    steps : how many steps there are.
     row_layers : for each row, the index of its layer.
     layer_count : how many layers there are.
 
@@ -27,54 +28,36 @@ def layer_norms(pending, row_layers, layer_count):
     Examples
     --------
     >>> import eagerkit as ek
-    >>> pending = [(0, [0, 1], [ek.constant([3.0]), ek.constant([4.0])]),
-    ...            (1, [1], [ek.constant([1.0])])]
-    >>> norms, present = layer_norms(pending, row_layers=[0, 0], layer_count=1)
+    >>> by_row = {0: ([0], [ek.constant([3.0])]),
+    ...           1: ([0, 1], [ek.constant([4.0]), ek.constant([1.0])])}
+    >>> norms, present = layer_norms(by_row, 2, row_layers=[0, 0], layer_count=1)
     >>> norms.tolist(), present.tolist()
     ([[5.0], [1.0]], [[True], [True]])
     """
-    squares = np.zeros((len(pending), len(row_layers)))
+    squares = np.zeros((steps, len(row_layers)))
     has_grad = np.zeros(squares.shape, dtype=bool)
-    for device, parts in _sums_by_device(pending).items():
+    by_device = {}  # device -> [(row, positions, sums of squares on the device)]
+    for row, (positions, grads) in by_row.items():
+        device = grads[0]._device
+        arrays = [g._data for g in grads]  # one variable's: all of one shape
+        # np.array copies a list of equal arrays in one C loop; other backends stack.
+        stacked = np.array(arrays) if device.kind == "cpu" else device.xp.stack(arrays)
+        flat = stacked.reshape(len(grads), -1)
+        by_device.setdefault(device, []).append((row, positions, (flat * flat).sum(axis=1)))
+    for device, parts in by_device.items():
         joined = device.xp.concatenate([sums for _, _, sums in parts])
         host = np.asarray(device.backend.to_host(joined), dtype=np.float64)  # the one copy
         start = 0
-        for row, positions, sums in parts:
+        for row, positions, _ in parts:
             squares[positions, row] = host[start : start + len(positions)]
             has_grad[positions, row] = True
             start += len(positions)
     layer_of = np.asarray(row_layers, dtype=np.int64).reshape(len(row_layers))
-    norms = np.zeros((len(pending), layer_count))
-    present = np.zeros((len(pending), layer_count), dtype=bool)
+    norms = np.zeros((steps, layer_count))
+    present = np.zeros((steps, layer_count), dtype=bool)
     for layer in range(layer_count):
         # Sum layer by layer, not with a matrix product: NaN * 0 would leak NaN elsewhere.
         columns = layer_of == layer
         norms[:, layer] = np.sqrt(squares[:, columns].sum(axis=1))
         present[:, layer] = has_grad[:, columns].any(axis=1)
     return norms, present
-
-
-def _sums_by_device(pending):
-    """For each device, ``(row, step positions, sums of squares there)`` per variable."""
-    by_row = {}  # row -> ([step positions], [grads])
-    first = pending[0][1]
-    if all(rows == first for _, rows, _ in pending):
-        # The usual case, the same variables every step: regroup without a loop per step.
-        everywhere = list(range(len(pending)))
-        for k, row in enumerate(first):
-            by_row[row] = (everywhere, [grads[k] for _, _, grads in pending])
-    else:
-        for i, (_, rows, grads) in enumerate(pending):
-            for row, grad in zip(rows, grads, strict=True):
-                positions, found = by_row.setdefault(row, ([], []))
-                positions.append(i)
-                found.append(grad)
-    by_device = {}
-    for row, (positions, grads) in by_row.items():
-        device = grads[0]._device
-        arrays = [g._data for g in grads]  # one variable: all of the same shape
-        # np.array copies a list of equal arrays in one C loop; other backends stack.
-        stacked = np.array(arrays) if device.kind == "cpu" else device.xp.stack(arrays)
-        flat = stacked.reshape(len(grads), -1)
-        by_device.setdefault(device, []).append((row, positions, (flat * flat).sum(axis=1)))
-    return by_device
