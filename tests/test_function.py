@@ -315,3 +315,13 @@ def test_unhashable_python_arguments_are_refused_clearly():
     traced = ek.function(lambda x, options: x)
     with pytest.raises(TypeError, match="'<lambda>': cannot use an argument of type set"):
         traced(ek.constant(1.0), {1, 2})
+
+
+def test_random_numbers_inside_a_traced_function_are_refused_not_frozen():
+    @ek.function
+    def noisy(x):
+        return x + ek.random_normal([2])
+
+    for _ in range(2):  # a failed trace leaves no frozen graph behind to replay
+        with pytest.raises(UnimplementedError, match="cannot be drawn inside ek.function"):
+            noisy(ek.zeros([2]))

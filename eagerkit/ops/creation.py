@@ -10,6 +10,7 @@ import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.devices import current_device
+from eagerkit.errors import UnimplementedError
 from eagerkit.tensor import Tensor, convert_to_tensor, to_array
 
 
@@ -140,6 +141,15 @@ def set_random_seed(seed):
 
 
 def _generator(seed):
+    from eagerkit.registry import graph_tracers
+
+    if graph_tracers:  # a traced graph would replay the same "random" numbers every call
+        raise UnimplementedError(
+            "random numbers cannot be drawn inside ek.function: the graph would freeze this "
+            "draw and replay the same values on every call. Draw them outside and pass them "
+            "in as an argument (e.g. a dropout mask), or call the function eagerly.",
+            op="random",
+        )
     device = current_device()
     if seed is not None:  # an op-level seed gives a fresh, repeatable stream
         base = _global_seed[0] or 0
