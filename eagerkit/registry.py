@@ -27,9 +27,9 @@ import itertools
 
 import numpy as np
 
-from eagerkit import dtypes, tape
+from eagerkit import dtypes, op_errors, tape
 from eagerkit.devices import current_device
-from eagerkit.errors import InvalidArgumentError, NotFoundError, OpError
+from eagerkit.errors import OpError
 from eagerkit.tensor import Tensor, to_array
 from eagerkit.variables import Variable
 
@@ -147,7 +147,7 @@ def _fast_call(op):
         except OpError:
             raise  # the forward's own error already names the op
         except (ValueError, TypeError, IndexError, ArithmeticError) as error:
-            raise _explain(op, arrays, error) from error
+            raise op_errors.explain(op, arrays, error) from error
         output = new(Tensor)
         output._data, output._device = data, device
         if _active_tapes or execution_callbacks or graph_tracers:
@@ -196,7 +196,7 @@ def apply(op, inputs, params):
     except OpError:
         raise
     except (ValueError, TypeError, IndexError, ArithmeticError) as error:
-        raise _explain(op, arrays, error) from error
+        raise op_errors.explain(op, arrays, error) from error
     output = Tensor(data, device)
     if _active_tapes or execution_callbacks or graph_tracers:
         _after(op, inputs, arrays, output, params)
@@ -221,32 +221,11 @@ def _after(op, inputs, arrays, output, params):
 
 
 def _to_arrays(op, inputs):
-    """Inputs as arrays on one device; the dtype-sharing inputs with one dtype."""
-    shared = op.dtype_args
-    # Fast path: every input a plain Tensor (not a Variable) on one device, one dtype.
-    first = inputs[0] if inputs else None
-    if type(first) is Tensor:
-        device = first._device
-        np_dtype = first._data.dtype
-        arrays = []
-        for x in inputs:
-            if (
-                type(x) is not Tensor
-                or x._device is not device
-                or (shared is None and x._data.dtype != np_dtype)
-            ):
-                break
-            arrays.append(x._data)
-        else:
-            if shared is not None:
-                _check_shared(op, inputs, [x._data.dtype for x in inputs], device)
-            elif np_dtype not in op.dtypes or device.restricted:
-                _check_kernel(op, np_dtype, device)
-            return arrays, device, inputs
-    return _to_arrays_slow(op, inputs)
+    """Inputs as arrays on one device, converted by TF's rules; checks dtypes and kernels.
 
-
-def _to_arrays_slow(op, inputs):
+    Returns ``(arrays, device, inputs)``: ``inputs`` changes only when a tensor on another
+    device was copied over (the "silent" device policy), so the copy is what gets recorded.
+    """
     shared = range(len(inputs)) if op.dtype_args is None else op.dtype_args
     reference = next((inputs[i] for i in shared if isinstance(inputs[i], Tensor)), None)
     if reference is None:
@@ -263,15 +242,15 @@ def _to_arrays_slow(op, inputs):
                 x = _resolve_device(op, i, x, device)  # raises, or copies (recorded)
                 inputs = inputs[:i] + (x,) + inputs[i + 1 :]
             if in_group and x._data.dtype != np_dtype:
-                raise _mismatch(op, inputs, i, np_dtype, x._data.dtype)
+                raise op_errors.dtype_mismatch(op, inputs, i, np_dtype, x._data.dtype)
             arrays.append(x._data)
         else:
             wanted = np_dtype if in_group else dtypes.default_numpy_dtype(x)
             arrays.append(to_array(x, wanted, device, op.name))
     if op.dtype_args is None:
-        _check_kernel(op, np_dtype, device)
+        op_errors.check_kernel(op, np_dtype, device)
     else:
-        _check_shared(op, inputs, [a.dtype for a in arrays], device)
+        op_errors.check_shared(op, inputs, [a.dtype for a in arrays], device)
     return arrays, device, inputs
 
 
@@ -288,70 +267,10 @@ def _joint_dtype(values):
     return found[0] if found else np.dtype(np.float32)
 
 
-def _check_shared(op, inputs, np_dtypes, device):
-    """Inputs in ``op.dtype_args`` share one dtype, which the op and device must support."""
-    group = op.dtype_args
-    if group:
-        first = np_dtypes[group[0]]
-        for i in group[1:]:
-            if np_dtypes[i] != first:
-                raise _mismatch(op, inputs, i, first, np_dtypes[i])
-        _check_kernel(op, first, device)
-
-
-def _check_kernel(op, np_dtype, device):
-    """Fail before running when neither the op nor the device has a kernel for this dtype."""
-    if np_dtype in op.dtypes and (not device.restricted or device.supports(op.name, np_dtype)):
-        return
-    wanted = sorted(dtypes.from_numpy(d).name for d in op.dtypes)
-    dtype = dtypes.from_numpy(np_dtype).name
-    if np_dtype not in op.dtypes:
-        fix = f"ek.cast(x, ek.{wanted[-1] if 'float32' not in wanted else 'float32'})"
-        raise InvalidArgumentError(
-            f"{op.name}: no kernel for dtype {dtype} (it accepts {', '.join(wanted)}). "
-            f"Cast the input first, e.g. {fix}.",
-            op=op.name,
-        )
-    allowed = sorted(dtypes.from_numpy(d).name for d in device.kernels.get(op.name, ()))
-    raise NotFoundError(
-        f"No registered '{op.name}' kernel for {device.name} with dtype {dtype}. "
-        f"On {device.name} '{op.name}' runs on: {', '.join(allowed) or 'no dtype at all'}. "
-        f"{device.kernel_notes.get(op.name, '')} "
-        f"Cast the input to one of those, or move it to the CPU first with x.cpu().",
-        op=op.name,
-    )
-
-
 def _resolve_device(op, position, tensor, device):
     from eagerkit import devices
 
     return devices.resolve_conflict(op.name, position, tensor, device)
-
-
-def _mismatch(op, inputs, position, expected, got):
-    shapes = ", ".join(str(getattr(x, "shape", ())) for x in inputs)
-    expected_name = dtypes.from_numpy(expected).name
-    got_name = dtypes.from_numpy(got).name
-    return InvalidArgumentError(
-        f"cannot compute {op.name} as input #{position}(zero-based) was expected to be a "
-        f"{expected_name} tensor but is a {got_name} tensor (input shapes: {shapes}). "
-        f"eagerkit never mixes dtypes silently: cast one side, "
-        f"e.g. ek.cast(x, ek.{expected_name}).",
-        op=op.name,
-    )
-
-
-def _explain(op, arrays, error):
-    """Turn a numpy error into one that names the op, shapes and dtypes."""
-    described = ", ".join(f"{a.dtype}{tuple(a.shape)}" for a in arrays)
-    message = str(error)
-    hint = ""
-    if "broadcast" in message:
-        hint = (
-            " Shapes broadcast when, aligned from the right, each pair of sizes is equal "
-            "or one of them is 1; reshape or ek.expand_dims one input to line them up."
-        )
-    return InvalidArgumentError(f"{op.name}: {message} (inputs: {described}).{hint}", op=op.name)
 
 
 def all_ops():
