@@ -76,6 +76,7 @@ from eagerkit.ops.arithmetic import (
     subtract,
     truediv,
 )
+from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import (
     equal,
     greater,
@@ -141,7 +142,6 @@ from eagerkit.ops.reduce import (
 )
 from eagerkit.ops.shape import (
     broadcast_to,
-    cast,
     concat,
     expand_dims,
     identity,

@@ -15,9 +15,10 @@ Examples
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import nn
 from eagerkit.ops.arithmetic import minimum
+from eagerkit.ops.cast import cast
 from eagerkit.ops.math import abs as abs_
 from eagerkit.ops.reduce import reduce_mean, reduce_sum
-from eagerkit.ops.shape import broadcast_to, cast
+from eagerkit.ops.shape import broadcast_to
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 

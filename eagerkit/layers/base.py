@@ -11,7 +11,7 @@ import re
 
 from eagerkit import dtypes, initializers
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.shape import cast
+from eagerkit.ops.cast import cast
 from eagerkit.tensor import Tensor, convert_to_tensor
 from eagerkit.train.tracking import restore_deferred
 from eagerkit.variables import Variable

@@ -3,10 +3,11 @@
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.layers import activations
 from eagerkit.layers.base import Layer, check_rank
+from eagerkit.ops.cast import cast
 from eagerkit.ops.creation import random_uniform
 from eagerkit.ops.indexing import gather
 from eagerkit.ops.linalg import matmul
-from eagerkit.ops.shape import cast, reshape
+from eagerkit.ops.shape import reshape
 
 
 class Dense(Layer):

@@ -4,6 +4,7 @@ import warnings
 
 from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     arithmetic,
+    cast,
     compare,
     conv,
     copy,

@@ -272,27 +272,6 @@ def stop_gradient(xp, x):
     return x
 
 
-@defop("cast")
-def _cast(xp, x, *, dtype):
-    return x.astype(dtypes.as_dtype(dtype).as_numpy_dtype)
-
-
-# Gradients flow only between floating dtypes (the sweep skips integer inputs).
-_cast.defvjp(lambda xp, g, ans, x, dtype: xp.cast(g, dtype=x.dtype))
-
-
-def cast(x, dtype, name=None):
-    """Convert to another dtype (floats to ints truncate toward zero, like TF).
-
-    Examples
-    --------
-    >>> import eagerkit as ek
-    >>> ek.cast([1.7, -1.7], ek.int32)
-    <ek.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
-    """
-    return _cast(x, dtype=dtypes.as_dtype(dtype).as_numpy_dtype)
-
-
 def shape(input, out_type=None, name=None):  # noqa: A002 - TF's argument name
     """The shape as an int32 tensor (``t.shape`` gives it as a tuple)."""
     x = convert_to_tensor(input)
