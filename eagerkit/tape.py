@@ -284,5 +284,6 @@ class GradientTape:
         if not self._persistent:
             self._spent = True
             self.records = []  # free the intermediate values now, not when the tape dies
-            self._watched = []
+            # Keep only the variables (they live on anyway): watched_variables() still answers.
+            self._watched = [t for t in self._watched if t._is_variable]
             self._watched_ids = set()

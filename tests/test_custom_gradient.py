@@ -140,3 +140,18 @@ def test_f_must_return_a_tensor_and_grad_fn():
 
 def test_custom_gradient_runs_without_a_tape():
     assert float(log1pexp(0.0)) == pytest.approx(math.log(2.0))
+
+
+def test_a_variable_passed_as_an_argument_gets_its_gradient_as_an_argument():
+    v = ek.Variable(3.0)
+
+    @ek.custom_gradient
+    def doubled(x):
+        def grad(dy):  # no variables= parameter: v is an argument here, not a capture
+            return dy * 2.0
+
+        return x * 2.0, grad
+
+    with ek.GradientTape() as tape:
+        y = doubled(v)
+    assert float(tape.gradient(y, v)) == 2.0

@@ -381,3 +381,21 @@ def test_no_warning_for_float_watch():
         warnings.simplefilter("error")
         with ek.GradientTape() as tape:
             tape.watch(ek.constant(1.0))
+
+
+def test_a_source_the_tape_never_watched_gets_none_even_if_an_op_read_it():
+    a, b = ek.constant(2.0), ek.constant(5.0)
+    with ek.GradientTape() as tape:
+        tape.watch(a)
+        y = a * b  # recorded (a is watched), but b itself is not
+    grad_a, grad_b = tape.gradient(y, [a, b])
+    assert float(grad_a) == 5.0
+    assert grad_b is None
+
+
+def test_watched_variables_are_still_listed_after_a_one_shot_gradient():
+    w, b = ek.Variable(1.0, name="w"), ek.Variable(2.0, name="b")
+    with ek.GradientTape() as tape:
+        y = w * b
+    tape.gradient(y, [w, b])
+    assert [v.name for v in tape.watched_variables()] == ["w:0", "b:0"]
