@@ -11,7 +11,9 @@ of a variable at once, on their device, and brings the sums to the host in one c
 (norms.py): a training loop pays almost nothing per step, and a GPU is read once per flush.
 """
 
+import itertools
 import math
+import operator
 import pathlib
 import time
 
@@ -28,6 +30,7 @@ HERE = pathlib.Path(__file__).parent
 BINS = 20
 SUMMARIES_EVERY = 2.0  # seconds between histogram updates during a run
 MAX_PENDING = 1 << 22  # gradient elements kept between two flushes (16 MB of float32)
+_first, _second = operator.itemgetter(0), operator.itemgetter(1)
 
 
 class GradientFlow(LiveWidget):
@@ -189,19 +192,22 @@ class GradientFlow(LiveWidget):
         gradient, every step (as an optimizer reports them). None when it is not that."""
         first = pending[0][1]
         rows = [self._row_of.get(id(variable)) for _, variable in first]
-        if None in rows:
+        width = len(first)
+        if None in rows or any(len(pairs) != width for _, pairs in pending):
             return None
-        variables = [variable for _, variable in first]
-        columns = [[] for _ in first]  # one list of gradients per variable
-        for _, pairs in pending:  # a plain loop: this runs over every step of a flush
-            if len(pairs) != len(variables):
+        # zip(*...) turns steps x variables into variables x steps in C; map/itemgetter keep
+        # the checks in C too: this runs over every step of a flush.
+        by_row, everywhere = {}, list(range(len(pending)))
+        for row, (_, variable), column in zip(
+            rows, first, zip(*(pairs for _, pairs in pending), strict=True), strict=True
+        ):
+            grads = list(map(_first, column))
+            if set(map(id, map(_second, column))) != {id(variable)} or any(
+                map(operator.is_, grads, itertools.repeat(None))
+            ):
                 return None
-            for column, variable, (grad, logged) in zip(columns, variables, pairs, strict=True):
-                if logged is not variable or grad is None:
-                    return None
-                column.append(grad)
-        everywhere = list(range(len(pending)))
-        return {row: (everywhere, column) for row, column in zip(rows, columns, strict=True)}
+            by_row[row] = (everywhere, grads)
+        return by_row
 
     def _update_flags(self, norms, present):
         for i, layer in enumerate(self._layers):
