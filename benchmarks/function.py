@@ -12,7 +12,6 @@ Implementations run in interleaved rounds and the best round is kept; ratios are
 
 import os
 import sys
-import time
 
 import numpy as np
 
@@ -24,19 +23,8 @@ try:
 except ImportError:  # PyTorch is a reference, not a dependency
     torch = None
 
-CHAIN = 100  # 25 x (multiply, add, tanh, subtract)
-
-
-def chain_eagerkit(x, y):
-    for _ in range(CHAIN // 4):
-        x = ek.tanh(x * y + y) - y
-    return x
-
-
-def chain_numpy(x, y):
-    for _ in range(CHAIN // 4):
-        x = np.tanh(x * y + y) - y
-    return x
+# The same chain as the per-op overhead benchmark, so the two tables can be read together.
+from overhead import CHAIN, best_microseconds, chain_eagerkit, chain_numpy  # noqa: E402
 
 
 def chain_torch(x, y):
@@ -59,18 +47,6 @@ def mlp_numpy(x, w1, b1, w2, b2):
 def mlp_torch(x, w1, b1, w2, b2):
     with torch.no_grad():
         return torch.softmax(torch.relu(x @ w1 + b1) @ w2 + b2, dim=-1)
-
-
-def best_microseconds(cases, rounds=15, repeat=50):
-    """Interleaved rounds; the best time per call of each case, in microseconds."""
-    best = {name: float("inf") for name in cases}
-    for _ in range(rounds):
-        for name, (function, args) in cases.items():
-            start = time.perf_counter()
-            for _ in range(repeat):
-                function(*args)
-            best[name] = min(best[name], (time.perf_counter() - start) / repeat * 1e6)
-    return best
 
 
 def cases_for(eager, numpy_version, torch_version, arrays, **function_options):

@@ -55,7 +55,7 @@ class GradientFlow(LiveWidget):
     """
 
     _esm = HERE / "gradient_flow.js"
-    _css = HERE / "gradient_flow.css"
+    _css = (HERE / "frame.css").read_text() + (HERE / "gradient_flow.css").read_text()
     vanishing = traitlets.Float(1e-6).tag(sync=True)
     exploding = traitlets.Float(1e3).tag(sync=True)
 

@@ -47,7 +47,7 @@ class LossCurve(LiveWidget):
     """
 
     _esm = HERE / "loss_curve.js"
-    _css = HERE / "loss_curve.css"
+    _css = (HERE / "frame.css").read_text() + (HERE / "loss_curve.css").read_text()
     title = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, title="", interval=0.25):

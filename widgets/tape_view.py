@@ -54,7 +54,7 @@ class TapeView(SnapshotWidget):
     """
 
     _esm = HERE / "tape_view.js"
-    _css = HERE / "tape_view.css"
+    _css = (HERE / "frame.css").read_text() + (HERE / "tape_view.css").read_text()
     graph = traitlets.Dict().tag(sync=True)
 
     def __init__(self, tape, names=None):
