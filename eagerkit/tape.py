@@ -60,6 +60,7 @@ def record(op, inputs, output, params):
             continue  # this tape watches none of the inputs
         if entry is None:
             entry = TapeRecord(op, inputs, output, params)
+        # tape._append(entry), written out: this line runs for every recorded op.
         tape.records.append(entry)
         watched.add(id(output))  # what is computed from a watched tensor is watched too
         if tape.listeners:
