@@ -138,10 +138,25 @@ def _fast_call(op):
     new = object.__new__
 
     def call(*inputs, **params):
-        fast = _fast_operands(inputs)
-        if fast is None or fast[0][0].dtype not in allowed:
-            return apply(op, inputs, params)
-        arrays, device = fast
+        # The commonest cases, spelled out: one Tensor, or two of one dtype on one device.
+        first = inputs[0] if inputs else None
+        if type(first) is Tensor and len(inputs) == 1:
+            arrays, device = (first._data,), first._device
+        elif (
+            type(first) is Tensor
+            and len(inputs) == 2
+            and type(inputs[1]) is Tensor
+            and inputs[1]._device is first._device
+            and inputs[1]._data.dtype == first._data.dtype
+        ):
+            arrays, device = (first._data, inputs[1]._data), first._device
+        else:  # a Variable, a Python number beside a tensor, or anything else
+            fast = _fast_operands(inputs)
+            if fast is None:
+                return apply(op, inputs, params)
+            arrays, device = fast
+        if device.restricted or arrays[0].dtype not in allowed:
+            return apply(op, inputs, params)  # the slow path checks and explains
         try:
             data = forward(device.xp, *arrays, **params)
         except OpError:
