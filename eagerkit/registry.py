@@ -25,13 +25,9 @@ what makes higher-order gradients work). See backprop.py.
 import functools
 import itertools
 
-import numpy as np
-
-from eagerkit import dtypes, op_errors, tape
-from eagerkit.devices import current_device
+from eagerkit import dtypes, op_errors, operands, tape
 from eagerkit.errors import OpError
-from eagerkit.tensor import Tensor, to_array
-from eagerkit.variables import Variable
+from eagerkit.tensor import Tensor
 
 REGISTRY = {}  # name -> OpDef, in definition order
 execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
@@ -39,9 +35,6 @@ graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), in
 
 _active_tapes = tape.active_tapes  # the same list object: no lookup on the hot path
 _ALL_NUMPY = frozenset(d.as_numpy_dtype for d in dtypes.ALL)
-_PLAIN = (Tensor, Variable)  # exact types the fast path takes (a Variable is read as it is)
-# dtypes that hold any int32 value, so a Python int in that range converts losslessly
-_HOLD_INT32 = frozenset(np.dtype(name) for name in ("int32", "int64", "float32", "float64"))
 
 
 class OpDef:
@@ -151,7 +144,7 @@ def _fast_call(op):
         ):
             arrays, device = (first._data, inputs[1]._data), first._device
         else:  # a Variable, a Python number beside a tensor, or anything else
-            fast = _fast_operands(inputs)
+            fast = operands.fast_operands(inputs)
             if fast is None:
                 return apply(op, inputs, params)
             arrays, device = fast
@@ -172,40 +165,10 @@ def _fast_call(op):
     return call
 
 
-def _fast_operands(inputs):
-    """``(arrays, device)`` for the common case, or None to take the general path.
-
-    The common case: Tensors and Variables on one unrestricted device, all of one dtype,
-    and Python numbers that fit that dtype (``x * 3`` on a float tensor).
-    """
-    reference = inputs[0] if inputs else None
-    if type(reference) not in _PLAIN:
-        if len(inputs) != 2 or type(inputs[1]) not in _PLAIN:
-            return None
-        reference = inputs[1]  # 3 * x
-    device = reference._device
-    np_dtype = reference._data.dtype
-    if device.restricted:
-        return None
-    arrays = []
-    for x in inputs:
-        if type(x) in _PLAIN:
-            if x._device is not device or x._data.dtype != np_dtype:
-                return None
-            arrays.append(x._data)
-        elif (type(x) is float and np_dtype.kind == "f") or (
-            type(x) is int and -(2**31) <= x < 2**31 and np_dtype in _HOLD_INT32
-        ):
-            arrays.append(np_dtype.type(x))  # a Python number takes the tensor's dtype (TF)
-        else:
-            return None
-    return arrays, device
-
-
 def apply(op, inputs, params):
     """Run ``op`` on ``inputs`` eagerly and record it on the active tapes."""
     # inputs may come back changed: a tensor copied from another device (silent policy).
-    arrays, device, inputs = _to_arrays(op, inputs)
+    arrays, device, inputs = operands.to_arrays(op, inputs)
     try:
         data = op.forward(device.xp, *arrays, **params)
     except OpError:
@@ -233,59 +196,6 @@ def _after(op, inputs, arrays, output, params):
         tape.record(op, inputs, output, params)
     for callback in execution_callbacks:
         callback(op, inputs, output)
-
-
-def _to_arrays(op, inputs):
-    """Inputs as arrays on one device, converted by TF's rules; checks dtypes and kernels.
-
-    Returns ``(arrays, device, inputs)``: ``inputs`` changes only when a tensor on another
-    device was copied over (the "silent" device policy), so the copy is what gets recorded.
-    """
-    shared = range(len(inputs)) if op.dtype_args is None else op.dtype_args
-    reference = next((inputs[i] for i in shared if isinstance(inputs[i], Tensor)), None)
-    if reference is None:
-        reference = next((x for x in inputs if isinstance(x, Tensor)), None)
-        device = reference._device if reference is not None else current_device()
-        np_dtype = _joint_dtype([inputs[i] for i in shared])
-    else:
-        device, np_dtype = reference._device, reference._data.dtype
-    arrays = []
-    for i, x in enumerate(inputs):
-        in_group = i in shared
-        if isinstance(x, Tensor):
-            if x._device is not device:
-                x = _resolve_device(op, i, x, device)  # raises, or copies (recorded)
-                inputs = inputs[:i] + (x,) + inputs[i + 1 :]
-            if in_group and x._data.dtype != np_dtype:
-                raise op_errors.dtype_mismatch(op, inputs, i, np_dtype, x._data.dtype)
-            arrays.append(x._data)
-        else:
-            wanted = np_dtype if in_group else dtypes.default_numpy_dtype(x)
-            arrays.append(to_array(x, wanted, device, op.name))
-    if op.dtype_args is None:
-        op_errors.check_kernel(op, np_dtype, device)
-    else:
-        op_errors.check_shared(op, inputs, [a.dtype for a in arrays], device)
-    return arrays, device, inputs
-
-
-def _joint_dtype(values):
-    """The dtype TF would give several Python/numpy values meeting in one op."""
-    for x in values:  # a numpy array decides for the Python values beside it
-        if isinstance(x, (np.ndarray, np.generic)):
-            return x.dtype
-    found = [dtypes.default_numpy_dtype(x) for x in values]
-    for kind in ("f", "i", "b"):
-        for d in found:
-            if d.kind == kind:
-                return d
-    return found[0] if found else np.dtype(np.float32)
-
-
-def _resolve_device(op, position, tensor, device):
-    from eagerkit import devices
-
-    return devices.resolve_conflict(op.name, position, tensor, device)
 
 
 def all_ops():
