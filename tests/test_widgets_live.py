@@ -80,13 +80,13 @@ def test_flushes_happen_at_most_four_times_a_second(fake_clock):
     assert steps == sorted(set(steps)) == list(range(len(steps)))  # new points only, in order
 
 
-def test_history_is_downsampled_to_5000_points_with_both_ends():
+def test_history_is_downsampled_to_1000_points_with_both_ends():
     curve = LossCurve()
     for step in range(12_000):
         curve.log(step, loss=float(step))
     curve.flush(final=True)
     series = curve.history["runs"]["main"]["loss"]
-    assert len(series["x"]) <= 5000
+    assert len(series["x"]) <= 1000
     assert (series["x"][0], series["x"][-1]) == (0, 11_999)
     assert series["x"] == [int(y) for y in series["y"]]
 

@@ -20,7 +20,9 @@ import traitlets
 
 from eagerkit.tensor import Tensor
 
-MAX_HISTORY = 5000  # points per series kept in the synced history
+# Points per series kept in the synced history (for views opened later). A chart is a few
+# hundred pixels wide, so 1000 points show everything; fewer points keep syncing cheap.
+MAX_HISTORY = 1000
 HISTORY_EVERY = 10.0  # seconds between history updates during a run (they are big)
 
 

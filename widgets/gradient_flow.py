@@ -30,9 +30,6 @@ HERE = pathlib.Path(__file__).parent
 BINS = 20
 SUMMARIES_EVERY = 2.0  # seconds between histogram updates during a run
 MAX_PENDING = 1 << 22  # gradient elements kept between two flushes (16 MB of float32)
-# Steps kept in the synced history: the heat map is 560 pixels wide, so more columns than
-# this would only be merged again in the browser (the NaN flag is kept separately).
-HISTORY_COLUMNS = 1000
 _first, _second = operator.itemgetter(0), operator.itemgetter(1)
 
 
@@ -250,7 +247,7 @@ class GradientFlow(LiveWidget):
         return out
 
     def _history_state(self):
-        keep = downsample_indices(len(self._steps), limit=HISTORY_COLUMNS)
+        keep = downsample_indices(len(self._steps))
         return {
             "layers": list(self._layers),
             "steps": [self._steps[i] for i in keep],
