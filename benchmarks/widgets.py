@@ -1,20 +1,21 @@
 """What do live widgets cost a training loop? Target: at most 5% more time.
 
-A tiny two-layer network (plain Variables, GradientDescentOptimizer) trains for 10,000 steps
-with a LossCurve (``curve.log`` every step) and a GradientFlow (attached to the optimizer)
-live, and for 10,000 steps without them. The steps alternate in blocks of 250, so a change
-in machine load hits both alike, and the clock is the process's CPU time (the machine is
-shared: wall time would mostly measure the neighbours).
+Two small networks (plain Variables, gradient descent, batches of 32) train for 10,000
+steps with a LossCurve (``curve.log`` every step) and a GradientFlow (attached to the
+optimizer) live, and for 10,000 steps without them: lesson 07's digits classifier
+(64 -> 128 -> 10) and a 4 -> 16 -> 1 network, about the cheapest step there is. Live and bare
+runs use the same network, so the same objects sit at the same addresses, and they
+alternate, ROUNDS of each; a figure is the fastest of its runs (a shared machine only ever
+makes a run slower), in process CPU time. The overhead is live over bare, minus one.
 
-Two figures: the A/B difference of the two loops, and the time spent inside the
-widgets' own code (``curve.log``, the optimizer listener, the final flush), timed where
-it runs. On a busy shared machine the first swings by +-10% from run to run; the second
-is what the widgets cost.
+A last live run times the widgets' own code where it runs (``curve.log``, the optimizer's
+listener call, the final flush; the regular flushes happen inside the first two), to show
+where the time goes. Its timers cost a little themselves.
 
 Outside Jupyter there is no kernel, so each widget's comm gets a stand-in that does what
 the kernel's session would do with a message: serialize it to JSON (and count the bytes).
-Everything else is the widgets' real path: buffering, the flush clock, the norms on the
-device, downsampling, history updates and the final flush.
+Everything else is the widgets' real path: buffering, the flush clock, the norms,
+downsampling, history updates and the final flush.
 
 Run: ``.venv/bin/python benchmarks/widgets.py``.
 """
@@ -28,7 +29,7 @@ from eagerkit.widgets import GradientFlow, LossCurve
 import eagerkit as ek
 
 STEPS = 10_000
-BLOCK = 250
+ROUNDS = 3
 
 
 class SerializingComm:
@@ -40,101 +41,135 @@ class SerializingComm:
 
     def send(self, data=None, metadata=None, buffers=None):
         self.messages += 1
-        self.bytes += len(json.dumps(data).encode())
+        self.bytes += len(json.dumps(data).encode()) + sum(len(b) for b in buffers or ())
 
 
 class Trainer:
-    """A tiny two-layer network (4 -> 16 -> 1, tanh) fitting random data by gradient descent.
+    """A two-layer network fitting random data by gradient descent, with plain Variables.
 
-    ``run(n)`` trains n steps and returns the CPU seconds they took.
+    ``Trainer(4, 16, 1)`` is a 4 -> 16 -> 1 tanh network with a squared loss, about as small
+    as a network gets; ``Trainer(64, 128, 10)`` is lesson 07's digits classifier (relu,
+    softmax cross-entropy). Both see batches of 32 examples.
     """
 
-    def __init__(self, widgets):
+    def __init__(self, inputs, hidden, outputs):
         rng = np.random.default_rng(0)
-        self.x = ek.constant(rng.normal(size=(32, 4)).astype("float32"))
-        self.y = ek.constant(rng.normal(size=(32, 1)).astype("float32"))
+        self.x = ek.constant(rng.normal(size=(32, inputs)).astype("float32"))
+        if outputs == 1:
+            self.y = ek.constant(rng.normal(size=(32, 1)).astype("float32"))
+        else:
+            self.y = ek.constant(rng.integers(0, outputs, size=32).astype("int32"))
         self.variables = [
-            ek.Variable(rng.normal(size=(4, 16)).astype("float32") * 0.5, name="hidden/kernel"),
-            ek.Variable(np.zeros(16, "float32"), name="hidden/bias"),
-            ek.Variable(rng.normal(size=(16, 1)).astype("float32") * 0.5, name="output/kernel"),
-            ek.Variable(np.zeros(1, "float32"), name="output/bias"),
+            ek.Variable(
+                rng.normal(size=(inputs, hidden)).astype("float32") * 0.5, name="hidden/kernel"
+            ),
+            ek.Variable(np.zeros(hidden, "float32"), name="hidden/bias"),
+            ek.Variable(
+                rng.normal(size=(hidden, outputs)).astype("float32") * 0.5, name="output/kernel"
+            ),
+            ek.Variable(np.zeros(outputs, "float32"), name="output/bias"),
         ]
+        self.name = f"{inputs}-{hidden}-{outputs}"
         self.optimizer = ek.train.GradientDescentOptimizer(0.01)
-        self.step = 0
-        self.curve = self.flow = None
-        self.comms = []
-        self.widget_seconds = 0.0  # time spent inside the widgets' own code
-        if widgets:
-            self.curve = LossCurve()
-            self.flow = GradientFlow(self.variables)
-            self.optimizer.listeners.append(self)  # relays to the flow, timing it
-            for widget in (self.curve, self.flow):
-                self.comms.append(SerializingComm())
-                widget.comm.send = self.comms[-1].send
-
-    def on_apply(self, optimizer, grads_and_vars):
-        start = time.perf_counter()  # not process_time: that one is a system call
-        self.flow.on_apply(optimizer, grads_and_vars)
-        self.widget_seconds += time.perf_counter() - start
 
     def loss(self):
         w1, b1, w2, b2 = self.variables
+        if self.y.dtype == ek.int32:
+            hidden = ek.nn.relu(ek.matmul(self.x, w1) + b1)
+            return ek.losses.sparse_softmax_cross_entropy(self.y, ek.matmul(hidden, w2) + b2)
         hidden = ek.tanh(ek.matmul(self.x, w1) + b1)
         return ek.reduce_mean(ek.square(ek.matmul(hidden, w2) + b2 - self.y))
 
-    def run(self, steps):
+    def step(self):
+        with ek.GradientTape() as tape:
+            loss = self.loss()
+        grads = tape.gradient(loss, self.variables)
+        self.optimizer.apply_gradients(zip(grads, self.variables, strict=True))
+        return loss
+
+    def bare_run(self):
+        """CPU seconds for STEPS steps without widgets."""
         start = time.process_time()
-        for _ in range(steps):
-            with ek.GradientTape() as tape:
-                loss = self.loss()
-            grads = tape.gradient(loss, self.variables)
-            self.optimizer.apply_gradients(zip(grads, self.variables, strict=True))
-            if self.curve is not None:
-                tick = time.perf_counter()
-                self.curve.log(self.step, loss=loss)
-                self.widget_seconds += time.perf_counter() - tick
-            self.step += 1
+        for _ in range(STEPS):
+            self.step()
         return time.process_time() - start
 
-    def finish(self):
+    def live_run(self):
+        """CPU seconds for STEPS steps with both widgets live, and their comms."""
+        curve, flow, comms = self._widgets()
         start = time.process_time()
-        if self.curve is not None:
-            self.curve.flush(final=True)
-            self.flow.flush(final=True)
+        for step in range(STEPS):
+            curve.log(step, loss=self.step())
+        curve.flush(final=True)
+        flow.flush(final=True)
         seconds = time.process_time() - start
-        self.widget_seconds += seconds
-        return seconds
+        flow.detach(self.optimizer)
+        return seconds, comms
+
+    def timed_live_run(self):
+        """Seconds spent inside the widgets per step: ``(log, listener, final flush)``."""
+        curve, flow, _ = self._widgets()
+        flow.detach(self.optimizer)
+        timed = TimedListener(flow)
+        self.optimizer.listeners.append(timed)
+        log_seconds = 0.0
+        for step in range(STEPS):
+            loss = self.step()
+            start = time.perf_counter()  # not process_time: that one is a system call
+            curve.log(step, loss=loss)
+            log_seconds += time.perf_counter() - start
+        start = time.perf_counter()
+        curve.flush(final=True)
+        flow.flush(final=True)
+        final_seconds = time.perf_counter() - start
+        self.optimizer.listeners.remove(timed)
+        return log_seconds, timed.seconds, final_seconds
+
+    def _widgets(self):
+        curve, flow = LossCurve(), GradientFlow(self.variables).attach(self.optimizer)
+        comms = {"LossCurve": SerializingComm(), "GradientFlow": SerializingComm()}
+        curve.comm.send, flow.comm.send = comms["LossCurve"].send, comms["GradientFlow"].send
+        return curve, flow, comms
+
+
+class TimedListener:
+    """Relays the optimizer's updates to a GradientFlow, timing it."""
+
+    def __init__(self, flow):
+        self.flow = flow
+        self.seconds = 0.0
+
+    def on_apply(self, optimizer, grads_and_vars):
+        start = time.perf_counter()
+        self.flow.on_apply(optimizer, grads_and_vars)
+        self.seconds += time.perf_counter() - start
+
+
+def measure(trainer):
+    """Print the overhead of the widgets on ``trainer``'s loop, and where the time goes."""
+    bare, live = [], []
+    for _ in range(ROUNDS):
+        bare.append(trainer.bare_run())
+        seconds, comms = trainer.live_run()
+        live.append(seconds)
+    bare_step, live_step = min(bare) / STEPS * 1e6, min(live) / STEPS * 1e6
+    print(f"{trainer.name} network, {STEPS} steps, fastest of {ROUNDS} runs each (CPU time):")
+    print(f"  without widgets:                    {bare_step:.1f} us/step")
+    print(f"  with LossCurve + GradientFlow live: {live_step:.1f} us/step")
+    print(f"  overhead: {live_step / bare_step - 1:+.1%} (target <= +5%)")
+    log, listener, final = (seconds / STEPS * 1e6 for seconds in trainer.timed_live_run())
+    print("  inside the widgets, per step (one more live run, timed where they run):")
+    print(f"    LossCurve.log, with its flushes:         {log:.1f} us")
+    print(f"    GradientFlow listener, with its flushes: {listener:.1f} us")
+    print(f"    the final flushes:                       {final:.1f} us")
+    print(f"    together: {(log + listener + final) / bare_step:+.1%} of a bare step")
+    for name, comm in comms.items():
+        print(f"  {name}: {comm.messages} messages, {comm.bytes / 1e3:.0f} kB over a run")
 
 
 def main():
-    bare, live = Trainer(widgets=False), Trainer(widgets=True)
-    bare_blocks, live_blocks = [], []
-    for _ in range(STEPS // BLOCK):
-        bare_blocks.append(bare.run(BLOCK))
-        live_blocks.append(live.run(BLOCK))
-    bare_total = sum(bare_blocks)
-    live_total = sum(live_blocks) + live.finish()
-    ratios = sorted(b / a for a, b in zip(bare_blocks, live_blocks, strict=True))
-    print(f"{STEPS} training steps of a 4-16-1 network (CPU time, blocks of {BLOCK} alternating)")
-    print(
-        f"  without widgets:                    {bare_total:.3f} s "
-        f"({bare_total / STEPS * 1e6:.1f} us/step)"
-    )
-    print(
-        f"  with LossCurve + GradientFlow live: {live_total:.3f} s "
-        f"({live_total / STEPS * 1e6:.1f} us/step)"
-    )
-    print(
-        f"  A/B difference: {live_total / bare_total - 1:+.1%} in total, "
-        f"{ratios[len(ratios) // 2] - 1:+.1%} median block (noisy on a shared machine)"
-    )
-    own = live.widget_seconds
-    print(
-        f"  time inside the widgets' code: {own:.3f} s = {own / STEPS * 1e6:.1f} us/step = "
-        f"{own / bare_total:+.1%} of the bare loop (target <= +5%)"
-    )
-    for name, comm in zip(("LossCurve", "GradientFlow"), live.comms, strict=True):
-        print(f"  {name}: {comm.messages} messages, {comm.bytes / 1e3:.0f} kB over the run")
+    measure(Trainer(64, 128, 10))
+    measure(Trainer(4, 16, 1))
 
 
 if __name__ == "__main__":

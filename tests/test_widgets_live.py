@@ -249,3 +249,59 @@ def test_repr_is_fixed_and_the_png_shows_the_final_state(make):
     png = base64.b64decode(data["image/png"])
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     assert widget._repr_mimebundle_()[0]["image/png"] == data["image/png"]  # reproducible
+
+
+def test_gradient_norms_are_exact_however_the_gradients_are_kept():
+    """Small gradients travel as bytes, large ones as sums of squares, strided ones are
+    made contiguous; whichever way, the norms are those numpy computes."""
+    rng = np.random.default_rng(0)
+    shapes = {"small/kernel": (3, 2), "small/bias": (2,), "large/kernel": (64, 64)}
+    variables = {name: ek.Variable(np.zeros(shape, "float32")) for name, shape in shapes.items()}
+    flow = GradientFlow(variables, interval=3600)
+    expected = []
+    for _ in range(30):
+        grads = {name: rng.normal(size=shape).astype("float32") for name, shape in shapes.items()}
+        grads["small/kernel"] = np.asfortranarray(grads["small/kernel"])  # not C-contiguous
+        flow.log([(ek.Tensor(grads[name]), variable) for name, variable in variables.items()])
+        small = np.sqrt(np.sum(grads["small/kernel"] ** 2) + np.sum(grads["small/bias"] ** 2))
+        expected.append([small, np.linalg.norm(grads["large/kernel"])])
+    flow.flush(final=True)
+    assert flow.history["layers"] == ["small", "large"]
+    np.testing.assert_allclose(flow.history["norms"], expected, rtol=1e-5)
+
+
+def test_steps_with_other_variables_start_a_new_segment():
+    a = ek.Variable(np.zeros(2, "float32"), name="a/w")
+    b = ek.Variable(np.zeros(1000, "float32"), name="b/w")  # large: summed at its step
+    flow = GradientFlow([a, b])
+    flow.log([(ek.constant([3.0, 4.0]), a), (ek.constant(np.full(1000, 0.1, "float32")), b)])
+    flow.log([(ek.constant(np.ones(1000, "float32")), b), (ek.constant([0.0, 1.0]), a)])
+    flow.log([(None, a), (None, b)])  # a step without gradients
+    flow.log([(ek.constant([6.0, 8.0]), a)])
+    flow.flush(final=True)
+    assert flow.history["steps"] == [0, 1, 2, 3]
+    norms = flow.history["norms"]
+    assert norms[0][0] == 5.0 and norms[0][1] == pytest.approx(np.sqrt(10.0), rel=1e-6)
+    assert norms[1] == [1.0, pytest.approx(np.sqrt(1000.0))]
+    assert norms[2:] == [[None, None], [10.0, None]]
+
+
+def test_gradients_that_do_not_match_their_variable_are_refused():
+    w = ek.Variable(np.zeros((2, 2), "float32"), name="dense/kernel")
+    flow = GradientFlow([w])
+    with pytest.raises(ValueError, match=r"gradient of 'dense/kernel:0' has shape \(3,\)"):
+        flow.log([(ek.constant([1.0, 2.0, 3.0]), w)])
+    with pytest.raises(ValueError, match="dtype float64 but the variable has .* float32"):
+        flow.log([(ek.constant(np.ones((2, 2))), w)])
+    flow.flush(final=True)
+    assert flow.history["steps"] == []  # nothing was kept
+
+
+def test_a_variable_logged_as_a_metric_is_read_when_logged():
+    curve = LossCurve()
+    accuracy = ek.Variable(0.5)
+    curve.log(0, accuracy=accuracy)
+    accuracy.assign(0.75)
+    curve.log(1, accuracy=accuracy)
+    curve.flush(final=True)
+    assert curve.history["runs"]["main"]["accuracy"]["y"] == [0.5, 0.75]

@@ -41,14 +41,17 @@ class SnapshotWidget(anywidget.AnyWidget):
 
 
 class FlushClock:
-    """Says when a flush is due: at most once every ``interval`` seconds, and rarely enough
-    that flushing takes at most ``share`` of the time (a slow flush waits longer).
+    """Says when a flush is due: ``interval`` seconds after the last one, or later when
+    flushing is slow, so that it takes at most ``share`` of the time.
+
+    A widget's ``log`` compares ``time.perf_counter()`` with ``clock.deadline`` itself: a
+    method call every training step would cost more than the comparison.
 
     Examples
     --------
     >>> clock = FlushClock(interval=60.0)
-    >>> clock.due(), clock.due()
-    (False, False)
+    >>> time.perf_counter() >= clock.deadline
+    False
     >>> clock.took(3.0)  # a 3 s flush: wait 3 / 0.01 = 300 s before the next one
     >>> clock.wait
     300.0
@@ -59,25 +62,18 @@ class FlushClock:
         self.interval = interval
         self.share = share
         self.wait = interval
-        self._last = time.perf_counter()
-
-    def due(self):
-        # Reading the clock costs ~70 ns: cheaper than anything clever.
-        now = time.perf_counter()
-        if now - self._last < self.wait:
-            return False
-        self._last = now
-        return True
+        self.deadline = time.perf_counter() + interval  # when the next flush is due
 
     def took(self, seconds):
-        """Tell the clock how long the last flush took."""
+        """Tell the clock how long the flush that just ended took."""
         self.wait = max(self.interval, seconds / self.share)
+        self.deadline = time.perf_counter() + self.wait
 
 
 class LiveWidget(SnapshotWidget):
     """Base of the live views: buffered ``log`` calls, throttled flushes and ``live()``.
 
-    A subclass buffers in its ``log`` and calls ``self.flush()`` when ``self._clock.due()``.
+    A subclass buffers in its ``log`` and calls ``self.flush()`` when ``self._clock`` says so.
     It implements ``_take_new_points(final)`` (``(content, buffers)`` of a message for the
     front end, numbers travelling as binary float64 buffers, or None) and
     ``_history_state()`` (the downsampled whole history, a JSON-able dict).
@@ -148,7 +144,7 @@ def to_host_array(values):
     >>> to_host_array([1, ek.constant(2.5), 3.0]).tolist()
     [1.0, 2.5, 3.0]
     """
-    if not any(isinstance(value, Tensor) for value in values):
+    if not any(issubclass(kind, Tensor) for kind in set(map(type, values))):
         return np.asarray(values, dtype=np.float64)  # plain numbers: one C loop
     out = np.empty(len(values))
     on_device = {}
@@ -165,6 +161,27 @@ def to_host_array(values):
         stacked = device.xp.stack([a.reshape(()) for a in arrays])
         out[indices] = device.backend.to_host(stacked)
     return out
+
+
+def number_steps(steps, next_step):
+    """Number the logged steps (``None``: the one after the step before); also returns the
+    number after the last.
+
+    Examples
+    --------
+    >>> number_steps((None, None, 10, None), next_step=3)
+    ([3, 4, 10, 11], 12)
+    """
+    if None not in steps:  # the usual cases, in C: all numbered, or none
+        return list(steps), steps[-1] + 1
+    if steps.count(None) == len(steps):
+        return list(range(next_step, next_step + len(steps))), next_step + len(steps)
+    numbers = []
+    for step in steps:
+        step = next_step if step is None else step
+        numbers.append(step)
+        next_step = step + 1
+    return numbers, next_step
 
 
 def downsample_indices(n, limit=MAX_HISTORY):

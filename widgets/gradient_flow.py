@@ -6,14 +6,13 @@ reports to it. It shows a layers x steps heat map of gradient norms, flags layer
 gradients vanish, explode or turn NaN, and a histogram of each variable's latest
 gradient when you click a layer.
 
-Per step it only keeps the list of pairs. A flush squares and sums all the kept gradients
-of a variable at once, on their device, and brings the sums to the host in one copy
-(norms.py): a training loop pays almost nothing per step, and a GPU is read once per flush.
+Per step it keeps as little as it can (norms.py: the raw bytes of small gradients, the
+sums of squares of large ones, references on a GPU). A flush turns all the kept steps into
+norms at once, with whole-array operations on their device, and brings them to the host in
+one copy: a training loop pays a few microseconds per step, and a GPU is read once per flush.
 """
 
-import itertools
 import math
-import operator
 import pathlib
 import time
 
@@ -23,14 +22,12 @@ import traitlets
 from eagerkit.tensor import Tensor
 
 from . import snapshot
-from ._live import LiveWidget, downsample_indices
-from .norms import layer_norms
+from ._live import LiveWidget, downsample_indices, number_steps
+from .norms import PendingSteps, layer_norms
 
 HERE = pathlib.Path(__file__).parent
 BINS = 20
 SUMMARIES_EVERY = 2.0  # seconds between histogram updates during a run
-MAX_PENDING = 1 << 22  # gradient elements kept between two flushes (16 MB of float32)
-_first, _second = operator.itemgetter(0), operator.itemgetter(1)
 
 
 class GradientFlow(LiveWidget):
@@ -65,10 +62,9 @@ class GradientFlow(LiveWidget):
         self._row_of = {}  # id(variable) -> row index
         self._variables = []  # keeps the variables alive, so their ids stay theirs
         self._layers = []  # layer names, in first-seen order
-        self._pending = []  # (step, [(gradient, variable)]) per logged step, not yet sent
-        self._max_pending = 64  # steps kept before a flush is forced (set from their size)
-        self._latest = {}  # row -> the latest gradient (a Tensor), for histograms
-        self._steps, self._norms = [], []  # full history: one list of layer norms per step
+        self._pending = PendingSteps()  # the steps logged since the last flush (norms.py)
+        self._latest = {}  # row -> its latest gradient (an array on its device), for histograms
+        self._chunks = []  # full history: (steps, norms, present) arrays, one per flush
         self._flags = {}
         self._summaries = []  # per variable: latest norm and histogram, now and then
         self._summaries_at = -math.inf
@@ -93,23 +89,24 @@ class GradientFlow(LiveWidget):
     # --- feeding it --------------------------------------------------------------------
     def log(self, grads_and_vars, step=None):
         """Buffer one step's ``(gradient, variable)`` pairs (``None`` gradients are skipped)."""
-        pairs = list(grads_and_vars)  # a zip can be read only once
-        for grad, variable in pairs:
-            if grad is not None and not isinstance(grad, Tensor):
-                raise TypeError(
-                    f"GradientFlow.log: expected (gradient, variable) pairs of tensors, got "
-                    f"a {type(grad).__name__} as the gradient of {variable!r}"
-                )
-        self._buffer(pairs, step)
+        pairs = []
+        for grad, variable in grads_and_vars:  # a zip can be read only once
+            if grad is not None:
+                _check_gradient(grad, variable)
+                pairs.append((grad, variable))
+        self.on_apply(None, pairs, step)
 
-    def _buffer(self, pairs, step=None):
-        # Per step we only keep the list (gradients are never written into, so references
-        # are safe): the arithmetic waits for the flush, where it runs over all pending steps
-        # at once (norms.py). _max_pending bounds the memory the kept gradients hold.
-        step = self._next_step if step is None else int(step)  # int(): a global-step tensor
-        self._next_step = step + 1
-        self._pending.append((step, pairs))
-        if len(self._pending) >= self._max_pending or self._clock.due():
+    def on_apply(self, optimizer, grads_and_vars, step=None):
+        """Keep one step's pairs (checked already: no ``None``, each gradient of its
+        variable's shape, dtype and device). The optimizer calls this after each update."""
+        # This runs every training step: keep it short. The arithmetic waits for the flush.
+        if step is not None and type(step) is not int:
+            step = int(step)  # a global-step tensor: read it now, it will change
+        self._pending.add(step, grads_and_vars)
+        if (
+            len(self._pending.steps) >= self._pending.max_steps
+            or time.perf_counter() >= self._clock.deadline
+        ):
             self.flush()
 
     def attach(self, optimizer):
@@ -117,6 +114,8 @@ class GradientFlow(LiveWidget):
 
         Steps are numbered like ``optimizer.iterations`` (counted here, not read each step).
         """
+        if self._pending.steps:
+            self.flush()  # number the steps logged so far before counting anew
         if self not in optimizer.listeners:
             optimizer.listeners.append(self)
         self._next_step = int(optimizer.iterations) + 1
@@ -127,37 +126,28 @@ class GradientFlow(LiveWidget):
         if self in optimizer.listeners:
             optimizer.listeners.remove(self)
 
-    def on_apply(self, optimizer, grads_and_vars):
-        """The optimizer's listener hook: keep the pairs it just applied (checked already)."""
-        self._buffer(grads_and_vars)
-
     # --- LiveWidget hooks --------------------------------------------------------------
     def _take_new_points(self, final=False):
-        if not self._pending:
+        if not self._pending.steps:
             return None
-        pending, self._pending = self._pending, []
-        by_row = self._grads_by_row(pending)
+        steps, segments = self._pending.take()
+        steps, self._next_step = number_steps(steps, self._next_step)
+        steps = np.asarray(steps, dtype=np.float64)
+        parts = []
+        for start, end, variables, sums, latest in segments:
+            for variable, variable_sums, grad in zip(variables, sums, latest, strict=True):
+                row = self._row(variable)
+                parts.append((slice(start, end), row, variable._device, variable_sums))
+                self._latest[row] = grad  # the histograms show the latest gradient
         row_layers = [self._layers.index(row["layer"]) for row in self._rows]
-        norms, present = layer_norms(by_row, len(pending), row_layers, len(self._layers))
+        norms, present = layer_norms(parts, len(steps), row_layers, len(self._layers))
         self._update_flags(norms, present)
-        new_steps = [step for step, _ in pending]
-        if present.all() and np.isfinite(norms).all():
-            new_norms = norms.tolist()  # the usual case, and much faster than the loop below
-        else:
-            new_norms = [
-                [_json_norm(n) if p else None for n, p in zip(values, flags, strict=True)]
-                for values, flags in zip(norms.tolist(), present.tolist(), strict=True)
-            ]
-        self._steps += new_steps
-        self._norms += new_norms
+        self._chunks.append((steps, norms, present))
         if final or time.perf_counter() - self._summaries_at >= SUMMARIES_EVERY:
             self._summaries_at = time.perf_counter()  # histograms cost: not at every flush
             self._summaries = self._variable_summaries()
         # Binary float64 buffers for the numbers; -1 means "no gradient" (norms are >= 0).
-        buffers = [
-            np.asarray(new_steps, np.float64).tobytes(),
-            np.where(present, norms, -1.0).tobytes(),
-        ]
+        buffers = [steps.tobytes(), np.where(present, norms, -1.0).tobytes()]
         content = {
             "type": "points",
             "layers": list(self._layers),
@@ -166,48 +156,10 @@ class GradientFlow(LiveWidget):
         }
         return content, buffers
 
-    def _grads_by_row(self, pending):
-        """``{row: ([step positions], [gradients])}``: each variable's gradients over the steps."""
-        by_row = self._same_variables_each_step(pending)
-        if by_row is None:
-            by_row = {}
-            for i, (_, pairs) in enumerate(pending):
-                for grad, variable in pairs:
-                    if grad is None:
-                        continue
-                    row = self._row_of.get(id(variable))
-                    if row is None:
-                        row = self._add(variable)
-                    positions, grads = by_row.setdefault(row, ([], []))
-                    positions.append(i)
-                    grads.append(grad)
-        for row, (_, grads) in by_row.items():
-            self._latest[row] = grads[-1]  # the histograms show the latest gradient
-        size = sum(grads[-1]._data.size for _, grads in by_row.values())
-        self._max_pending = max(1, MAX_PENDING // max(1, size))
-        return by_row
-
-    def _same_variables_each_step(self, pending):
-        """The usual case, fast: the same known variables in the same order, each with a
-        gradient, every step (as an optimizer reports them). None when it is not that."""
-        first = pending[0][1]
-        rows = [self._row_of.get(id(variable)) for _, variable in first]
-        width = len(first)
-        if None in rows or any(len(pairs) != width for _, pairs in pending):
-            return None
-        # zip(*...) turns steps x variables into variables x steps in C; map/itemgetter keep
-        # the checks in C too: this runs over every step of a flush.
-        by_row, everywhere = {}, list(range(len(pending)))
-        for row, (_, variable), column in zip(
-            rows, first, zip(*(pairs for _, pairs in pending), strict=True), strict=True
-        ):
-            grads = list(map(_first, column))
-            if set(map(id, map(_second, column))) != {id(variable)} or any(
-                map(operator.is_, grads, itertools.repeat(None))
-            ):
-                return None
-            by_row[row] = (everywhere, grads)
-        return by_row
+    def _row(self, variable):
+        """The variable's row (a new one joins here)."""
+        row = self._row_of.get(id(variable))
+        return self._add(variable) if row is None else row
 
     def _update_flags(self, norms, present):
         for i, layer in enumerate(self._layers):
@@ -231,7 +183,8 @@ class GradientFlow(LiveWidget):
             grad = self._latest.get(row)
             if grad is None:
                 continue
-            values = np.asarray(grad.numpy(), dtype=np.float64).reshape(-1)
+            host = self._variables[row]._device.backend.to_host(grad)  # its device's
+            values = np.asarray(host, dtype=np.float64).reshape(-1)
             finite = values[np.isfinite(values)]
             counts, edges = np.histogram(finite, bins=BINS) if finite.size else ([], [0, 0])
             out.append(
@@ -247,14 +200,39 @@ class GradientFlow(LiveWidget):
         return out
 
     def _history_state(self):
-        keep = downsample_indices(len(self._steps))
+        steps, norms, present = self._joined_chunks()
+        keep = downsample_indices(len(steps))
+        steps, norms, present = steps[keep], norms[keep], present[keep]
+        if present.all() and np.isfinite(norms).all():
+            json_norms = norms.tolist()  # the usual case, and much faster than the loop below
+        else:
+            json_norms = [
+                [_json_norm(n) if p else None for n, p in zip(values, flags, strict=True)]
+                for values, flags in zip(norms.tolist(), present.tolist(), strict=True)
+            ]
         return {
             "layers": list(self._layers),
-            "steps": [self._steps[i] for i in keep],
-            "norms": [self._norms[i] for i in keep],
+            "steps": steps.astype(np.int64).tolist(),
+            "norms": json_norms,
             "flags": dict(self._flags),
             "variables": self._summaries,
         }
+
+    def _joined_chunks(self):
+        """The whole history as three arrays (joined once; layers that joined later are
+        absent before)."""
+        width = len(self._layers)
+        steps = np.concatenate([s for s, _, _ in self._chunks]) if self._chunks else np.zeros(0)
+        norms = np.zeros((len(steps), width))
+        present = np.zeros((len(steps), width), dtype=bool)
+        start = 0
+        for chunk_steps, chunk_norms, chunk_present in self._chunks:
+            end = start + len(chunk_steps)
+            norms[start:end, : chunk_norms.shape[1]] = chunk_norms
+            present[start:end, : chunk_present.shape[1]] = chunk_present
+            start = end
+        self._chunks = [(steps, norms, present)] if len(steps) else []
+        return steps, norms, present
 
     # --- display -----------------------------------------------------------------------
     def __repr__(self):
@@ -274,6 +252,26 @@ def _named_variables(source):
     if hasattr(source, "trainable_variables"):
         source = source.trainable_variables
     return [(None, v) for v in source]
+
+
+def _check_gradient(grad, variable):
+    """What the optimizer checks too: a tensor of its variable's shape, dtype and device."""
+    if not isinstance(grad, Tensor):
+        raise TypeError(
+            f"GradientFlow.log: expected (gradient, variable) pairs of tensors, got "
+            f"a {type(grad).__name__} as the gradient of {variable!r}"
+        )
+    if grad.shape != variable.shape or grad.dtype != variable.dtype:
+        raise ValueError(
+            f"GradientFlow.log: the gradient of {variable.name!r} has shape {grad.shape} and "
+            f"dtype {grad.dtype.name} but the variable has shape {variable.shape} and dtype "
+            f"{variable.dtype.name}; log the (gradient, variable) pairs from tape.gradient"
+        )
+    if grad._device is not variable._device:
+        raise ValueError(
+            f"GradientFlow.log: the gradient of {variable.name!r} is on {grad.device} but the "
+            f"variable is on {variable.device}; move it with .cpu() or .gpu()"
+        )
 
 
 def _json_norm(value):

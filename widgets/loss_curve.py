@@ -13,10 +13,13 @@ starts another run drawn over the first, to compare.
 import math
 import numbers
 import pathlib
+import time
+from itertools import chain
 
 import numpy as np
 import traitlets
 
+from eagerkit.devices import CPU
 from eagerkit.tensor import Tensor
 
 from . import snapshot
@@ -52,31 +55,40 @@ class LossCurve(LiveWidget):
 
     def __init__(self, title="", interval=0.25):
         super().__init__(interval=interval, title=title)
-        self._run = "main"
         self._series = {}  # run -> metric -> [(steps, values) numpy chunks]: all logged
-        self._pending = {}  # (run, metric) -> ([steps], [values]) not yet sent
+        self._pending = {}  # run -> metric -> ([steps], [values]) logged since the last flush
         self._next_step = 0
+        self.run("main")
 
     def run(self, name):
         """Log into run ``name`` from now on (created on first use); returns the curve."""
         self._run = str(name)
+        self._columns = self._pending.setdefault(self._run, {})  # where log appends
         return self
 
     def log(self, step=None, **metrics):
         """Buffer one point per metric (numbers or scalar tensors); cheap, sends nothing."""
         if not metrics:
             raise ValueError("LossCurve.log: give at least one metric, e.g. log(step, loss=0.5)")
-        step = self._next_step if step is None else int(step)  # int(): a global-step tensor
+        for value in metrics.values():
+            # The usual values pass two checks here; GPU ones are read at the flush, together.
+            if type(value) is not float and not (type(value) is Tensor and value._data.size == 1):
+                metrics = _checked(metrics)  # other numbers, Variables (read now), or an error
+                break
+        if step is None:
+            step = self._next_step
+        elif type(step) is not int:
+            step = int(step)  # a global-step tensor: read it now, it will change
         self._next_step = step + 1
         for name, value in metrics.items():
-            if type(value) is not float:
-                value = _buffered(name, value)
-            column = self._pending.get((self._run, name))
+            if type(value) is Tensor and value._device is CPU:
+                value = value._data.item()  # host memory already: keep just the number
+            column = self._columns.get(name)
             if column is None:
-                column = self._pending[(self._run, name)] = ([], [])
+                column = self._columns[name] = ([], [])
             column[0].append(step)
             column[1].append(value)
-        if self._clock.due():
+        if time.perf_counter() >= self._clock.deadline:  # a flush is due
             self.flush()
 
     def track(self, iterable, display=True):
@@ -86,15 +98,22 @@ class LossCurve(LiveWidget):
 
     # --- LiveWidget hooks --------------------------------------------------------------
     def _take_new_points(self, final=False):
-        if not self._pending:
+        columns = [
+            (run, metric, steps, values)
+            for run, metrics in self._pending.items()
+            for metric, (steps, values) in metrics.items()
+        ]
+        if not columns:
             return None
-        pending, self._pending = self._pending, {}
-        values = to_host_array([v for _, column in pending.values() for v in column])
+        self._pending = {}
+        self.run(self._run)  # log appends to the new buffer from now on
+        # One array of every value: a GPU is read once per flush.
+        every_value = to_host_array(list(chain.from_iterable(c[3] for c in columns)))
         series, buffers, start = [], [], 0
-        for (run, metric), (steps, column) in pending.items():
+        for run, metric, steps, values in columns:
             xs = np.asarray(steps, dtype=np.float64)
-            ys = values[start : start + len(column)]
-            start += len(column)
+            ys = every_value[start : start + len(values)]
+            start += len(values)
             self._series.setdefault(run, {}).setdefault(metric, []).append((xs, ys))
             series.append([run, metric])
             buffers += [xs.tobytes(), ys.tobytes()]  # binary: no JSON for the numbers
@@ -128,17 +147,21 @@ def _json_float(value):
     return value if math.isfinite(value) else None
 
 
-def _buffered(name, value):
-    """What ``log`` keeps of a value: a number, or a tensor still on its GPU."""
-    if isinstance(value, Tensor) and value.size == 1:
-        # A CPU tensor is host memory already: keep the number, let the tensor go.
-        return value._data.item() if value._device.kind == "cpu" else value
-    if isinstance(value, numbers.Real):
-        return value
-    raise TypeError(
-        f"LossCurve.log: metric {name!r} must be a number or a one-element tensor, got "
-        f"{_describe(value)}; reduce it first (ek.reduce_mean)"
-    )
+def _checked(metrics):
+    """The metrics ``log`` keeps: numbers, and one-element tensors (a Variable's value now,
+    as it will change); anything else is an error."""
+    kept = {}
+    for name, value in metrics.items():
+        if isinstance(value, Tensor) and value.size == 1:
+            kept[name] = Tensor(value._data, value._device)  # not the Variable itself
+        elif isinstance(value, numbers.Real):
+            kept[name] = value
+        else:
+            raise TypeError(
+                f"LossCurve.log: metric {name!r} must be a number or a one-element tensor, "
+                f"got {_describe(value)}; reduce it first (ek.reduce_mean)"
+            )
+    return kept
 
 
 def _describe(value):
