@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from eagerkit.widgets import GradientFlow, LossCurve, _live
+from eagerkit.widgets import GradientFlow, LossCurve, _live, gradient_flow
 
 import eagerkit as ek
 
@@ -305,3 +305,58 @@ def test_a_variable_logged_as_a_metric_is_read_when_logged():
     curve.log(1, accuracy=accuracy)
     curve.flush(final=True)
     assert curve.history["runs"]["main"]["accuracy"]["y"] == [0.5, 0.75]
+
+
+def test_a_bad_metric_takes_back_the_ones_logged_before_it():
+    curve = LossCurve()
+    curve.log(0, loss=1.0, accuracy=0.5)
+    with pytest.raises(TypeError, match="metric 'accuracy' must be a number"):
+        curve.log(1, loss=0.5, accuracy="high")
+    with pytest.raises(TypeError, match="metric 'accuracy' must be a number"):
+        curve.log(1, new_metric=0.5, accuracy=[1.0])
+    curve.log(loss=0.25, accuracy=0.75)  # step 1: the failed calls used no step
+    curve.flush(final=True)
+    runs = curve.history["runs"]["main"]
+    assert runs == {
+        "loss": {"x": [0, 1], "y": [1.0, 0.25]},
+        "accuracy": {"x": [0, 1], "y": [0.5, 0.75]},
+    }
+
+
+def test_a_fast_loop_has_one_step_in_k_measured(monkeypatch):
+    """Measuring more than its budget of the loop's time makes the flow measure fewer
+    steps; the history says how many, and every=1 measures them all."""
+    now = [0.0]
+    monkeypatch.setattr(_live.time, "perf_counter", lambda: now[0])
+    w = ek.Variable(np.ones(3, "float32"), name="dense/kernel")
+
+    def train(flow, steps, measure_seconds):
+        add = flow._pending.add
+
+        def add_slowly(*args):  # measuring a step takes measure_seconds
+            add(*args)
+            now[0] += measure_seconds
+
+        flow._pending.add = add_slowly
+        for _ in range(steps):
+            now[0] += 0.001  # a 1 ms training step
+            flow.on_apply(None, [(ek.constant(np.ones(3, "float32")), w)])
+        flow._pending.add = add
+
+    adaptive, exact = GradientFlow([w]), GradientFlow([w], every=1)
+    for flow in (adaptive, exact):
+        train(flow, 1000, measure_seconds=0.0001)  # measuring costs 10% of a step
+        flow.flush(final=True)
+    assert exact.history["every"] == 1 and exact.history["steps"] == list(range(1000))
+    every = adaptive.history["every"]
+    wanted = 0.1 / gradient_flow.BUDGET  # measuring costs 10% of the time
+    assert wanted / 2 <= every <= wanted * 1.5  # give or take the first, exact quarter second
+    steps = adaptive.history["steps"]
+    assert steps[:200] == list(range(200))  # the first quarter second: every step
+    assert np.diff(steps[-20:]).tolist() == [every] * 19
+    assert adaptive.history["norms"][-1] == [pytest.approx(np.sqrt(3.0))]
+    train(adaptive, 1000, measure_seconds=0.0)  # measuring gets cheap: every step again
+    adaptive.flush(final=True)
+    assert adaptive.history["every"] == 1
+    with pytest.raises(ValueError, match="every must be a positive int or None, got 0"):
+        GradientFlow([w], every=0)

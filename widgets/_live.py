@@ -163,27 +163,6 @@ def to_host_array(values):
     return out
 
 
-def number_steps(steps, next_step):
-    """Number the logged steps (``None``: the one after the step before); also returns the
-    number after the last.
-
-    Examples
-    --------
-    >>> number_steps((None, None, 10, None), next_step=3)
-    ([3, 4, 10, 11], 12)
-    """
-    if None not in steps:  # the usual cases, in C: all numbered, or none
-        return list(steps), steps[-1] + 1
-    if steps.count(None) == len(steps):
-        return list(range(next_step, next_step + len(steps))), next_step + len(steps)
-    numbers = []
-    for step in steps:
-        step = next_step if step is None else step
-        numbers.append(step)
-        next_step = step + 1
-    return numbers, next_step
-
-
 def downsample_indices(n, limit=MAX_HISTORY):
     """At most ``limit`` evenly spread indices into ``range(n)``, first and last included.
 

@@ -92,7 +92,7 @@ function histogram(parent, v) {
 function render({ model, el: host }) {
   const root = el("div", "eagerkit-flow", host);
   root.dataset.messages = 0;
-  el("div", "ek-title", root, "gradient norm per layer (columns: logged steps; click a layer for histograms)");
+  const title = el("div", "ek-title", root, "");
   const body = el("div", "ek-body", root);
   const names = el("div", "ek-layers", body);
   const canvas = el("canvas", "ek-map", body);
@@ -101,11 +101,15 @@ function render({ model, el: host }) {
   el("span", "ek-scale-bar", scale);
   el("span", "", scale, `10^${LOG_MAX}   red: NaN/inf   grey: no gradient`);
   const details = el("div", "ek-details", root);
-  let state = { layers: [], steps: [], norms: [], flags: {}, variables: [] };
+  let state = { layers: [], steps: [], norms: [], flags: {}, variables: [], every: 1 };
   let selected = null, pending = false;
 
   const draw = () => {
     pending = false;
+    // A fast loop has only every k-th step measured (GradientFlow's `every`): say so.
+    const measured = state.every > 1 ? `one step in ${state.every}` : "every step";
+    title.textContent = `gradient norm per layer (columns: logged steps, ${measured}; click a layer for histograms)`;
+    root.dataset.every = state.every;
     names.replaceChildren();
     state.layers.forEach((layer) => {
       const flag = state.flags[layer] || "ok";
@@ -123,7 +127,7 @@ function render({ model, el: host }) {
   const schedule = () => { if (!pending) { pending = true; requestAnimationFrame(draw); } };
   const fromHistory = () => {
     const h = model.get("history") || {};
-    state = { layers: h.layers || [], steps: [...(h.steps || [])], norms: [...(h.norms || [])], flags: h.flags || {}, variables: h.variables || [] };
+    state = { layers: h.layers || [], steps: [...(h.steps || [])], norms: [...(h.norms || [])], flags: h.flags || {}, variables: h.variables || [], every: h.every || 1 };
     schedule();
   };
   const onMessage = (msg, buffers) => {
@@ -131,6 +135,7 @@ function render({ model, el: host }) {
     state.layers = msg.layers;
     state.flags = msg.flags;
     state.variables = msg.variables;
+    state.every = msg.every;
     // buffers[0]: the new steps; buffers[1]: their norms, steps x layers, row by row.
     const steps = f64(buffers[0]), norms = f64(buffers[1]), width = msg.layers.length;
     for (let i = 0; i < steps.length; i++) {

@@ -22,12 +22,16 @@ import traitlets
 from eagerkit.tensor import Tensor
 
 from . import snapshot
-from ._live import LiveWidget, downsample_indices, number_steps
+from ._live import LiveWidget, downsample_indices
 from .norms import PendingSteps, layer_norms
 
 HERE = pathlib.Path(__file__).parent
 BINS = 20
 SUMMARIES_EVERY = 2.0  # seconds between histogram updates during a run
+# Measuring steps may take this share of a training loop's time. The calls that skip a step
+# cost about as much again: a GradientFlow costs a loop about 1%.
+BUDGET = 0.005
+MAX_EVERY = 100  # but at least every 100th step is measured
 
 
 class GradientFlow(LiveWidget):
@@ -39,6 +43,11 @@ class GradientFlow(LiveWidget):
         Variables, or a dict ``name -> Variable``. Variables named ``layer/kernel:0`` are
         grouped by layer. Variables first seen in ``log`` are added as they come.
     vanishing, exploding : a layer whose gradient norm is below / above these is flagged.
+    every : measure one step in ``every``. By default (None) every step is measured, unless
+        that would cost the training loop more than about 1% of its time (a tiny model's
+        fast steps): the flow then measures one step in k, with k as small as keeps it within
+        that (the view says so). A NaN that reaches the weights is flagged at the next
+        measured step. ``every=1`` measures every step, whatever it costs.
 
     Examples
     --------
@@ -56,8 +65,17 @@ class GradientFlow(LiveWidget):
     vanishing = traitlets.Float(1e-6).tag(sync=True)
     exploding = traitlets.Float(1e3).tag(sync=True)
 
-    def __init__(self, model_or_variables=None, vanishing=1e-6, exploding=1e3, interval=0.25):
+    def __init__(
+        self, model_or_variables=None, vanishing=1e-6, exploding=1e3, interval=0.25, every=None
+    ):
         super().__init__(interval=interval, vanishing=vanishing, exploding=exploding)
+        if every is not None and (not isinstance(every, int) or every < 1):
+            raise ValueError(f"GradientFlow: every must be a positive int or None, got {every!r}")
+        self._fixed_every = every  # None: chosen to keep within BUDGET (see _adapt_every)
+        self._every = every or 1  # measure every this many steps
+        self._countdown = 1  # steps until the next measured one
+        self._measuring = 0.0  # seconds spent measuring steps since the last flush
+        self._since = time.perf_counter()  # when that last flush ended
         self._rows = []  # one per variable: {"name", "layer"}
         self._row_of = {}  # id(variable) -> row index
         self._variables = []  # keeps the variables alive, so their ids stay theirs
@@ -100,13 +118,20 @@ class GradientFlow(LiveWidget):
         """Keep one step's pairs (checked already: no ``None``, each gradient of its
         variable's shape, dtype and device). The optimizer calls this after each update."""
         # This runs every training step: keep it short. The arithmetic waits for the flush.
-        if step is not None and type(step) is not int:
+        if step is None:
+            step = self._next_step
+        elif type(step) is not int:
             step = int(step)  # a global-step tensor: read it now, it will change
+        self._next_step = step + 1
+        self._countdown -= 1
+        if self._countdown:
+            return  # not a measured step
+        self._countdown = self._every
+        start = time.perf_counter()
         self._pending.add(step, grads_and_vars)
-        if (
-            len(self._pending.steps) >= self._pending.max_steps
-            or time.perf_counter() >= self._clock.deadline
-        ):
+        now = time.perf_counter()
+        self._measuring += now - start
+        if len(self._pending.steps) >= self._pending.max_steps or now >= self._clock.deadline:
             self.flush()
 
     def attach(self, optimizer):
@@ -114,8 +139,6 @@ class GradientFlow(LiveWidget):
 
         Steps are numbered like ``optimizer.iterations`` (counted here, not read each step).
         """
-        if self._pending.steps:
-            self.flush()  # number the steps logged so far before counting anew
         if self not in optimizer.listeners:
             optimizer.listeners.append(self)
         self._next_step = int(optimizer.iterations) + 1
@@ -131,7 +154,6 @@ class GradientFlow(LiveWidget):
         if not self._pending.steps:
             return None
         steps, segments = self._pending.take()
-        steps, self._next_step = number_steps(steps, self._next_step)
         steps = np.asarray(steps, dtype=np.float64)
         parts = []
         for start, end, variables, sums, latest in segments:
@@ -148,13 +170,31 @@ class GradientFlow(LiveWidget):
             self._summaries = self._variable_summaries()
         # Binary float64 buffers for the numbers; -1 means "no gradient" (norms are >= 0).
         buffers = [steps.tobytes(), np.where(present, norms, -1.0).tobytes()]
+        self._adapt_every()
         content = {
             "type": "points",
+            "every": self._every,
             "layers": list(self._layers),
             "flags": dict(self._flags),
             "variables": self._summaries,
         }
         return content, buffers
+
+    def _adapt_every(self):
+        """Measure every k-th step, with k as small as keeps measuring within BUDGET of the
+        loop's time. It is judged over at least ``interval`` seconds: a short run, or the
+        first quarter second of a long one, has every step measured."""
+        now = time.perf_counter()
+        elapsed = now - self._since
+        if self._fixed_every is not None or elapsed < self.interval:
+            return
+        share = self._measuring / elapsed
+        self._measuring, self._since = 0.0, now
+        if share > BUDGET:
+            self._every = min(MAX_EVERY, math.ceil(self._every * share / BUDGET))
+        elif share < BUDGET / 4:
+            self._every = max(1, self._every // 2)
+        self._countdown = min(self._countdown, self._every)
 
     def _row(self, variable):
         """The variable's row (a new one joins here)."""
@@ -211,6 +251,7 @@ class GradientFlow(LiveWidget):
                 for values, flags in zip(norms.tolist(), present.tolist(), strict=True)
             ]
         return {
+            "every": self._every,
             "layers": list(self._layers),
             "steps": steps.astype(np.int64).tolist(),
             "norms": json_norms,

@@ -10,11 +10,11 @@ Three ways to feed it, one buffer behind them:
 starts another run drawn over the first, to compare.
 """
 
+import itertools
 import math
 import numbers
 import pathlib
 import time
-from itertools import chain
 
 import numpy as np
 import traitlets
@@ -68,28 +68,45 @@ class LossCurve(LiveWidget):
 
     def log(self, step=None, **metrics):
         """Buffer one point per metric (numbers or scalar tensors); cheap, sends nothing."""
-        if not metrics:
-            raise ValueError("LossCurve.log: give at least one metric, e.g. log(step, loss=0.5)")
-        for value in metrics.values():
-            # The usual values pass two checks here; GPU ones are read at the flush, together.
-            if type(value) is not float and not (type(value) is Tensor and value._data.size == 1):
-                metrics = _checked(metrics)  # other numbers, Variables (read now), or an error
-                break
         if step is None:
             step = self._next_step
         elif type(step) is not int:
             step = int(step)  # a global-step tensor: read it now, it will change
-        self._next_step = step + 1
         for name, value in metrics.items():
-            if type(value) is Tensor and value._device is CPU:
+            if type(value) is Tensor and value._device is CPU and value._data.size == 1:
                 value = value._data.item()  # host memory already: keep just the number
+            elif type(value) is not float:
+                value = self._kept(name, value, metrics)
             column = self._columns.get(name)
             if column is None:
                 column = self._columns[name] = ([], [])
             column[0].append(step)
             column[1].append(value)
+        if not metrics:
+            raise ValueError("LossCurve.log: give at least one metric, e.g. log(step, loss=0.5)")
+        self._next_step = step + 1
         if time.perf_counter() >= self._clock.deadline:  # a flush is due
             self.flush()
+
+    def _kept(self, name, value, metrics):
+        """What ``log`` keeps of a value that is not a float or a scalar on the CPU: a
+        number, or a one-element tensor (read at the flush with the others: a GPU is read
+        once; a Variable's value is taken now, as it will change). Anything else is an
+        error, and the metrics this call logged before it are taken back."""
+        if isinstance(value, Tensor) and value.size == 1:
+            return Tensor(value._data, value._device)
+        if isinstance(value, numbers.Real):
+            return value
+        for earlier in itertools.takewhile(lambda other: other != name, metrics):
+            steps, values = self._columns[earlier]
+            steps.pop()
+            values.pop()
+            if not steps:  # this call made it
+                del self._columns[earlier]
+        raise TypeError(
+            f"LossCurve.log: metric {name!r} must be a number or a one-element tensor, got "
+            f"{_describe(value)}; reduce it first (ek.reduce_mean)"
+        )
 
     def track(self, iterable, display=True):
         """Yield from ``iterable`` inside ``live()``; ``log`` without a step counts items."""
@@ -108,7 +125,7 @@ class LossCurve(LiveWidget):
         self._pending = {}
         self.run(self._run)  # log appends to the new buffer from now on
         # One array of every value: a GPU is read once per flush.
-        every_value = to_host_array(list(chain.from_iterable(c[3] for c in columns)))
+        every_value = to_host_array(list(itertools.chain.from_iterable(c[3] for c in columns)))
         series, buffers, start = [], [], 0
         for run, metric, steps, values in columns:
             xs = np.asarray(steps, dtype=np.float64)
@@ -145,23 +162,6 @@ class LossCurve(LiveWidget):
 def _json_float(value):
     # JSON has no NaN or infinity: a gap (None) in the curve says "not a number" honestly.
     return value if math.isfinite(value) else None
-
-
-def _checked(metrics):
-    """The metrics ``log`` keeps: numbers, and one-element tensors (a Variable's value now,
-    as it will change); anything else is an error."""
-    kept = {}
-    for name, value in metrics.items():
-        if isinstance(value, Tensor) and value.size == 1:
-            kept[name] = Tensor(value._data, value._device)  # not the Variable itself
-        elif isinstance(value, numbers.Real):
-            kept[name] = value
-        else:
-            raise TypeError(
-                f"LossCurve.log: metric {name!r} must be a number or a one-element tensor, "
-                f"got {_describe(value)}; reduce it first (ek.reduce_mean)"
-            )
-    return kept
 
 
 def _describe(value):

@@ -153,7 +153,9 @@ def flow_png(history):
     for label, name in zip(labels, layers, strict=True):
         if flags.get(name, "ok") != "ok":
             label.set_color("#c0392b")
-    axes.set_xlabel("logged step (downsampled)", fontsize=8)
+    every = history.get("every", 1)
+    measured = f", one step in {every} measured" if every > 1 else ""
+    axes.set_xlabel(f"logged step (downsampled{measured})", fontsize=8)
     figure.colorbar(image, ax=axes, label="log10 |grad|")
     figure.tight_layout()
     return to_png(figure)
