@@ -244,6 +244,22 @@ def current_device():
     return stack[-1] if stack else CPU
 
 
+def scope_device():
+    """The device of the innermost ``ek.device(...)`` block, or None outside any.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> scope_device() is None
+    True
+    >>> with ek.device("/cpu:0"):
+    ...     print(scope_device().name)
+    /cpu:0
+    """
+    stack = getattr(_scope, "stack", None)
+    return stack[-1] if stack else None
+
+
 @contextlib.contextmanager
 def device(name):
     """Make new tensors inside the block on ``name`` (scopes nest; the old one comes back).

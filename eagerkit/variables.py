@@ -10,6 +10,7 @@ their values.
 import itertools
 
 from eagerkit import registry
+from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, _scalar_repr, convert_to_tensor
 
@@ -37,6 +38,11 @@ class Variable(Tensor):
         if callable(initial_value):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype)  # on its own device if a Tensor
+        target = scope_device()
+        if target is not None and value._device is not target:
+            from eagerkit.ops.copy import copy_to_device
+
+            value = copy_to_device(value, target)  # inside ek.device(...): the variable lives there
         super().__init__(value._data, value._device)
         self._name = (name or "Variable") + ":0"
         self.trainable = trainable

@@ -146,6 +146,21 @@ def test_device_scope_nests_and_restores_even_after_an_error():
     ek.devices.disable_simulated_gpu()
 
 
+def test_a_variable_made_inside_a_device_scope_lives_there():
+    host_value = ek.constant([1.0, 2.0])
+    try:
+        gpu = ek.devices.enable_simulated_gpu()
+        with ek.device(gpu):
+            moved = ek.Variable(host_value)  # made from a CPU tensor: copied, as in TF
+            made = ek.Variable([3.0])
+        outside = ek.Variable(host_value)
+        assert (moved.device, made.device, outside.device) == ("/sim:0", "/sim:0", "/cpu:0")
+        assert host_value.device == "/cpu:0"
+        np.testing.assert_array_equal(moved.numpy(), [1.0, 2.0])
+    finally:
+        ek.devices.disable_simulated_gpu()
+
+
 def test_simulated_gpu_as_gpu_and_back():
     try:
         ek.devices.enable_simulated_gpu(as_gpu=True)

@@ -150,6 +150,21 @@ def test_a_failed_apply_changes_nothing():
     assert int(opt.iterations) == 1
 
 
+def test_a_variable_listed_twice_gets_both_updates_in_order():
+    in_two_calls = ek.train.MomentumOptimizer(0.1, 0.9)
+    w_two_calls, _ = two_steps(in_two_calls)  # G1, then G2 in another call
+    in_one_call = ek.train.MomentumOptimizer(0.1, 0.9)
+    w = ek.Variable(W0)
+    in_one_call.apply_gradients([(ek.constant(G1), w), (ek.constant(G2), w)])
+    np.testing.assert_allclose(w.numpy(), w_two_calls.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(
+        in_one_call.get_slot(w, "momentum").numpy(),
+        in_two_calls.get_slot(w_two_calls, "momentum").numpy(),
+        rtol=1e-6,
+    )
+    assert int(in_one_call.iterations) == 1  # still one step
+
+
 def test_global_step_is_incremented(monkeypatch):
     monkeypatch.setattr(global_step_module, "_global_step", None)
     assert ek.train.get_global_step() is None

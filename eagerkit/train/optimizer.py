@@ -74,13 +74,16 @@ class Optimizer:
             )
         # Compute every new value first, then assign: a failure leaves all variables as they were.
         step = int(self.iterations._data) + 1
-        updates = []
+        updates = {}  # id(variable) -> (variable, new value, new slots)
         for grad, variable in usable:
             g = _as_array(grad, variable)
-            slots = self._slot_arrays(variable)
-            value, new_slots = self._update(variable._device.xp, variable._data, g, slots, step)
-            updates.append((variable, value, new_slots))
-        for variable, value, new_slots in updates:
+            if id(variable) in updates:  # listed twice: apply both, one after the other (TF)
+                _, value, slots = updates[id(variable)]
+            else:
+                value, slots = variable._data, self._slot_arrays(variable)
+            value, new_slots = self._update(variable._device.xp, value, g, slots, step)
+            updates[id(variable)] = (variable, value, new_slots)
+        for variable, value, new_slots in updates.values():
             variable._data = value.astype(variable._data.dtype, copy=False)
             for slot_name, array in new_slots.items():
                 slot = self.get_slot(variable, slot_name)
