@@ -106,3 +106,43 @@ def dense_training_step(device_name):
             zip(grads, layer.trainable_variables, strict=True)
         )
     return layer, loss
+
+
+def live_widgets(device_name, steps=20):
+    """A LossCurve and a GradientFlow watching training on ``device_name``.
+
+    Returns the two widgets after their final flush, the number of copies to the host made
+    during training (before the flushes) and during the flushes, and the gradient norms
+    computed on the CPU afterwards, one ``[kernel, bias]`` pair per step.
+    """
+    from eagerkit.widgets import GradientFlow, LossCurve
+
+    device = ek.devices.get_device(device_name)
+    copies = []
+    to_host = device.backend.to_host
+    device.backend.to_host = lambda array: copies.append(1) or to_host(array)
+    try:
+        with ek.device(device):
+            kernel = ek.Variable(np.linspace(-1, 1, 4000, dtype="float32").reshape(40, 100))
+            bias = ek.Variable(np.zeros(100, "float32"))
+            x = ek.constant(np.linspace(0, 1, 320, dtype="float32").reshape(8, 40))
+        flow = GradientFlow({"dense/kernel": kernel, "dense/bias": bias}, interval=3600, every=1)
+        curve = LossCurve(interval=3600)
+        optimizer = ek.train.GradientDescentOptimizer(0.01)
+        flow.attach(optimizer)
+        grads_per_step = []
+        for step in range(steps):
+            with ek.GradientTape() as tape:
+                loss = ek.reduce_mean(ek.square(ek.matmul(x, kernel) + bias))
+            grads = tape.gradient(loss, [kernel, bias])
+            optimizer.apply_gradients(zip(grads, [kernel, bias], strict=True))
+            curve.log(step, loss=loss)
+            grads_per_step.append(grads)
+        during = len(copies)
+        flow.flush(final=True)
+        curve.flush(final=True)
+        at_the_flushes = len(copies) - during
+    finally:
+        device.backend.to_host = to_host
+    norms = [[float(np.linalg.norm(g.numpy())) for g in grads] for grads in grads_per_step]
+    return curve, flow, during, at_the_flushes, norms

@@ -9,6 +9,7 @@ from device_suite import (
     check_case_on,
     dense_training_step,
     gradient_across_copies,
+    live_widgets,
     seed_gpu_examples,
     train_linear_model,
 )
@@ -65,3 +66,11 @@ def test_seed_gpu_examples_run_on_the_gpu():
     assert printed[1].startswith("GPU: Took")
     assert on_gpu.device == "/gpu:0"
     np.testing.assert_allclose(on_gpu.numpy(), on_cpu.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_live_widgets_read_the_device_once_per_flush():
+    curve, flow, during, at_the_flushes, norms = live_widgets("/gpu:0")
+    assert during == 0  # nothing left the GPU while it trained
+    assert at_the_flushes == 1 + 2 + 1  # the norms, two histograms, the losses
+    np.testing.assert_allclose(flow.history["norms"], [[np.hypot(*n)] for n in norms], rtol=1e-5)
+    assert len(curve.history["runs"]["main"]["loss"]["y"]) == 20

@@ -11,6 +11,7 @@ from device_suite import (
     check_case_on,
     dense_training_step,
     gradient_across_copies,
+    live_widgets,
     seed_gpu_examples,
     train_linear_model,
 )
@@ -254,3 +255,11 @@ def test_checkpoints_move_between_devices(tmp_path):
     ek.train.Checkpoint(w=on_sim).restore(saved)  # and back
     assert on_sim.device == "/sim:0" and isinstance(on_sim._data, SimArray)
     np.testing.assert_array_equal(on_sim.numpy(), [7.0, 8.0])
+
+
+def test_live_widgets_read_the_device_once_per_flush():
+    curve, flow, during, at_the_flushes, norms = live_widgets("/sim:0")
+    assert during == 0  # nothing left the simulated GPU while it trained
+    assert at_the_flushes == 1 + 2 + 1  # the norms, two histograms, the losses
+    np.testing.assert_allclose(flow.history["norms"], [[np.hypot(*n)] for n in norms], rtol=1e-5)
+    assert len(curve.history["runs"]["main"]["loss"]["y"]) == 20
