@@ -29,8 +29,9 @@ HERE = pathlib.Path(__file__).parent
 BINS = 20
 SUMMARIES_EVERY = 2.0  # seconds between histogram updates during a run
 # Measuring steps may take this share of a training loop's time. The calls that skip a step
-# cost about as much again: a GradientFlow costs a loop about 1%.
-BUDGET = 0.005
+# cost a few times more (a Python call each): on the fastest loops a GradientFlow costs
+# about 1% (benchmarks/widgets.py).
+BUDGET = 0.0025
 MAX_EVERY = 100  # but at least every 100th step is measured
 
 

@@ -4,9 +4,9 @@ A training step gives GradientFlow its ``(gradient, variable)`` pairs. ``Pending
 keeps what the next flush needs, as cheaply as it can, for a run of steps with the same
 variables (a *segment*):
 
-- small gradients on the CPU (all of them, in a tiny model): their raw bytes, appended to
-  one ``bytearray``. That is one small copy while they are still in the cache, and no
-  object is kept per step. The flush views the bytes as a table with a row per step, where
+- small gradients on the CPU (all of them, in a tiny model): their raw bytes, joined into
+  one ``bytes`` per step. That is one small copy while they are still in the cache, and
+  the gradients themselves can go. The flush views the bytes as a table with a row per step, where
   each variable's gradients are a band of columns, and squares and sums them all at once.
 - large gradients on the CPU: each one's sum of squares, computed right away (``np.vdot``);
   copying thousands of values per step and reading them again later costs more.
@@ -51,7 +51,7 @@ class PendingSteps:
         self._variables = [None]  # the current segment's (none yet: no list matches this)
         self._where = _HOST
         self._small, self._large = [], []  # the current segment's, by index
-        self._host = bytearray()  # the small host gradients of every step, back to back
+        self._host = []  # per step: the bytes of its small host gradients
         self._kept = []  # per step: the large gradients' sums of squares, or device arrays
 
     def add(self, step, grads_and_vars):
@@ -66,9 +66,9 @@ class PendingSteps:
         if self._where is _DEVICE:
             self._kept.append(arrays)
         elif not self._large:
-            self._host += _joined(arrays)  # a tiny model's every step: keep this path short
+            self._host.append(_joined(arrays))  # a tiny model's every step: keep it short
         else:
-            self._host += _joined([arrays[i] for i in self._small])
+            self._host.append(_joined([arrays[i] for i in self._small]))
             self._kept.append([np.vdot(arrays[i], arrays[i]) for i in self._large])
 
     def _start_segment(self, variables):
@@ -89,7 +89,7 @@ class PendingSteps:
         """Empty the buffer: ``(steps, [(start, end, variables, sums, latest)])``, where,
         for the steps ``start:end``, ``sums`` holds per variable its squared gradient norms
         (an array on its device) and ``latest`` its last gradient."""
-        steps, segments, host, kept = self.steps, self._segments, self._host, self._kept
+        steps, segments, host, kept = self.steps, self._segments, b"".join(self._host), self._kept
         self._clear()
         out, offset, index = [], 0, 0
         ends = [segment[0] for segment in segments[1:]] + [len(steps)]
