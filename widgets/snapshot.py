@@ -153,9 +153,14 @@ def flow_png(history):
     for label, name in zip(labels, layers, strict=True):
         if flags.get(name, "ok") != "ok":
             label.set_color("#c0392b")
+    steps = history.get("steps", [])
+    if len(steps) == len(columns):  # label the columns with their step numbers
+        ticks = sorted({round(i * (len(steps) - 1) / 4) for i in range(5)})
+        axes.set_xticks(ticks)
+        axes.set_xticklabels([str(steps[i]) for i in ticks], fontsize=8)
     every = history.get("every", 1)
     measured = f", one step in {every} measured" if every > 1 else ""
-    axes.set_xlabel(f"logged step (downsampled{measured})", fontsize=8)
+    axes.set_xlabel(f"step (downsampled{measured})", fontsize=8)
     figure.colorbar(image, ax=axes, label="log10 |grad|")
     figure.tight_layout()
     return to_png(figure)
