@@ -22,7 +22,8 @@ import traitlets
 from eagerkit.tensor import Tensor
 
 from . import snapshot
-from ._live import LiveWidget, downsample_indices
+from ._live import LiveWidget
+from .norm_history import NormHistory, json_norm
 from .norms import PendingSteps, layer_norms
 
 HERE = pathlib.Path(__file__).parent
@@ -83,7 +84,7 @@ class GradientFlow(LiveWidget):
         self._layers = []  # layer names, in first-seen order
         self._pending = PendingSteps()  # the steps logged since the last flush (norms.py)
         self._latest = {}  # row -> its latest gradient (an array on its device), for histograms
-        self._chunks = []  # full history: (steps, norms, present) arrays, one per flush
+        self._history = NormHistory()  # every flushed step's layer norms
         self._flags = {}
         self._summaries = []  # per variable: latest norm and histogram, now and then
         self._summaries_at = -math.inf
@@ -165,7 +166,7 @@ class GradientFlow(LiveWidget):
         row_layers = [self._layers.index(row["layer"]) for row in self._rows]
         norms, present = layer_norms(parts, len(steps), row_layers, len(self._layers))
         self._update_flags(norms, present)
-        self._chunks.append((steps, norms, present))
+        self._history.append(steps, norms, present)
         if final or time.perf_counter() - self._summaries_at >= SUMMARIES_EVERY:
             self._summaries_at = time.perf_counter()  # histograms cost: not at every flush
             self._summaries = self._variable_summaries()
@@ -232,7 +233,7 @@ class GradientFlow(LiveWidget):
                 {
                     "name": info["name"],
                     "layer": info["layer"],
-                    "norm": _json_norm(float(np.sqrt(np.sum(values * values)))),
+                    "norm": json_norm(float(np.sqrt(np.sum(values * values)))),
                     "counts": [int(c) for c in counts],
                     "lo": float(edges[0]),
                     "hi": float(edges[-1]),
@@ -241,40 +242,15 @@ class GradientFlow(LiveWidget):
         return out
 
     def _history_state(self):
-        steps, norms, present = self._joined_chunks()
-        keep = downsample_indices(len(steps))
-        steps, norms, present = steps[keep], norms[keep], present[keep]
-        if present.all() and np.isfinite(norms).all():
-            json_norms = norms.tolist()  # the usual case, and much faster than the loop below
-        else:
-            json_norms = [
-                [_json_norm(n) if p else None for n, p in zip(values, flags, strict=True)]
-                for values, flags in zip(norms.tolist(), present.tolist(), strict=True)
-            ]
+        steps, norms = self._history.json(layers=len(self._layers))
         return {
             "every": self._every,
             "layers": list(self._layers),
-            "steps": steps.astype(np.int64).tolist(),
-            "norms": json_norms,
+            "steps": steps,
+            "norms": norms,
             "flags": dict(self._flags),
             "variables": self._summaries,
         }
-
-    def _joined_chunks(self):
-        """The whole history as three arrays (joined once; layers that joined later are
-        absent before)."""
-        width = len(self._layers)
-        steps = np.concatenate([s for s, _, _ in self._chunks]) if self._chunks else np.zeros(0)
-        norms = np.zeros((len(steps), width))
-        present = np.zeros((len(steps), width), dtype=bool)
-        start = 0
-        for chunk_steps, chunk_norms, chunk_present in self._chunks:
-            end = start + len(chunk_steps)
-            norms[start:end, : chunk_norms.shape[1]] = chunk_norms
-            present[start:end, : chunk_present.shape[1]] = chunk_present
-            start = end
-        self._chunks = [(steps, norms, present)] if len(steps) else []
-        return steps, norms, present
 
     # --- display -----------------------------------------------------------------------
     def __repr__(self):
@@ -314,10 +290,3 @@ def _check_gradient(grad, variable):
             f"GradientFlow.log: the gradient of {variable.name!r} is on {grad.device} but the "
             f"variable is on {variable.device}; move it with .cpu() or .gpu()"
         )
-
-
-def _json_norm(value):
-    # JSON has no NaN or infinity: the front end reads these strings and paints them red.
-    if value is None or math.isfinite(value):
-        return value
-    return "nan" if math.isnan(value) else "inf"
