@@ -16,7 +16,6 @@ Examples
 """
 
 import contextlib
-import functools
 import threading
 
 import numpy as np
@@ -56,13 +55,6 @@ class Device:
         self.restricted = bool(self.kernels)
         # "cpu", "gpu" or "sim": the part of the name before the colon.
         self.kind = name.strip("/").split(":")[0]
-
-    @functools.cached_property
-    def array_ops(self):
-        """The ``ops`` a VJP gets on this device's raw arrays (registry.ArrayOps)."""
-        from eagerkit.registry import ArrayOps
-
-        return ArrayOps(self)
 
     def supports(self, op_name, np_dtype):
         """True when this device has a kernel for ``op_name`` on ``np_dtype``."""

@@ -9,7 +9,7 @@ their values.
 
 import itertools
 
-from eagerkit import registry
+from eagerkit import dispatch
 from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, _scalar_repr, convert_to_tensor
@@ -79,7 +79,7 @@ class Variable(Tensor):
 
     def _checked(self, value, what):
         """``value`` as an array like ours, or an error that leaves the variable unchanged."""
-        for tracer in registry.graph_tracers:  # ek.function graphs never write variables
+        for tracer in dispatch.graph_tracers:  # ek.function graphs never write variables
             tracer.refuse_assign(self, what)
         if isinstance(value, Tensor):
             if value.dtype != self.dtype:

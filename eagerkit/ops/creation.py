@@ -141,7 +141,7 @@ def set_random_seed(seed):
 
 
 def _generator(seed):
-    from eagerkit.registry import graph_tracers
+    from eagerkit.dispatch import graph_tracers
 
     if graph_tracers:  # a traced graph would replay the same "random" numbers every call
         raise UnimplementedError(
