@@ -22,7 +22,6 @@ def _einsum(xp, *operands, equation):
     return xp.einsum(equation, *operands)
 
 
-@_einsum.defvjp_variadic
 def _einsum_vjp(i, ops, g, ans, *operands, equation):
     inputs, output = equation.split("->")
     subscripts = inputs.split(",")
@@ -39,6 +38,9 @@ def _einsum_vjp(i, ops, g, ans, *operands, equation):
         )
         grad = ops.broadcast_to(ops.reshape(grad, shape=size_one), shape=tuple(x.shape))
     return grad
+
+
+_einsum.defvjp_variadic(_einsum_vjp)
 
 
 def _plain_equation(equation, operands):
