@@ -58,11 +58,11 @@ class Device:
         self.kind = name.strip("/").split(":")[0]
 
     @functools.cached_property
-    def raw_ops(self):
-        """The registry's forwards bound to this device's ``xp``: VJPs on raw arrays use it."""
-        from eagerkit.registry import KernelNamespace
+    def array_ops(self):
+        """The ``ops`` a VJP gets on this device's raw arrays (registry.ArrayOps)."""
+        from eagerkit.registry import ArrayOps
 
-        return KernelNamespace(self.xp)
+        return ArrayOps(self)
 
     def supports(self, op_name, np_dtype):
         """True when this device has a kernel for ``op_name`` on ``np_dtype``."""

@@ -25,19 +25,19 @@ def throwaway_ops():
     def sloppy_square(xp, x):
         return x * x
 
-    sloppy_square.defvjp(lambda xp, g, ans, x: g * x)
+    sloppy_square.defvjp(lambda ops, g, ans, x: g * x)
 
     @registry.defop("cube", dtypes=FLOATING)
     def cube(xp, x):
         return x * x * x
 
-    cube.defvjp(lambda xp, g, ans, x: g * 3 * xp.sloppy_square(x))
+    cube.defvjp(lambda ops, g, ans, x: g * 3 * ops.sloppy_square(x))
     yield sloppy_square, cube
     for name in ("sloppy_square", "cube"):
         del registry.REGISTRY[name]
         # The namespaces cache an op on first use; drop those bindings too.
-        vars(CPU.raw_ops).pop(name, None)
-        vars(registry.TENSORS).pop(name, None)
+        vars(CPU.array_ops).pop(name, None)
+        vars(registry.TENSOR_OPS).pop(name, None)
 
 
 def test_a_wrong_first_derivative_fails_at_order_1(throwaway_ops):
