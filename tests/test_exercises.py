@@ -59,7 +59,9 @@ def test_a_wrong_forward_is_traced_to_the_first_wrong_op_on_the_students_tape():
     assert (result.record, result.op) == (2, "add")
     assert "record 2: softsign = add(t1, t2)" in result.lines[1]
     assert isinstance(result.view, TapeView)
-    assert result.view.graph["forward"][2]["text"] == "softsign = add(t1, t2)"
+    highlight = result.view.graph["highlight"]
+    assert highlight["record"] == 2 and highlight["text"] == "softsign = add(t1, t2)"
+    assert highlight["note"] == "the first op whose value is wrong"
 
 
 def test_a_wrong_custom_vjp_names_the_input_the_element_and_the_op():

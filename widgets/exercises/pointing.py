@@ -20,8 +20,7 @@ def point_at(fn, reference, inputs, names, *, forward):
     view = _view(fn, inputs, names)
     step = view.graph["forward"][index]["text"]
     op = student.tape.records[index].op.name
-    note = f"{why}: {step}"
-    _highlight(view, index, note)
+    view.set_highlight(index, note=why)
     line = f"on your tape (highlighted below) {why} is record {index}: {step}"
     if not forward and found is None:
         line += (
@@ -54,10 +53,3 @@ def _signature(names):
 
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     return inspect.Signature([inspect.Parameter(n, kind) for n in names])
-
-
-def _highlight(view, index, note):
-    """Highlight record ``index`` with ``note`` (TapeView's highlight API, when it has one)."""
-    highlight = getattr(view, "highlight", None)
-    if callable(highlight):
-        highlight(index, note=note)
