@@ -9,6 +9,9 @@ import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.devices import CPU, current_device
+from eagerkit.tensor_shape import TensorShape
+
+_new_shape = tuple.__new__  # TensorShape from an array's shape tuple, without re-checking it
 
 
 class Tensor:
@@ -38,8 +41,8 @@ class Tensor:
     # --- what it is -------------------------------------------------------------------
     @property
     def shape(self):
-        """The shape as a tuple of ints, e.g. ``(1, 1)``."""
-        return self._data.shape
+        """The shape, a TensorShape: a tuple of ints that prints ``(1, 1)`` as TF's does."""
+        return _new_shape(TensorShape, self._data.shape)
 
     @property
     def dtype(self):
