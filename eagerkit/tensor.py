@@ -61,8 +61,12 @@ class Tensor:
 
     @property
     def device(self):
-        """Device name, e.g. ``'/cpu:0'``."""
-        return self._device.name
+        """TF's full device name, e.g. ``'/job:localhost/replica:0/task:0/device:CPU:0'``.
+
+        ``ek.device``, ``copy_to_device`` and friends accept it, as they accept ``'/cpu:0'``
+        or ``'CPU:0'``; ``t._device.name`` is eagerkit's short name, ``'/cpu:0'``.
+        """
+        return self._device.full_name
 
     def get_shape(self):
         """TF1 spelling of ``.shape``."""
