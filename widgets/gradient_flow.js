@@ -115,9 +115,9 @@ function drawColourBar(holder, scale) {
   drawAxis(svgEl("g", {}, bar), scale, BAR_W, 12);
   const words = document.createElement("span");
   words.className = "ek-scale-words";
-  words.innerHTML = `gradient norm |g| per layer, log scale fitted to this run: <b>brighter = larger</b>. ` +
-    `<span class="ek-swatch" style="background:${NOT_FINITE}"></span> NaN/inf ` +
-    `<span class="ek-swatch" style="background:${NO_GRADIENT}"></span> no gradient`;
+  words.innerHTML = `|g|: gradient norm, log scale fitted to this run, <b>brighter = larger</b>` +
+    `<span class="ek-swatch" style="background:${NOT_FINITE}"></span>NaN/inf` +
+    `<span class="ek-swatch" style="background:${NO_GRADIENT}"></span>no gradient`;
   holder.appendChild(words);
 }
 

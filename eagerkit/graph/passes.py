@@ -26,12 +26,15 @@ class PassReport:
     ``changes`` holds ``(index, change, target)`` triples: ``index`` is the node's place
     in ``before.nodes``; ``change`` is ``"folded"`` (now a constant, ``target`` its place
     in ``after.nodes``), ``"removed"`` (``target`` None), ``"merged"`` (``target``: the
-    place in ``after.nodes`` of the equal node kept instead) or ``"reuses"`` (the op
+    place in ``before.nodes`` of the equal node kept instead) or ``"reuses"`` (the op
     writes into the array of the node at ``target``, in ``before.nodes``).
+    ``origins[i]`` is the place in the traced graph of the node ``before.nodes[i]`` stands
+    for, so a node keeps one number from pass to pass.
     """
 
-    def __init__(self, name, before, after, changes, reusing=()):
+    def __init__(self, name, before, after, changes, origins, reusing=()):
         self.name = name
+        self.origins = origins  # per node of ``before``: its place in the traced graph
         self.title = TITLES[name]
         self.before = before
         self.after = after
@@ -76,10 +79,16 @@ def optimization_passes(graph):
     """
     reports = []
     before = graph
+    origin = {id(node): i for i, node in enumerate(graph.nodes)}
     for name, run_pass in PASSES:
         nodes, outputs, _, replaced = run_pass(before.nodes, before.outputs)
         after = Graph(graph.name, nodes, outputs)
-        reports.append(PassReport(name, before, after, _changes(before, after, replaced)))
+        origins = [origin[id(node)] for node in before.nodes]
+        changes = _changes(before, after, replaced)
+        reports.append(PassReport(name, before, after, changes, origins))
+        for node in before.nodes:  # the node standing for it takes its number (the first's)
+            if id(node) in replaced:
+                origin.setdefault(id(replaced[id(node)]), origin[id(node)])
         before = after
     # Buffer reuse marks the final graph's ops (fresh copies: the traced graph is untouched).
     reused_before = {id(node) for node in before.nodes if node.reuses is not None}
@@ -93,7 +102,8 @@ def optimization_passes(graph):
         if node.reuses is not None
     ]
     after = Graph(graph.name, before.nodes, before.outputs)
-    reports.append(PassReport("buffer_reuse", before, after, changes, reused_before))
+    origins = [origin[id(node)] for node in before.nodes]
+    reports.append(PassReport("buffer_reuse", before, after, changes, origins, reused_before))
     return reports
 
 
@@ -101,16 +111,16 @@ def _changes(before, after, replaced):
     """What became of each node of ``before``: folded, removed, merged or (unlisted) kept."""
     place = {id(node): i for i, node in enumerate(after.nodes)}
     changes = []
-    seen = set()  # ids of the after-nodes already standing for an earlier node
+    first = {}  # id(after-node) -> the place of the first before-node it stands for
     for i, node in enumerate(before.nodes):
         new = replaced.get(id(node))
         if new is None or id(new) not in place:
             changes.append((i, "removed", None))
-        elif id(new) in seen:
-            changes.append((i, "merged", place[id(new)]))
+        elif id(new) in first:
+            changes.append((i, "merged", first[id(new)]))
         elif node.kind == "op" and new.kind == "constant":
             changes.append((i, "folded", place[id(new)]))
-        seen.add(id(new))
+        first.setdefault(id(new), i)
     return changes
 
 
