@@ -6,7 +6,7 @@ before and after it, which nodes it folded, removed or merged (and into which no
 what that saves: nodes, ops and the bytes of arrays allocated per call.
 """
 
-import numpy as np
+import math
 
 from eagerkit.graph.graph import Graph
 from eagerkit.graph.optimize import PASSES
@@ -136,7 +136,5 @@ def bytes_per_call(graph, reusing=()):
     80
     """
     return sum(
-        int(np.prod(node.shape, dtype=np.int64)) * node.dtype.itemsize
-        for node in graph.ops
-        if id(node) not in reusing
+        math.prod(node.shape) * node.dtype.itemsize for node in graph.ops if id(node) not in reusing
     )
