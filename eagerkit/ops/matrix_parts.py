@@ -6,7 +6,7 @@ keeping a part of a matrix is keeping the same part of g: ``band_part`` is its o
 """
 
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.arguments import whole_number
+from eagerkit.arguments import whole_number
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 

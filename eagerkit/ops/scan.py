@@ -6,7 +6,7 @@ i is counted in every total after it, so its gradient adds up the incoming g fro
 """
 
 from eagerkit.dtypes import NUMERIC
-from eagerkit.ops.arguments import axis_index
+from eagerkit.arguments import axis_index
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 

@@ -8,7 +8,7 @@ sorted ids, with as many segments as the largest id needs.
 
 from eagerkit.dtypes import NUMERIC
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.arguments import size
+from eagerkit.arguments import size
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 

@@ -11,7 +11,7 @@ import math
 
 from eagerkit.dtypes import NUMERIC
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.arguments import axis_index, size
+from eagerkit.arguments import axis_index, size
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 

@@ -10,7 +10,7 @@ import math
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.ops import math as math_ops
 from eagerkit.ops import reduce
-from eagerkit.ops.arguments import axis_index
+from eagerkit.arguments import axis_index
 from eagerkit.tensor import convert_to_tensor
 
 
