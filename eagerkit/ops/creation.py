@@ -10,7 +10,7 @@ import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.devices import current_device
-from eagerkit.tensor import Tensor, convert_to_tensor, to_array
+from eagerkit.tensor import Tensor, convert_to_tensor
 
 
 def _shape(shape):

@@ -25,9 +25,9 @@ True
 import numpy as np
 
 from eagerkit import dtypes
+from eagerkit.arguments import whole_number
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
-from eagerkit.arguments import whole_number
 from eagerkit.random import distributions
 from eagerkit.random.generator import (  # noqa: F401 - ek.random.Generator & co.
     Generator,

@@ -8,9 +8,9 @@ the host with numpy makes one seed give the same numbers on every device.
 import numpy as np
 
 from eagerkit import dtypes
+from eagerkit.arguments import size, whole_number
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.arguments import size, whole_number
 from eagerkit.tensor import Tensor, to_array
 
 

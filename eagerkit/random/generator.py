@@ -9,8 +9,8 @@ same numbers every time (what seeded Keras initializers need).
 import numpy as np
 
 from eagerkit import dtypes
-from eagerkit.errors import InvalidArgumentError
 from eagerkit.arguments import whole_number
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.random import distributions
 from eagerkit.tensor import Tensor
 
