@@ -10,17 +10,17 @@ ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
 """
 
 from eagerkit import (  # noqa: F401 - ops registers every primitive
+    config,
     data,
     datasets,
     debugging,
     devices,
     errors,
-    initializers,
     keras,
-    layers,
-    losses,
-    metrics,
+    linalg,
+    math,
     nest,
+    nn,
     ops,
     summary,
     train,
@@ -60,8 +60,10 @@ from eagerkit.gradient_functions import (
     value_and_gradients_function,
 )
 from eagerkit.graph.signature import TensorSpec
-from eagerkit.models import Model, Network, Sequential
-from eagerkit.ops import nn
+from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' layers
+from eagerkit.keras import tf1_losses as losses  # TF1's tf.losses: (labels, predictions)
+from eagerkit.keras import tf1_metrics as metrics  # tfe.metrics: float64 results
+from eagerkit.keras.models import Model, Network, Sequential
 from eagerkit.ops.arithmetic import (
     add,
     divide,
