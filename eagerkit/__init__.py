@@ -22,6 +22,7 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
     nest,
     nn,
     ops,
+    random,
     summary,
     train,
 )
