@@ -23,6 +23,7 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
     nn,
     ops,
     random,
+    strings,
     summary,
     train,
 )
@@ -50,6 +51,7 @@ from eagerkit.dtypes import (
     int16,
     int32,
     int64,
+    string,
     uint8,
     uint16,
 )

@@ -35,6 +35,7 @@ from eagerkit.ops.compare import (
     logical_xor,
     not_equal,
 )
+from eagerkit.ops.exp_log import cosh, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.math import (
     abs,
     ceil,
@@ -54,7 +55,6 @@ from eagerkit.ops.math import (
     tan,
     tanh,
 )
-from eagerkit.ops.exp_log import cosh, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.nn import softplus
 from eagerkit.ops.reduce import (
     argmax,
@@ -68,7 +68,6 @@ from eagerkit.ops.reduce import (
     reduce_prod,
     reduce_sum,
 )
-
 from eagerkit.ops.scan import cumprod, cumsum
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.sorting import top_k
