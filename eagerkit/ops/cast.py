@@ -3,6 +3,7 @@
 from eagerkit import dtypes
 from eagerkit.errors import UnimplementedError
 from eagerkit.registry import defop
+from eagerkit.tensor import Tensor
 
 
 @defop("cast")
@@ -24,8 +25,8 @@ def cast(x, dtype, name=None):
     <ek.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
     """
     dtype = dtypes.as_dtype(dtype)
-    source = getattr(x, "dtype", None)
-    if dtype.is_string or (source is not None and source.is_string and dtype != source):
+    source = x.dtype if isinstance(x, Tensor) else None
+    if (dtype.is_string or (source is not None and source.is_string)) and dtype != source:
         raise UnimplementedError(
             f"cast: cannot cast {getattr(source, 'name', type(x).__name__)} to {dtype.name}: "
             "TF does not cast between text and numbers. Parse text with "
