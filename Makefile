@@ -13,7 +13,7 @@ LINTED := eagerkit widgets tests benchmarks
 DETERMINISTIC := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONHASHSEED=0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-.PHONY: install lab test notebooks
+.PHONY: install lab test notebooks student
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,16 @@ test: $(BIN)/python
 # Re-execute every lesson and store its outputs without widget state (for lesson authors).
 notebooks: $(BIN)/python
 	for nb in notebooks/*.ipynb; do \
+	  $(DETERMINISTIC) $(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" && \
+	  $(BIN)/jupyter nbconvert --inplace --coalesce-streams "$$nb" && \
+	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" || exit 1; \
+	done
+
+# The student copies of the lessons (solutions taken out), run once so they show their
+# outputs: every check says "not answered yet". Instructors hand out student/.
+student: $(BIN)/python
+	$(BIN)/python -m eagerkit.widgets.exercises.student notebooks student
+	for nb in student/*.ipynb; do \
 	  $(DETERMINISTIC) $(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" && \
 	  $(BIN)/jupyter nbconvert --inplace --coalesce-streams "$$nb" && \
 	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" || exit 1; \

@@ -163,30 +163,46 @@ reduce_all = _reduction(
 
 
 @defop("argmax", dtypes=NUMERIC, differentiable=False)
-def _argmax(xp, x, *, axis):
-    return xp.argmax(x, axis=axis).astype(xp.int64)
+def _argmax(xp, x, *, axis, output_type="int64"):
+    return xp.argmax(x, axis=axis).astype(output_type)
 
 
 @defop("argmin", dtypes=NUMERIC, differentiable=False)
-def _argmin(xp, x, *, axis):
-    return xp.argmin(x, axis=axis).astype(xp.int64)
+def _argmin(xp, x, *, axis, output_type="int64"):
+    return xp.argmin(x, axis=axis).astype(output_type)
 
 
-def argmax(input, axis=None):  # noqa: A002 - TF's argument name
-    """Index of the largest value along ``axis`` (int64, no gradient).
+def _index_options(op, axis, output_type):
+    """argmax/argmin's axis (0 when None, as in TF) and output dtype (int32 or int64)."""
+    from eagerkit.arguments import whole_number
+    from eagerkit.dtypes import as_dtype
+
+    output_type = as_dtype(output_type)
+    if output_type.name not in ("int32", "int64"):
+        raise InvalidArgumentError(
+            f"{op}: output_type must be ek.int32 or ek.int64, got {output_type.name}", op=op
+        )
+    axis = 0 if axis is None else whole_number(axis, "axis", op)
+    return {"axis": axis, "output_type": output_type.name}
+
+
+def argmax(input, axis=None, output_type="int64", name=None):  # noqa: A002 - TF's argument name
+    """Index of the largest value along ``axis`` (int64 unless output_type=ek.int32).
 
     Examples
     --------
     >>> import eagerkit as ek
     >>> ek.argmax([[1.0, 5.0], [7.0, 2.0]], axis=1)
     <ek.Tensor: shape=(2,), dtype=int64, numpy=array([1, 0])>
+    >>> ek.argmax([1.0, 5.0], output_type=ek.int32)
+    <ek.Tensor: shape=(), dtype=int32, numpy=1>
     """
-    return _argmax(input, axis=0 if axis is None else int(axis))
+    return _argmax(input, **_index_options("argmax", axis, output_type))
 
 
-def argmin(input, axis=None):  # noqa: A002 - TF's argument name
-    """Index of the smallest value along ``axis`` (int64, no gradient)."""
-    return _argmin(input, axis=0 if axis is None else int(axis))
+def argmin(input, axis=None, output_type="int64", name=None):  # noqa: A002 - TF's argument name
+    """Index of the smallest value along ``axis`` (int64 unless output_type=ek.int32)."""
+    return _argmin(input, **_index_options("argmin", axis, output_type))
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):

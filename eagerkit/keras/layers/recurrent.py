@@ -4,9 +4,9 @@ That loop is the point of eager execution: no ``dynamic_rnn``, no graph-time unr
 just one step after another, each recorded on the tape like any other op.
 """
 
-from eagerkit import initializers
-from eagerkit.layers import activations
-from eagerkit.layers.base import Layer, check_rank
+from eagerkit.keras import initializers
+from eagerkit.keras.layers import activations
+from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.ops.creation import zeros
 from eagerkit.ops.linalg import matmul
 from eagerkit.ops.shape import concat, reshape, stack
@@ -95,7 +95,7 @@ class LSTM(_Recurrent):
     >>> import eagerkit as ek
     >>> lstm = ek.layers.LSTM(8, return_sequences=True)
     >>> lstm(ek.zeros([2, 5, 3])).shape, [v.shape for v in lstm.variables]
-    ((2, 5, 8), [(3, 32), (8, 32), (32,)])
+    (TensorShape([2, 5, 8]), [TensorShape([3, 32]), TensorShape([8, 32]), TensorShape([32])])
     """
 
     gates, states = 4, 2  # state: (h, c)
@@ -137,7 +137,7 @@ class GRU(_Recurrent):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.GRU(4)(ek.zeros([2, 5, 3])).shape
-    (2, 4)
+    TensorShape([2, 4])
     """
 
     gates, states = 3, 1  # state: (h,)
