@@ -3,11 +3,13 @@
 import json
 import os
 import pathlib
+import re
 import stat
 import subprocess
 from importlib import metadata
 
 from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BINDER = ROOT / "binder"
@@ -57,3 +59,21 @@ def test_postbuild_fails_when_its_prefix_is_missing():
     )
     assert result.returncode != 0
     assert "NB_PYTHON_PREFIX" in result.stderr
+
+
+def test_runtime_pins_a_python_that_pyproject_accepts():
+    (pin,) = (BINDER / "runtime.txt").read_text().split()
+    name, version = pin.split("-")
+    assert name == "python" and re.fullmatch(r"3\.\d+", version), "repo2docker's form: python-3.X"
+    requires = metadata.metadata("eagerkit")["Requires-Python"]
+    assert SpecifierSet(requires).contains(f"{version}.0"), f"{pin} outside {requires}"
+
+
+def test_dockerignore_keeps_every_local_artifact_out_of_the_image():
+    def entries(name):
+        lines = (ROOT / name).read_text().splitlines()
+        return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+
+    # Whatever git ignores (the venv, build/, test artifacts, caches) is this machine's.
+    assert entries(".gitignore") <= entries(".dockerignore")
+    assert {".venv/", "build/", "test-artifacts/"} <= entries(".dockerignore")
