@@ -19,7 +19,7 @@ FIRST_LESSON := notebooks/01_hello_eager.ipynb
 ALLOW_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 LAB_ARGS ?=
 
-.PHONY: install lab test notebooks
+.PHONY: install lab test notebooks links
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
@@ -51,3 +51,7 @@ notebooks: $(BIN)/python
 	  $(BIN)/jupyter nbconvert --inplace --coalesce-streams "$$nb" && \
 	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" || exit 1; \
 	done
+
+# Point the Binder badge and the JupyterHub links at the repository named in pyproject.toml.
+links:
+	$(PYTHON) binder/links.py

@@ -77,3 +77,42 @@ def test_dockerignore_keeps_every_local_artifact_out_of_the_image():
     # Whatever git ignores (the venv, build/, test artifacts, caches) is this machine's.
     assert entries(".gitignore") <= entries(".dockerignore")
     assert {".venv/", "build/", "test-artifacts/"} <= entries(".dockerignore")
+
+
+def _links_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("links", BINDER / "links.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_binder_and_hub_link_names_the_repository_of_pyproject():
+    links = _links_module()
+    owner, name = links.repository()
+    for document in links.DOCUMENTS:
+        text = (ROOT / document).read_text()
+        assert f"mybinder.org/v2/gh/{owner}/{name}/HEAD" in text, document
+    assert links.main(["--check"]) == 0, "run `make links`"
+
+
+def test_a_fork_changes_one_line_and_make_links_follows(tmp_path, capsys):
+    links = _links_module()
+    for name in ["pyproject.toml", *links.DOCUMENTS]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text((ROOT / name).read_text())
+    pyproject = tmp_path / "pyproject.toml"
+    owner, name = links.repository()
+    pyproject.write_text(
+        pyproject.read_text().replace(f"github.com/{owner}/{name}", "github.com/a-school/ml-course")
+    )
+    assert links.main(["--check"], root=tmp_path) == 1
+    assert "README.md" in capsys.readouterr().out
+    assert links.main([], root=tmp_path) == 0
+    guide = (tmp_path / "notebooks/README.md").read_text()
+    assert "mybinder.org/v2/gh/a-school/ml-course/HEAD?labpath=notebooks" in guide
+    assert "repo=https%3A%2F%2Fgithub.com%2Fa-school%2Fml-course&" in guide
+    assert "urlpath=lab%2Ftree%2Fml-course%2Fnotebooks" in guide
+    assert f"/{owner}/{name}/" not in guide
+    assert links.main(["--check"], root=tmp_path) == 0
