@@ -19,7 +19,7 @@ FIRST_LESSON := notebooks/01_hello_eager.ipynb
 ALLOW_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 LAB_ARGS ?=
 
-.PHONY: install lab test notebooks links
+.PHONY: install lab test notebooks student links
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
@@ -47,6 +47,16 @@ test: $(BIN)/python
 # Re-execute every lesson and store its outputs without widget state (for lesson authors).
 notebooks: $(BIN)/python
 	for nb in notebooks/*.ipynb; do \
+	  $(DETERMINISTIC) $(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" && \
+	  $(BIN)/jupyter nbconvert --inplace --coalesce-streams "$$nb" && \
+	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" || exit 1; \
+	done
+
+# The student copies of the lessons (solutions taken out), run once so they show their
+# outputs: every check says "not answered yet". Instructors hand out student/.
+student: $(BIN)/python
+	$(BIN)/python -m eagerkit.widgets.exercises.student notebooks student
+	for nb in student/*.ipynb; do \
 	  $(DETERMINISTIC) $(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" && \
 	  $(BIN)/jupyter nbconvert --inplace --coalesce-streams "$$nb" && \
 	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" || exit 1; \

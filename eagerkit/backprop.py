@@ -6,12 +6,15 @@ persistent tape gives the same answer every time.
 
 Two speeds, one set of VJPs:
 
-- no tape is recording: the VJPs run on raw arrays through a ``KernelNamespace`` (as fast
-  as numpy by hand);
+- no tape is recording: the VJPs run on raw arrays through ``ArrayOps`` (as fast as numpy
+  by hand);
 - a tape is recording (we are inside an outer tape, computing a gradient we will
   differentiate again): the VJPs run on Tensors through the public ops, so the outer tape
-  records the backward pass itself. That is all higher-order gradients need.
+  records the backward pass itself (``TensorOps``). That is all higher-order gradients need.
+  ``tensor_vjps()`` forces this reference mode.
 """
+
+import contextlib
 
 import numpy as np
 
@@ -94,7 +97,7 @@ def sweep(tape, targets, seeds, sources):
 
     # Inside an outer tape, work on Tensors so that tape records the backward pass
     # (and while ek.function traces, so the backward ops become part of its graph).
-    on_tensors = bool(active_tapes or registry.graph_tracers)
+    on_tensors = _vjps_on_tensors()
     grads = {}
     for target, seed in zip(targets, seeds, strict=True):
         if id(target) not in needed:
@@ -114,22 +117,22 @@ def sweep(tape, targets, seeds, sources):
             continue
         if out_id in source_ids:
             grads[out_id] = g  # a source that is also an op's output keeps its gradient
+        ops = vjp_ops(entry.output._device, on_tensors)
         if on_tensors:
-            xp, ans, inputs = registry.TENSORS, entry.output, entry.inputs
+            ans, inputs = entry.output, entry.inputs
         else:
-            xp = entry.output._device.raw_ops
             ans = entry.output._data
             inputs = [x._data for x in entry.inputs]
         params = entry.params
         input_grads = [] if listeners else None
-        # Not strict: a variadic op's VJPs (concat) are an endless supply, one per input.
-        for x, vjp, value in zip(entry.inputs, entry.op.vjps, inputs):  # noqa: B905
+        vjps = entry.op.vjps_for(len(inputs))
+        for x, vjp, value in zip(entry.inputs, vjps, inputs, strict=True):
             gx = None
             if vjp is not None and id(x) in needed:
-                gx = vjp(xp, g, ans, *inputs, **params)
+                gx = vjp(ops, g, ans, *inputs, **params)
                 if gx is not None:
                     if gx.shape != value.shape:
-                        gx = unbroadcast(xp, gx, value.shape)
+                        gx = unbroadcast(ops, gx, value.shape)
                     # A tensor used twice (fan-out) gets the sum of both paths' gradients.
                     previous = grads.get(id(x))
                     grads[id(x)] = gx if previous is None else previous + gx
@@ -149,7 +152,47 @@ def sweep(tape, targets, seeds, sources):
     return result
 
 
-def unbroadcast(xp, g, shape):
+def vjp_ops(device, on_tensors):
+    """The one place the mode is chosen: the ``ops`` namespace every VJP computes with."""
+    return registry.TENSOR_OPS if on_tensors else device.array_ops
+
+
+def _vjps_on_tensors():
+    """Work on Tensors inside an outer tape (it records the backward pass), while ek.function
+    traces (the backward ops join its graph), or when the reference mode is forced."""
+    return _force_tensor_ops or bool(active_tapes or registry.graph_tracers)
+
+
+_force_tensor_ops = False
+
+
+@contextlib.contextmanager
+def tensor_vjps():
+    """Run every VJP on Tensors (``TensorOps``), the reference mode, even with no outer tape.
+
+    The answers are the same as on raw arrays (tests/test_vjp_modes.py checks every op case);
+    only the speed differs.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.constant(3.0)
+    >>> with ek.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = x * x
+    >>> with tensor_vjps():
+    ...     print(tape.gradient(y, x))
+    ek.Tensor(6.0, shape=(), dtype=float32)
+    """
+    global _force_tensor_ops
+    previous, _force_tensor_ops = _force_tensor_ops, True
+    try:
+        yield
+    finally:
+        _force_tensor_ops = previous
+
+
+def unbroadcast(ops, g, shape):
     """Sum ``g`` back down to ``shape``: broadcasting copied the input, so copies add up.
 
     Examples
@@ -157,7 +200,7 @@ def unbroadcast(xp, g, shape):
     >>> import numpy as np
     >>> from eagerkit.backprop import unbroadcast
     >>> from eagerkit.devices import CPU
-    >>> unbroadcast(CPU.raw_ops, np.ones((2, 3)), (3,))
+    >>> unbroadcast(CPU.array_ops, np.ones((2, 3)), (3,))
     array([2., 2., 2.])
     """
     extra = len(g.shape) - len(shape)
@@ -165,8 +208,8 @@ def unbroadcast(xp, g, shape):
         extra + i for i, n in enumerate(shape) if n == 1 and g.shape[extra + i] != 1
     )
     if axes:
-        g = xp.reduce_sum(g, axis=axes)
-    return xp.reshape(g, shape=tuple(shape))
+        g = ops.reduce_sum(g, axis=axes)
+    return ops.reshape(g, shape=tuple(shape))
 
 
 def jacobian(tape, target, source, unconnected="none"):

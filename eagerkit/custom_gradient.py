@@ -9,7 +9,7 @@ to the inputs on outer tapes, so second-order gradients through a custom gradien
 
 import functools
 
-from eagerkit import registry, tape
+from eagerkit import tape
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -28,17 +28,20 @@ class _CustomGradientOp:
             functools.partial(self._vjp, i) for i in range(arg_count + len(variables))
         )
 
+    def vjps_for(self, count):
+        return self.vjps
+
     def _all_grads(self, g):
         if self._variables:
             arg_grads, variable_grads = self._grad_fn(g, variables=self._variables)
             return _as_list(arg_grads) + _as_list(variable_grads)
         return _as_list(self._grad_fn(g))
 
-    def _vjp(self, i, xp, g, ans, *inputs):
-        on_arrays = xp is not registry.TENSORS
+    def _vjp(self, i, ops, g, ans, *inputs):
+        on_arrays = not ops.on_tensors
         key, grads = self._cached
         if key is not g:  # one grad_fn call serves every input of this record
-            g_tensor = Tensor(g, _device_of(inputs, ans)) if on_arrays else g
+            g_tensor = Tensor(g, ops.device) if on_arrays else g
             grads = self._all_grads(g_tensor)
             expected = len(self.vjps)
             if len(grads) != expected:
@@ -56,12 +59,6 @@ class _CustomGradientOp:
 
 def _as_list(grads):
     return list(grads) if isinstance(grads, (list, tuple)) else [grads]
-
-
-def _device_of(inputs, ans):
-    from eagerkit.devices import CPU
-
-    return next((x._device for x in inputs if isinstance(x, Tensor)), CPU)
 
 
 def custom_gradient(f):

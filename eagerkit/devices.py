@@ -58,11 +58,11 @@ class Device:
         self.kind = name.strip("/").split(":")[0]
 
     @functools.cached_property
-    def raw_ops(self):
-        """The registry's forwards bound to this device's ``xp``: VJPs on raw arrays use it."""
-        from eagerkit.registry import KernelNamespace
+    def array_ops(self):
+        """The ``ops`` a VJP gets on this device's raw arrays (registry.ArrayOps)."""
+        from eagerkit.registry import ArrayOps
 
-        return KernelNamespace(self.xp)
+        return ArrayOps(self)
 
     def supports(self, op_name, np_dtype):
         """True when this device has a kernel for ``op_name`` on ``np_dtype``."""
@@ -91,6 +91,7 @@ CPU = Device("/cpu:0", NumpyBackend())
 SIMULATED = "/sim:0"
 
 _DEVICES = {CPU.name: CPU}  # name -> Device, filled as devices are first asked for
+_HIDDEN = set()  # names hidden by ek.config.set_visible_devices
 _scope = threading.local()
 
 
@@ -134,6 +135,12 @@ def get_device(name):
     if isinstance(name, Device):
         return name
     key = canonical_name(name)
+    if key in _HIDDEN:
+        raise InvalidArgumentError(
+            f"device {key!r} was hidden with ek.config.set_visible_devices; make it visible "
+            "again with ek.config.set_visible_devices(ek.config.list_physical_devices())",
+            op="device",
+        )
     device = _DEVICES.get(key)
     if device is not None:
         return device
@@ -176,12 +183,7 @@ def num_gpus():
     >>> ek.num_gpus() >= 0
     True
     """
-    stand_in = _DEVICES.get("/gpu:0")
-    if stand_in is not None and stand_in.kind == "sim":
-        return 1
-    from eagerkit.backends import cupy_backend
-
-    return cupy_backend.gpu_status()[0]
+    return sum(name.startswith("/gpu:") for name in visible_device_names())
 
 
 def list_devices():
@@ -193,9 +195,38 @@ def list_devices():
     >>> ek.list_devices()[0]
     '/cpu:0'
     """
-    names = {device.name for device in _DEVICES.values()}
-    names.update(f"/gpu:{i}" for i in range(num_gpus()) if f"/gpu:{i}" not in _DEVICES)
+    # The simulated GPU standing in for '/gpu:0' is one device: listed once, as '/sim:0'.
+    names = {_DEVICES[name].name if name in _DEVICES else name for name in visible_device_names()}
     return sorted(names, key=lambda name: (name != CPU.name, name))
+
+
+def visible_device_names():
+    return [name for name in all_device_names() if name not in _HIDDEN]
+
+
+def all_device_names():
+    """Every device name here, hidden ones too: CPU, GPUs (cupy's, or the simulated stand-in
+    answering to ``/gpu:0``), then ``/sim:0`` when enabled."""
+    names = set(_DEVICES)
+    stand_in = _DEVICES.get("/gpu:0")
+    if stand_in is None or stand_in.kind != "sim":  # a simulated stand-in is the only GPU
+        from eagerkit.backends import cupy_backend
+
+        names.update(f"/gpu:{i}" for i in range(cupy_backend.gpu_status()[0]))
+    return sorted(names, key=lambda name: (name != CPU.name, name))
+
+
+def set_hidden_devices(names):
+    """Hide the devices called ``names`` from ``get_device``, ``list_devices`` and ``num_gpus``
+    (``ek.config.set_visible_devices`` decides which); the CPU cannot be hidden."""
+    hidden = {canonical_name(name) for name in names}
+    if CPU.name in hidden:
+        raise InvalidArgumentError(
+            "set_visible_devices: the CPU cannot be hidden; keep it in the list of visible devices",
+            op="set_visible_devices",
+        )
+    _HIDDEN.clear()
+    _HIDDEN.update(hidden)
 
 
 def enable_simulated_gpu(as_gpu=False):

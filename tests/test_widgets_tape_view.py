@@ -262,3 +262,33 @@ def test_previews_are_short_and_on_one_line():
     assert nodes_by_label(view)["x"]["value"] == "[[ 0. 1. 2. 3.] [ 4. 5. 6. …"  # 28 chars
     tape.gradient(y, x)
     assert nodes_by_label(view)["x"]["grad"].startswith("[[ 0. 2. 4. 6.]")
+
+
+def test_highlight_marks_one_record_with_a_note(fan_out):
+    x = ek.constant(3.0)
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        t = x * x
+        y = t + x
+    view = TapeView(tape, names={"x": x, "y": y}, highlight=0, note="d(x*x)/dx is 2x, not x")
+    assert view.graph["highlight"] == {
+        "record": 0,
+        "node": "op0",
+        "text": "t0 = multiply(x, x)",
+        "note": "d(x*x)/dx is 2x, not x",
+    }
+    plain = base64.b64decode(TapeView(tape)._repr_mimebundle_()[0]["image/png"])
+    marked = base64.b64decode(view._repr_mimebundle_()[0]["image/png"])
+    assert marked != plain  # the ring and the note are drawn
+    assert view.set_highlight(y, "the add").graph["highlight"]["node"] == "op1"
+    assert view.set_highlight(-1).graph["highlight"]["record"] == 1
+    assert view.set_highlight(None).graph["highlight"] is None
+    with pytest.raises(IndexError, match="record 5 does not exist; this tape has 2 records"):
+        view.set_highlight(5)
+    with pytest.raises(ValueError, match="that tensor was not made by a record of this tape"):
+        view.set_highlight(x)
+    with pytest.raises(TypeError, match="expected a record index .int. or a Tensor, got str"):
+        view.set_highlight("add")
+    # A read of a variable has no op box: the variable itself is marked.
+    reads = fan_out.set_highlight(0, "w is read here")
+    assert reads.graph["highlight"]["node"] == nodes_by_label(fan_out)["w"]["id"]

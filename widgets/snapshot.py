@@ -22,6 +22,7 @@ KIND_COLOURS = {  # the same palette as the .css files
 }
 RUN_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
 MAX_INCHES = 14
+HIGHLIGHT = "#c2185b"  # a record an exercise check marked
 
 
 def to_png(figure):
@@ -51,12 +52,20 @@ def tape_png(graph):
             arrowprops={"arrowstyle": "->", "color": "#888888", "lw": 0.8},
         )
     font = 7 * scale + 1
+    highlight = graph.get("highlight")
     for node in graph["nodes"]:
-        _draw_node(axes, node, font)
+        _draw_node(
+            axes, node, font, marked=highlight is not None and highlight["node"] == node["id"]
+        )
+    if highlight is not None:
+        note = f"record {highlight['record'] + 1}: {highlight['text']}"
+        if highlight["note"]:
+            note += "\n" + highlight["note"]
+        axes.text(4, 4, note, ha="left", va="top", fontsize=font + 1, color=HIGHLIGHT)
     return to_png(figure)
 
 
-def _draw_node(axes, node, font):
+def _draw_node(axes, node, font, marked=False):
     is_op = node["type"] == "op"
     colour = KIND_COLOURS["op" if is_op else node["kind"]]
     axes.add_patch(
@@ -66,8 +75,8 @@ def _draw_node(axes, node, font):
             node["h"],
             boxstyle="round,pad=0,rounding_size=" + ("12" if is_op else "5"),
             facecolor=colour,
-            edgecolor="#444444",
-            linewidth=0.8,
+            edgecolor=HIGHLIGHT if marked else "#444444",
+            linewidth=3 if marked else 0.8,
         )
     )
     cx = node["x"] + node["w"] / 2

@@ -133,6 +133,7 @@ function showStep(view, graph, entry, info) {
     s.grads.forEach((gr) => nodes[gr.node].classList.add("ek-input"));
   }
   if (current) nodes[current].classList.add("ek-current");
+  if (graph.highlight) nodes[graph.highlight.node].classList.add("ek-highlight");
   view.root.dataset.current = current || "";
   view.root.dataset.phase = entry.phase;
   writeInfo(info, graph, entry);
@@ -157,6 +158,12 @@ function scrollIntoView(scroller, node) {
 
 function writeInfo(info, graph, entry) {
   info.replaceChildren();
+  if (graph.highlight) {
+    // An exercise check marked one record: say which and why, whatever the step.
+    const h = graph.highlight;
+    const note = html("div", "ek-note", info, `record ${h.record + 1}: ${h.text}`);
+    if (h.note) html("div", "ek-note-text", note, h.note);
+  }
   if (entry.phase === "overview") {
     const sweep = graph.phase === "backward"
       ? `after gradient(): ${graph.backward.length} steps of the reverse sweep to step through.`
@@ -229,7 +236,7 @@ function render({ model, el }) {
       play.textContent = "❚❚ pause";
       timer = setInterval(() => (at < timeline.length - 1 ? go(at + 1) : stop()), 800);
     };
-    go(0);
+    go(graph.highlight ? graph.highlight.record + 1 : 0); // open on the marked record
   };
   build();
   model.on("change:graph", build);

@@ -35,6 +35,10 @@ class TapeView(SnapshotWidget):
     tape : the GradientTape to show.
     names : a dict such as ``locals()``: tensors found there are labelled by their name,
         the others ``t0``, ``t1``, ... in record order.
+    highlight : a record index (``tape.records[highlight]``) or the Tensor a record made:
+        that record is marked on the graph and the view opens on it (exercise checks
+        point at the first op where a student's value disagrees).
+    note : a short text shown with the highlighted record: why it is marked.
 
     Examples
     --------
@@ -57,7 +61,7 @@ class TapeView(SnapshotWidget):
     _css = (HERE / "frame.css").read_text() + (HERE / "tape_view.css").read_text()
     graph = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, tape, names=None):
+    def __init__(self, tape, names=None, *, highlight=None, note=""):
         if not isinstance(tape, GradientTape):
             raise TypeError(
                 f"TapeView: expected an ek.GradientTape, got {type(tape).__name__}; "
@@ -78,8 +82,12 @@ class TapeView(SnapshotWidget):
         self._namer = Namer(names)
         self._sweep = []  # BackwardSteps of the sweep in progress
         self._gradient = None  # (targets, sources, grads, steps) of the last gradient()
+        self._highlight = None  # (record index, note)
         tape.listeners.append(self)
-        self._publish()
+        if highlight is None:
+            self._publish()
+        else:
+            self.set_highlight(highlight, note)
 
     # --- what the tape tells us ------------------------------------------------------
     def on_record(self, tape, record):
@@ -130,8 +138,21 @@ class TapeView(SnapshotWidget):
             "forward": model["forward"],
             "backward": backward_steps(steps, self._records, node_of, self._namer),
             "phase": "backward" if self._gradient else "forward",
+            "highlight": self._highlight_data(model["forward"]),
             "width": self._size[0],
             "height": self._size[1],
+        }
+
+    def _highlight_data(self, forward):
+        if self._highlight is None:
+            return None
+        index, note = self._highlight
+        step = forward[index]
+        return {
+            "record": index,
+            "node": step["op"] or step["output"],
+            "text": step["text"],
+            "note": note,
         }
 
     def _place(self, nodes, edges):
@@ -143,6 +164,54 @@ class TapeView(SnapshotWidget):
             node["x"], node["y"] = layout["positions"][node["id"]]
             node["w"], node["h"] = sizes[node["id"]]
         self._size = (layout["width"], layout["height"])
+
+    def set_highlight(self, record, note=""):
+        """Mark one record on the graph with a short note, and open the view on it.
+
+        ``record`` is an index into ``tape.records`` or the Tensor a record made; ``None``
+        removes the mark. Returns the view, so a check can end with ``view.set_highlight(...)``.
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> x = ek.constant(3.0)
+        >>> with ek.GradientTape(persistent=True) as tape:
+        ...     tape.watch(x)
+        ...     y = x * x + x
+        >>> view = TapeView(tape, names=locals(), highlight=1, note="d(x*x)/dx is 2x")
+        >>> view.graph["highlight"]
+        {'record': 1, 'node': 'op1', 'text': 'y = add(t0, x)', 'note': 'd(x*x)/dx is 2x'}
+        >>> view.set_highlight(y, "the add").graph["highlight"]["record"]
+        1
+        """
+        if record is None:
+            self._highlight = None
+        else:
+            self._highlight = (self._record_index(record), str(note))
+        self._publish()
+        return self
+
+    def _record_index(self, record):
+        count = len(self._records)
+        if isinstance(record, Tensor):
+            for index, entry in enumerate(self._records):
+                if entry.output is record:
+                    return index
+            raise ValueError(
+                "TapeView.set_highlight: that tensor was not made by a record of this tape; "
+                f"pass the index of a record (0 to {count - 1}) or an op's output"
+            )
+        if isinstance(record, bool) or not isinstance(record, int):
+            raise TypeError(
+                f"TapeView.set_highlight: expected a record index (int) or a Tensor, got "
+                f"{type(record).__name__}"
+            )
+        if not -count <= record < count:
+            raise IndexError(
+                f"TapeView.set_highlight: record {record} does not exist; this tape has "
+                f"{count} records (0 to {count - 1})"
+            )
+        return record % count
 
     # --- the other ways in ---------------------------------------------------------------
     @classmethod

@@ -10,14 +10,23 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     copy,
     creation,
     cross_entropy,
+    decompositions,
+    einsum,
+    exp_log,
     indexing,
     linalg,
     math,
+    matrix_parts,
     nn,
     operators,
     pool,
+    rearrange,
     reduce,
+    scan,
+    segment,
     shape,
+    sorting,
+    statistics,
 )
 
 # numpy warns when exp(100.0) overflows float32; TF does not, and enable_check_numerics is

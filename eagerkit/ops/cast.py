@@ -10,7 +10,7 @@ def _cast(xp, x, *, dtype):
 
 
 # Gradients flow only between floating dtypes (the sweep skips integer inputs).
-_cast.defvjp(lambda xp, g, ans, x, dtype: xp.cast(g, dtype=x.dtype))
+_cast.defvjp(lambda ops, g, ans, x, dtype: ops.cast(g, dtype=x.dtype))
 
 
 def cast(x, dtype, name=None):

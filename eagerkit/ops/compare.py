@@ -53,8 +53,8 @@ def _where(xp, condition, x, y):
 
 _where.defvjp(
     None,  # the condition gets no gradient
-    lambda xp, g, ans, condition, x, y: xp.where(condition, g, 0),
-    lambda xp, g, ans, condition, x, y: xp.where(condition, 0, g),
+    lambda ops, g, ans, condition, x, y: ops.where(condition, g, 0),
+    lambda ops, g, ans, condition, x, y: ops.where(condition, 0, g),
 )
 
 

@@ -22,7 +22,7 @@ def _copy(xp, x, *, source, target):
 
 
 _copy.defvjp(
-    lambda xp, g, ans, x, source, target: xp.copy_to_device(g, source=target, target=source)
+    lambda ops, g, ans, x, source, target: ops.copy_to_device(g, source=target, target=source)
 )
 
 

@@ -39,7 +39,7 @@ def _getitem(xp, x, *, key):
         ) from None
 
 
-_getitem.defvjp(lambda xp, g, ans, x, key: xp.unslice(g, shape=tuple(x.shape), key=key))
+_getitem.defvjp(lambda ops, g, ans, x, key: ops.unslice(g, shape=tuple(x.shape), key=key))
 
 
 @defop("unslice")
@@ -50,7 +50,7 @@ def _unslice(xp, g, *, shape, key):
     return result
 
 
-_unslice.defvjp(lambda xp, g, ans, x, shape, key: xp.getitem(g, key=key))
+_unslice.defvjp(lambda ops, g, ans, x, shape, key: ops.getitem(g, key=key))
 
 
 def getitem(tensor, key):
@@ -84,7 +84,7 @@ def _gather(xp, params, indices, *, axis):
 
 
 _gather.defvjp(
-    lambda xp, g, ans, params, indices, axis: xp.scatter_add(
+    lambda ops, g, ans, params, indices, axis: ops.scatter_add(
         g, indices, shape=tuple(params.shape), axis=axis
     ),
     None,  # indices get no gradient
@@ -105,7 +105,7 @@ def _scatter_add(xp, updates, indices, *, shape, axis):
 
 
 _scatter_add.defvjp(
-    lambda xp, g, ans, updates, indices, shape, axis: xp.gather(g, indices, axis=axis),
+    lambda ops, g, ans, updates, indices, shape, axis: ops.gather(g, indices, axis=axis),
     None,
 )
 

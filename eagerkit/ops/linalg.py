@@ -31,16 +31,16 @@ def _matmul(xp, a, b, *, transpose_a=False, transpose_b=False):
 
 # For C = op(A) @ op(B), the four transpose cases each have their own pair of products.
 # Batch dimensions that were broadcast are summed away by the engine.
-def _matmul_vjp_a(xp, g, ans, a, b, transpose_a=False, transpose_b=False):
+def _matmul_vjp_a(ops, g, ans, a, b, transpose_a=False, transpose_b=False):
     if transpose_a:
-        return xp.matmul(b, g, transpose_a=transpose_b, transpose_b=True)
-    return xp.matmul(g, b, transpose_b=not transpose_b)
+        return ops.matmul(b, g, transpose_a=transpose_b, transpose_b=True)
+    return ops.matmul(g, b, transpose_b=not transpose_b)
 
 
-def _matmul_vjp_b(xp, g, ans, a, b, transpose_a=False, transpose_b=False):
+def _matmul_vjp_b(ops, g, ans, a, b, transpose_a=False, transpose_b=False):
     if transpose_b:
-        return xp.matmul(g, a, transpose_a=True, transpose_b=transpose_a)
-    return xp.matmul(a, g, transpose_a=not transpose_a)
+        return ops.matmul(g, a, transpose_a=True, transpose_b=transpose_a)
+    return ops.matmul(a, g, transpose_a=not transpose_a)
 
 
 _matmul.defvjp(_matmul_vjp_a, _matmul_vjp_b)

@@ -32,7 +32,7 @@ def relu(xp, x):
     return xp.maximum(x, 0)
 
 
-relu.defvjp(lambda xp, g, ans, x: xp.where(x > 0, g, 0))
+relu.defvjp(lambda ops, g, ans, x: ops.where(x > 0, g, 0))
 
 
 @defop("softplus", dtypes=FLOATING)
@@ -41,7 +41,7 @@ def softplus(xp, x):
     return xp.logaddexp(0, x).astype(x.dtype)
 
 
-softplus.defvjp(lambda xp, g, ans, x: g * xp.sigmoid(x))
+softplus.defvjp(lambda ops, g, ans, x: g * ops.sigmoid(x))
 
 
 def leaky_relu(features, alpha=0.2, name=None):

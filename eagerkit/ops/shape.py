@@ -33,7 +33,7 @@ def _reshape(xp, x, *, shape):
         ) from None
 
 
-_reshape.defvjp(lambda xp, g, ans, x, shape: xp.reshape(g, shape=tuple(x.shape)))
+_reshape.defvjp(lambda ops, g, ans, x, shape: ops.reshape(g, shape=tuple(x.shape)))
 
 
 def reshape(tensor, shape, name=None):
@@ -60,7 +60,7 @@ def _inverse(perm):
     return tuple(inverse)
 
 
-_transpose.defvjp(lambda xp, g, ans, x, perm: xp.transpose(g, perm=_inverse(perm)))
+_transpose.defvjp(lambda ops, g, ans, x, perm: ops.transpose(g, perm=_inverse(perm)))
 
 
 def transpose(a, perm=None, name=None):
@@ -131,12 +131,14 @@ def _concat(xp, *values, axis):
     return xp.concatenate(values, axis=axis)
 
 
-@_concat.defvjp_variadic
-def _concat_vjp(i, xp, g, ans, *values, axis):
+def _concat_vjp(i, ops, g, ans, *values, axis):
     # Input i occupies a slab of the output along ``axis``: hand it that slab of g.
     start = sum(v.shape[axis] for v in values[:i])
     key = (slice(None),) * axis + (slice(start, start + values[i].shape[axis]),)
-    return xp.getitem(g, key=key)
+    return ops.getitem(g, key=key)
+
+
+_concat.defvjp_variadic(_concat_vjp)
 
 
 def concat(values, axis, name=None):
@@ -209,14 +211,16 @@ def _tile(xp, x, *, multiples):
     return xp.tile(x, multiples)
 
 
-@_tile.defvjp
-def _tile_vjp(xp, g, ans, x, multiples):
+def _tile_vjp(ops, g, ans, x, multiples):
     # Output axis d is multiples[d] copies of x's axis d: split it in two and sum the copies.
     split_shape = []
     for m, n in zip(multiples, x.shape, strict=True):
         split_shape += [m, n]
     copies = tuple(range(0, 2 * len(multiples), 2))
-    return xp.reduce_sum(xp.reshape(g, shape=tuple(split_shape)), axis=copies)
+    return ops.reduce_sum(ops.reshape(g, shape=tuple(split_shape)), axis=copies)
+
+
+_tile.defvjp(_tile_vjp)
 
 
 def tile(input, multiples, name=None):  # noqa: A002 - TF's argument name
@@ -242,7 +246,7 @@ def _broadcast_to(xp, x, *, shape):
 
 
 # The engine sums g back down to x's shape (unbroadcast), so the VJP just passes it on.
-_broadcast_to.defvjp(lambda xp, g, ans, x, shape: g)
+_broadcast_to.defvjp(lambda ops, g, ans, x, shape: g)
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 - TF's argument name
@@ -256,7 +260,7 @@ def identity(xp, x):
     return x
 
 
-identity.defvjp(lambda xp, g, ans, x: g)
+identity.defvjp(lambda ops, g, ans, x: g)
 
 
 @defop("stop_gradient", differentiable=False)

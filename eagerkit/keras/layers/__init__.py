@@ -12,17 +12,17 @@ Examples
 (1, 1, 10)
 """
 
-from eagerkit.layers.base import Layer
-from eagerkit.layers.convolutional import (
+from eagerkit.keras.layers.base import Layer
+from eagerkit.keras.layers.convolutional import (
     AveragePooling2D,
     AvgPool2D,
     Conv2D,
     MaxPool2D,
     MaxPooling2D,
 )
-from eagerkit.layers.core import Dense, Dropout, Embedding, Flatten, Reshape, flatten
-from eagerkit.layers.normalization import BatchNormalization
-from eagerkit.layers.recurrent import GRU, LSTM
+from eagerkit.keras.layers.core import Dense, Dropout, Embedding, Flatten, Reshape, flatten
+from eagerkit.keras.layers.normalization import BatchNormalization
+from eagerkit.keras.layers.recurrent import GRU, LSTM
 
 __all__ = [
     "GRU",

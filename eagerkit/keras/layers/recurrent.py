@@ -4,9 +4,9 @@ That loop is the point of eager execution: no ``dynamic_rnn``, no graph-time unr
 just one step after another, each recorded on the tape like any other op.
 """
 
-from eagerkit import initializers
-from eagerkit.layers import activations
-from eagerkit.layers.base import Layer, check_rank
+from eagerkit.keras import initializers
+from eagerkit.keras.layers import activations
+from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.ops.creation import zeros
 from eagerkit.ops.linalg import matmul
 from eagerkit.ops.shape import concat, reshape, stack

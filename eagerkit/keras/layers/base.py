@@ -9,8 +9,9 @@ kept in an attribute (or in a list, tuple or dict attribute) belongs to the laye
 import inspect
 import re
 
-from eagerkit import dtypes, initializers
+from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras import initializers
 from eagerkit.ops.cast import cast
 from eagerkit.tensor import Tensor, convert_to_tensor
 from eagerkit.train.tracking import restore_deferred
@@ -24,7 +25,7 @@ def unique_name(base):
 
     Examples
     --------
-    >>> from eagerkit.layers.base import unique_name
+    >>> from eagerkit.keras.layers.base import unique_name
     >>> unique_name("doc_example"), unique_name("doc_example")
     ('doc_example', 'doc_example_1')
     """
@@ -174,7 +175,7 @@ def sublayers(layer):
     Examples
     --------
     >>> import eagerkit as ek
-    >>> from eagerkit.layers.base import sublayers
+    >>> from eagerkit.keras.layers.base import sublayers
     >>> class Pair(ek.Model):
     ...     def __init__(self):
     ...         super().__init__()
@@ -230,7 +231,7 @@ def check_rank(layer, shape, rank, example, minimum=False):
     Examples
     --------
     >>> import eagerkit as ek
-    >>> from eagerkit.layers.base import check_rank
+    >>> from eagerkit.keras.layers.base import check_rank
     >>> check_rank(ek.layers.Flatten(name="f"), (5,), 2, "[batch, ...]")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

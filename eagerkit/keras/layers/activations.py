@@ -3,7 +3,7 @@
 Examples
 --------
 >>> import eagerkit as ek
->>> from eagerkit.layers.activations import get
+>>> from eagerkit.keras.layers.activations import get
 >>> get("relu")([-1.0, 2.0])
 <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
 >>> get(None) is None
@@ -30,7 +30,7 @@ def get(activation):
     Examples
     --------
     >>> import eagerkit as ek
-    >>> from eagerkit.layers.activations import get
+    >>> from eagerkit.keras.layers.activations import get
     >>> get("tanh") is ek.nn.tanh, get("linear")
     (True, None)
     """

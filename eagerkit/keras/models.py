@@ -6,7 +6,7 @@ way, ``self.track_layer(layer)``, works too.
 """
 
 from eagerkit.errors import FailedPreconditionError
-from eagerkit.layers.base import Layer, sublayers
+from eagerkit.keras.layers.base import Layer, sublayers
 from eagerkit.ops.creation import zeros
 
 

@@ -1,6 +1,6 @@
 """BatchNormalization: normalize each channel by its batch statistics while training."""
 
-from eagerkit.layers.base import Layer
+from eagerkit.keras.layers.base import Layer
 from eagerkit.ops.math import rsqrt
 from eagerkit.ops.reduce import reduce_mean
 from eagerkit.ops.shape import reshape

@@ -1,8 +1,8 @@
 """The everyday layers: Dense, Dropout, Flatten, Reshape, Embedding."""
 
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.layers import activations
-from eagerkit.layers.base import Layer, check_rank
+from eagerkit.keras.layers import activations
+from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.ops.cast import cast
 from eagerkit.ops.creation import random_uniform
 from eagerkit.ops.indexing import gather

@@ -100,7 +100,7 @@ def fans(shape):
 
     Examples
     --------
-    >>> from eagerkit.initializers import fans
+    >>> from eagerkit.keras.initializers import fans
     >>> fans([64, 10]), fans([3, 3, 16, 32])
     ((64, 10), (144, 288))
     """

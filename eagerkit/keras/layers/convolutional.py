@@ -1,8 +1,8 @@
 """Conv2D and 2-D pooling layers over images (NHWC, or NCHW with data_format)."""
 
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.layers import activations
-from eagerkit.layers.base import Layer, check_rank
+from eagerkit.keras.layers import activations
+from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.ops.conv import as_pair, conv2d, padding_name
 from eagerkit.ops.pool import avg_pool, max_pool
 from eagerkit.ops.shape import transpose

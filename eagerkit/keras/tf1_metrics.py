@@ -19,16 +19,30 @@ import numpy as np
 
 from eagerkit import dtypes, summary
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.layers.base import unique_name
+from eagerkit.keras.layers.base import unique_name
 from eagerkit.tensor import Tensor
 from eagerkit.variables import Variable
 
 
-def _host(value, dtype=np.float64):
-    """A value (Tensor, list, number) as a numpy array: metrics are bookkeeping, not math."""
+def _host(value, op, dtype=np.float64):
+    """A value (Tensor, list, number) as a numpy array: metrics are bookkeeping, not math.
+
+    ``None``, strings and ragged lists are refused (``np.asarray(None, float)`` would be a
+    silent NaN in the running total).
+    """
     if isinstance(value, Tensor):
         value = value.numpy()
-    return np.asarray(value, dtype=dtype)
+    try:
+        array = np.asarray(value)  # no dtype yet: [None, 1.0] must not become [nan, 1.0]
+    except (TypeError, ValueError):  # ragged lists
+        array = None
+    if array is None or array.dtype.kind not in "biuf":
+        raise InvalidArgumentError(
+            f"{op}: cannot use {value!r} as metric values; pass numbers, a list of numbers "
+            "of one shape, or a tensor",
+            op=op,
+        )
+    return array if dtype is None else array.astype(dtype)
 
 
 class Metric:
@@ -50,7 +64,14 @@ class Metric:
 
     def _accumulate(self, values, weights):
         """Add ``values`` (weighted) to the running total; both plain numpy arrays."""
-        weights = np.broadcast_to(weights, values.shape)
+        try:
+            weights = np.broadcast_to(weights, values.shape)
+        except ValueError:
+            raise InvalidArgumentError(
+                f"{self.name}: weights of shape {weights.shape} do not broadcast to the values' "
+                f"shape {values.shape}; pass one weight, or one per value",
+                op=self.name,
+            ) from None
         dtype = self.dtype.as_numpy_dtype
         self.total.assign_add(np.asarray(np.sum(values * weights), dtype=dtype))
         self.count.assign_add(np.asarray(np.sum(weights), dtype=dtype))
@@ -98,7 +119,7 @@ class Mean(Metric):
 
     def __call__(self, values, weights=1.0):
         """Add ``values`` (a number or any shape); returns the mean so far."""
-        self._accumulate(_host(values), _host(weights))
+        self._accumulate(_host(values, self.name), _host(weights, self.name))
         return self.result()
 
     update_state = __call__
@@ -117,14 +138,15 @@ class Accuracy(Metric):
 
     def __call__(self, labels, predictions, weights=1.0):
         """Compare ``labels`` and ``predictions`` (same shape); returns the accuracy so far."""
-        labels, predictions = _host(labels, None), _host(predictions, None)
+        labels = _host(labels, self.name, dtype=None)
+        predictions = _host(predictions, self.name, dtype=None)
         if labels.shape != predictions.shape:
             raise InvalidArgumentError(
                 f"Accuracy: labels have shape {labels.shape} but predictions have shape "
                 f"{predictions.shape}; pass class ids for both (e.g. ek.argmax(logits, axis=1))",
                 op="accuracy",
             )
-        self._accumulate((labels == predictions).astype(np.float64), _host(weights))
+        self._accumulate((labels == predictions).astype(np.float64), _host(weights, self.name))
         return self.result()
 
     update_state = __call__
