@@ -27,7 +27,9 @@ def repository(root=ROOT):
     text = (root / "pyproject.toml").read_text()
     found = re.search(r'^Repository = "https://github\.com/([\w.-]+)/([\w.-]+)"$', text, re.M)
     if not found:
-        sys.exit('pyproject.toml: add Repository = "https://github.com/<owner>/<name>" under [project.urls]')
+        sys.exit(
+            'pyproject.toml: [project.urls] needs Repository = "https://github.com/OWNER/NAME"'
+        )
     return found.groups()
 
 

@@ -48,3 +48,17 @@ def test_every_new_lesson_is_used_by_the_map():
     used = {notebook for _, notebook, _ in REFERENCE.findall(GUIDE)}
     for number in ["12", "13", "14", "15"]:
         assert any(name.startswith(number) for name in used), f"lesson {number} maps nothing"
+
+
+def test_class_times_are_the_ones_the_lessons_state():
+    listed = dict(
+        re.findall(r"^\| \[\d\d · [^]]+\]\((\d\d_\w+\.ipynb)\) \| (\d+) min", GUIDE, re.M)
+    )
+    stated = {}
+    for notebook in listed:
+        opening = "".join(json.loads((NOTEBOOKS / notebook).read_text())["cells"][0]["source"])
+        found = re.search(r"\*\*Class time:\*\* about (\d+) minutes", opening)
+        if found:  # lessons 02-11 get their openings with their exercises
+            stated[notebook] = found.group(1)
+    assert {"01_hello_eager.ipynb", "12_write_your_own_op.ipynb"} <= set(stated)
+    assert {n: listed[n] for n in stated} == stated
