@@ -179,6 +179,7 @@ from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.tensor_shape import TensorShape
 from eagerkit.train.checkpoint import Checkpoint
 from eagerkit.variables import Variable
 

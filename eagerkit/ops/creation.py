@@ -65,7 +65,7 @@ def ones(shape, dtype=dtypes.float32, name=None):
     --------
     >>> import eagerkit as ek
     >>> ek.ones([2, 3]).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
     return _new(current_device().xp.ones(_shape(shape), dtype=_np_dtype(dtype)))
 
