@@ -7,7 +7,8 @@ import eagerkit as ek
 from eagerkit.backends.simulated import SimArray
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
-SIM = "/job:localhost/replica:0/task:0/device:SIM:0"  # TF's full name
+CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full device names
+SIM = "/job:localhost/replica:0/task:0/device:SIM:0"
 
 
 def _values(tensor):

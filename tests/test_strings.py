@@ -6,8 +6,8 @@ import pytest
 import eagerkit as ek
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
-CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full name
-SIM = "/job:localhost/replica:0/task:0/device:SIM:0"  # TF's full name
+CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full device names
+SIM = "/job:localhost/replica:0/task:0/device:SIM:0"
 
 
 def test_text_becomes_a_string_tensor_of_bytes():
