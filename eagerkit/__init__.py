@@ -25,6 +25,8 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
     nest,
     nn,
     ops,
+    random,
+    strings,
     summary,
     train,
 )
@@ -52,6 +54,7 @@ from eagerkit.dtypes import (
     int16,
     int32,
     int64,
+    string,
     uint8,
     uint16,
 )
@@ -179,6 +182,7 @@ from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.tensor_shape import TensorShape
 from eagerkit.train.checkpoint import Checkpoint
 from eagerkit.variables import Variable
 

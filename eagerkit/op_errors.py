@@ -27,12 +27,12 @@ def check_kernel(op, np_dtype, device):
     wanted = sorted(dtypes.from_numpy(d).name for d in op.dtypes)
     dtype = dtypes.from_numpy(np_dtype).name
     if np_dtype not in op.dtypes:
-        lossless = [d for d in wanted if dtypes.casts_without_loss(np_dtype, d)]
-        if lossless:
-            target = "float32" if "float32" in lossless else lossless[0]
-            fix = f"Cast the input first, e.g. ek.cast(x, ek.{target})."
-        else:  # a cast would lose values (float to int): say so instead of suggesting one
-            fix = f"Pass {' or '.join(wanted)} values; a cast from {dtype} would lose data."
+        if dtype == "string":  # text is parsed, not cast
+            fix = "Convert the input first, e.g. ek.strings.to_number(x) to read numbers."
+        elif wanted == ["string"]:
+            fix = "Convert the input first, e.g. ek.strings.as_string(x) to format numbers."
+        else:
+            fix = _lossless_cast_hint(np_dtype, wanted)
         raise InvalidArgumentError(
             f"{op.name}: no kernel for dtype {dtype} (it accepts {', '.join(wanted)}). {fix}",
             op=op.name,
@@ -45,6 +45,21 @@ def check_kernel(op, np_dtype, device):
         f"Cast the input to one of those, or move it to the CPU first with x.cpu().",
         op=op.name,
     )
+
+
+def _lossless_cast_hint(np_dtype, wanted):
+    """Suggest a cast only to a dtype that holds every value (never float to int)."""
+    lossless = [
+        name
+        for name in wanted
+        if name != "string"
+        and dtypes.casts_without_loss(np_dtype, dtypes.as_dtype(name).as_numpy_dtype)
+    ]
+    if lossless:
+        target = "float32" if "float32" in lossless else lossless[0]
+        return f"Cast the input first, e.g. ek.cast(x, ek.{target})."
+    dtype = dtypes.from_numpy(np_dtype).name
+    return f"Pass {' or '.join(wanted)} values; a cast from {dtype} would lose data."
 
 
 def dtype_mismatch(op, inputs, position, expected, got):

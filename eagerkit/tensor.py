@@ -9,6 +9,9 @@ import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.devices import CPU, current_device
+from eagerkit.tensor_shape import TensorShape
+
+_new_shape = tuple.__new__  # TensorShape from an array's shape tuple, without re-checking it
 
 
 class Tensor:
@@ -38,8 +41,8 @@ class Tensor:
     # --- what it is -------------------------------------------------------------------
     @property
     def shape(self):
-        """The shape as a tuple of ints, e.g. ``(1, 1)``."""
-        return self._data.shape
+        """The shape, a TensorShape: a tuple of ints that prints ``(1, 1)`` as TF's does."""
+        return _new_shape(TensorShape, self._data.shape)
 
     @property
     def dtype(self):
@@ -58,8 +61,12 @@ class Tensor:
 
     @property
     def device(self):
-        """Device name, e.g. ``'/cpu:0'``."""
-        return self._device.name
+        """TF's full device name, e.g. ``'/job:localhost/replica:0/task:0/device:CPU:0'``.
+
+        ``ek.device``, ``copy_to_device`` and friends accept it, as they accept ``'/cpu:0'``
+        or ``'CPU:0'``; ``t._device.name`` is eagerkit's short name, ``'/cpu:0'``.
+        """
+        return self._device.full_name
 
     def get_shape(self):
         """TF1 spelling of ``.shape``."""
@@ -226,6 +233,8 @@ def convert_to_tensor(value, dtype=None, device=None):
         if dtype is not None
         else dtypes.default_numpy_dtype(value)
     )
+    if np_dtype.kind == "O":
+        target = CPU  # strings live in host memory, as in TF, whatever the device scope
     return Tensor(to_array(value, np_dtype, target, "convert_to_tensor"), target)
 
 
@@ -234,10 +243,14 @@ def to_array(value, np_dtype, device, op_name):
     if isinstance(value, Tensor):
         value = value.numpy()
     host = np.asarray(value)
+    if np_dtype.kind == "O" or host.dtype.kind in "SUO":  # a string tensor, or text given
+        from eagerkit import strings
+
+        return strings.to_bytes_array(host, value, np_dtype, device, op_name)
     if host.dtype.kind not in "biuf":
         raise TypeError(
             f"{op_name}: cannot convert {type(value).__name__} {value!r} to a tensor; "
-            "tensors hold numbers or bools"
+            "tensors hold numbers, bools or strings"
         )
     if host.dtype != np_dtype:
         converted = host.astype(np_dtype)

@@ -43,7 +43,7 @@ def reshape(tensor, shape, name=None):
     --------
     >>> import eagerkit as ek
     >>> ek.reshape(ek.range(6), [2, -1]).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
     return _reshape(tensor, shape=_shape_tuple(shape))
 
@@ -70,7 +70,7 @@ def transpose(a, perm=None, name=None):
     --------
     >>> import eagerkit as ek
     >>> ek.transpose(ek.zeros([2, 3, 4]), perm=[0, 2, 1]).shape
-    (2, 4, 3)
+    TensorShape([2, 4, 3])
     """
     a = convert_to_tensor(a)
     perm = tuple(reversed(range(a.ndim))) if perm is None else _shape_tuple(perm)
@@ -90,7 +90,7 @@ def expand_dims(input, axis, name=None):  # noqa: A002 - TF's argument name
     --------
     >>> import eagerkit as ek
     >>> ek.expand_dims([1.0, 2.0], 0).shape
-    (1, 2)
+    TensorShape([1, 2])
     """
     x = convert_to_tensor(input)
     axis = int(axis)
@@ -148,7 +148,7 @@ def concat(values, axis, name=None):
     --------
     >>> import eagerkit as ek
     >>> ek.concat([ek.ones([2, 1]), ek.zeros([2, 2])], axis=1).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
     if not values:
         raise InvalidArgumentError("concat: needs at least one tensor", op="concat")

@@ -9,7 +9,7 @@ Examples
 >>> dense.variables
 []
 >>> dense(ek.zeros([1, 1, 784])).shape
-(1, 1, 10)
+TensorShape([1, 1, 10])
 """
 
 from eagerkit.keras.layers.base import Layer

@@ -56,7 +56,7 @@ class Layer:
     ...         return inputs * self.w
     >>> layer = Scale()
     >>> len(layer.variables), layer([[1.0, 2.0]]).shape, len(layer.variables)
-    (0, (1, 2), 1)
+    (0, TensorShape([1, 2]), 1)
     """
 
     _autocast = True  # floating inputs are cast to the layer's dtype (Keras does the same)

@@ -38,7 +38,7 @@ class Conv2D(Layer):
     >>> import eagerkit as ek
     >>> conv = ek.layers.Conv2D(filters=64, kernel_size=3, padding="SAME")
     >>> conv(ek.zeros([2, 32, 32, 3])).shape, conv.kernel.shape
-    ((2, 32, 32, 64), (3, 3, 3, 64))
+    (TensorShape([2, 32, 32, 64]), TensorShape([3, 3, 3, 64]))
     """
 
     def __init__(
@@ -125,7 +125,7 @@ class MaxPooling2D(_Pooling2D):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.MaxPool2D(pool_size=2, strides=2, padding="SAME")(ek.zeros([1, 5, 5, 3])).shape
-    (1, 3, 3, 3)
+    TensorShape([1, 3, 3, 3])
     """
 
     _pool = staticmethod(max_pool)
@@ -138,7 +138,7 @@ class AveragePooling2D(_Pooling2D):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.AveragePooling2D()(ek.ones([1, 4, 4, 1])).shape
-    (1, 2, 2, 1)
+    TensorShape([1, 2, 2, 1])
     """
 
     _pool = staticmethod(avg_pool)

@@ -20,7 +20,7 @@ class Dense(Layer):
     >>> import eagerkit as ek
     >>> layer = ek.layers.Dense(3, activation="relu")
     >>> layer(ek.ones([2, 4])).shape, [v.shape for v in layer.variables]
-    ((2, 3), [(4, 3), (3,)])
+    (TensorShape([2, 3]), [TensorShape([4, 3]), TensorShape([3])])
     """
 
     def __init__(
@@ -111,7 +111,7 @@ class Flatten(Layer):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.Flatten()(ek.zeros([2, 3, 4])).shape
-    (2, 12)
+    TensorShape([2, 12])
     """
 
     def call(self, inputs):
@@ -126,7 +126,7 @@ def flatten(inputs, name=None):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.flatten(ek.zeros([2, 7, 7, 64])).shape
-    (2, 3136)
+    TensorShape([2, 3136])
     """
     return Flatten(name=name or "flatten_fn")(inputs)
 
@@ -138,7 +138,7 @@ class Reshape(Layer):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.Reshape([28, 28, 1])(ek.zeros([5, 784])).shape
-    (5, 28, 28, 1)
+    TensorShape([5, 28, 28, 1])
     """
 
     def __init__(self, target_shape, **kwargs):
@@ -157,7 +157,7 @@ class Embedding(Layer):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.Embedding(10, 4)([[1, 2, 3]]).shape
-    (1, 3, 4)
+    TensorShape([1, 3, 4])
     """
 
     _autocast = False  # ids stay integers

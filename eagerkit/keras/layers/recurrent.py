@@ -95,7 +95,7 @@ class LSTM(_Recurrent):
     >>> import eagerkit as ek
     >>> lstm = ek.layers.LSTM(8, return_sequences=True)
     >>> lstm(ek.zeros([2, 5, 3])).shape, [v.shape for v in lstm.variables]
-    ((2, 5, 8), [(3, 32), (8, 32), (32,)])
+    (TensorShape([2, 5, 8]), [TensorShape([3, 32]), TensorShape([8, 32]), TensorShape([32])])
     """
 
     gates, states = 4, 2  # state: (h, c)
@@ -137,7 +137,7 @@ class GRU(_Recurrent):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.GRU(4)(ek.zeros([2, 5, 3])).shape
-    (2, 4)
+    TensorShape([2, 4])
     """
 
     gates, states = 3, 1  # state: (h,)
