@@ -119,7 +119,7 @@ from eagerkit.ops.decompositions import det as matrix_determinant
 from eagerkit.ops.decompositions import inv as matrix_inverse
 from eagerkit.ops.decompositions import solve as matrix_solve
 from eagerkit.ops.einsum import einsum
-from eagerkit.ops.exp_log import cosh, expm1, log2, log10, logaddexp, sinh
+from eagerkit.ops.exp_log import cosh, erf, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.indexing import boolean_mask, gather, one_hot
 from eagerkit.ops.linalg import matmul, tensordot
 from eagerkit.ops.math import (
