@@ -8,40 +8,44 @@ tests/test_dispatch.py proves that both give the same answers and the same error
 
 Two more things happen in exactly one place each:
 
-- ``run_forward`` runs a kernel, and turns the numpy error it may raise into an eagerkit
-  error naming the op, the shapes and the dtypes (op_errors.py words it);
+- ``op_error`` turns what converting the inputs or running the kernel raised (a numpy error,
+  or an eagerkit one) into the error the user sees: an eagerkit error naming the op, the
+  shapes and the dtypes (op_errors.py words it), with eagerkit's own frames left out of the
+  traceback (boundary.py);
 - ``anyone_recording`` asks whether a tape, an ``ek.function`` trace or an execution
   callback wants to hear about the op that just ran. When none does, an op costs no tape
   work at all.
 """
 
-from eagerkit import op_errors, operands, recording
+from eagerkit import boundary, op_errors, operands, recording
 from eagerkit.errors import OpError
 from eagerkit.tensor import Tensor
 
 execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
 graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), innermost last
-_KERNEL_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError)
+_KERNEL_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError, MemoryError)
 
 
 def call(op, inputs, params):
     """Run ``op`` on ``inputs`` eagerly (the reference path): convert, forward, wrap, record."""
-    # inputs may come back changed: a tensor copied from another device (silent policy).
-    arrays, device, inputs = operands.to_arrays(op, inputs)
-    output = Tensor(run_forward(op, device.xp, arrays, params), device)
+    try:
+        # inputs may come back changed: a tensor copied from another device (silent policy).
+        arrays, device, inputs = operands.to_arrays(op, inputs)
+        data = op.forward(device.xp, *arrays, **params)
+    except (OpError, *_KERNEL_ERRORS) as error:
+        shown = op_error(op, inputs, error)
+        raise shown from shown.__cause__
+    output = Tensor(data, device)
     if anyone_recording():
         after(op, inputs, arrays, output, params)
     return output
 
 
-def run_forward(op, xp, arrays, params):
-    """The op's kernel on ``arrays``; a numpy error becomes one that names the op."""
-    try:
-        return op.forward(xp, *arrays, **params)
-    except OpError:
-        raise  # the forward's own error already names the op
-    except _KERNEL_ERRORS as error:
-        raise op_errors.explain(op, arrays, error) from error
+def op_error(op, inputs, error):
+    """The error the user sees when converting ``inputs`` or running ``op`` raised ``error``."""
+    if not isinstance(error, OpError):  # numpy's terse words: say which op, shapes, dtypes
+        return boundary.user_error(op_errors.explain(op, inputs, error), cause=error)
+    return boundary.user_error(error)  # already an eagerkit error that names the op
 
 
 def anyone_recording():
@@ -106,8 +110,9 @@ def fast_function(op):
             return call(op, inputs, params)  # the reference path checks and explains
         try:
             data = forward(device.xp, *arrays, **params)
-        except Exception:  # noqa: BLE001 - re-run on the reference path, which explains
-            return call(op, inputs, params)
+        except (OpError, *_KERNEL_ERRORS) as error:  # raised here: one eagerkit frame shown
+            shown = op_error(op, inputs, error)
+            raise shown from shown.__cause__
         output = new(Tensor)
         output._data, output._device = data, device
         if anyone_recording():
