@@ -16,6 +16,7 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
     debugging,
     devices,
     errors,
+    io,
     keras,
     linalg,
     math,
@@ -63,6 +64,7 @@ from eagerkit.gradient_functions import (
     value_and_gradients_function,
 )
 from eagerkit.graph.signature import TensorSpec
+from eagerkit.io import decode_csv, read_file
 from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' layers
 from eagerkit.keras import tf1_losses as losses  # TF1's tf.losses: (labels, predictions)
 from eagerkit.keras import tf1_metrics as metrics  # tfe.metrics: float64 results
