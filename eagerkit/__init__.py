@@ -9,6 +9,9 @@ come from) write ``tf.`` or ``tfe.``.
 ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
 """
 
+import sys as _sys
+
+from eagerkit import boundary as _boundary
 from eagerkit import (  # noqa: F401 - ops registers every primitive
     config,
     data,
@@ -186,5 +189,15 @@ from eagerkit.train.checkpoint import Checkpoint
 from eagerkit.variables import Variable
 
 newaxis = None
+
+# TF's namespaces: every public function and method in them raises eagerkit errors that name
+# the call you made, with tracebacks that end at your line (see boundary.py).
+PUBLIC_NAMESPACES = (
+    *("nn", "math", "linalg", "random", "config", "train", "data", "data.experimental"),
+    *("keras", "keras.layers", "keras.losses", "keras.metrics", "keras.optimizers"),
+    *("keras.initializers", "keras.activations", "keras.models", "layers", "losses", "metrics"),
+    *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
+)
+_boundary.install(_boundary.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES))
 
 __version__ = "0.1.0"

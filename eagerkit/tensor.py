@@ -281,11 +281,15 @@ def _dtype_mismatch(op_name, got, expected, value=None):
     from eagerkit.errors import InvalidArgumentError
 
     shown = f" {value!r}" if value is not None else ""
+    cast = (
+        f"Use ek.cast(x, ek.{expected.name}) or write"
+        if dtypes.casts_without_loss(got.as_numpy_dtype, expected.as_numpy_dtype)
+        else "Write"  # a cast would lose data (1.5 to an int): never suggest one
+    )
     return InvalidArgumentError(
         f"{op_name}: expected {_article(expected.name)} value but got "
-        f"{_article(got.name)} one{shown}; "
-        f"eagerkit does not convert between dtypes silently. Use ek.cast(x, ek.{expected.name}) "
-        "or write the value with the dtype you mean (3.0 for a float, 3 for an int).",
+        f"{_article(got.name)} one{shown}; eagerkit does not convert between dtypes silently. "
+        f"{cast} the value with the dtype you mean (3.0 for a float, 3 for an int).",
         op=op_name,
     )
 

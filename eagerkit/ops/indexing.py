@@ -161,7 +161,8 @@ def _one_hot(xp, indices, *, depth, on_value, off_value, dtype):
     if indices.dtype.kind not in "iu":
         raise InvalidArgumentError(
             f"one_hot: indices must be integers, got {indices.dtype} (shape "
-            f"{tuple(indices.shape)}); cast the labels first, e.g. ek.cast(labels, ek.int32)",
+            f"{tuple(indices.shape)}); pass integer labels (ek.cast(labels, ek.int32) is "
+            "exact only when every label is a whole number)",
             op="one_hot",
         )
     np_dtype = dtypes.as_dtype(dtype).as_numpy_dtype
