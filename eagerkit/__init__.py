@@ -197,6 +197,7 @@ PUBLIC_NAMESPACES = (
     *("keras", "keras.layers", "keras.losses", "keras.metrics", "keras.optimizers"),
     *("keras.initializers", "keras.activations", "keras.models", "layers", "losses", "metrics"),
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
+    *("strings", "io"),
 )
 _boundary.install(_boundary.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES))
 
