@@ -72,6 +72,8 @@ from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' la
 from eagerkit.keras import tf1_losses as losses  # TF1's tf.losses: (labels, predictions)
 from eagerkit.keras import tf1_metrics as metrics  # tfe.metrics: float64 results
 from eagerkit.keras.models import Model, Network, Sequential
+from eagerkit.module import Module
+from eagerkit.name_scope import name_scope
 from eagerkit.ops.arithmetic import (
     add,
     divide,
@@ -186,6 +188,7 @@ from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
 from eagerkit.tensor_shape import TensorShape
 from eagerkit.train.checkpoint import Checkpoint
+from eagerkit.unconnected_gradients import UnconnectedGradients
 from eagerkit.variables import Variable
 
 newaxis = None

@@ -12,6 +12,7 @@ import itertools
 from eagerkit import dtypes, registry
 from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.name_scope import current_prefix
 from eagerkit.tensor import Tensor, _scalar_repr, convert_to_tensor
 
 _creation_counter = itertools.count()
@@ -44,7 +45,7 @@ class Variable(Tensor):
 
             value = copy_to_device(value, target)  # inside ek.device(...): the variable lives there
         super().__init__(value._data, value._device)
-        self._name = (name or "Variable") + ":0"
+        self._name = current_prefix() + (name or "Variable") + ":0"  # e.g. "dense/w:0"
         self.trainable = trainable
         self._creation_index = next(_creation_counter)
 
