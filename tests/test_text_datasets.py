@@ -201,3 +201,17 @@ def test_read_file(tmp_path):
     assert ek.io.read_file(str(path)).numpy() == b"\x00ab\n\xff"
     with pytest.raises(NotFoundError, match="read_file: no such file"):
         ek.io.read_file(str(tmp_path / "nothing"))
+
+
+def test_filter_keeps_lines_that_pass(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("# comment\nkeep me\n\n# another\nand me\n")
+    ds = ek.data.TextLineDataset(str(path)).filter(
+        lambda line: ek.logical_and(line != "", ek.strings.regex_replace(line, "^#.*", "") != "")
+    )
+    assert [line.numpy() for line in ds] == [b"keep me", b"and me"]
+    pairs = ek.data.Dataset.from_tensor_slices(([1, 2, 3], [10, 20, 30]))
+    assert [int(y) for _, y in pairs.filter(lambda x, y: x > 1)] == [20, 30]
+    assert [int(x) for x in ek.data.Dataset.range(4).filter(lambda x: bool(x % 2))] == [1, 3]
+    with pytest.raises(InvalidArgumentError, match="filter: the predicate must return a bool"):
+        list(ek.data.Dataset.range(3).filter(lambda x: x))
