@@ -51,6 +51,8 @@ def differences(answer, expected, *, what="your answer", reveal=True, rtol=1e-4,
         return [f"{what} has shape {got.shape} but shape {want.shape} is expected"]
     if isinstance(expected, Tensor) and answer.dtype != expected.dtype:
         return [f"{what} has dtype {answer.dtype.name} but {expected.dtype.name} is expected"]
+    if isinstance(expected, Tensor) and answer.device != expected.device:
+        return [f"{what} is on {answer.device} but is expected on {expected.device}"]
     return _value_differences(got, want, what, reveal, rtol, atol)
 
 
