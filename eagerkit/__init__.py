@@ -22,6 +22,8 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
     nest,
     nn,
     ops,
+    random,
+    strings,
     summary,
     train,
 )
@@ -49,6 +51,7 @@ from eagerkit.dtypes import (
     int16,
     int32,
     int64,
+    string,
     uint8,
     uint16,
 )

@@ -9,8 +9,12 @@ Examples
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.creation import eye
+from eagerkit.ops.decompositions import cholesky, det, inv, solve
+from eagerkit.ops.einsum import einsum
 from eagerkit.ops.linalg import matmul, tensordot
+from eagerkit.ops.matrix_parts import band_part, diag, diag_part, trace
 from eagerkit.ops.shape import transpose
+from eagerkit.ops.statistics import norm
 from eagerkit.tensor import convert_to_tensor
 
 
@@ -34,4 +38,19 @@ def matrix_transpose(a, name=None):
     return transpose(x, perm)
 
 
-__all__ = ["eye", "matmul", "matrix_transpose", "tensordot"]
+__all__ = [
+    "band_part",
+    "cholesky",
+    "det",
+    "diag",
+    "diag_part",
+    "einsum",
+    "eye",
+    "inv",
+    "matmul",
+    "matrix_transpose",
+    "norm",
+    "solve",
+    "tensordot",
+    "trace",
+]

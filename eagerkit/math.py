@@ -35,6 +35,7 @@ from eagerkit.ops.compare import (
     logical_xor,
     not_equal,
 )
+from eagerkit.ops.exp_log import cosh, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.math import (
     abs,
     ceil,
@@ -67,6 +68,10 @@ from eagerkit.ops.reduce import (
     reduce_prod,
     reduce_sum,
 )
+from eagerkit.ops.scan import cumprod, cumsum
+from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
+from eagerkit.ops.sorting import top_k
+from eagerkit.ops.statistics import reduce_std, reduce_variance
 
 mod = floormod  # tf.math.mod is floormod
 
@@ -77,9 +82,13 @@ __all__ = [
     "argmin",
     "ceil",
     "cos",
+    "cosh",
+    "cumprod",
+    "cumsum",
     "divide",
     "equal",
     "exp",
+    "expm1",
     "floor",
     "floordiv",
     "floormod",
@@ -88,7 +97,10 @@ __all__ = [
     "less",
     "less_equal",
     "log",
+    "log10",
     "log1p",
+    "log2",
+    "logaddexp",
     "logical_and",
     "logical_not",
     "logical_or",
@@ -107,12 +119,16 @@ __all__ = [
     "reduce_mean",
     "reduce_min",
     "reduce_prod",
+    "reduce_std",
     "reduce_sum",
+    "reduce_variance",
     "round",
     "rsqrt",
+    "segment_sum",
     "sigmoid",
     "sign",
     "sin",
+    "sinh",
     "softplus",
     "sqrt",
     "square",
@@ -120,5 +136,7 @@ __all__ = [
     "subtract",
     "tan",
     "tanh",
+    "top_k",
     "truediv",
+    "unsorted_segment_sum",
 ]

@@ -28,6 +28,7 @@ from eagerkit.ops.nn import (
     tanh,
 )
 from eagerkit.ops.pool import avg_pool, max_pool
+from eagerkit.ops.sorting import top_k
 
 max_pool2d = max_pool  # TF2 spells the 2-D pools with the rank too
 avg_pool2d = avg_pool
@@ -52,4 +53,5 @@ __all__ = [
     "softplus",
     "sparse_softmax_cross_entropy_with_logits",
     "tanh",
+    "top_k",
 ]

@@ -28,9 +28,13 @@ def check_kernel(op, np_dtype, device):
     dtype = dtypes.from_numpy(np_dtype).name
     if np_dtype not in op.dtypes:
         fix = f"ek.cast(x, ek.{wanted[-1] if 'float32' not in wanted else 'float32'})"
+        if dtype == "string":  # text is parsed, not cast
+            fix = "ek.strings.to_number(x) to read numbers from text"
+        elif wanted == ["string"]:
+            fix = "ek.strings.as_string(x) to format numbers as text"
         raise InvalidArgumentError(
             f"{op.name}: no kernel for dtype {dtype} (it accepts {', '.join(wanted)}). "
-            f"Cast the input first, e.g. {fix}.",
+            f"Convert the input first, e.g. {fix}.",
             op=op.name,
         )
     allowed = sorted(dtypes.from_numpy(d).name for d in device.kernels.get(op.name, ()))

@@ -226,6 +226,8 @@ def convert_to_tensor(value, dtype=None, device=None):
         if dtype is not None
         else dtypes.default_numpy_dtype(value)
     )
+    if np_dtype.kind == "O":
+        target = CPU  # strings live in host memory, as in TF, whatever the device scope
     return Tensor(to_array(value, np_dtype, target, "convert_to_tensor"), target)
 
 
@@ -234,10 +236,14 @@ def to_array(value, np_dtype, device, op_name):
     if isinstance(value, Tensor):
         value = value.numpy()
     host = np.asarray(value)
+    if np_dtype.kind == "O" or host.dtype.kind in "SUO":  # a string tensor, or text given
+        from eagerkit import strings
+
+        return strings.to_bytes_array(host, value, np_dtype, device, op_name)
     if host.dtype.kind not in "biuf":
         raise TypeError(
             f"{op_name}: cannot convert {type(value).__name__} {value!r} to a tensor; "
-            "tensors hold numbers or bools"
+            "tensors hold numbers, bools or strings"
         )
     if host.dtype != np_dtype:
         converted = host.astype(np_dtype)

@@ -62,25 +62,35 @@ class Variable(Tensor):
     value = read_value
 
     # --- changing the value ----------------------------------------------------------------
+    # Every write goes through ``_write``: assign*, optimizers, checkpoints and L-BFGS alike,
+    # so the one rule that guards writes (``ek.function`` graphs never write) cannot be skipped.
     def assign(self, value, read_value=True):
         """Replace the value; the new one must have the same shape and dtype."""
-        self._data = self._checked(value, "assign")
+        self._write(self._checked(value, "assign"), "assign")
         return self if read_value else None
 
     def assign_add(self, delta, read_value=True):
         """``self += delta``."""
-        self._data = self._data + self._checked(delta, "assign_add")
+        self._write(self._data + self._checked(delta, "assign_add"), "assign_add")
         return self if read_value else None
 
     def assign_sub(self, delta, read_value=True):
         """``self -= delta``."""
-        self._data = self._data - self._checked(delta, "assign_sub")
+        self._write(self._data - self._checked(delta, "assign_sub"), "assign_sub")
         return self if read_value else None
+
+    def _write(self, array, what):
+        """Make ``array`` (already checked: our shape, dtype and device) the new value."""
+        self._check_writable(what)
+        self._data = array
+
+    def _check_writable(self, what):
+        """Raise unless a write may happen now (callers that write several things ask first)."""
+        for tracer in registry.graph_tracers:  # ek.function graphs never write variables
+            tracer.refuse_assign(self, what)
 
     def _checked(self, value, what):
         """``value`` as an array like ours, or an error that leaves the variable unchanged."""
-        for tracer in registry.graph_tracers:  # ek.function graphs never write variables
-            tracer.refuse_assign(self, what)
         if isinstance(value, Tensor):
             if value.dtype != self.dtype:
                 raise InvalidArgumentError(

@@ -45,7 +45,7 @@ def test_files_on_disk_and_state(tmp_path):
     }
     assert ek.train.latest_checkpoint(str(tmp_path)) == second
     index = json.loads((tmp_path / "ckpt-2.index.json").read_text())
-    assert index["format"] == "eagerkit-checkpoint" and index["version"] == 1
+    assert index["format"] == "eagerkit-checkpoint" and index["version"] == 2
     assert sorted(index["entries"]) == [
         "save_counter/.ATTRIBUTES/VARIABLE_VALUE",
         "w/.ATTRIBUTES/VARIABLE_VALUE",

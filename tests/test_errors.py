@@ -351,11 +351,11 @@ ERRORS = [
         ["tensordot: contracted axes differ in size: a(2,) axes [0] vs b(3,) axes [0]"],
     ),
     (
-        "strings are not tensors",
+        "text is not a number",
         lambda: ek.constant(1.0) + "a",
-        None,
-        TypeError,
-        ["add: cannot convert str 'a' to a tensor"],
+        errors.InvalidArgumentError,
+        ValueError,
+        ["add: cannot convert the string value 'a' to float32", "ek.strings.to_number"],
     ),
     (
         "unknown dtype",

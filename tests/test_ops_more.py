@@ -201,3 +201,16 @@ def test_argmax_output_type():
         ek.argmax(x, output_type=ek.float32)
     with pytest.raises(InvalidArgumentError, match="argmax: axis must be an integer, got float"):
         ek.argmax(x, axis=0.5)
+
+
+def test_the_new_ops_are_in_tf2s_namespaces():
+    assert ek.linalg.inv is ek.matrix_inverse and ek.linalg.det is ek.matrix_determinant
+    assert ek.linalg.solve is ek.matrix_solve and ek.linalg.cholesky is ek.cholesky
+    assert ek.linalg.band_part is ek.matrix_band_part and ek.linalg.diag is ek.matrix_diag
+    assert ek.linalg.diag_part is ek.matrix_diag_part and ek.linalg.trace is ek.trace
+    assert ek.linalg.einsum is ek.einsum and ek.linalg.norm is ek.norm
+    for name in ["cumsum", "cumprod", "reduce_variance", "reduce_std", "top_k", "segment_sum"]:
+        assert getattr(ek.math, name) is getattr(ek, name), name
+    for name in ["sinh", "cosh", "expm1", "log2", "log10", "logaddexp", "unsorted_segment_sum"]:
+        assert getattr(ek.math, name) is getattr(ek, name), name
+    assert ek.nn.top_k is ek.top_k

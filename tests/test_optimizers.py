@@ -209,7 +209,7 @@ def test_learning_rate_may_be_a_callable_and_must_be_a_number():
 def test_apply_gradients_checks_pairs():
     w = ek.Variable([1.0, 2.0])
     opt = ek.train.GradientDescentOptimizer(0.1)
-    with pytest.raises(TypeError, match="got a Tensor as the variable"):
+    with pytest.raises(ek.errors.InvalidArgumentError, match="got a Tensor as the variable"):
         opt.apply_gradients([(ek.constant(1.0), ek.constant(1.0))])
     with pytest.raises(ek.errors.InvalidArgumentError, match="dtype float64.*dtype float32"):
         opt.apply_gradients([(ek.constant(np.array([1.0, 1.0])), w)])

@@ -13,8 +13,15 @@ Examples
 
 import math
 
-from eagerkit import dtypes
+from eagerkit import dtypes, random
 from eagerkit.ops import creation
+
+
+def _sample(distribution, shape, seed, *args, dtype):
+    """Seeded: the same numbers on every call (a stateless draw, as Keras); else the stream."""
+    if seed is None:
+        return getattr(random, distribution)(shape, *args, dtype=dtype)
+    return getattr(random, "stateless_" + distribution)(shape, [0, seed], *args, dtype=dtype)
 
 
 class Initializer:
@@ -92,7 +99,7 @@ class RandomNormal(Initializer):
         self.mean, self.stddev, self.seed = mean, stddev, seed
 
     def __call__(self, shape, dtype=dtypes.float32):
-        return creation.random_normal(shape, self.mean, self.stddev, dtype=dtype, seed=self.seed)
+        return _sample("normal", shape, self.seed, self.mean, self.stddev, dtype=dtype)
 
 
 def fans(shape):
@@ -127,7 +134,7 @@ class RandomUniform(Initializer):
         self.minval, self.maxval, self.seed = minval, maxval, seed
 
     def __call__(self, shape, dtype=dtypes.float32):
-        return creation.random_uniform(shape, self.minval, self.maxval, dtype=dtype, seed=self.seed)
+        return _sample("uniform", shape, self.seed, self.minval, self.maxval, dtype=dtype)
 
 
 class GlorotUniform(Initializer):
@@ -150,7 +157,7 @@ class GlorotUniform(Initializer):
     def __call__(self, shape, dtype=dtypes.float32):
         fan_in, fan_out = fans(shape)
         limit = math.sqrt(6.0 / max(fan_in + fan_out, 1))
-        return creation.random_uniform(shape, -limit, limit, dtype=dtype, seed=self.seed)
+        return _sample("uniform", shape, self.seed, -limit, limit, dtype=dtype)
 
 
 zeros, ones, constant = Zeros, Ones, Constant

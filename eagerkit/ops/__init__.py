@@ -27,6 +27,7 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     shape,
     sorting,
     statistics,
+    strings,
 )
 
 # numpy warns when exp(100.0) overflows float32; TF does not, and enable_check_numerics is

@@ -7,6 +7,7 @@ devices: ``x (cpu) -> x.gpu() -> ... -> loss`` gives ``dloss/dx`` on the CPU.
 
 from eagerkit import registry
 from eagerkit.devices import get_device
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
 from eagerkit.tape import active_tapes
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -17,6 +18,12 @@ def _copy(xp, x, *, source, target):
     """The array ``x`` (on device ``source``) copied to device ``target``, through the host."""
     if source == target:
         return x  # arrays are never written into, so sharing one is safe
+    if x.dtype.kind == "O":
+        raise InvalidArgumentError(
+            f"copy_to_device: string tensors live on the CPU (as in TF) and cannot be copied "
+            f"to {target}; copy the numbers made from them instead (ek.strings.to_number)",
+            op="copy_to_device",
+        )
     host = get_device(source).backend.to_host(x)
     return get_device(target).backend.asarray(host)
 

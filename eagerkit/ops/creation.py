@@ -10,8 +10,7 @@ import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.devices import current_device
-from eagerkit.errors import UnimplementedError
-from eagerkit.tensor import Tensor, convert_to_tensor, to_array
+from eagerkit.tensor import Tensor, convert_to_tensor
 
 
 def _shape(shape):
@@ -120,77 +119,8 @@ def linspace(start, stop, num, name=None):
     return _new(current_device().xp.linspace(start, stop, int(num), dtype=np.float32))
 
 
-# --- random numbers: one generator per device, reset by set_random_seed --------------------
-_generators = {}
-_global_seed = [None]
-
-
-def set_random_seed(seed):
-    """Make every random op from now on repeatable (like ``tf.set_random_seed``).
-
-    Examples
-    --------
-    >>> import eagerkit as ek
-    >>> ek.set_random_seed(0); a = ek.random_normal([2])
-    >>> ek.set_random_seed(0); b = ek.random_normal([2])
-    >>> bool(ek.reduce_all(a == b))
-    True
-    """
-    _global_seed[0] = seed
-    _generators.clear()
-
-
-def _generator(seed):
-    from eagerkit.registry import graph_tracers
-
-    if graph_tracers:  # a traced graph would replay the same "random" numbers every call
-        raise UnimplementedError(
-            "random numbers cannot be drawn inside ek.function: the graph would freeze this "
-            "draw and replay the same values on every call. Draw them outside and pass them "
-            "in as an argument (e.g. a dropout mask), or call the function eagerly.",
-            op="random",
-        )
-    device = current_device()
-    if seed is not None:  # an op-level seed gives a fresh, repeatable stream
-        base = _global_seed[0] or 0
-        return device.backend.random_generator([base, seed])
-    if device.name not in _generators:
-        _generators[device.name] = device.backend.random_generator(_global_seed[0])
-    return _generators[device.name]
-
-
-def _as_array(value, np_dtype):
-    return to_array(value, np_dtype, current_device(), "random")
-
-
-def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
-    """Samples from a normal distribution (float32 unless told otherwise)."""
-    np_dtype = _np_dtype(dtype)
-    samples = _generator(seed).normal(0.0, 1.0, size=_shape(shape)).astype(np_dtype)
-    return _new(samples * _as_array(stddev, np_dtype) + _as_array(mean, np_dtype))
-
-
-def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
-    """Samples uniformly from [minval, maxval) (maxval defaults to 1 for floats)."""
-    np_dtype = _np_dtype(dtype)
-    generator = _generator(seed)
-    if np_dtype.kind in "iu":
-        if maxval is None:
-            raise ValueError("random_uniform: maxval must be given for integer dtypes")
-        return _new(generator.integers(minval, maxval, size=_shape(shape)).astype(np_dtype))
-    high = 1.0 if maxval is None else maxval
-    samples = generator.uniform(float(minval), float(high), size=_shape(shape))
-    return _new(samples.astype(np_dtype))
-
-
-def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
-    """Normal samples redrawn until they lie within two standard deviations of the mean."""
-    np_dtype = _np_dtype(dtype)
-    generator = _generator(seed)
-    size = _shape(shape)
-    samples = generator.normal(0.0, 1.0, size=size)
-    outside = abs(samples) > 2
-    while outside.any():  # redraw only the outliers, as TF does
-        samples[outside] = generator.normal(0.0, 1.0, size=int(outside.sum()))
-        outside = abs(samples) > 2
-    return _new(samples.astype(np_dtype) * np_dtype.type(stddev) + np_dtype.type(mean))
+# --- random numbers: TF1's names for ek.random's ops (see eagerkit/random/) -----------------
+from eagerkit.random import normal as random_normal  # noqa: E402, F401
+from eagerkit.random import set_seed as set_random_seed  # noqa: E402, F401
+from eagerkit.random import truncated_normal  # noqa: E402, F401
+from eagerkit.random import uniform as random_uniform  # noqa: E402, F401

@@ -32,11 +32,13 @@ def _basic_key(key, shape):
 @defop("getitem")
 def _getitem(xp, x, *, key):
     try:
-        return x[key]
+        item = x[key]
     except IndexError as error:
         raise InvalidArgumentError(
             f"index: {error} (tensor shape {tuple(x.shape)}, index {key!r})", op="getitem"
         ) from None
+    # One element of a string tensor is a bytes object: keep it a 0-d array, as numbers are.
+    return item if hasattr(item, "ndim") else xp.array(item, dtype=object)
 
 
 _getitem.defvjp(lambda ops, g, ans, x, key: ops.unslice(g, shape=tuple(x.shape), key=key))

@@ -5,8 +5,8 @@ keeping a part of a matrix is keeping the same part of g: ``band_part`` is its o
 ``matrix_diag`` / ``matrix_diag_part`` are each other's.
 """
 
+from eagerkit.arguments import whole_number
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.arguments import whole_number
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 

@@ -15,14 +15,14 @@ def _reflected(op):
 
 
 def _equal(self, other):
-    # TF2: == is elementwise. Comparing with None (or a non-number) is plainly False.
-    if other is None or isinstance(other, str):
+    # TF2: == is elementwise. Comparing with None (or text with a number) is plainly False.
+    if other is None or (isinstance(other, (str, bytes)) and not self.dtype.is_string):
         return False
     return compare.equal(self, other)
 
 
 def _not_equal(self, other):
-    if other is None or isinstance(other, str):
+    if other is None or (isinstance(other, (str, bytes)) and not self.dtype.is_string):
         return True
     return compare.not_equal(self, other)
 

@@ -5,9 +5,9 @@ padding is undone by slicing, a roll by rolling back, and a repeat by adding up 
 (``unrepeat``, whose own gradient is the repeat again).
 """
 
+from eagerkit.arguments import axis_index, size, whole_number
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import shape as shape_ops
-from eagerkit.ops.arguments import axis_index, size, whole_number
 from eagerkit.ops.indexing import getitem
 from eagerkit.registry import defop
 from eagerkit.tensor import Tensor, convert_to_tensor

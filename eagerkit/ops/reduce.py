@@ -174,8 +174,8 @@ def _argmin(xp, x, *, axis, output_type="int64"):
 
 def _index_options(op, axis, output_type):
     """argmax/argmin's axis (0 when None, as in TF) and output dtype (int32 or int64)."""
+    from eagerkit.arguments import whole_number
     from eagerkit.dtypes import as_dtype
-    from eagerkit.ops.arguments import whole_number
 
     output_type = as_dtype(output_type)
     if output_type.name not in ("int32", "int64"):

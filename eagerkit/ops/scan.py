@@ -5,8 +5,8 @@ from the end). The gradient of a running sum is a running sum the other way roun
 i is counted in every total after it, so its gradient adds up the incoming g from there on.
 """
 
+from eagerkit.arguments import axis_index
 from eagerkit.dtypes import NUMERIC
-from eagerkit.ops.arguments import axis_index
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 

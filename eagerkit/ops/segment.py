@@ -6,9 +6,9 @@ of data gets the gradient of the segment it went into. ``segment_sum`` is the sa
 sorted ids, with as many segments as the largest id needs.
 """
 
+from eagerkit.arguments import size
 from eagerkit.dtypes import NUMERIC
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.arguments import size
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 

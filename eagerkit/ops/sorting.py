@@ -9,9 +9,9 @@ came from (``untake_along_axis``). The two are each other's VJP, so any order wo
 import collections
 import math
 
+from eagerkit.arguments import axis_index, size
 from eagerkit.dtypes import NUMERIC
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.arguments import axis_index, size
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 

@@ -7,10 +7,10 @@ NaN (x / |x| is 0 / 0 there).
 
 import math
 
+from eagerkit.arguments import axis_index
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.ops import math as math_ops
 from eagerkit.ops import reduce
-from eagerkit.ops.arguments import axis_index
 from eagerkit.tensor import convert_to_tensor
 
 

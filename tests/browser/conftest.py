@@ -54,11 +54,12 @@ def _write_settings(settings_dir):
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """``(base_url, token, root_dir)`` of a JupyterLab serving a copy of the test notebook."""
+    """``(base_url, token, root_dir)`` of a JupyterLab serving copies of the test notebooks."""
     base = tmp_path_factory.mktemp("lab")
     root = base / "root"
     root.mkdir()
-    shutil.copy(HERE / "widgets_demo.ipynb", root / "widgets_demo.ipynb")
+    for notebook in HERE.glob("*.ipynb"):  # each browser test file has its demo notebook
+        shutil.copy(notebook, root / notebook.name)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     for var, sub in [
         ("JUPYTER_CONFIG_DIR", "config"),
