@@ -163,7 +163,8 @@ class FunctionExercise(Exercise):
             got = fn(*tensors)
             if got is None or got is ...:
                 raise _NotAnswered(
-                    f"{call} returned {got!r}: {_HOW_TO_ANSWER.format(key=self.key)}"
+                    f"{call} returned {got!r} (no return yet?): "
+                    + _HOW_TO_ANSWER.format(key=self.key)
                 )
             problems = differences(
                 got, self.reference(*tensors), what=call, rtol=self.rtol, atol=self.atol
