@@ -28,10 +28,13 @@ def whole_number(value, what, op):
         return int(value)
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return int(value)
+    why = (
+        "; fractional values are refused rather than truncated (write the whole number you mean)"
+        if isinstance(value, (numbers.Number, Tensor))
+        else ""
+    )
     raise InvalidArgumentError(
-        f"{op}: {what} must be an integer, got {type(value).__name__} {value!r}; fractional "
-        "values are refused rather than truncated (write the whole number you mean)",
-        op=op,
+        f"{op}: {what} must be an integer, got {type(value).__name__} {value!r}{why}", op=op
     )
 
 

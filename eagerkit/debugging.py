@@ -14,7 +14,7 @@ import linecache
 import os
 import sys
 
-from eagerkit import registry
+from eagerkit import boundary, registry
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -44,6 +44,33 @@ def disable_check_numerics():
     """Turn the guard off again (ops cost nothing extra afterwards)."""
     while _check_output in registry.execution_callbacks:
         registry.execution_callbacks.remove(_check_output)
+
+
+def disable_traceback_filtering():
+    """Show eagerkit's own frames (and the numpy error behind an op error) in tracebacks.
+
+    By default, as in TensorFlow 2.7+, an error's traceback ends at your own line and
+    eagerkit's internal frames are hidden; turn this on to debug eagerkit itself.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.debugging.disable_traceback_filtering()
+    >>> ek.debugging.is_traceback_filtering_enabled()
+    False
+    >>> ek.debugging.enable_traceback_filtering()
+    """
+    boundary.set_filtering(False)
+
+
+def enable_traceback_filtering():
+    """Hide eagerkit's own frames from tracebacks again (the default)."""
+    boundary.set_filtering(True)
+
+
+def is_traceback_filtering_enabled():
+    """Whether tracebacks hide eagerkit's own frames (True unless you turned it off)."""
+    return boundary.is_filtering()
 
 
 def check_numerics(tensor, message):

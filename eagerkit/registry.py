@@ -34,7 +34,7 @@ A VJP computes with ``ops``, a namespace of eagerkit primitives (``ops.matmul``,
 import functools
 import inspect
 
-from eagerkit import dtypes, op_errors, operands, tape
+from eagerkit import boundary, dtypes, op_errors, operands, tape
 from eagerkit.errors import OpError
 from eagerkit.tensor import Tensor
 
@@ -207,10 +207,11 @@ def _fast_call(op):
             return apply(op, inputs, params)  # the slow path checks and explains
         try:
             data = forward(device.xp, *arrays, **params)
-        except OpError:
-            raise  # the forward's own error already names the op
-        except (ValueError, TypeError, IndexError, ArithmeticError) as error:
-            raise op_errors.explain(op, arrays, error) from error
+        except OpError as error:  # the forward's own error already names the op
+            raise boundary.user_error(error) from error.__cause__
+        except (ValueError, TypeError, IndexError, ArithmeticError, MemoryError) as error:
+            shown = boundary.user_error(op_errors.explain(op, arrays, error), cause=error)
+            raise shown from shown.__cause__
         output = new(Tensor)
         output._data, output._device = data, device
         if _active_tapes or execution_callbacks or graph_tracers:
@@ -223,13 +224,14 @@ def _fast_call(op):
 def apply(op, inputs, params):
     """Run ``op`` on ``inputs`` eagerly and record it on the active tapes."""
     # inputs may come back changed: a tensor copied from another device (silent policy).
-    arrays, device, inputs = operands.to_arrays(op, inputs)
     try:
+        arrays, device, inputs = operands.to_arrays(op, inputs)
         data = op.forward(device.xp, *arrays, **params)
-    except OpError:
-        raise
-    except (ValueError, TypeError, IndexError, ArithmeticError) as error:
-        raise op_errors.explain(op, arrays, error) from error
+    except OpError as error:
+        raise boundary.user_error(error) from error.__cause__
+    except (ValueError, TypeError, IndexError, ArithmeticError, MemoryError) as error:
+        shown = boundary.user_error(op_errors.explain(op, inputs, error), cause=error)
+        raise shown from shown.__cause__
     output = Tensor(data, device)
     if _active_tapes or execution_callbacks or graph_tracers:
         _after(op, inputs, arrays, output, params)

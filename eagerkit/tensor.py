@@ -9,6 +9,9 @@ import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.devices import CPU, current_device
+from eagerkit.tensor_shape import TensorShape
+
+_new_shape = tuple.__new__  # TensorShape from an array's shape tuple, without re-checking it
 
 
 class Tensor:
@@ -38,8 +41,8 @@ class Tensor:
     # --- what it is -------------------------------------------------------------------
     @property
     def shape(self):
-        """The shape as a tuple of ints, e.g. ``(1, 1)``."""
-        return self._data.shape
+        """The shape, a TensorShape: a tuple of ints that prints ``(1, 1)`` as TF's does."""
+        return _new_shape(TensorShape, self._data.shape)
 
     @property
     def dtype(self):
@@ -58,8 +61,12 @@ class Tensor:
 
     @property
     def device(self):
-        """Device name, e.g. ``'/cpu:0'``."""
-        return self._device.name
+        """TF's full device name, e.g. ``'/job:localhost/replica:0/task:0/device:CPU:0'``.
+
+        ``ek.device``, ``copy_to_device`` and friends accept it, as they accept ``'/cpu:0'``
+        or ``'CPU:0'``; ``t._device.name`` is eagerkit's short name, ``'/cpu:0'``.
+        """
+        return self._device.full_name
 
     def get_shape(self):
         """TF1 spelling of ``.shape``."""
@@ -274,11 +281,15 @@ def _dtype_mismatch(op_name, got, expected, value=None):
     from eagerkit.errors import InvalidArgumentError
 
     shown = f" {value!r}" if value is not None else ""
+    cast = (
+        f"Use ek.cast(x, ek.{expected.name}) or write"
+        if dtypes.casts_without_loss(got.as_numpy_dtype, expected.as_numpy_dtype)
+        else "Write"  # a cast would lose data (1.5 to an int): never suggest one
+    )
     return InvalidArgumentError(
         f"{op_name}: expected {_article(expected.name)} value but got "
-        f"{_article(got.name)} one{shown}; "
-        f"eagerkit does not convert between dtypes silently. Use ek.cast(x, ek.{expected.name}) "
-        "or write the value with the dtype you mean (3.0 for a float, 3 for an int).",
+        f"{_article(got.name)} one{shown}; eagerkit does not convert between dtypes silently. "
+        f"{cast} the value with the dtype you mean (3.0 for a float, 3 for an int).",
         op=op_name,
     )
 

@@ -7,6 +7,9 @@ import eagerkit as ek
 from eagerkit.backends.simulated import SimArray
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
+CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full device names
+SIM = "/job:localhost/replica:0/task:0/device:SIM:0"
+
 
 def _values(tensor):
     return tensor.numpy().tolist()
@@ -110,9 +113,9 @@ def test_the_same_numbers_on_every_device():
     finally:
         ek.devices.disable_simulated_gpu()
     for cpu, sim in zip(on_cpu, on_sim, strict=True):
-        assert sim.device == "/sim:0" and isinstance(sim._data, SimArray)
+        assert sim.device == SIM and isinstance(sim._data, SimArray)
         np.testing.assert_array_equal(sim.numpy(), cpu.numpy())
-    assert shuffled.device == drawn.device == "/sim:0"
+    assert shuffled.device == drawn.device == SIM
     np.testing.assert_array_equal(drawn.numpy(), ek.random.Generator.from_seed(2).normal([3]))
 
 

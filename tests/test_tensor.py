@@ -8,6 +8,8 @@ import pytest
 
 import eagerkit as ek
 
+CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full name
+
 
 # --- printing ---------------------------------------------------------------------------------
 def test_str_is_tf_form():
@@ -61,7 +63,7 @@ def test_properties():
     assert x.shape == (1, 3) and x.get_shape() == (1, 3)
     assert x.ndim == 2 and x.size == 3
     assert x.dtype == ek.float32 and x.dtype is ek.float32
-    assert x.device == "/cpu:0"
+    assert x.device == CPU
 
 
 def test_numpy_returns_ndarray_and_numpy_scalar_for_0d():

@@ -81,14 +81,14 @@ class Dataset:
         if any(leaf.ndim == 0 for leaf in leaves):
             raise InvalidArgumentError(
                 "from_tensor_slices: cannot slice a scalar; every part needs a first axis to "
-                f"slice along (got shapes {[leaf.shape for leaf in leaves]})",
+                f"slice along (got shapes {[tuple(leaf.shape) for leaf in leaves]})",
                 op="from_tensor_slices",
             )
         count = leaves[0].shape[0]
         if any(leaf.shape[0] != count for leaf in leaves):
             raise InvalidArgumentError(
                 "from_tensor_slices: all parts must have the same size along axis 0, got "
-                f"shapes {[leaf.shape for leaf in leaves]}",
+                f"shapes {[tuple(leaf.shape) for leaf in leaves]}",
                 op="from_tensor_slices",
             )
 
@@ -97,7 +97,7 @@ class Dataset:
                 rows = [Tensor(leaf._data[i, ...], leaf._device) for leaf in leaves]
                 yield structure.pack(element, rows)
 
-        shapes = [leaf.shape for leaf in leaves]
+        shapes = [tuple(leaf.shape) for leaf in leaves]
         return Dataset(make_iterator, f"from_tensor_slices(shape={_one_or_all(shapes)})")
 
     @staticmethod

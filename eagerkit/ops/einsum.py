@@ -105,7 +105,7 @@ def einsum(equation, *inputs, **kwargs):
     >>> import eagerkit as ek
     >>> a, b = ek.ones([2, 3]), ek.ones([3, 4])
     >>> ek.einsum("ij,jk->ik", a, b).shape  # matmul
-    (2, 4)
+    TensorShape([2, 4])
     >>> ek.einsum("...i,...i", [[1.0, 2.0]], [[3.0, 4.0]])  # a batch of dot products
     <ek.Tensor: shape=(1,), dtype=float32, numpy=array([11.], dtype=float32)>
     """

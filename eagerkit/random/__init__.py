@@ -91,8 +91,8 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     Examples
     --------
     >>> import eagerkit as ek
-    >>> ek.random.normal([2, 3], seed=1).shape
-    (2, 3)
+    >>> ek.random.normal([2, 3], seed=1).shape == (2, 3)
+    True
     """
     return distributions.normal(
         _stream(seed, "random.normal"), shape, mean, stddev, dtype, "random.normal"

@@ -135,5 +135,9 @@ def _culprit(trace, tensor, visited):
 
 
 def is_users_op(op):
-    """A custom gradient (``ek.custom_gradient``): its VJP is the user's, not the engine's."""
-    return type(op).__name__ == "_CustomGradientOp"
+    """A custom gradient (``ek.custom_gradient``) or an op the user registered with ``defop``
+    (lesson 12): its VJP is the user's, not the engine's."""
+    if type(op).__name__ == "_CustomGradientOp":
+        return True
+    forward = getattr(op, "forward", None)
+    return forward is not None and not forward.__module__.startswith("eagerkit.")
