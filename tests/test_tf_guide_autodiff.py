@@ -135,11 +135,6 @@ def test_gradients_of_non_scalar_targets():
     np.testing.assert_allclose(dy_dx.numpy(), (y * (1 - y)).numpy(), rtol=1e-6)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 11's edge 'a Variable that is itself the target gets gradient 1' (ops/engine): "
-    "dv0 is None today; remove this mark when it lands",
-)
 def test_control_flow():
     x = tf.constant(1.0)
     v0 = tf.Variable(2.0)
