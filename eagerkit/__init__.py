@@ -19,6 +19,7 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
     debugging,
     devices,
     errors,
+    io,
     keras,
     linalg,
     math,
@@ -66,6 +67,7 @@ from eagerkit.gradient_functions import (
     value_and_gradients_function,
 )
 from eagerkit.graph.signature import TensorSpec
+from eagerkit.io import decode_csv, read_file
 from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' layers
 from eagerkit.keras import tf1_losses as losses  # TF1's tf.losses: (labels, predictions)
 from eagerkit.keras import tf1_metrics as metrics  # tfe.metrics: float64 results
@@ -198,6 +200,7 @@ PUBLIC_NAMESPACES = (
     *("keras", "keras.layers", "keras.losses", "keras.metrics", "keras.optimizers"),
     *("keras.initializers", "keras.activations", "keras.models", "layers", "losses", "metrics"),
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
+    *("strings", "io"),
 )
 _boundary.install(_boundary.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES))
 
