@@ -11,12 +11,11 @@ placement.py).
 Examples
 --------
 >>> import eagerkit as ek
->>> ek.constant([1.0, 2.0]).device
-'/cpu:0'
+>>> ek.constant([1.0, 2.0]).device  # TF's full name; '/cpu:0', 'CPU:0', ... name it too
+'/job:localhost/replica:0/task:0/device:CPU:0'
 """
 
 import contextlib
-import functools
 import threading
 
 import numpy as np
@@ -32,6 +31,8 @@ from eagerkit.placement import (  # noqa: F401 - the policies, re-exported (plac
     resolve_conflict,
     set_device_policy,
 )
+
+FULL_NAME_PREFIX = "/job:localhost/replica:0/task:0/device:"  # one machine, one process
 
 
 class Device:
@@ -55,14 +56,9 @@ class Device:
         self.kernel_notes = dict(kernel_notes or {})
         self.restricted = bool(self.kernels)
         # "cpu", "gpu" or "sim": the part of the name before the colon.
-        self.kind = name.strip("/").split(":")[0]
-
-    @functools.cached_property
-    def array_ops(self):
-        """The ``ops`` a VJP gets on this device's raw arrays (registry.ArrayOps)."""
-        from eagerkit.registry import ArrayOps
-
-        return ArrayOps(self)
+        self.kind, index = name.strip("/").split(":")
+        # TF's fully qualified name, what ``tensor.device`` says: ".../device:CPU:0".
+        self.full_name = f"{FULL_NAME_PREFIX}{self.kind.upper()}:{index}"
 
     def supports(self, op_name, np_dtype):
         """True when this device has a kernel for ``op_name`` on ``np_dtype``."""
@@ -102,9 +98,12 @@ def canonical_name(name):
     --------
     >>> canonical_name("/job:localhost/replica:0/task:0/device:GPU:1")
     '/gpu:1'
+    >>> canonical_name("CPU:0"), canonical_name("/job:localhost/replica:0/task:0/cpu:0")
+    ('/cpu:0', '/cpu:0')
     """
-    text = str(name).strip().lower()
-    text = text.rsplit("device:", 1)[-1].strip("/")
+    text = str(name).strip().lower().rstrip("/")
+    # Only the last part names the device: ".../task:0/device:gpu:1", "/cpu:0", "gpu:1".
+    text = text.rsplit("/", 1)[-1].rsplit("device:", 1)[-1]
     if ":" not in text:
         text += ":0"
     kind, _, index = text.partition(":")
@@ -201,6 +200,7 @@ def list_devices():
 
 
 def visible_device_names():
+    """Every device name here except those hidden by ``ek.config.set_visible_devices``."""
     return [name for name in all_device_names() if name not in _HIDDEN]
 
 
@@ -298,9 +298,9 @@ def device(name):
     Examples
     --------
     >>> import eagerkit as ek
-    >>> with ek.device("/cpu:0"):
+    >>> with ek.device("CPU:0"):
     ...     print(ek.ones([2]).device)
-    /cpu:0
+    /job:localhost/replica:0/task:0/device:CPU:0
     """
     target = get_device(name)
     stack = getattr(_scope, "stack", None)

@@ -151,6 +151,16 @@ def default_numpy_dtype(value):
     )
 
 
+def casts_without_loss(from_np, to_np):
+    """Whether ``ek.cast`` from ``from_np`` to ``to_np`` keeps every value (what an error's hint
+    may suggest): widening, bool to anything, integers to floats; never float to int, never
+    float64 to float32."""
+    from_np, to_np = np.dtype(from_np), np.dtype(to_np)
+    if np.can_cast(from_np, to_np, "safe"):
+        return True
+    return from_np.kind in "biu" and to_np.kind == "f"  # int to float: exact for usual values
+
+
 def _all_text(array):
     """True when every element of an object array is a str or bytes (a string tensor's value)."""
     return all(isinstance(item, (str, bytes)) for item in array.flat)

@@ -25,7 +25,7 @@ def matrix_transpose(a, name=None):
     --------
     >>> import eagerkit as ek
     >>> ek.linalg.matrix_transpose(ek.zeros([5, 2, 3])).shape
-    (5, 3, 2)
+    TensorShape([5, 3, 2])
     """
     x = convert_to_tensor(a)
     if x.ndim < 2:

@@ -35,7 +35,7 @@ from eagerkit.ops.compare import (
     logical_xor,
     not_equal,
 )
-from eagerkit.ops.exp_log import cosh, expm1, log2, log10, logaddexp, sinh
+from eagerkit.ops.exp_log import cosh, erf, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.math import (
     abs,
     ceil,
@@ -87,6 +87,7 @@ __all__ = [
     "cumsum",
     "divide",
     "equal",
+    "erf",
     "exp",
     "expm1",
     "floor",

@@ -26,12 +26,15 @@ def elementwise_cases(normal, positive, away_from_zero, distinct):
         ("log2", ek.log2, (positive(3),)),
         ("log10", ek.log10, (positive(3),)),
         ("logaddexp", ek.logaddexp, (normal(2, 3), normal(3))),
+        ("erf", ek.math.erf, (normal(4),)),
+        ("nn.gelu/approximate", lambda x: ek.nn.gelu(x, approximate=True), (normal(4),)),
         ("norm", ek.norm, (normal(2, 3),)),
         ("norm/ord1_axis", lambda x: ek.norm(x, ord=1, axis=1), (away_from_zero(2, 3),)),
         ("norm/p3", lambda x: ek.norm(x, ord=3, axis=0, keepdims=True), (away_from_zero(2, 3),)),
         ("norm/matrix_inf", lambda x: ek.norm(x, ord=np.inf, axis=[0, 1]), (distinct(3, 3),)),
         ("reduce_variance", lambda x: ek.reduce_variance(x, axis=1), (normal(2, 3),)),
         ("reduce_std", lambda x: ek.reduce_std(x, keepdims=True), (normal(2, 3),)),
+        ("reduce_prod/axes", lambda x: ek.reduce_prod(x, axis=[0, 2]), (away_from_zero(2, 3, 2),)),
     ]
 
 

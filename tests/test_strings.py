@@ -6,6 +6,9 @@ import pytest
 import eagerkit as ek
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
+CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full device names
+SIM = "/job:localhost/replica:0/task:0/device:SIM:0"
+
 
 def test_text_becomes_a_string_tensor_of_bytes():
     scalar = ek.constant("héllo")
@@ -19,6 +22,8 @@ def test_text_becomes_a_string_tensor_of_bytes():
     assert ek.constant(np.array(["x", "yz"])).dtype == ek.string  # numpy text arrays too
     assert ek.as_dtype("string") is ek.string and ek.as_dtype(str) is ek.string
     assert ek.string.is_string and not ek.float32.is_string
+    with pytest.raises(InvalidArgumentError, match="from list \\[1, 'a'\\]; every element must"):
+        ek.constant([1, "a"])  # numpy would quietly make the 1 text
 
 
 def test_shape_ops_indexing_and_equality_work_on_strings():
@@ -61,7 +66,7 @@ def test_strings_stay_on_the_cpu_and_get_no_gradient():
         with ek.device("/sim:0"):
             on_cpu = ek.constant(["a"])
             numbers = ek.constant([1.0])
-        assert on_cpu.device == "/cpu:0" and numbers.device == "/sim:0"
+        assert on_cpu.device == CPU and numbers.device == SIM
         with pytest.raises(InvalidArgumentError, match="string tensors live on the CPU"):
             ek.copy_to_device(on_cpu, "/sim:0")
     finally:

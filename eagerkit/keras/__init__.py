@@ -13,7 +13,7 @@ Examples
 >>> pool = ek.keras.layers.MaxPool2D(pool_size=2, strides=2, padding="SAME")
 >>> imgs = ek.random_uniform(shape=(128, 32, 32, 3))
 >>> pool(conv(imgs)).shape
-(128, 16, 16, 64)
+TensorShape([128, 16, 16, 64])
 """
 
 from eagerkit.keras import initializers, layers, losses, metrics, models, optimizers

@@ -27,7 +27,7 @@ class Network(Layer):
     >>> len(net.variables)
     0
     >>> net(ek.constant([[1.0]])).shape, [v.shape for v in net.variables]
-    ((1, 3), [(1, 2), (2, 3)])
+    (TensorShape([1, 3]), [TensorShape([1, 2]), TensorShape([2, 3])])
     """
 
     def __init__(self, name=None, **kwargs):
@@ -119,7 +119,7 @@ class Model(Network):
     ...         return self.out(x)
     >>> model = MLP()
     >>> model(ek.ones([1, 3])).shape, len(model.trainable_variables)
-    ((1, 2), 6)
+    (TensorShape([1, 2]), 6)
     """
 
 
@@ -132,7 +132,7 @@ class Sequential(Model):
     >>> model = ek.Sequential([ek.layers.Dense(8, activation="relu", name="hidden"),
     ...                        ek.layers.Dense(2, name="out")], name="mlp")
     >>> model(ek.ones([4, 3])).shape
-    (4, 2)
+    TensorShape([4, 2])
     >>> model.summary()
     Model: "mlp"
     =======================================

@@ -1,4 +1,4 @@
-"""More exponentials and logarithms: sinh, cosh, expm1, log2, log10, logaddexp.
+"""More exponentials and logarithms: sinh, cosh, expm1, log2, log10, logaddexp, and erf.
 
 Each VJP is written with other primitives (``ops``), so it can be differentiated again.
 ``expm1`` and ``logaddexp`` exist for accuracy: ``exp(x) - 1`` loses every digit for tiny x,
@@ -109,3 +109,19 @@ logaddexp.defvjp(
     lambda ops, g, ans, x, y: g * ops.sigmoid(x - y),
     lambda ops, g, ans, x, y: g * ops.sigmoid(y - x),
 )
+
+
+@defop("erf", dtypes=FLOATING)
+def erf(xp, x):
+    """The error function (2/sqrt(pi)) * integral of e**-t**2 from 0 to x; the exact GELU uses it.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.math.erf(0.0)
+    <ek.Tensor: shape=(), dtype=float32, numpy=0.0>
+    """
+    return xp.erf(x).astype(x.dtype)  # the backend's (numpy has no erf: scipy's, cupyx's)
+
+
+erf.defvjp(lambda ops, g, ans, x: g * (2 / math.sqrt(math.pi)) * ops.exp(-x * x))

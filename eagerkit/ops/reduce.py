@@ -4,27 +4,11 @@ A reduction's gradient has the reduced shape; each VJP reshapes it to "keepdims"
 it broadcasts back over the axes that were summed away.
 """
 
+from eagerkit.arguments import normalize_axis, whole_number
 from eagerkit.dtypes import NUMERIC
 from eagerkit.dtypes import bool as bool_
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
-
-
-def normalize_axis(axis, ndim, op_name="axis"):
-    """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes."""
-    if axis is None:
-        return tuple(range(ndim))
-    result = set()
-    for a in axis if isinstance(axis, (list, tuple)) else [axis]:
-        a = int(a)
-        if not -ndim <= a < ndim:
-            raise InvalidArgumentError(
-                f"{op_name}: axis {a} is out of range for a tensor of rank {ndim} "
-                f"(valid axes: {-ndim} to {ndim - 1})",
-                op=op_name,
-            )
-        result.add(a % ndim)
-    return tuple(sorted(result))
 
 
 def kept_shape(shape, axis):
@@ -136,15 +120,27 @@ reduce_prod = _reduction(
     "reduce_prod",
     NUMERIC,
     lambda xp, x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
-    "Product over ``axis``; d/dx_i = product / x_i (so inputs must be non-zero).",
+    "Product over ``axis``; its gradient is right at zeros too (TF's answer, not NaN).",
 )
-reduce_prod.defvjp(
-    lambda ops, g, ans, x, axis=None, keepdims=False: (
-        _reshape_to_kept(ops, g, x, axis, keepdims)
-        * _reshape_to_kept(ops, ans, x, axis, keepdims)
-        / x
-    )
-)
+
+
+def _prod_vjp(ops, g, ans, x, axis=None, keepdims=False):
+    # d prod / d x_i is the product of all the *other* entries. product / x_i would be 0/0
+    # at a zero, so (as TF does) multiply the running products before and after each entry:
+    # move the reduced axes to the end, flatten them into one, take both exclusive cumprods.
+    axes = normalize_axis(axis, len(x.shape))
+    kept = [i for i in range(len(x.shape)) if i not in axes]
+    perm = tuple(kept + list(axes))
+    lead = tuple(x.shape[i] for i in kept)
+    flat = ops.reshape(ops.transpose(x, perm=perm), shape=lead + (-1,))
+    before = ops.cumprod(flat, axis=len(lead), exclusive=True, reverse=False)
+    after = ops.cumprod(flat, axis=len(lead), exclusive=True, reverse=True)
+    others = ops.reshape(before * after, shape=tuple(x.shape[i] for i in perm))
+    inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
+    return _reshape_to_kept(ops, g, x, axis, keepdims) * ops.transpose(others, perm=inverse)
+
+
+reduce_prod.defvjp(_prod_vjp)
 
 reduce_any = _reduction(
     "reduce_any",
@@ -174,7 +170,6 @@ def _argmin(xp, x, *, axis, output_type="int64"):
 
 def _index_options(op, axis, output_type):
     """argmax/argmin's axis (0 when None, as in TF) and output dtype (int32 or int64)."""
-    from eagerkit.arguments import whole_number
     from eagerkit.dtypes import as_dtype
 
     output_type = as_dtype(output_type)

@@ -39,8 +39,8 @@ def _checked_ids(data, segment_ids, op):
     ids = convert_to_tensor(segment_ids, device=data._device)
     if not ids.dtype.is_integer:
         raise InvalidArgumentError(
-            f"{op}: segment_ids must be integers, got {ids.dtype.name}; cast them first, "
-            "e.g. ek.cast(ids, ek.int32)",
+            f"{op}: segment_ids must be integers, got {ids.dtype.name}; pass integer ids "
+            "(ek.cast(ids, ek.int32) is exact only when every id is a whole number)",
             op=op,
         )
     if tuple(data.shape[: ids.ndim]) != tuple(ids.shape):

@@ -2,8 +2,8 @@
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers import activations
-from eagerkit.keras.layers.base import Layer, check_rank
-from eagerkit.ops.conv import as_pair, conv2d, padding_name
+from eagerkit.keras.layers.base import Layer, check_rank, size_pair, whole_number
+from eagerkit.ops.conv import conv2d, padding_name
 from eagerkit.ops.pool import avg_pool, max_pool
 from eagerkit.ops.shape import transpose
 
@@ -38,7 +38,7 @@ class Conv2D(Layer):
     >>> import eagerkit as ek
     >>> conv = ek.layers.Conv2D(filters=64, kernel_size=3, padding="SAME")
     >>> conv(ek.zeros([2, 32, 32, 3])).shape, conv.kernel.shape
-    ((2, 32, 32, 64), (3, 3, 3, 64))
+    (TensorShape([2, 32, 32, 64]), TensorShape([3, 3, 3, 64]))
     """
 
     def __init__(
@@ -56,12 +56,12 @@ class Conv2D(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        self.filters = int(filters)
-        self.kernel_size = as_pair(kernel_size, "kernel_size")
-        self.strides = as_pair(strides, "strides")
+        self.filters = whole_number(filters, "filters", self)
+        self.kernel_size = size_pair(kernel_size, "kernel_size", self)
+        self.strides = size_pair(strides, "strides", self)
         self.padding = padding_name(padding, "Conv2D")
         self.data_format = _data_format(data_format, "Conv2D")
-        self.dilation_rate = as_pair(dilation_rate, "dilation_rate")
+        self.dilation_rate = size_pair(dilation_rate, "dilation_rate", self)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = kernel_initializer
@@ -106,8 +106,8 @@ class _Pooling2D(Layer):
         self, pool_size=(2, 2), strides=None, padding="valid", data_format="channels_last", **kwargs
     ):
         super().__init__(**kwargs)
-        self.pool_size = as_pair(pool_size, "pool_size")
-        self.strides = self.pool_size if strides is None else as_pair(strides, "strides")
+        self.pool_size = size_pair(pool_size, "pool_size", self)
+        self.strides = self.pool_size if strides is None else size_pair(strides, "strides", self)
         self.padding = padding_name(padding, type(self).__name__)
         self.data_format = _data_format(data_format, type(self).__name__)
 
@@ -125,7 +125,7 @@ class MaxPooling2D(_Pooling2D):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.MaxPool2D(pool_size=2, strides=2, padding="SAME")(ek.zeros([1, 5, 5, 3])).shape
-    (1, 3, 3, 3)
+    TensorShape([1, 3, 3, 3])
     """
 
     _pool = staticmethod(max_pool)
@@ -138,7 +138,7 @@ class AveragePooling2D(_Pooling2D):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.AveragePooling2D()(ek.ones([1, 4, 4, 1])).shape
-    (1, 2, 2, 1)
+    TensorShape([1, 2, 2, 1])
     """
 
     _pool = staticmethod(avg_pool)

@@ -1,8 +1,10 @@
 """The everyday layers: Dense, Dropout, Flatten, Reshape, Embedding."""
 
+import numbers
+
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers import activations
-from eagerkit.keras.layers.base import Layer, check_rank
+from eagerkit.keras.layers.base import Layer, check_rank, whole_number
 from eagerkit.ops.cast import cast
 from eagerkit.ops.creation import random_uniform
 from eagerkit.ops.indexing import gather
@@ -20,7 +22,7 @@ class Dense(Layer):
     >>> import eagerkit as ek
     >>> layer = ek.layers.Dense(3, activation="relu")
     >>> layer(ek.ones([2, 4])).shape, [v.shape for v in layer.variables]
-    ((2, 3), [(4, 3), (3,)])
+    (TensorShape([2, 3]), [TensorShape([4, 3]), TensorShape([3])])
     """
 
     def __init__(
@@ -33,7 +35,7 @@ class Dense(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        self.units = int(units)
+        self.units = whole_number(units, "units", self)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = kernel_initializer
@@ -89,9 +91,11 @@ class Dropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if not 0 <= rate < 1:
-            raise ValueError(
-                f"Dropout: rate is the fraction to DROP and must be in [0, 1), got {rate}"
+        if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not 0 <= rate < 1:
+            raise InvalidArgumentError(
+                f"Dropout: rate is the fraction to DROP and must be a number in [0, 1), got "
+                f"{rate!r}",
+                op=self.name,
             )
         self.rate, self.noise_shape, self.seed = float(rate), noise_shape, seed
 
@@ -111,7 +115,7 @@ class Flatten(Layer):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.Flatten()(ek.zeros([2, 3, 4])).shape
-    (2, 12)
+    TensorShape([2, 12])
     """
 
     def call(self, inputs):
@@ -126,7 +130,7 @@ def flatten(inputs, name=None):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.flatten(ek.zeros([2, 7, 7, 64])).shape
-    (2, 3136)
+    TensorShape([2, 3136])
     """
     return Flatten(name=name or "flatten_fn")(inputs)
 
@@ -138,12 +142,14 @@ class Reshape(Layer):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.Reshape([28, 28, 1])(ek.zeros([5, 784])).shape
-    (5, 28, 28, 1)
+    TensorShape([5, 28, 28, 1])
     """
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
-        self.target_shape = tuple(int(n) for n in target_shape)
+        self.target_shape = tuple(
+            whole_number(n, "target_shape", self, minimum=-1) for n in target_shape
+        )  # -1: the size that makes the element count match
 
     def call(self, inputs):
         check_rank(self, inputs.shape, 1, "[batch, ...]", minimum=True)
@@ -157,14 +163,15 @@ class Embedding(Layer):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.Embedding(10, 4)([[1, 2, 3]]).shape
-    (1, 3, 4)
+    TensorShape([1, 3, 4])
     """
 
     _autocast = False  # ids stay integers
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
         super().__init__(**kwargs)
-        self.input_dim, self.output_dim = int(input_dim), int(output_dim)
+        self.input_dim = whole_number(input_dim, "input_dim", self)
+        self.output_dim = whole_number(output_dim, "output_dim", self)
         self.embeddings_initializer = embeddings_initializer
 
     def build(self, input_shape):

@@ -6,7 +6,7 @@ just one step after another, each recorded on the tape like any other op.
 
 from eagerkit.keras import initializers
 from eagerkit.keras.layers import activations
-from eagerkit.keras.layers.base import Layer, check_rank
+from eagerkit.keras.layers.base import Layer, check_rank, whole_number
 from eagerkit.ops.creation import zeros
 from eagerkit.ops.linalg import matmul
 from eagerkit.ops.shape import concat, reshape, stack
@@ -35,7 +35,7 @@ class _Recurrent(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        self.units = int(units)
+        self.units = whole_number(units, "units", self)
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias
@@ -95,7 +95,7 @@ class LSTM(_Recurrent):
     >>> import eagerkit as ek
     >>> lstm = ek.layers.LSTM(8, return_sequences=True)
     >>> lstm(ek.zeros([2, 5, 3])).shape, [v.shape for v in lstm.variables]
-    ((2, 5, 8), [(3, 32), (8, 32), (32,)])
+    (TensorShape([2, 5, 8]), [TensorShape([3, 32]), TensorShape([8, 32]), TensorShape([32])])
     """
 
     gates, states = 4, 2  # state: (h, c)
@@ -137,7 +137,7 @@ class GRU(_Recurrent):
     --------
     >>> import eagerkit as ek
     >>> ek.layers.GRU(4)(ek.zeros([2, 5, 3])).shape
-    (2, 4)
+    TensorShape([2, 4])
     """
 
     gates, states = 3, 1  # state: (h,)
