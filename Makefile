@@ -18,8 +18,13 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# An editable install skips data files: put eagerkit's JupyterLab setting (save widget
+# state with the notebook) where JupyterLab reads it, as a wheel install would.
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d
+
 install: $(BIN)/python
 	$(BIN)/pip install -e ".[lab]"
+	mkdir -p $(LAB_OVERRIDES) && cp widgets/lab_settings/eagerkit.json $(LAB_OVERRIDES)/
 
 lab: install
 	$(BIN)/jupyter lab notebooks/
@@ -38,5 +43,6 @@ notebooks: $(BIN)/python
 	for nb in notebooks/*.ipynb; do \
 	  $(DETERMINISTIC) $(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" && \
 	  $(BIN)/jupyter nbconvert --inplace --coalesce-streams "$$nb" && \
-	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" || exit 1; \
+	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" && \
+	  $(BIN)/python -m eagerkit.widgets.notebook_views "$$nb" || exit 1; \
 	done

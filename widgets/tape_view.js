@@ -100,13 +100,14 @@ function showStep(view, graph, entries, at) {
   const entry = entries[at];
   const { boxes, edges, labels, drawn } = view;
   Object.values(boxes).forEach((g) => g.classList.remove("ek-current", "ek-input", "ek-output", "ek-future"));
-  edges.forEach((e) => e.path.classList.remove("ek-edge-active", "ek-edge-grad"));
+  edges.forEach((e) => e.path.classList.remove("ek-edge-active", "ek-edge-grad", "ek-future"));
   Object.values(labels).forEach((g) => g.classList.remove("ek-shown"));
   const records = new Set(entry.steps.map((s) => s.record));
   let current = null;
   if (entry.phase === "forward") {
     // Boxes not made yet fade out (leaves exist from the start).
     Object.entries(view.madeAt).forEach(([id, i]) => { if (i > at) boxes[id].classList.add("ek-future"); });
+    edges.forEach((e) => { if (view.madeAt[e.to] > at) e.path.classList.add("ek-future"); });
     entry.steps.forEach((s) => {
       s.inputs.forEach((id) => boxes[drawn(id)].classList.add("ek-input"));
       boxes[drawn(s.output)].classList.add("ek-output");
@@ -291,7 +292,8 @@ function render({ model, el }) {
       at = Math.max(0, Math.min(entries.length - 1, i));
       slider.value = at;
       const e = entries[at];
-      label.textContent = e.phase === "overview" ? "overview" : `${e.phase} ${at}/${entries.length - 1}`;
+      const inPhase = entries.filter((x) => x.phase === e.phase);
+      label.textContent = e.phase === "overview" ? "overview" : `${e.phase} ${inPhase.indexOf(e) + 1}/${inPhase.length}`;
       const current = showStep(view, graph, entries, at);
       if (graph.highlight) view.boxes[view.drawn(graph.highlight.node)].classList.add("ek-highlight");
       if (graph.nonfinite) view.boxes[view.drawn(graph.nonfinite.node)].classList.add("ek-nonfinite");

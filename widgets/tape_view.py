@@ -278,9 +278,28 @@ class TapeView(SnapshotWidget):
         return view
 
     # --- display -----------------------------------------------------------------------
-    def _repr_mimebundle_(self, **kwargs):
-        if self._published != len(self._records):  # recorded more since: show it all
+    def refresh(self):
+        """Show what the tape recorded since the view last drew (displaying the view, and
+        ``tape.gradient``, refresh it too). Returns the view.
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> tape = ek.GradientTape()
+        >>> view = TapeView(tape)  # made first: it sees every record, nested tapes too
+        >>> with tape:
+        ...     x = ek.constant(2.0)
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> len(view.refresh().graph["forward"])
+        1
+        """
+        if self._published != len(self._records):
             self._publish()
+        return self
+
+    def _repr_mimebundle_(self, **kwargs):
+        self.refresh()  # recorded more since it was made: show it all
         return super()._repr_mimebundle_(**kwargs)
 
     def __repr__(self):
