@@ -2,17 +2,17 @@
 each widget's last state or its picture (never "model not found")."""
 
 import json
-import re
 import pathlib
+import re
 import sys
 
 import nbformat
 import pytest
+from eagerkit.widgets import LossCurve
+from eagerkit.widgets.notebook_views import VIEW, drop_views_without_state, main
 from tape_corpus import CORPUS
 
 from eagerkit.errors import NotFoundError
-from eagerkit.widgets import LossCurve
-from eagerkit.widgets.notebook_views import VIEW, drop_views_without_state, main
 
 
 def test_save_html_writes_one_page_with_the_front_end_and_the_state(tmp_path):
