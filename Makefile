@@ -1,5 +1,6 @@
 # The README's two commands (keep them in sync with it):
-#   make lab   installs eagerkit into .venv and opens the lessons in JupyterLab
+#   make lab   installs eagerkit into .venv and opens JupyterLab at the repository root,
+#              on the first lesson (LAB_ARGS="--no-browser --ip=0.0.0.0" and the like pass through)
 #   make test  installs everything the tests need (Debian's chromium too), then runs
 #              lint, the test suite and the lesson notebooks
 # .ci/run runs `make install` and `make test`, nothing else.
@@ -13,21 +14,29 @@ LINTED := eagerkit widgets tests benchmarks
 DETERMINISTIC := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONHASHSEED=0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-.PHONY: install lab test notebooks
+# Jupyter refuses to run as root (containers, lab machines) unless told it may.
+ALLOW_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
+LAB_ARGS ?=
+# JupyterLab's default workspace, kept in the venv: lesson 01 open, the file browser at the root.
+WORKSPACES := JUPYTERLAB_WORKSPACES_DIR=$(CURDIR)/$(VENV)/share/jupyter/lab/workspaces
+
+.PHONY: install lab test notebooks student links
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "make: '$(PYTHON) -m venv' failed. On Debian/Ubuntu: apt-get install python3-venv"; exit 1; }
 
-# An editable install skips data files: put eagerkit's JupyterLab setting (save widget
-# state with the notebook) where JupyterLab reads it, as a wheel install would.
-LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d
-
+# The lab settings are Binder's (binder/postBuild): no news, no update checks, and
+# widget state saved with notebooks (an editable install copies no data files).
 install: $(BIN)/python
 	$(BIN)/pip install -e ".[lab]"
-	mkdir -p $(LAB_OVERRIDES) && cp widgets/lab_settings/eagerkit.json $(LAB_OVERRIDES)/
+	NB_PYTHON_PREFIX=$(CURDIR)/$(VENV) binder/postBuild
+	$(WORKSPACES) $(BIN)/jupyter lab workspaces import binder/lab-workspace.json
 
+# Served from the repository root, so the lessons, the README and the engine's source are
+# all in the file browser, with the first lesson open.
 lab: install
-	$(BIN)/jupyter lab notebooks/
+	$(WORKSPACES) $(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_ARGS)
 
 test: $(BIN)/python
 	$(SUDO) apt-get update -q
@@ -46,3 +55,17 @@ notebooks: $(BIN)/python
 	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" && \
 	  $(BIN)/python -m eagerkit.widgets.notebook_views "$$nb" || exit 1; \
 	done
+
+# The student copies of the lessons (solutions taken out), run once so they show their
+# outputs: every check says "not answered yet". Instructors hand out student/.
+student: $(BIN)/python
+	$(BIN)/python -m eagerkit.widgets.exercises.student notebooks student
+	for nb in student/*.ipynb; do \
+	  $(DETERMINISTIC) $(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" && \
+	  $(BIN)/jupyter nbconvert --inplace --coalesce-streams "$$nb" && \
+	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" || exit 1; \
+	done
+
+# Point the Binder badge and the JupyterHub links at the repository named in pyproject.toml.
+links:
+	$(PYTHON) binder/links.py

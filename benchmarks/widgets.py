@@ -165,6 +165,7 @@ def measure(trainer):
     ratios = sorted(b / a for bare, live, *_ in runs for a, b in zip(bare, live, strict=True))
     cut = len(ratios) // 10
     blocks = statistics.mean(ratios[cut : len(ratios) - cut]) - 1
+    median = statistics.median(ratios) - 1
     bare_seconds = statistics.median(sum(bare) for bare, *_ in runs)
     final = statistics.median(final for _, _, final, _, _ in runs) / bare_seconds
     bare_step = bare_seconds / STEPS * 1e6
@@ -174,6 +175,7 @@ def measure(trainer):
         f"  overhead: {blocks + final:+.1%} (target <= +5%): {blocks:+.1%} in the steps "
         f"(trimmed mean over {len(ratios)} pairs of blocks), {final:+.1%} for the final flushes"
     )
+    print(f"  median pair of blocks: {median:+.1%} (with widgets / without: {median + 1:.3f}x)")
     log, listener, final = (seconds / STEPS * 1e6 for seconds in trainer.timed_live_run())
     print("  inside the widgets, per step (one more live run, timed where they run):")
     print(f"    LossCurve.log, with its flushes:         {log:.1f} us")

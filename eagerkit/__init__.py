@@ -9,19 +9,25 @@ come from) write ``tf.`` or ``tfe.``.
 ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
 """
 
+import sys as _sys
+
+from eagerkit import boundary as _boundary
 from eagerkit import (  # noqa: F401 - ops registers every primitive
+    config,
     data,
     datasets,
     debugging,
     devices,
     errors,
-    initializers,
+    io,
     keras,
-    layers,
-    losses,
-    metrics,
+    linalg,
+    math,
     nest,
+    nn,
     ops,
+    random,
+    strings,
     summary,
     train,
 )
@@ -49,6 +55,7 @@ from eagerkit.dtypes import (
     int16,
     int32,
     int64,
+    string,
     uint8,
     uint16,
 )
@@ -60,8 +67,13 @@ from eagerkit.gradient_functions import (
     value_and_gradients_function,
 )
 from eagerkit.graph.signature import TensorSpec
-from eagerkit.models import Model, Network, Sequential
-from eagerkit.ops import nn
+from eagerkit.io import decode_csv, read_file
+from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' layers
+from eagerkit.keras import tf1_losses as losses  # TF1's tf.losses: (labels, predictions)
+from eagerkit.keras import tf1_metrics as metrics  # tfe.metrics: float64 results
+from eagerkit.keras.models import Model, Network, Sequential
+from eagerkit.module import Module
+from eagerkit.name_scope import name_scope
 from eagerkit.ops.arithmetic import (
     add,
     divide,
@@ -106,6 +118,12 @@ from eagerkit.ops.creation import (
     zeros,
     zeros_like,
 )
+from eagerkit.ops.decompositions import cholesky
+from eagerkit.ops.decompositions import det as matrix_determinant
+from eagerkit.ops.decompositions import inv as matrix_inverse
+from eagerkit.ops.decompositions import solve as matrix_solve
+from eagerkit.ops.einsum import einsum
+from eagerkit.ops.exp_log import cosh, erf, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.indexing import boolean_mask, gather, one_hot
 from eagerkit.ops.linalg import matmul, tensordot
 from eagerkit.ops.math import (
@@ -127,7 +145,12 @@ from eagerkit.ops.math import (
     tan,
     tanh,
 )
+from eagerkit.ops.matrix_parts import band_part as matrix_band_part
+from eagerkit.ops.matrix_parts import diag as matrix_diag
+from eagerkit.ops.matrix_parts import diag_part as matrix_diag_part
+from eagerkit.ops.matrix_parts import trace
 from eagerkit.ops.misc import clip_by_norm, clip_by_value
+from eagerkit.ops.rearrange import pad, repeat, roll
 from eagerkit.ops.reduce import (
     argmax,
     argmin,
@@ -140,6 +163,8 @@ from eagerkit.ops.reduce import (
     reduce_prod,
     reduce_sum,
 )
+from eagerkit.ops.scan import cumprod, cumsum
+from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.shape import (
     broadcast_to,
     concat,
@@ -157,11 +182,27 @@ from eagerkit.ops.shape import (
     transpose,
     unstack,
 )
+from eagerkit.ops.sorting import argsort, sort, top_k
+from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
+from eagerkit.random import categorical as multinomial  # TF1's name
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.tensor_shape import TensorShape
 from eagerkit.train.checkpoint import Checkpoint
+from eagerkit.unconnected_gradients import UnconnectedGradients
 from eagerkit.variables import Variable
 
 newaxis = None
+
+# TF's namespaces: every public function and method in them raises eagerkit errors that name
+# the call you made, with tracebacks that end at your line (see boundary.py).
+PUBLIC_NAMESPACES = (
+    *("nn", "math", "linalg", "random", "config", "train", "data", "data.experimental"),
+    *("keras", "keras.layers", "keras.losses", "keras.metrics", "keras.optimizers"),
+    *("keras.initializers", "keras.activations", "keras.models", "layers", "losses", "metrics"),
+    *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
+    *("strings", "io"),
+)
+_boundary.install(_boundary.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES))
 
 __version__ = "0.1.0"

@@ -11,12 +11,11 @@ placement.py).
 Examples
 --------
 >>> import eagerkit as ek
->>> ek.constant([1.0, 2.0]).device
-'/cpu:0'
+>>> ek.constant([1.0, 2.0]).device  # TF's full name; '/cpu:0', 'CPU:0', ... name it too
+'/job:localhost/replica:0/task:0/device:CPU:0'
 """
 
 import contextlib
-import functools
 import threading
 
 import numpy as np
@@ -32,6 +31,8 @@ from eagerkit.placement import (  # noqa: F401 - the policies, re-exported (plac
     resolve_conflict,
     set_device_policy,
 )
+
+FULL_NAME_PREFIX = "/job:localhost/replica:0/task:0/device:"  # one machine, one process
 
 
 class Device:
@@ -55,14 +56,9 @@ class Device:
         self.kernel_notes = dict(kernel_notes or {})
         self.restricted = bool(self.kernels)
         # "cpu", "gpu" or "sim": the part of the name before the colon.
-        self.kind = name.strip("/").split(":")[0]
-
-    @functools.cached_property
-    def raw_ops(self):
-        """The registry's forwards bound to this device's ``xp``: VJPs on raw arrays use it."""
-        from eagerkit.registry import KernelNamespace
-
-        return KernelNamespace(self.xp)
+        self.kind, index = name.strip("/").split(":")
+        # TF's fully qualified name, what ``tensor.device`` says: ".../device:CPU:0".
+        self.full_name = f"{FULL_NAME_PREFIX}{self.kind.upper()}:{index}"
 
     def supports(self, op_name, np_dtype):
         """True when this device has a kernel for ``op_name`` on ``np_dtype``."""
@@ -91,6 +87,7 @@ CPU = Device("/cpu:0", NumpyBackend())
 SIMULATED = "/sim:0"
 
 _DEVICES = {CPU.name: CPU}  # name -> Device, filled as devices are first asked for
+_HIDDEN = set()  # names hidden by ek.config.set_visible_devices
 _scope = threading.local()
 
 
@@ -101,9 +98,12 @@ def canonical_name(name):
     --------
     >>> canonical_name("/job:localhost/replica:0/task:0/device:GPU:1")
     '/gpu:1'
+    >>> canonical_name("CPU:0"), canonical_name("/job:localhost/replica:0/task:0/cpu:0")
+    ('/cpu:0', '/cpu:0')
     """
-    text = str(name).strip().lower()
-    text = text.rsplit("device:", 1)[-1].strip("/")
+    text = str(name).strip().lower().rstrip("/")
+    # Only the last part names the device: ".../task:0/device:gpu:1", "/cpu:0", "gpu:1".
+    text = text.rsplit("/", 1)[-1].rsplit("device:", 1)[-1]
     if ":" not in text:
         text += ":0"
     kind, _, index = text.partition(":")
@@ -134,6 +134,12 @@ def get_device(name):
     if isinstance(name, Device):
         return name
     key = canonical_name(name)
+    if key in _HIDDEN:
+        raise InvalidArgumentError(
+            f"device {key!r} was hidden with ek.config.set_visible_devices; make it visible "
+            "again with ek.config.set_visible_devices(ek.config.list_physical_devices())",
+            op="device",
+        )
     device = _DEVICES.get(key)
     if device is not None:
         return device
@@ -176,12 +182,7 @@ def num_gpus():
     >>> ek.num_gpus() >= 0
     True
     """
-    stand_in = _DEVICES.get("/gpu:0")
-    if stand_in is not None and stand_in.kind == "sim":
-        return 1
-    from eagerkit.backends import cupy_backend
-
-    return cupy_backend.gpu_status()[0]
+    return sum(name.startswith("/gpu:") for name in visible_device_names())
 
 
 def list_devices():
@@ -193,9 +194,38 @@ def list_devices():
     >>> ek.list_devices()[0]
     '/cpu:0'
     """
-    names = {device.name for device in _DEVICES.values()}
-    names.update(f"/gpu:{i}" for i in range(num_gpus()) if f"/gpu:{i}" not in _DEVICES)
+    # The simulated GPU standing in for '/gpu:0' is one device: listed once, as '/sim:0'.
+    names = {_DEVICES[name].name if name in _DEVICES else name for name in visible_device_names()}
     return sorted(names, key=lambda name: (name != CPU.name, name))
+
+
+def visible_device_names():
+    return [name for name in all_device_names() if name not in _HIDDEN]
+
+
+def all_device_names():
+    """Every device name here, hidden ones too: CPU, GPUs (cupy's, or the simulated stand-in
+    answering to ``/gpu:0``), then ``/sim:0`` when enabled."""
+    names = set(_DEVICES)
+    stand_in = _DEVICES.get("/gpu:0")
+    if stand_in is None or stand_in.kind != "sim":  # a simulated stand-in is the only GPU
+        from eagerkit.backends import cupy_backend
+
+        names.update(f"/gpu:{i}" for i in range(cupy_backend.gpu_status()[0]))
+    return sorted(names, key=lambda name: (name != CPU.name, name))
+
+
+def set_hidden_devices(names):
+    """Hide the devices called ``names`` from ``get_device``, ``list_devices`` and ``num_gpus``
+    (``ek.config.set_visible_devices`` decides which); the CPU cannot be hidden."""
+    hidden = {canonical_name(name) for name in names}
+    if CPU.name in hidden:
+        raise InvalidArgumentError(
+            "set_visible_devices: the CPU cannot be hidden; keep it in the list of visible devices",
+            op="set_visible_devices",
+        )
+    _HIDDEN.clear()
+    _HIDDEN.update(hidden)
 
 
 def enable_simulated_gpu(as_gpu=False):
@@ -267,9 +297,9 @@ def device(name):
     Examples
     --------
     >>> import eagerkit as ek
-    >>> with ek.device("/cpu:0"):
+    >>> with ek.device("CPU:0"):
     ...     print(ek.ones([2]).device)
-    /cpu:0
+    /job:localhost/replica:0/task:0/device:CPU:0
     """
     target = get_device(name)
     stack = getattr(_scope, "stack", None)

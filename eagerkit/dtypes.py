@@ -23,15 +23,17 @@ class DType:
     (True, True)
     """
 
-    __slots__ = ("name", "as_numpy_dtype", "is_floating", "is_integer", "is_bool")
+    __slots__ = ("name", "as_numpy_dtype", "is_floating", "is_integer", "is_bool", "is_string")
 
     def __init__(self, name):
         self.name = name
-        self.as_numpy_dtype = np.dtype(name)
+        # A string tensor holds Python bytes objects of any length: numpy's object dtype.
+        self.as_numpy_dtype = np.dtype(object if name == "string" else name)
         kind = self.as_numpy_dtype.kind
         self.is_floating = kind == "f"
         self.is_integer = kind in "iu"
         self.is_bool = kind == "b"
+        self.is_string = kind == "O"
 
     @property
     def size(self):
@@ -67,8 +69,9 @@ int64 = DType("int64")
 uint8 = DType("uint8")
 uint16 = DType("uint16")
 bool = DType("bool")  # noqa: A001 - TF's name, read as ek.bool
+string = DType("string")  # bytes, as TF's tf.string (see eagerkit/strings.py)
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool)
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool, string)
 FLOATING = tuple(d for d in ALL if d.is_floating)
 INTEGER = tuple(d for d in ALL if d.is_integer)
 NUMERIC = FLOATING + INTEGER
@@ -100,6 +103,8 @@ def as_dtype(value):
         return value
     if value is None:  # np.dtype(None) would quietly mean float64
         raise TypeError("None is not a dtype")
+    if value is str or value is bytes or (isinstance(value, str) and value == "string"):
+        return string
     try:
         return _BY_NUMPY[np.dtype(value)]
     except (TypeError, KeyError):
@@ -126,7 +131,7 @@ def default_numpy_dtype(value):
     >>> default_numpy_dtype(3.0), default_numpy_dtype(3), default_numpy_dtype(2**40)
     (dtype('float32'), dtype('int32'), dtype('int64'))
     """
-    if isinstance(value, (np.ndarray, np.generic)):
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind not in "SUO":
         return value.dtype
     array = np.asarray(value)
     kind = array.dtype.kind
@@ -138,7 +143,24 @@ def default_numpy_dtype(value):
         return np.dtype(np.int64)
     if kind == "b":
         return np.dtype(np.bool_)
+    if kind in "SU" or (kind == "O" and array.size and _all_text(array)):
+        return string.as_numpy_dtype
     raise TypeError(
         f"cannot make a tensor from {type(value).__name__} {value!r}: eagerkit tensors hold "
-        f"numbers or bools (numpy dtype kind {kind!r} is not supported)"
+        f"numbers, bools or strings (numpy dtype kind {kind!r} is not supported)"
     )
+
+
+def casts_without_loss(from_np, to_np):
+    """Whether ``ek.cast`` from ``from_np`` to ``to_np`` keeps every value (what an error's hint
+    may suggest): widening, bool to anything, integers to floats; never float to int, never
+    float64 to float32."""
+    from_np, to_np = np.dtype(from_np), np.dtype(to_np)
+    if np.can_cast(from_np, to_np, "safe"):
+        return True
+    return from_np.kind in "biu" and to_np.kind == "f"  # int to float: exact for usual values
+
+
+def _all_text(array):
+    """True when every element of an object array is a str or bytes (a string tensor's value)."""
+    return all(isinstance(item, (str, bytes)) for item in array.flat)

@@ -44,3 +44,11 @@ class UnavailableError(OpError, RuntimeError):
 
 class InternalError(OpError, RuntimeError):
     """A bug in eagerkit itself; please report it."""
+
+
+class ResourceExhaustedError(OpError, MemoryError):
+    """Not enough memory (or another resource) for what was asked: a tensor too large."""
+
+
+class PermissionDeniedError(OpError, PermissionError):
+    """The operating system refused access to a file or directory."""

@@ -5,7 +5,7 @@ Each names the op, the dtypes, shapes or devices involved, and the fix. Dispatch
 wording can be as helpful as it needs to be.
 """
 
-from eagerkit import dtypes
+from eagerkit import boundary, dtypes
 from eagerkit.errors import InvalidArgumentError, NotFoundError
 
 
@@ -27,10 +27,14 @@ def check_kernel(op, np_dtype, device):
     wanted = sorted(dtypes.from_numpy(d).name for d in op.dtypes)
     dtype = dtypes.from_numpy(np_dtype).name
     if np_dtype not in op.dtypes:
-        fix = f"ek.cast(x, ek.{wanted[-1] if 'float32' not in wanted else 'float32'})"
+        if dtype == "string":  # text is parsed, not cast
+            fix = "Convert the input first, e.g. ek.strings.to_number(x) to read numbers."
+        elif wanted == ["string"]:
+            fix = "Convert the input first, e.g. ek.strings.as_string(x) to format numbers."
+        else:
+            fix = _lossless_cast_hint(np_dtype, wanted)
         raise InvalidArgumentError(
-            f"{op.name}: no kernel for dtype {dtype} (it accepts {', '.join(wanted)}). "
-            f"Cast the input first, e.g. {fix}.",
+            f"{op.name}: no kernel for dtype {dtype} (it accepts {', '.join(wanted)}). {fix}",
             op=op.name,
         )
     allowed = sorted(dtypes.from_numpy(d).name for d in device.kernels.get(op.name, ()))
@@ -43,23 +47,43 @@ def check_kernel(op, np_dtype, device):
     )
 
 
+def _lossless_cast_hint(np_dtype, wanted):
+    """Suggest a cast only to a dtype that holds every value (never float to int)."""
+    lossless = [
+        name
+        for name in wanted
+        if name != "string"
+        and dtypes.casts_without_loss(np_dtype, dtypes.as_dtype(name).as_numpy_dtype)
+    ]
+    if lossless:
+        target = "float32" if "float32" in lossless else lossless[0]
+        return f"Cast the input first, e.g. ek.cast(x, ek.{target})."
+    dtype = dtypes.from_numpy(np_dtype).name
+    return f"Pass {' or '.join(wanted)} values; a cast from {dtype} would lose data."
+
+
 def dtype_mismatch(op, inputs, position, expected, got):
     """Two inputs of ``op`` that must share a dtype do not (TF never converts silently)."""
     shapes = ", ".join(str(getattr(x, "shape", ())) for x in inputs)
     expected_name = dtypes.from_numpy(expected).name
     got_name = dtypes.from_numpy(got).name
+    if dtypes.casts_without_loss(got, expected):
+        fix = f"cast input #{position}, e.g. ek.cast(x, ek.{expected_name})"
+    elif dtypes.casts_without_loss(expected, got):
+        fix = f"cast the other inputs, e.g. ek.cast(x, ek.{got_name})"
+    else:
+        fix = "make both inputs one dtype that holds the values of both"
     return InvalidArgumentError(
         f"cannot compute {op.name} as input #{position}(zero-based) was expected to be a "
         f"{expected_name} tensor but is a {got_name} tensor (input shapes: {shapes}). "
-        f"eagerkit never mixes dtypes silently: cast one side, "
-        f"e.g. ek.cast(x, ek.{expected_name}).",
+        f"eagerkit never mixes dtypes silently: {fix}.",
         op=op.name,
     )
 
 
-def explain(op, arrays, error):
+def explain(op, values, error):
     """Turn a numpy error into one that names the op, shapes and dtypes."""
-    described = ", ".join(f"{a.dtype}{tuple(a.shape)}" for a in arrays)
+    described = ", ".join(_described(v) for v in values)
     message = str(error)
     hint = ""
     if "broadcast" in message:
@@ -67,4 +91,43 @@ def explain(op, arrays, error):
             " Shapes broadcast when, aligned from the right, each pair of sizes is equal "
             "or one of them is 1; reshape or ek.expand_dims one input to line them up."
         )
-    return InvalidArgumentError(f"{op.name}: {message} (inputs: {described}).{hint}", op=op.name)
+    if message.startswith(f"{op.name}: "):  # the converter named the op already
+        message = message[len(op.name) + 2 :]
+    kind = boundary.converted_class(type(error))  # InvalidArgumentError, and still a TypeError...
+    return kind(f"{op.name}: {message} (inputs: {described}).{hint}", op=op.name)
+
+
+def _described(value):
+    """``float32(2, 3)`` for an array (or Tensor), the type's name for anything else."""
+    if hasattr(value, "dtype") and hasattr(value, "shape"):
+        return f"{value.dtype}{tuple(value.shape)}"
+    return type(value).__name__
+
+
+def does_not_fit(op_name, value, expected):
+    """A Python integer too big for the dtype it is converted to (it would wrap around)."""
+    return InvalidArgumentError(
+        f"{op_name}: the integer value {value!r} does not fit in {expected.name} and would "
+        f"wrap around; use a wider dtype, e.g. ek.cast(x, ek.int64) first.",
+        op=op_name,
+    )
+
+
+def value_dtype_mismatch(op_name, got, expected, value=None):
+    """A value of one dtype given where another is needed (TF never converts silently)."""
+    shown = f" {value!r}" if value is not None else ""
+    cast = (
+        f"Use ek.cast(x, ek.{expected.name}) or write"
+        if dtypes.casts_without_loss(got.as_numpy_dtype, expected.as_numpy_dtype)
+        else "Write"  # a cast would lose data (1.5 to an int): never suggest one
+    )
+    return InvalidArgumentError(
+        f"{op_name}: expected {_article(expected.name)} value but got "
+        f"{_article(got.name)} one{shown}; eagerkit does not convert between dtypes silently. "
+        f"{cast} the value with the dtype you mean (3.0 for a float, 3 for an int).",
+        op=op_name,
+    )
+
+
+def _article(name):
+    return ("an " if name[0] in "aeiou" else "a ") + name

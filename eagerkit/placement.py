@@ -54,16 +54,16 @@ def resolve_conflict(op_name, position, tensor, device):
     if _policy[0] == DEVICE_PLACEMENT_EXPLICIT:
         raise InvalidArgumentError(
             f"Tensors on conflicting devices: cannot compute {op_name} because input "
-            f"#{position} (zero-based) is on {tensor.device} while the op runs on "
+            f"#{position} (zero-based) is on {tensor._device.name} while the op runs on "
             f"{device.name}, where its first input is. Copy it there with "
-            f"{copy_hint(device)} (or the other inputs to {tensor.device} with "
+            f"{copy_hint(device)} (or the other inputs to {tensor._device.name} with "
             f"{copy_hint(tensor._device)}), or let eagerkit copy for you with "
             "ek.set_device_policy('silent').",
             op=op_name,
         )
     if _policy[0] == DEVICE_PLACEMENT_WARN:
         warnings.warn(
-            f"{op_name}: copying input #{position} from {tensor.device} to {device.name}",
+            f"{op_name}: copying input #{position} from {tensor._device.name} to {device.name}",
             stacklevel=4,
         )
     from eagerkit.ops.copy import copy_to_device

@@ -1,87 +1,136 @@
-"""The one table of primitive ops, and how calling an op works (dispatch).
+"""The one table of primitive ops: how a primitive is declared (calling one: dispatch.py).
 
-A primitive is written once, in one place (see ``ops/``)::
+A primitive is written once, in one place (see ``ops/``), always in this one style::
 
     @defop("multiply")
-    def multiply(xp, x, y):          # forward: raw arrays through the namespace xp
+    def multiply(xp, x, y):          # forward: raw arrays through the array namespace xp
         return x * y
 
     multiply.defvjp(                 # one VJP per input: g is the incoming gradient
-        lambda xp, g, ans, x, y: g * y,
-        lambda xp, g, ans, x, y: g * x,
+        lambda ops, g, ans, x, y: g * y,
+        lambda ops, g, ans, x, y: g * x,
     )
 
-``defop`` turns the forward into the public function ``ek.multiply``. Calling it:
+The forward's parameters after ``xp`` are the public signature: those without a default are
+the tensor inputs, the rest are parameters (``def reduce_sum(xp, input_tensor, axis=None,
+keepdims=False)`` gives ``ek.reduce_sum(input_tensor, axis=None, keepdims=False, name=None)``).
+An op whose public signature differs (conversions, checks) keeps its primitive private
+(``_reshape``) and wraps it in a plain public function. ``defvjp`` is a statement, never a
+decorator; an op on a list of inputs (concat) declares ``defvjp_variadic(vjp)`` instead, with
+``vjp(i, ops, g, ans, *inputs, **params)``.
 
-1. converts the inputs to arrays on one device with one dtype (TF's rules, clear errors),
-2. runs the forward on the device's array namespace ``xp``,
-3. wraps the result in a Tensor and, only when a tape is active, records it.
+``defop`` turns the forward into the public function ``ek.multiply``, which converts the
+inputs, runs the forward, wraps the result in a Tensor and records it when a tape is active
+(dispatch.py).
 
-The VJPs are written with operators and ``xp`` calls, so they run on raw arrays when no
-tape watches the backward pass (fast) and on Tensors, recorded, when one does (that is
-what makes higher-order gradients work). See backprop.py.
+A VJP computes with ``ops``, a namespace of eagerkit primitives (``ops.matmul``,
+``ops.where``) plus Python operators. The reverse sweep (backprop.py) hands it ``ArrayOps``
+(the forwards on raw arrays: fast) when no tape watches the backward pass, and ``TensorOps``
+(the public ops on Tensors, recorded: higher-order gradients) when one does.
 """
 
 import functools
-import itertools
+import inspect
 
-from eagerkit import dtypes, op_errors, operands, tape
-from eagerkit.errors import OpError
-from eagerkit.tensor import Tensor
+from eagerkit import dispatch, dtypes
 
 REGISTRY = {}  # name -> OpDef, in definition order
-execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
-graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), innermost last
-
-_active_tapes = tape.active_tapes  # the same list object: no lookup on the hot path
 _ALL_NUMPY = frozenset(d.as_numpy_dtype for d in dtypes.ALL)
 
 
 class OpDef:
     """One primitive: its name, forward kernel, VJPs and the dtypes it accepts.
 
-    ``vjps[i](xp, g, ans, *inputs, **params)`` is the gradient for input ``i``;
+    ``vjps[i](ops, g, ans, *inputs, **params)`` is the gradient for input ``i``;
     ``None`` there means input ``i`` gets no gradient (an index, a condition).
+    ``nin`` is the number of tensor inputs (``None`` for an op on a list, like concat) and
+    ``param_names`` the parameters that may also be passed by position (TF's ``axis``).
     """
 
-    __slots__ = ("name", "forward", "vjps", "dtypes", "dtype_args", "differentiable", "call")
+    __slots__ = (
+        "name",
+        "forward",
+        "vjps",
+        "variadic_vjp",
+        "dtypes",
+        "dtype_args",
+        "differentiable",
+        "call",
+        "nin",
+        "param_names",
+    )
 
     def __init__(self, name, forward, dtypes_, dtype_args, differentiable):
         self.name = name
         self.forward = forward
         self.vjps = ()
+        self.variadic_vjp = None
         self.dtypes = dtypes_
         self.dtype_args = dtype_args
         self.differentiable = differentiable
         self.call = None
+        self.nin, self.param_names = _inputs_and_params(forward)
 
     def defvjp(self, *vjps):
         """Attach one VJP per input (``None`` for inputs without a gradient)."""
         self.vjps = vjps
-        return vjps
 
     def defvjp_variadic(self, vjp):
-        """For ops on a list of inputs (concat): ``vjp(i, xp, g, ans, *inputs, **params)``."""
-        self.vjps = _EachInput(vjp)
-        return vjp
+        """For ops on a list of inputs (concat): ``vjp(i, ops, g, ans, *inputs, **params)``."""
+        self.variadic_vjp = vjp
 
-    @property
-    def nin(self):
-        """How many tensor inputs the op takes (``None`` when it takes a list)."""
-        return None if isinstance(self.vjps, _EachInput) else len(self.vjps)
+    def by_name(self, inputs, params):
+        """Parameters passed by position (``reduce_sum(x, 0)``) moved into ``params``."""
+        params.update(zip(self.param_names, inputs[self.nin :], strict=False))
+        params.pop("name", None)  # TF's op name: eager tensors have none
+        return inputs[: self.nin], params
+
+    def has_gradient(self, position):
+        """Whether input ``position`` can get a gradient at all (widgets explain None)."""
+        return self.variadic_vjp is not None or self.vjps[position] is not None
+
+    def input_gradients(self, ops, g, ans, inputs, params, wanted):
+        """One gradient per input (None where not ``wanted`` or where the op passes none)."""
+        grads = []
+        if self.variadic_vjp is not None:  # one function for all inputs, told which one
+            for i, want in enumerate(wanted):
+                grads.append(self.variadic_vjp(i, ops, g, ans, *inputs, **params) if want else None)
+            return grads
+        for vjp, want in zip(self.vjps, wanted, strict=True):
+            grads.append(vjp(ops, g, ans, *inputs, **params) if want and vjp is not None else None)
+        return grads
 
     def __repr__(self):
         return f"<OpDef {self.name}>"
 
 
-class _EachInput:
-    """The VJPs of a variadic op: the same function, told which input it is for."""
+def _inputs_and_params(forward):
+    """``(nin, param_names)`` from ``forward(xp, *inputs, **params)``'s signature.
 
-    def __init__(self, vjp):
-        self.vjp = vjp
+    ``param_names`` are the parameters that may be given by position after the inputs,
+    ending with TF's ``name`` (accepted and ignored: eager tensors have no names).
+    """
+    nin, names = 0, []
+    for p in list(inspect.signature(forward).parameters.values())[1:]:
+        if p.kind is p.VAR_POSITIONAL:
+            return None, ()
+        if p.kind is p.POSITIONAL_OR_KEYWORD:
+            if p.default is p.empty and not names:
+                nin += 1
+            else:
+                names.append(p.name)
+    return nin, (*names, "name")
 
-    def __iter__(self):
-        return (functools.partial(self.vjp, i) for i in itertools.count())
+
+def _public_signature(forward):
+    """The forward's signature without ``xp`` and with TF's ``name=None``: what Jupyter shows."""
+    parameters = list(inspect.signature(forward).parameters.values())[1:]
+    variadic = any(p.kind is p.VAR_POSITIONAL for p in parameters)
+    kind = inspect.Parameter.KEYWORD_ONLY if variadic else inspect.Parameter.POSITIONAL_OR_KEYWORD
+    name = inspect.Parameter("name", kind, default=None)
+    before = [p for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)]
+    after = [p for p in parameters if p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD)]
+    return inspect.Signature([*before, name, *after])
 
 
 def defop(name, *, dtypes=None, dtype_args=None, differentiable=True):
@@ -100,8 +149,10 @@ def defop(name, *, dtypes=None, dtype_args=None, differentiable=True):
 
     def register(forward):
         op = OpDef(name, forward, allowed, dtype_args, differentiable)
-        call = _fast_call(op) if dtype_args is None else _general_call(op)
+        make = dispatch.fast_function if dtype_args is None else dispatch.reference_function
+        call = make(op)
         functools.update_wrapper(call, forward)
+        call.__signature__ = _public_signature(forward)
         call.op = op
         call.defvjp = op.defvjp
         call.defvjp_variadic = op.defvjp_variadic
@@ -112,119 +163,43 @@ def defop(name, *, dtypes=None, dtype_args=None, differentiable=True):
     return register
 
 
-def _general_call(op):
-    def call(*inputs, **params):
-        return apply(op, inputs, params)
-
-    return call
-
-
-def _fast_call(op):
-    """The public function for an op whose inputs share one dtype (most of them).
-
-    The common case (Tensors on one ordinary device with one supported dtype, perhaps
-    with a Python number beside them) runs here: these few lines are the per-op cost of
-    eager execution, so they do no more than check, compute, wrap, and look whether
-    anyone is recording. Everything else goes through ``apply``.
-    """
-    forward, allowed = op.forward, op.dtypes
-    new = object.__new__
-
-    def call(*inputs, **params):
-        # The commonest cases, spelled out: one Tensor, or two of one dtype on one device.
-        first = inputs[0] if inputs else None
-        if type(first) is Tensor and len(inputs) == 1:
-            arrays, device = (first._data,), first._device
-        elif (
-            type(first) is Tensor
-            and len(inputs) == 2
-            and type(inputs[1]) is Tensor
-            and inputs[1]._device is first._device
-            and inputs[1]._data.dtype == first._data.dtype
-        ):
-            arrays, device = (first._data, inputs[1]._data), first._device
-        else:  # a Variable, a Python number beside a tensor, or anything else
-            fast = operands.fast_operands(inputs)
-            if fast is None:
-                return apply(op, inputs, params)
-            arrays, device = fast
-        if device.restricted or arrays[0].dtype not in allowed:
-            return apply(op, inputs, params)  # the slow path checks and explains
-        try:
-            data = forward(device.xp, *arrays, **params)
-        except OpError:
-            raise  # the forward's own error already names the op
-        except (ValueError, TypeError, IndexError, ArithmeticError) as error:
-            raise op_errors.explain(op, arrays, error) from error
-        output = new(Tensor)
-        output._data, output._device = data, device
-        if _active_tapes or execution_callbacks or graph_tracers:
-            _after(op, inputs, arrays, output, params)
-        return output
-
-    return call
-
-
-def apply(op, inputs, params):
-    """Run ``op`` on ``inputs`` eagerly and record it on the active tapes."""
-    # inputs may come back changed: a tensor copied from another device (silent policy).
-    arrays, device, inputs = operands.to_arrays(op, inputs)
-    try:
-        data = op.forward(device.xp, *arrays, **params)
-    except OpError:
-        raise
-    except (ValueError, TypeError, IndexError, ArithmeticError) as error:
-        raise op_errors.explain(op, arrays, error) from error
-    output = Tensor(data, device)
-    if _active_tapes or execution_callbacks or graph_tracers:
-        _after(op, inputs, arrays, output, params)
-    return output
-
-
-def _after(op, inputs, arrays, output, params):
-    """Record the op on the active tapes and tell the execution callbacks (if any)."""
-    if graph_tracers:  # ek.function is tracing: its graph gets the op as called
-        graph_tracers[-1].record(op, inputs, arrays, output, params)
-    if _active_tapes and op.differentiable:
-        for x in inputs:
-            if type(x) is not Tensor:  # a Variable or a Python value: record what was used
-                device = output._device
-                inputs = tuple(
-                    tape.recorded_input(v, a, device) for v, a in zip(inputs, arrays, strict=True)
-                )
-                break
-        tape.record(op, inputs, output, params)
-    for callback in execution_callbacks:
-        callback(op, inputs, output)
-
-
 def all_ops():
     """Every registered primitive, in definition order (tests and widgets read this)."""
     return list(REGISTRY.values())
 
 
-class KernelNamespace:
-    """The registry's forwards bound to one array namespace: VJPs on raw arrays use it.
+class ArrayOps:
+    """The ``ops`` a VJP gets on raw arrays: the registry's forwards bound to one device.
 
-    ``ns.multiply(a, b)`` runs the ``multiply`` forward on arrays and returns an array,
-    so a VJP written as ``xp.multiply(g, y)`` works here and on the Tensor namespace.
+    ``ops.multiply(a, b)`` runs the ``multiply`` forward on the device's arrays and returns
+    an array; nothing is converted, checked or recorded. Used when no tape records the
+    backward pass (the common case), so a gradient costs what numpy by hand costs.
     """
 
-    def __init__(self, array_namespace):
-        self._xp = array_namespace
+    on_tensors = False
+
+    def __init__(self, device):
+        self.device = device
+        self.xp = device.xp
 
     def __getattr__(self, name):  # first use of a name only; then it is an attribute
         try:
             forward = REGISTRY[name].forward
         except KeyError:
             raise AttributeError(f"no primitive op named {name!r}") from None
-        bound = functools.partial(forward, self._xp)
+        bound = functools.partial(forward, self.xp)
         setattr(self, name, bound)
         return bound
 
 
-class TensorNamespace:
-    """The public ops by name: VJPs run on Tensors through it when a tape records them."""
+class TensorOps:
+    """The ``ops`` a VJP gets on Tensors: the public ops, so an outer tape records them.
+
+    This is the reference mode: every step of the backward pass is an ordinary op, which is
+    what makes gradients of gradients work.
+    """
+
+    on_tensors = True
 
     def __getattr__(self, name):
         try:
@@ -235,4 +210,4 @@ class TensorNamespace:
         return call
 
 
-TENSORS = TensorNamespace()
+TENSOR_OPS = TensorOps()

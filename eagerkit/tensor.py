@@ -1,14 +1,17 @@
 """Tensor: an immutable array plus the device it lives on.
 
 A Tensor is just ``(_data, _device)``. It knows nothing about gradients: the tape
-(tape.py) remembers which ops made which tensors. Its arithmetic operators are attached
-in ``ops/operators.py``, next to the ops they call.
+(tape.py) remembers which ops made which tensors. Its operators are ops (``x * y`` is
+``ek.multiply(x, y)``): the table at the end of this file says which op each one is.
 """
 
 import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.devices import CPU, current_device
+from eagerkit.tensor_shape import TensorShape
+
+_new_shape = tuple.__new__  # TensorShape from an array's shape tuple, without re-checking it
 
 
 class Tensor:
@@ -38,8 +41,8 @@ class Tensor:
     # --- what it is -------------------------------------------------------------------
     @property
     def shape(self):
-        """The shape as a tuple of ints, e.g. ``(1, 1)``."""
-        return self._data.shape
+        """The shape, a TensorShape: a tuple of ints that prints ``(1, 1)`` as TF's does."""
+        return _new_shape(TensorShape, self._data.shape)
 
     @property
     def dtype(self):
@@ -58,8 +61,12 @@ class Tensor:
 
     @property
     def device(self):
-        """Device name, e.g. ``'/cpu:0'``."""
-        return self._device.name
+        """TF's full device name, e.g. ``'/job:localhost/replica:0/task:0/device:CPU:0'``.
+
+        ``ek.device``, ``copy_to_device`` and friends accept it, as they accept ``'/cpu:0'``
+        or ``'CPU:0'``; ``t._device.name`` is eagerkit's short name, ``'/cpu:0'``.
+        """
+        return self._device.full_name
 
     def get_shape(self):
         """TF1 spelling of ``.shape``."""
@@ -218,7 +225,10 @@ def convert_to_tensor(value, dtype=None, device=None):
     """
     if isinstance(value, Tensor):
         if dtype is not None and dtypes.as_dtype(dtype) != value.dtype:
-            raise _dtype_mismatch("convert_to_tensor", value.dtype, dtypes.as_dtype(dtype))
+            from eagerkit import op_errors
+
+            wanted = dtypes.as_dtype(dtype)
+            raise op_errors.value_dtype_mismatch("convert_to_tensor", value.dtype, wanted)
         return value
     target = device if device is not None else current_device()
     np_dtype = (
@@ -226,6 +236,8 @@ def convert_to_tensor(value, dtype=None, device=None):
         if dtype is not None
         else dtypes.default_numpy_dtype(value)
     )
+    if np_dtype.kind == "O":
+        target = CPU  # strings live in host memory, as in TF, whatever the device scope
     return Tensor(to_array(value, np_dtype, target, "convert_to_tensor"), target)
 
 
@@ -234,10 +246,14 @@ def to_array(value, np_dtype, device, op_name):
     if isinstance(value, Tensor):
         value = value.numpy()
     host = np.asarray(value)
+    if np_dtype.kind == "O" or host.dtype.kind in "SUO":  # a string tensor, or text given
+        from eagerkit import strings
+
+        return strings.to_bytes_array(host, value, np_dtype, device, op_name)
     if host.dtype.kind not in "biuf":
         raise TypeError(
             f"{op_name}: cannot convert {type(value).__name__} {value!r} to a tensor; "
-            "tensors hold numbers or bools"
+            "tensors hold numbers, bools or strings"
         )
     if host.dtype != np_dtype:
         converted = host.astype(np_dtype)
@@ -245,37 +261,80 @@ def to_array(value, np_dtype, device, op_name):
         if np_dtype.kind in "iub" and not (
             converted == host if host.ndim == 0 else np.array_equal(converted, host)
         ):
+            from eagerkit import op_errors
+
             if host.dtype.kind in "iu":
-                raise _does_not_fit(op_name, value, dtypes.from_numpy(np_dtype))
-            raise _dtype_mismatch(
+                raise op_errors.does_not_fit(op_name, value, dtypes.from_numpy(np_dtype))
+            raise op_errors.value_dtype_mismatch(
                 op_name, dtypes.from_numpy(host.dtype), dtypes.from_numpy(np_dtype), value
             )
         host = converted
     return device.backend.asarray(host)
 
 
-def _does_not_fit(op_name, value, expected):
-    from eagerkit.errors import InvalidArgumentError
+# --- operators: x * y is ek.multiply(x, y) ---------------------------------------------------
+# Each operator is the public op named here, recorded on tapes like any call of it. The ops
+# are written on top of Tensor (ops/), so they cannot exist while this file runs: once they
+# do, ops/__init__.py hands them to install_operators, and this file never imports an op.
+BINARY_OPERATORS = {  # x <symbol> y, and y <symbol> x (reflected, "__r<symbol>__")
+    "add": "add",
+    "sub": "subtract",
+    "mul": "multiply",
+    "truediv": "truediv",
+    "floordiv": "floordiv",
+    "mod": "mod",
+    "pow": "pow",
+    "matmul": "matmul",
+}
+UNARY_OPERATORS = {"neg": "negative", "abs": "abs", "invert": "logical_not", "getitem": "getitem"}
+COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}
+BOOL_OPERATORS = {  # bool tensors only: x & y, x | y, x ^ y
+    "and": ("logical_and", "&"),
+    "or": ("logical_or", "|"),
+    "xor": ("logical_xor", "^"),
+}
 
-    return InvalidArgumentError(
-        f"{op_name}: the integer value {value!r} does not fit in {expected.name} and would "
-        f"wrap around; use a wider dtype, e.g. ek.cast(x, ek.int64) first.",
-        op=op_name,
-    )
+
+def install_operators(ops):
+    """Give Tensor its operators: ``ops`` maps an op's name to its public function."""
+    for symbol, name in {**BINARY_OPERATORS, **COMPARISONS}.items():
+        setattr(Tensor, f"__{symbol}__", ops[name])  # a plain function: no extra call
+    for symbol, name in UNARY_OPERATORS.items():
+        setattr(Tensor, f"__{symbol}__", ops[name])
+    for symbol, name in BINARY_OPERATORS.items():
+        setattr(Tensor, f"__r{symbol}__", _reflected(ops[name]))
+    for symbol, (name, text) in BOOL_OPERATORS.items():
+        setattr(Tensor, f"__{symbol}__", _bool_only(ops[name], text))
+        setattr(Tensor, f"__r{symbol}__", _reflected(ops[name]))
+    Tensor.__eq__ = _elementwise(ops["equal"], False)  # TF2: == compares element by element
+    Tensor.__ne__ = _elementwise(ops["not_equal"], True)
+    Tensor.__pos__ = lambda self: self
 
 
-def _dtype_mismatch(op_name, got, expected, value=None):
-    from eagerkit.errors import InvalidArgumentError
+def _reflected(op):
+    def reflected(self, other):  # 2 * x: Python asks x.__rmul__(2)
+        return op(other, self)
 
-    shown = f" {value!r}" if value is not None else ""
-    return InvalidArgumentError(
-        f"{op_name}: expected {_article(expected.name)} value but got "
-        f"{_article(got.name)} one{shown}; "
-        f"eagerkit does not convert between dtypes silently. Use ek.cast(x, ek.{expected.name}) "
-        "or write the value with the dtype you mean (3.0 for a float, 3 for an int).",
-        op=op_name,
-    )
+    return reflected
 
 
-def _article(name):
-    return ("an " if name[0] in "aeiou" else "a ") + name
+def _elementwise(op, against_none):
+    def compare(self, other):
+        # x == None, or numbers == text, is plainly False (TF2); anything else, elementwise.
+        if other is None or (isinstance(other, (str, bytes)) and not self.dtype.is_string):
+            return against_none
+        return op(self, other)
+
+    return compare
+
+
+def _bool_only(op, symbol):
+    def operator(self, other):
+        if not self.dtype.is_bool:
+            raise TypeError(
+                f"'{symbol}' works on bool tensors only (this one is {self.dtype.name}); "
+                "compare first, e.g. (x > 0) & (x < 1)"
+            )
+        return op(self, other)
+
+    return operator

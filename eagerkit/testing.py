@@ -8,12 +8,34 @@ The test is autograd's: pick a random direction ``v`` for the inputs and a rando
 
 For ``order=2`` the same check runs on the function ``x -> <vjp(u)(x), v>``, which is
 itself computed with a tape, so the backward pass gets differentiated too.
+
+When the two disagree, one element at a time finds *where*: the first input and element
+whose reverse-mode gradient differs from its own central difference (this costs two calls
+of ``f`` per element, so it runs only after the cheap test has failed).
 """
 
 import numpy as np
 
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
+
+
+class GradientCheckError(AssertionError):
+    """A gradient that disagrees with finite differences, and where.
+
+    Attributes: ``order`` (1 for the gradient, 2 for the gradient of the gradient, ...),
+    ``input`` (the argument's position), ``element`` (an index tuple into that argument, or
+    None if no single element is off), ``analytic`` and ``numeric`` (the two numbers).
+    """
+
+    def __init__(self, order, input_index, element, analytic, numeric):
+        self.order, self.input, self.element = order, input_index, element
+        self.analytic, self.numeric = analytic, numeric
+        where = "" if element is None else f" for input {input_index}, element {list(element)}"
+        super().__init__(
+            f"order-{order} gradient check failed{where}: reverse mode gives {analytic!r}, "
+            f"finite differences give {numeric!r}"
+        )
 
 
 def _as_float64(value):
@@ -45,17 +67,50 @@ def _vjp_dot_v(f, u, vs):
     return dotted
 
 
-def check_grads(f, *args, order=2, eps=1e-6, rtol=1e-5, atol=1e-6, seed=0):
-    """Assert that ``f``'s gradients match finite differences, up to ``order``.
+def _reverse(f, args, u):
+    """The reverse-mode gradient of <u, f(args)> for each argument (zeros where None)."""
+    with GradientTape() as tape:
+        tape.watch(args)
+        y = f(*args)
+    grads = tape.gradient(y, args, output_gradients=u)
+    return [np.zeros(a.shape) if g is None else g.numpy() for a, g in zip(args, grads, strict=True)]
 
-    Inputs are converted to float64 so central differences are accurate. Raises
-    ``AssertionError`` naming the order at which the two disagree.
+
+def _first_wrong_element(f, args, u, eps, rtol, atol):
+    """``(input, element, analytic, numeric)`` of the first element that disagrees, or None."""
+    analytic = _reverse(f, args, u)
+
+    def weighted(i, array):  # <u, f(args)> with argument i replaced by array
+        moved = list(args)
+        moved[i] = convert_to_tensor(array)
+        return _inner(u.numpy(), f(*moved).numpy())
+
+    for i, arg in enumerate(args):
+        base = arg.numpy()
+        for element in np.ndindex(base.shape):
+            step = np.zeros(base.shape)
+            step[element] = eps
+            numeric = (weighted(i, base + step) - weighted(i, base - step)) / (2 * eps)
+            value = float(analytic[i][element])
+            if not np.isclose(value, numeric, rtol=rtol, atol=atol):
+                return i, element, value, numeric
+    return None
+
+
+def first_gradient_error(f, *args, order=2, eps=1e-6, rtol=1e-5, atol=1e-6, seed=0):
+    """The first disagreement ``check_grads`` would raise, as a GradientCheckError, or None.
 
     Examples
     --------
     >>> import eagerkit as ek
-    >>> from eagerkit.testing import check_grads
-    >>> check_grads(lambda x: ek.sin(x) * x, [0.5, 1.0, 2.0], order=2)
+    >>> @ek.custom_gradient
+    ... def square(x):
+    ...     return x * x, lambda g: g * x  # forgets the factor 2
+    >>> error = first_gradient_error(square, [1.0, 2.0], order=1)
+    >>> error.order, error.input, error.element  # order 1, input 0, element [0]
+    (1, 0, (0,))
+    >>> round(error.numeric / error.analytic, 6)  # (weighted by a random u)
+    2.0
     """
     rng = np.random.default_rng(seed)
     args = [_as_float64(a) for a in args]
@@ -69,17 +124,31 @@ def check_grads(f, *args, order=2, eps=1e-6, rtol=1e-5, atol=1e-6, seed=0):
         plus = f(*[a + eps * v for a, v in zip(args, vs, strict=True)]).numpy()
         minus = f(*[a - eps * v for a, v in zip(args, vs, strict=True)]).numpy()
         numeric = _inner(u.numpy(), (plus - minus) / (2 * eps))
-
-        with GradientTape() as tape:
-            tape.watch(args)
-            y = f(*args)
-        grads = tape.gradient(y, args, output_gradients=u)
-        pairs = zip(grads, vs, strict=True)
-        analytic = sum(_inner(g.numpy(), v.numpy()) for g, v in pairs if g is not None)
+        grads = _reverse(f, args, u)
+        analytic = sum(_inner(g, v.numpy()) for g, v in zip(grads, vs, strict=True))
 
         if not np.isclose(analytic, numeric, rtol=rtol, atol=atol):
-            raise AssertionError(
-                f"order-{level} gradient check failed: reverse mode gives {analytic!r}, "
-                f"finite differences give {numeric!r}"
-            )
+            found = _first_wrong_element(f, args, u, eps, rtol, atol)
+            if found is None:
+                return GradientCheckError(level, None, None, analytic, numeric)
+            return GradientCheckError(level, *found)
         f = _vjp_dot_v(f, u, vs)  # next order: differentiate the backward pass itself
+    return None
+
+
+def check_grads(f, *args, order=2, eps=1e-6, rtol=1e-5, atol=1e-6, seed=0):
+    """Assert that ``f``'s gradients match finite differences, up to ``order``.
+
+    Inputs are converted to float64 so central differences are accurate. Raises a
+    ``GradientCheckError`` (an ``AssertionError``) naming the order, the input and the
+    element at which the two disagree.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.testing import check_grads
+    >>> check_grads(lambda x: ek.sin(x) * x, [0.5, 1.0, 2.0], order=2)
+    """
+    error = first_gradient_error(f, *args, order=order, eps=eps, rtol=rtol, atol=atol, seed=seed)
+    if error is not None:
+        raise error

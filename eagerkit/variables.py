@@ -9,9 +9,10 @@ their values.
 
 import itertools
 
-from eagerkit import registry
+from eagerkit import dtypes, recording
 from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.name_scope import current_prefix
 from eagerkit.tensor import Tensor, _scalar_repr, convert_to_tensor
 
 _creation_counter = itertools.count()
@@ -44,7 +45,7 @@ class Variable(Tensor):
 
             value = copy_to_device(value, target)  # inside ek.device(...): the variable lives there
         super().__init__(value._data, value._device)
-        self._name = (name or "Variable") + ":0"
+        self._name = current_prefix() + (name or "Variable") + ":0"  # e.g. "dense/w:0"
         self.trainable = trainable
         self._creation_index = next(_creation_counter)
 
@@ -62,31 +63,46 @@ class Variable(Tensor):
     value = read_value
 
     # --- changing the value ----------------------------------------------------------------
+    # Every write goes through ``_write``: assign*, optimizers, checkpoints and L-BFGS alike,
+    # so the one rule that guards writes (``ek.function`` graphs never write) cannot be skipped.
     def assign(self, value, read_value=True):
         """Replace the value; the new one must have the same shape and dtype."""
-        self._data = self._checked(value, "assign")
+        self._write(self._checked(value, "assign"), "assign")
         return self if read_value else None
 
     def assign_add(self, delta, read_value=True):
         """``self += delta``."""
-        self._data = self._data + self._checked(delta, "assign_add")
+        self._write(self._data + self._checked(delta, "assign_add"), "assign_add")
         return self if read_value else None
 
     def assign_sub(self, delta, read_value=True):
         """``self -= delta``."""
-        self._data = self._data - self._checked(delta, "assign_sub")
+        self._write(self._data - self._checked(delta, "assign_sub"), "assign_sub")
         return self if read_value else None
+
+    def _write(self, array, what):
+        """Make ``array`` (already checked: our shape, dtype and device) the new value."""
+        self._check_writable(what)
+        self._data = array
+
+    def _check_writable(self, what):
+        """Raise unless a write may happen now (callers that write several things ask first)."""
+        for tracer in recording.graph_tracers:  # ek.function graphs never write variables
+            tracer.refuse_assign(self, what)
 
     def _checked(self, value, what):
         """``value`` as an array like ours, or an error that leaves the variable unchanged."""
-        for tracer in registry.graph_tracers:  # ek.function graphs never write variables
-            tracer.refuse_assign(self, what)
         if isinstance(value, Tensor):
             if value.dtype != self.dtype:
+                lossless = dtypes.casts_without_loss(value._data.dtype, self._data.dtype)
+                fix = (
+                    f"cast it with ek.cast(value, ek.{self.dtype.name})"
+                    if lossless  # else the cast would lose data: keep the value's dtype
+                    else f"create the variable with dtype=ek.{value.dtype.name} to hold it"
+                )
                 raise InvalidArgumentError(
                     f"{what} on variable '{self._name}': the value is {value.dtype.name} but "
-                    f"the variable is {self.dtype.name}; cast it with "
-                    f"ek.cast(value, ek.{self.dtype.name})",
+                    f"the variable is {self.dtype.name}; {fix}",
                     op=what,
                 )
             if value._device is not self._device:

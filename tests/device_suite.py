@@ -23,7 +23,7 @@ def check_case_on(device_name, fn, args):
         grads = [g for g in tape.gradient(result, inputs) if g is not None]
         # Everything stays on the device, held in the device's own array type.
         for tensor in [result, *grads]:
-            assert tensor.device == device.name
+            assert tensor.device == device.full_name
             assert device.backend.is_array(tensor._data), type(tensor._data)
         np.testing.assert_allclose(result.numpy(), expected, rtol=1e-6, atol=1e-12)
         check_grads(fn, *args, order=2)

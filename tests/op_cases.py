@@ -12,6 +12,7 @@ composite, with its public name (``"nn.softmax"``).
 """
 
 import numpy as np
+import op_cases_more
 
 import eagerkit as ek
 from eagerkit.registry import REGISTRY
@@ -245,4 +246,7 @@ def cases():
         *_shape_cases(*makers),
         *_nn_cases(*makers),
         *_conv_pool_cases(*makers),
+        *op_cases_more.elementwise_cases(*makers),
+        *op_cases_more.linalg_cases(*makers),
+        *op_cases_more.rearrange_cases(*makers),
     ]

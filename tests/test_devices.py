@@ -17,6 +17,9 @@ from eagerkit.backends import cupy_backend
 from eagerkit.devices import canonical_name, copy_hint, get_device
 from eagerkit.errors import InvalidArgumentError, UnavailableError
 
+CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full name
+SIM = "/job:localhost/replica:0/task:0/device:SIM:0"  # TF's full name
+
 
 @pytest.fixture
 def no_cupy(monkeypatch):
@@ -140,7 +143,7 @@ def test_device_scope_nests_and_restores_even_after_an_error():
     with pytest.raises(ValueError, match="inside"):
         with ek.device("/cpu:0"):
             with ek.device(ek.devices.enable_simulated_gpu()):
-                assert ek.zeros([1]).device == "/sim:0"
+                assert ek.zeros([1]).device == SIM
                 raise ValueError("inside")
     assert ek.devices.current_device().name == "/cpu:0"
     ek.devices.disable_simulated_gpu()
@@ -154,8 +157,8 @@ def test_a_variable_made_inside_a_device_scope_lives_there():
             moved = ek.Variable(host_value)  # made from a CPU tensor: copied, as in TF
             made = ek.Variable([3.0])
         outside = ek.Variable(host_value)
-        assert (moved.device, made.device, outside.device) == ("/sim:0", "/sim:0", "/cpu:0")
-        assert host_value.device == "/cpu:0"
+        assert (moved.device, made.device, outside.device) == (SIM, SIM, CPU)
+        assert host_value.device == CPU
         np.testing.assert_array_equal(moved.numpy(), [1.0, 2.0])
     finally:
         ek.devices.disable_simulated_gpu()
@@ -166,7 +169,7 @@ def test_simulated_gpu_as_gpu_and_back():
         ek.devices.enable_simulated_gpu(as_gpu=True)
         assert ek.num_gpus() == 1
         assert ek.list_devices() == ["/cpu:0", "/sim:0"]
-        assert ek.constant(1.0).gpu().device == "/sim:0"
+        assert ek.constant(1.0).gpu().device == SIM
     finally:
         ek.devices.disable_simulated_gpu()
     assert "/sim:0" not in ek.list_devices()

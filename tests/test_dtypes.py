@@ -176,6 +176,7 @@ def test_lossy_conversions_into_int_dtypes_are_refused():
     assert int(ek.constant(1) + 2.0) == 3  # a whole float converts exactly
 
 
-def test_strings_are_not_tensors():
-    with pytest.raises(TypeError, match="tensors hold numbers or bools"):
-        ek.constant("apple")
+def test_strings_are_string_tensors_and_other_objects_are_refused():
+    assert ek.constant("apple").dtype == ek.string  # tests/test_strings.py has the rest
+    with pytest.raises(TypeError, match="tensors hold numbers, bools or strings"):
+        ek.constant({"a": 1})

@@ -19,6 +19,9 @@ import eagerkit as ek
 from eagerkit.backends.cupy_backend import gpu_status
 from eagerkit.errors import NotFoundError
 
+CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full name
+GPU = "/job:localhost/replica:0/task:0/device:GPU:0"  # TF's full name
+
 GPU_COUNT, NO_GPU_REASON = gpu_status()
 pytestmark = [
     pytest.mark.gpu,
@@ -36,22 +39,22 @@ def test_every_op_case_matches_the_cpu_and_passes_check_grads(name, fn, args):
 
 def test_gradient_flows_across_copies_cpu_to_gpu_to_cpu():
     on_device, y, grad = gradient_across_copies("/gpu:0")
-    assert on_device.device == "/gpu:0" and y.device == grad.device == "/cpu:0"
+    assert on_device.device == GPU and y.device == grad.device == CPU
     np.testing.assert_array_equal(grad.numpy(), [2.0, -4.0, 6.0])
 
 
 def test_training_loop_on_the_gpu_matches_the_cpu():
     losses, (w, b), _ = train_linear_model("/gpu:0")
     cpu_losses, _, _ = train_linear_model("/cpu:0")
-    assert w.device == b.device == "/gpu:0"
+    assert w.device == b.device == GPU
     assert losses[-1] < 1e-4 < losses[0]
     np.testing.assert_allclose(losses, cpu_losses, rtol=1e-4, atol=1e-6)
 
 
 def test_dense_layer_trains_on_the_gpu():
     layer, loss = dense_training_step("/gpu:0")
-    assert {v.device for v in layer.trainable_variables} == {"/gpu:0"}
-    assert loss.device == "/gpu:0"
+    assert {v.device for v in layer.trainable_variables} == {GPU}
+    assert loss.device == GPU
 
 
 def test_integer_matmul_has_no_gpu_kernel():
@@ -64,7 +67,7 @@ def test_integer_matmul_has_no_gpu_kernel():
 def test_seed_gpu_examples_run_on_the_gpu():
     printed, on_cpu, on_gpu = seed_gpu_examples()
     assert printed[1].startswith("GPU: Took")
-    assert on_gpu.device == "/gpu:0"
+    assert on_gpu.device == GPU
     np.testing.assert_allclose(on_gpu.numpy(), on_cpu.numpy(), rtol=1e-4, atol=1e-5)
 
 

@@ -21,6 +21,9 @@ import eagerkit as ek
 from eagerkit.backends.simulated import SimArray
 from eagerkit.errors import InvalidArgumentError, NotFoundError
 
+CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full name
+SIM = "/job:localhost/replica:0/task:0/device:SIM:0"  # TF's full name
+
 CASES = cases()
 
 
@@ -72,7 +75,7 @@ def test_python_scalars_only_from_0d_arrays():
 def test_explicit_copies_to_the_host_work():
     x = ek.copy_to_device([[1.0, 2.0]], "/sim:0")
     np.testing.assert_array_equal(x.numpy(), [[1.0, 2.0]])
-    assert x.cpu().device == "/cpu:0" and isinstance(x.cpu()._data, np.ndarray)
+    assert x.cpu().device == CPU and isinstance(x.cpu()._data, np.ndarray)
     np.testing.assert_array_equal(np.asarray(x), [[1.0, 2.0]])  # Tensor.__array__ copies
     assert str(x) == "ek.Tensor([[1. 2.]], shape=(1, 2), dtype=float32, device=/sim:0)"
     assert str(x.cpu()) == "ek.Tensor([[1. 2.]], shape=(1, 2), dtype=float32)"
@@ -81,9 +84,9 @@ def test_explicit_copies_to_the_host_work():
 # --- placement ---------------------------------------------------------------------------------
 def test_creation_ops_honour_nested_device_scopes():
     with ek.device("/sim:0"):
-        assert ek.zeros([2]).device == "/sim:0"
+        assert ek.zeros([2]).device == SIM
         with ek.device("cpu:0"):
-            assert ek.ones([2]).device == "/cpu:0"
+            assert ek.ones([2]).device == CPU
         made = [
             ek.constant(1.0),
             ek.random_normal([2]),
@@ -98,11 +101,11 @@ def test_creation_ops_honour_nested_device_scopes():
             ek.random_uniform([2]),
             ek.one_hot([0, 2], 3),
         ]
-        assert {t.device for t in made} == {"/sim:0"}
+        assert {t.device for t in made} == {SIM}
         assert all(isinstance(t._data, SimArray) for t in made)
     on_sim = made[1]
-    assert ek.zeros_like(on_sim).device == ek.ones_like(on_sim).device == "/sim:0"
-    assert ek.zeros([2]).device == "/cpu:0"
+    assert ek.zeros_like(on_sim).device == ek.ones_like(on_sim).device == SIM
+    assert ek.zeros([2]).device == CPU
 
 
 def test_random_numbers_are_the_same_on_every_device():
@@ -133,10 +136,10 @@ def test_silent_policy_copies_and_the_gradient_flows_back():
     with ek.GradientTape() as tape:
         tape.watch(x)
         y = ek.reduce_sum(on_sim * x)  # x is copied to /sim:0, and the copy recorded
-    assert y.device == "/sim:0"
+    assert y.device == SIM
     assert [r.op.name for r in tape.records] == ["copy_to_device", "multiply", "reduce_sum"]
     grad = tape.gradient(y, x)
-    assert grad.device == "/cpu:0"
+    assert grad.device == CPU
     np.testing.assert_array_equal(grad.numpy(), [3.0, 4.0])
 
 
@@ -144,7 +147,7 @@ def test_warn_policy_copies_with_a_warning():
     ek.set_device_policy("warn")
     with pytest.warns(UserWarning, match="multiply: copying input #1 from /cpu:0 to /sim:0"):
         y = ek.copy_to_device([2.0], "/sim:0") * ek.constant([3.0])
-    assert y.device == "/sim:0" and y.numpy()[0] == 6.0
+    assert y.device == SIM and y.numpy()[0] == 6.0
 
 
 def test_missing_kernel_fails_before_running_and_explains():
@@ -158,16 +161,14 @@ def test_missing_kernel_fails_before_running_and_explains():
     assert "cuBLAS" in message and "x.cpu()" in message
     # the CPU has the kernel, and a float cast runs on the device
     assert ek.matmul(a.cpu(), ek.transpose(a).cpu()).numpy()[0, 0] == 5
-    assert (
-        ek.matmul(ek.cast(a, ek.float32), ek.cast(ek.transpose(a), ek.float32)).device == "/sim:0"
-    )
+    assert ek.matmul(ek.cast(a, ek.float32), ek.cast(ek.transpose(a), ek.float32)).device == SIM
 
 
 # --- gradients and training --------------------------------------------------------------------
 def test_gradient_flows_across_a_copy_cpu_to_sim_to_cpu():
     on_device, y, grad = gradient_across_copies("/sim:0")
-    assert on_device.device == "/sim:0" and y.device == "/cpu:0"
-    assert grad.device == "/cpu:0"
+    assert on_device.device == SIM and y.device == CPU
+    assert grad.device == CPU
     np.testing.assert_array_equal(grad.numpy(), [2.0, -4.0, 6.0])
 
 
@@ -179,7 +180,7 @@ def test_second_order_gradient_across_copies():
             inner.watch(x)
             y = (ek.copy_to_device(x, "/sim:0") ** 3).cpu()
         dy = inner.gradient(y, x)
-    assert dy.device == "/cpu:0" and float(dy) == 27.0
+    assert dy.device == CPU and float(dy) == 27.0
     assert float(outer.gradient(dy, x)) == 18.0
 
 
@@ -190,14 +191,14 @@ def test_output_gradients_given_on_the_host_are_copied_to_the_target_device():
         tape.watch(x)
         y = x * x
     grad = tape.gradient(y, x, output_gradients=ek.constant([1.0, 10.0]))
-    assert grad.device == "/sim:0"
+    assert grad.device == SIM
     np.testing.assert_array_equal(grad.numpy(), [2.0, 40.0])
 
 
 def test_training_loop_runs_on_the_device_and_matches_the_cpu():
     losses, (w, b), _ = train_linear_model("/sim:0")
     cpu_losses, (cpu_w, _), _ = train_linear_model("/cpu:0")
-    assert w.device == b.device == "/sim:0" and isinstance(w._data, SimArray)
+    assert w.device == b.device == SIM and isinstance(w._data, SimArray)
     assert losses[-1] < 1e-4 < losses[0]
     np.testing.assert_allclose(losses, cpu_losses, rtol=1e-6)
     np.testing.assert_allclose(w.numpy(), cpu_w.numpy(), rtol=1e-6)
@@ -208,14 +209,14 @@ def test_optimizer_state_follows_its_variable():
     cpu_losses, _, _ = train_linear_model("/cpu:0", ek.train.AdamOptimizer(0.1), steps=5)
     np.testing.assert_allclose(losses, cpu_losses, rtol=1e-6)
     slots = [adam.get_slot(v, name) for v in (w, b) for name in adam.get_slot_names()]
-    assert len(slots) == 4 and {s.device for s in slots} == {"/sim:0"}
+    assert len(slots) == 4 and {s.device for s in slots} == {SIM}
 
 
 def test_dense_layer_trains_on_the_device():
     layer, loss = dense_training_step("/sim:0")
     cpu_layer, cpu_loss = dense_training_step("/cpu:0")
-    assert {v.device for v in layer.trainable_variables} == {"/sim:0"}
-    assert loss.device == "/sim:0"
+    assert {v.device for v in layer.trainable_variables} == {SIM}
+    assert loss.device == SIM
     np.testing.assert_allclose(float(loss), float(cpu_loss), rtol=1e-6)
     for v, cpu_v in zip(layer.trainable_variables, cpu_layer.trainable_variables, strict=True):
         np.testing.assert_allclose(v.numpy(), cpu_v.numpy(), rtol=1e-6)
@@ -226,7 +227,7 @@ def test_variable_assign_keeps_its_device():
         v = ek.Variable([1.0, 2.0])
     v.assign(ek.constant([5.0, 6.0]))  # a CPU value is copied to the variable's device
     v.assign_add(np.array([1.0, 1.0], dtype=np.float32))
-    assert v.device == "/sim:0" and isinstance(v._data, SimArray)
+    assert v.device == SIM and isinstance(v._data, SimArray)
     np.testing.assert_array_equal(v.numpy(), [6.0, 7.0])
 
 
@@ -237,7 +238,7 @@ def test_seed_gpu_examples_run_on_the_simulated_gpu():
     printed, on_cpu, on_gpu = seed_gpu_examples()
     assert [line[:9] for line in printed] == ["CPU: Took", "GPU: Took"]
     assert printed[1].endswith("seconds to multiply a (1000, 1000) matrix by itself 10 times")
-    assert on_cpu.device == "/cpu:0" and on_gpu.device == "/sim:0"
+    assert on_cpu.device == CPU and on_gpu.device == SIM
     np.testing.assert_allclose(on_gpu.numpy(), on_cpu.numpy(), rtol=1e-6)
 
 
@@ -247,13 +248,13 @@ def test_checkpoints_move_between_devices(tmp_path):
     on_cpu = ek.Variable([0.0, 0.0], name="w")
     saved = ek.train.Checkpoint(w=on_sim).save(str(tmp_path / "sim"))
     ek.train.Checkpoint(w=on_cpu).restore(saved)  # saved on the GPU stand-in, restored on CPU
-    assert on_cpu.device == "/cpu:0" and isinstance(on_cpu._data, np.ndarray)
+    assert on_cpu.device == CPU and isinstance(on_cpu._data, np.ndarray)
     np.testing.assert_array_equal(on_cpu.numpy(), [1.0, 2.0])
 
     on_cpu.assign([7.0, 8.0])
     saved = ek.train.Checkpoint(w=on_cpu).save(str(tmp_path / "cpu"))
     ek.train.Checkpoint(w=on_sim).restore(saved)  # and back
-    assert on_sim.device == "/sim:0" and isinstance(on_sim._data, SimArray)
+    assert on_sim.device == SIM and isinstance(on_sim._data, SimArray)
     np.testing.assert_array_equal(on_sim.numpy(), [7.0, 8.0])
 
 

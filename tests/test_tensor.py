@@ -8,6 +8,8 @@ import pytest
 
 import eagerkit as ek
 
+CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full name
+
 
 # --- printing ---------------------------------------------------------------------------------
 def test_str_is_tf_form():
@@ -61,7 +63,7 @@ def test_properties():
     assert x.shape == (1, 3) and x.get_shape() == (1, 3)
     assert x.ndim == 2 and x.size == 3
     assert x.dtype == ek.float32 and x.dtype is ek.float32
-    assert x.device == "/cpu:0"
+    assert x.device == CPU
 
 
 def test_numpy_returns_ndarray_and_numpy_scalar_for_0d():
@@ -199,3 +201,16 @@ def test_graph_only_attributes_explain_eager_mode():
 
 def test_executing_eagerly():
     assert ek.executing_eagerly() is True
+
+
+def test_each_operator_is_the_public_op_tensor_py_names():
+    from eagerkit import tensor
+    from eagerkit.registry import REGISTRY
+
+    for symbol, name in {**tensor.BINARY_OPERATORS, **tensor.COMPARISONS}.items():
+        assert getattr(ek.Tensor, f"__{symbol}__").__name__ == name, symbol
+    assert ek.Tensor.__mul__ is REGISTRY["multiply"].call  # the op itself: no extra call
+    assert ek.Tensor.__neg__ is REGISTRY["negative"].call
+    assert ek.Tensor.__invert__ is REGISTRY["logical_not"].call
+    x = ek.constant([1.0, 2.0])
+    assert (x == None) is False and (x != "text") is True  # noqa: E711

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 import eagerkit as ek
-from eagerkit import registry
+from eagerkit import backprop, registry
 from eagerkit.devices import CPU
 from eagerkit.dtypes import FLOATING
-from eagerkit.testing import check_grads
+from eagerkit.testing import GradientCheckError, check_grads, first_gradient_error
 
 X = np.array([0.5, -1.2, 2.0])
 
@@ -25,19 +25,19 @@ def throwaway_ops():
     def sloppy_square(xp, x):
         return x * x
 
-    sloppy_square.defvjp(lambda xp, g, ans, x: g * x)
+    sloppy_square.defvjp(lambda ops, g, ans, x: g * x)
 
     @registry.defop("cube", dtypes=FLOATING)
     def cube(xp, x):
         return x * x * x
 
-    cube.defvjp(lambda xp, g, ans, x: g * 3 * xp.sloppy_square(x))
+    cube.defvjp(lambda ops, g, ans, x: g * 3 * ops.sloppy_square(x))
     yield sloppy_square, cube
     for name in ("sloppy_square", "cube"):
         del registry.REGISTRY[name]
         # The namespaces cache an op on first use; drop those bindings too.
-        vars(CPU.raw_ops).pop(name, None)
-        vars(registry.TENSORS).pop(name, None)
+        vars(backprop.vjp_ops(CPU, on_tensors=False)).pop(name, None)
+        vars(registry.TENSOR_OPS).pop(name, None)
 
 
 def test_a_wrong_first_derivative_fails_at_order_1(throwaway_ops):
@@ -73,3 +73,22 @@ def test_check_grads_leaves_the_callers_inputs_alone():
     x = ek.constant([1.0, 2.0])
     check_grads(ek.square, x)
     assert x.dtype == ek.float32 and x.numpy().tolist() == [1.0, 2.0]
+
+
+def test_a_wrong_vjp_is_located_by_input_and_element(throwaway_ops):
+    sloppy_square, _ = throwaway_ops
+    with pytest.raises(GradientCheckError) as info:
+        check_grads(lambda x, y: x * y + sloppy_square(y), X, X + 1.0, order=1)
+    error = info.value
+    assert (error.order, error.input, error.element) == (1, 1, (0,))
+    # d/dy (x y + y^2) = x + 2y, but the sloppy VJP gives x + y (times a random weight u).
+    x, y = X[0], X[0] + 1.0
+    assert error.analytic / error.numeric == pytest.approx((x + y) / (x + 2 * y))
+    assert "order-1 gradient check failed for input 1, element [0]" in str(error)
+
+
+def test_a_wrong_second_derivative_is_located_too(throwaway_ops):
+    _, cube = throwaway_ops
+    error = first_gradient_error(cube, X, order=2)
+    assert (error.order, error.input, error.element) == (2, 0, (0,))
+    assert first_gradient_error(ek.sin, X, order=2) is None

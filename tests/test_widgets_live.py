@@ -97,12 +97,19 @@ def test_runs_metrics_and_nan_in_the_history():
     curve.run("adam").log(0, loss=float("nan"))
     curve.log(loss=ek.constant(0.5))  # no step: the run's next one
     curve.flush(final=True)
-    assert curve.history == {
-        "runs": {
-            "sgd": {"loss": {"x": [0], "y": [2.0]}, "val_loss": {"x": [0], "y": [3.0]}},
-            "adam": {"loss": {"x": [0, 1], "y": [None, 0.5]}},  # JSON has no NaN
-        }
+    assert curve.history["runs"] == {
+        "sgd": {"loss": {"x": [0], "y": [2.0]}, "val_loss": {"x": [0], "y": [3.0]}},
+        "adam": {"loss": {"x": [0, 1], "y": [None, 0.5]}},  # JSON has no NaN
     }
+    # The NaN is left out of the axes; val_loss shares loss's panel.
+    assert curve.history["axes"]["loss"]["y"]["labels"] == [
+        "0.5",
+        "1.0",
+        "1.5",
+        "2.0",
+        "2.5",
+        "3.0",
+    ]
 
 
 def test_bad_logs_fail_clearly_and_change_nothing():
@@ -116,7 +123,7 @@ def test_bad_logs_fail_clearly_and_change_nothing():
     with pytest.raises(ValueError, match="give at least one metric"):
         curve.log(0)
     curve.flush(final=True)
-    assert curve.history == {"runs": {}}
+    assert curve.history == {"runs": {}, "axes": {}, "x": "step"}
 
 
 def test_track_yields_everything_and_counts_steps():

@@ -1,6 +1,6 @@
 """What is written inside each box of the tape graph, and so how big the box is.
 
-The browser (tape_view.js) and the PNG (snapshot.py) write exactly these lines, in the
+The browser (tape_view.js) and the PNG (tape_snapshot.py) write exactly these lines, in the
 drawing's monospace font, so a box is always just big enough for its text.
 """
 

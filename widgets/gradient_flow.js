@@ -4,19 +4,43 @@
 // columns that custom messages bring. A norm arrives as a number, null (no gradient
 // that step), or the strings "nan" / "inf" (JSON has no NaN), which are painted red.
 // Clicking a layer shows a histogram of each of its variables' latest gradient.
+// The colour scale (log10 limits fitted to the run) and the step axis come from Python
+// (norm_history.py), as the PNG snapshot uses them: brighter always means larger.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const MAP_W = 560, ROW_H = 22, LOG_MIN = -8, LOG_MAX = 4, MAX_COLUMNS = 20000;
-// Viridis at five stops: dark = tiny gradients, yellow = large ones.
+const MAP_W = 560, ROW_H = 22, AXIS_H = 26, BAR_W = 240, MAX_COLUMNS = 20000;
+// Viridis at five stops: dark = small gradients, bright yellow = large ones.
 const STOPS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+const NO_GRADIENT = "#eeeeee", NOT_FINITE = "#e74c3c"; // as in gradient_flow_png.py
 
-function colour(norm) {
-  if (norm === null || norm === undefined) return "#eeeeee";
-  if (typeof norm === "string") return "#e74c3c"; // "nan" or "inf"
-  const t = Math.min(1, Math.max(0, ((norm > 0 ? Math.log10(norm) : LOG_MIN) - LOG_MIN) / (LOG_MAX - LOG_MIN)));
+function colour(norm, scale) {
+  if (norm === null || norm === undefined) return NO_GRADIENT;
+  if (typeof norm === "string") return NOT_FINITE; // "nan" or "inf"
+  const log = norm > 0 ? Math.log10(norm) : -Infinity; // beyond the ends: the end colours
+  const t = Math.min(1, Math.max(0, (log - scale.lo) / (scale.hi - scale.lo)));
   const f = t * (STOPS.length - 1), i = Math.min(STOPS.length - 2, Math.floor(f)), u = f - i;
   const c = STOPS[i].map((a, k) => Math.round(a + (STOPS[i + 1][k] - a) * u));
   return `rgb(${c.join(",")})`;
+}
+
+function svgEl(tag, attrs, parent, text) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  parent.appendChild(node);
+  return node;
+}
+
+// An axis under a strip of `width` pixels: tick marks and labels at Python's positions.
+function drawAxis(svg, axis, width, y, caption) {
+  const sx = (v) => ((v - axis.lo) / (axis.hi - axis.lo)) * width;
+  svg.replaceChildren();
+  svgEl("line", { x1: 0, x2: width, y1: y, y2: y, class: "ek-axis" }, svg);
+  axis.ticks.forEach((t, i) => {
+    svgEl("line", { x1: sx(t), x2: sx(t), y1: y, y2: y + 4, class: "ek-axis" }, svg);
+    svgEl("text", { x: sx(t), y: y + 14, class: "ek-tick" }, svg, axis.labels[i]);
+  });
+  if (caption) svgEl("text", { x: width, y: y + 25, class: "ek-axis-caption" }, svg, caption);
 }
 
 // When there are more steps than pixels, a pixel shows the worst value of its bucket:
@@ -54,16 +78,47 @@ function drawMap(canvas, state) {
   const ctx = canvas.getContext("2d");
   ctx.fillStyle = "#fafafa";
   ctx.fillRect(0, 0, canvas.width, canvas.height);
-  if (!cols) return;
-  const pixels = Math.min(MAP_W, cols);
-  const width = MAP_W / pixels;
-  for (let p = 0; p < pixels; p++) {
-    const from = Math.floor((p * cols) / pixels), to = Math.max(from + 1, Math.floor(((p + 1) * cols) / pixels));
+  if (!cols || !state.stepAxis) return;
+  // Each step's column spans half way to its neighbours, on the step axis from Python.
+  const axis = state.stepAxis;
+  const px = (step) => ((step - axis.lo) / (axis.hi - axis.lo)) * MAP_W;
+  const edge = (i) => (i <= 0 ? axis.lo : i >= cols ? axis.hi : (state.steps[i - 1] + state.steps[i]) / 2);
+  // When there are more steps than pixels, a pixel shows the worst value of its steps.
+  let from = 0;
+  while (from < cols) {
+    const x0 = Math.floor(px(edge(from)));
+    let to = from + 1;
+    while (to < cols && Math.floor(px(edge(to + 1))) <= x0 + 1) to++;
+    const x1 = Math.max(x0 + 1, Math.round(px(edge(to))));
     for (let r = 0; r < rows; r++) {
-      ctx.fillStyle = colour(worst(state.norms.slice(from, to).map((col) => col[r])));
-      ctx.fillRect(p * width, r * ROW_H + 1, Math.ceil(width), ROW_H - 2);
+      ctx.fillStyle = colour(worst(state.norms.slice(from, to).map((col) => col[r])), state.scale);
+      ctx.fillRect(x0, r * ROW_H + 1, x1 - x0, ROW_H - 2);
     }
+    from = to;
   }
+}
+
+// The colour bar: the scale's gradient, its ticks, and what the colours mean, in words.
+function drawColourBar(holder, scale) {
+  holder.replaceChildren();
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("width", BAR_W + 40);
+  svg.setAttribute("height", 34);
+  svg.classList.add("ek-colour-bar");
+  holder.appendChild(svg);
+  const defs = svgEl("defs", {}, svg);
+  const id = `ek-viridis-${Math.random().toString(36).slice(2)}`;
+  const gradient = svgEl("linearGradient", { id }, defs);
+  STOPS.forEach((c, i) => svgEl("stop", { offset: i / (STOPS.length - 1), "stop-color": `rgb(${c.join(",")})` }, gradient));
+  const bar = svgEl("g", { transform: "translate(20, 0)" }, svg);
+  svgEl("rect", { x: 0, y: 2, width: BAR_W, height: 10, fill: `url(#${id})` }, bar);
+  drawAxis(svgEl("g", {}, bar), scale, BAR_W, 12);
+  const words = document.createElement("span");
+  words.className = "ek-scale-words";
+  words.innerHTML = `|g|: gradient norm, log scale fitted to this run, <b>brighter = larger</b>` +
+    `<span class="ek-swatch" style="background:${NOT_FINITE}"></span>NaN/inf` +
+    `<span class="ek-swatch" style="background:${NO_GRADIENT}"></span>no gradient`;
+  holder.appendChild(words);
 }
 
 function histogram(parent, v) {
@@ -95,20 +150,23 @@ function render({ model, el: host }) {
   const title = el("div", "ek-title", root, "");
   const body = el("div", "ek-body", root);
   const names = el("div", "ek-layers", body);
-  const canvas = el("canvas", "ek-map", body);
-  const scale = el("div", "ek-scale", root);
-  el("span", "", scale, `10^${LOG_MIN}`);
-  el("span", "ek-scale-bar", scale);
-  el("span", "", scale, `10^${LOG_MAX}   red: NaN/inf   grey: no gradient`);
+  const plot = el("div", "ek-plot", body);
+  const canvas = el("canvas", "ek-map", plot);
+  const stepSvg = document.createElementNS(SVG_NS, "svg");
+  stepSvg.setAttribute("width", MAP_W);
+  stepSvg.setAttribute("height", AXIS_H + 4);
+  stepSvg.classList.add("ek-step-axis");
+  plot.appendChild(stepSvg);
+  const scaleBox = el("div", "ek-scale", root);
   const details = el("div", "ek-details", root);
-  let state = { layers: [], steps: [], norms: [], flags: {}, variables: [], every: 1 };
+  let state = { layers: [], steps: [], norms: [], flags: {}, variables: [], every: 1, scale: null, stepAxis: null };
   let selected = null, pending = false;
 
   const draw = () => {
     pending = false;
     // A fast loop has only every k-th step measured (GradientFlow's `every`): say so.
     const measured = state.every > 1 ? `one step in ${state.every}` : "every step";
-    title.textContent = `gradient norm per layer (columns: logged steps, ${measured}; click a layer for histograms)`;
+    title.textContent = `gradient norm per layer and training step (${measured}; click a layer for histograms)`;
     root.dataset.every = state.every;
     names.replaceChildren();
     state.layers.forEach((layer) => {
@@ -120,6 +178,8 @@ function render({ model, el: host }) {
       row.onclick = () => { selected = layer === selected ? null : layer; schedule(); };
     });
     drawMap(canvas, state);
+    if (state.stepAxis && state.steps.length) drawAxis(stepSvg, state.stepAxis, MAP_W, 1, "training step");
+    if (state.scale) drawColourBar(scaleBox, state.scale);
     details.replaceChildren();
     if (selected) state.variables.filter((v) => v.layer === selected).forEach((v) => histogram(details, v));
     root.dataset.steps = state.steps.length;
@@ -127,7 +187,7 @@ function render({ model, el: host }) {
   const schedule = () => { if (!pending) { pending = true; requestAnimationFrame(draw); } };
   const fromHistory = () => {
     const h = model.get("history") || {};
-    state = { layers: h.layers || [], steps: [...(h.steps || [])], norms: [...(h.norms || [])], flags: h.flags || {}, variables: h.variables || [], every: h.every || 1 };
+    state = { layers: h.layers || [], steps: [...(h.steps || [])], norms: [...(h.norms || [])], flags: h.flags || {}, variables: h.variables || [], every: h.every || 1, scale: h.scale || null, stepAxis: h.step_axis || null };
     schedule();
   };
   const onMessage = (msg, buffers) => {
@@ -136,6 +196,8 @@ function render({ model, el: host }) {
     state.flags = msg.flags;
     state.variables = msg.variables;
     state.every = msg.every;
+    state.scale = msg.scale;
+    state.stepAxis = msg.step_axis;
     // buffers[0]: the new steps; buffers[1]: their norms, steps x layers, row by row.
     const steps = f64(buffers[0]), norms = f64(buffers[1]), width = msg.layers.length;
     for (let i = 0; i < steps.length; i++) {

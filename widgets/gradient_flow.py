@@ -21,8 +21,9 @@ import traitlets
 
 from eagerkit.tensor import Tensor
 
-from . import snapshot
 from ._live import LiveWidget
+from .gradient_flow_png import flow_png
+from .names import named_variables
 from .norm_history import NormHistory, json_norm
 from .norms import PendingSteps, layer_norms
 
@@ -42,8 +43,10 @@ class GradientFlow(LiveWidget):
     Parameters
     ----------
     model_or_variables : a model (anything with ``trainable_variables``), a list of
-        Variables, or a dict ``name -> Variable``. Variables named ``layer/kernel:0`` are
-        grouped by layer. Variables first seen in ``log`` are added as they come.
+        Variables, or a dict ``name -> Variable``. A model's rows are named by the
+        attributes that hold its layers (``hidden``, ``logits``: the same when the cell
+        re-runs); other variables named ``layer/kernel:0`` are grouped by layer. Variables
+        first seen in ``log`` are added as they come.
     vanishing, exploding : a layer whose gradient norm is below / above these is flagged.
     every : measure one step in ``every``. By default (None) every step is measured, unless
         that would cost the training loop more than about 1% of its time (a tiny model's
@@ -60,6 +63,9 @@ class GradientFlow(LiveWidget):
     >>> flow.flush(final=True)
     >>> flow.history["layers"], flow.history["norms"], flow.history["flags"]
     (['dense'], [[5.0]], {'dense': 'ok'})
+
+    The colours follow a log scale fitted to the run's own norms (``history["scale"]``,
+    log10 limits): brighter means a larger gradient norm.
     """
 
     _esm = HERE / "gradient_flow.js"
@@ -89,7 +95,8 @@ class GradientFlow(LiveWidget):
         self._summaries = []  # per variable: latest norm and histogram, now and then
         self._summaries_at = -math.inf
         self._next_step = 0
-        for name, variable in _named_variables(model_or_variables):
+        self._model = model_or_variables if hasattr(model_or_variables, "__dict__") else None
+        for name, variable in named_variables(model_or_variables):
             self._add(variable, name)
 
     def _add(self, variable, name=None):
@@ -176,6 +183,8 @@ class GradientFlow(LiveWidget):
         content = {
             "type": "points",
             "every": self._every,
+            "scale": self._history.scale(),
+            "step_axis": self._history.step_axis(self._every),
             "layers": list(self._layers),
             "flags": dict(self._flags),
             "variables": self._summaries,
@@ -199,9 +208,12 @@ class GradientFlow(LiveWidget):
         self._countdown = min(self._countdown, self._every)
 
     def _row(self, variable):
-        """The variable's row (a new one joins here)."""
+        """The variable's row (a new one joins here: a model's, by its attribute name)."""
         row = self._row_of.get(id(variable))
-        return self._add(variable) if row is None else row
+        if row is not None:
+            return row
+        names = {id(v): name for name, v in named_variables(self._model)}
+        return self._add(variable, names.get(id(variable)))
 
     def _update_flags(self, norms, present):
         for i, layer in enumerate(self._layers):
@@ -245,6 +257,8 @@ class GradientFlow(LiveWidget):
         steps, norms = self._history.json(layers=len(self._layers))
         return {
             "every": self._every,
+            "scale": self._history.scale(),
+            "step_axis": self._history.step_axis(self._every),
             "layers": list(self._layers),
             "steps": steps,
             "norms": norms,
@@ -258,18 +272,7 @@ class GradientFlow(LiveWidget):
 
     def snapshot_png(self):
         self.flush(final=True)
-        return snapshot.flow_png(self.history)
-
-
-def _named_variables(source):
-    """``(name or None, variable)`` pairs from a model, a list or a dict of variables."""
-    if source is None:
-        return []
-    if isinstance(source, dict):
-        return list(source.items())
-    if hasattr(source, "trainable_variables"):
-        source = source.trainable_variables
-    return [(None, v) for v in source]
+        return flow_png(self.history)
 
 
 def _check_gradient(grad, variable):

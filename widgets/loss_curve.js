@@ -2,7 +2,9 @@
 //
 // Data arrives two ways: the synced `history` trait (a downsampled copy of everything,
 // so a view opened late can draw it all) and custom messages holding only the points
-// logged since the last flush. Redraws are coalesced with requestAnimationFrame.
+// logged since the last flush. Both carry each panel's axes (limits, ticks, labels),
+// computed in Python so that the PNG snapshot shows the same ones. Redraws are coalesced
+// with requestAnimationFrame.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
@@ -51,37 +53,47 @@ function smooth(ys, weight) {
   });
 }
 
-function ticks(lo, hi, n) {
-  const out = [];
-  for (let i = 0; i <= n; i++) out.push(lo + ((hi - lo) * i) / n);
-  return out;
+// A point's value for the hover read-out: 4 significant digits, no trailing zeros.
+const readout = (v) => (v === null || !isFinite(v) ? "–" : Number(v.toPrecision(4)).toString());
+
+// The index of the point whose x is nearest `x` (xs ascending: steps only grow).
+function nearest(xs, x) {
+  let lo = 0, hi = xs.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] < x) lo = mid; else hi = mid;
+  }
+  return Math.abs(xs[lo] - x) <= Math.abs(xs[hi] - x) ? lo : hi;
 }
 
-const fmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(1) : Number(v.toPrecision(3)).toString());
-
-function drawPanel(holder, name, lines, runNames, options) {
-  const root = svg("svg", { width: W, height: H, class: "ek-panel", "data-panel": name }, holder);
+// axes: limits, ticks and labels computed in Python (widgets/ticks.py), as the PNG uses.
+function drawPanel(holder, name, lines, runNames, options, axes) {
+  const box = document.createElement("div");
+  box.className = "ek-panel-box";
+  holder.appendChild(box);
+  const root = svg("svg", { width: W, height: H, class: "ek-panel", "data-panel": name }, box);
   svg("text", { x: W / 2, y: 15, class: "ek-panel-title" }, root).textContent = name;
-  // Transform y for log scale; non-positive values cannot be drawn on a log axis.
-  const ty = (y) => (options.log ? (y > 0 ? Math.log10(y) : null) : y);
-  const drawn = lines.map((l) => ({ ...l, ys: smooth(l.series.y, options.smoothing).map((y) => (y === null ? null : ty(y))) }));
-  const xs = drawn.flatMap((l) => l.series.x);
-  const ys = drawn.flatMap((l) => l.ys).filter((y) => y !== null && isFinite(y));
-  if (!xs.length || !ys.length) return;
-  let [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  let [y0, y1] = [Math.min(...ys), Math.max(...ys)];
-  if (x0 === x1) x1 = x0 + 1;
-  if (y0 === y1) { y0 -= 0.5; y1 += 0.5; }
+  const yAxis = options.log && axes.ylog ? axes.ylog : axes.y;
+  const logScale = yAxis === axes.ylog; // no positive value: stay linear
+  // On a log axis the drawn value is log10(y); non-positive values cannot be drawn there.
+  const ty = (y) => (logScale ? (y > 0 ? Math.log10(y) : null) : y);
+  const drawn = lines.map((l) => ({ ...l, raw: l.series.y, ys: smooth(l.series.y, options.smoothing).map((y) => (y === null ? null : ty(y))) }));
+  const [x0, x1] = [axes.x.lo, axes.x.hi];
+  const [y0, y1] = [yAxis.lo, yAxis.hi];
   const sx = (x) => PAD.left + ((x - x0) / (x1 - x0)) * (W - PAD.left - PAD.right);
   const sy = (y) => H - PAD.bottom - ((y - y0) / (y1 - y0)) * (H - PAD.top - PAD.bottom);
-  for (const t of ticks(y0, y1, 4)) {
+  yAxis.ticks.forEach((t, i) => {
     svg("line", { x1: PAD.left, x2: W - PAD.right, y1: sy(t), y2: sy(t), class: "ek-grid" }, root);
-    svg("text", { x: PAD.left - 4, y: sy(t) + 3, class: "ek-tick ek-tick-y" }, root).textContent = fmt(options.log ? Math.pow(10, t) : t);
-  }
-  for (const t of ticks(x0, x1, 4)) {
-    svg("text", { x: sx(t), y: H - PAD.bottom + 14, class: "ek-tick ek-tick-x" }, root).textContent = fmt(Math.round(t));
-  }
-  svg("text", { x: W - PAD.right, y: H - 3, class: "ek-axis-label" }, root).textContent = "step";
+    svg("text", { x: PAD.left - 4, y: sy(t) + 3, class: "ek-tick ek-tick-y" }, root).textContent = yAxis.labels[i];
+  });
+  axes.x.ticks.forEach((t, i) => {
+    svg("line", { x1: sx(t), x2: sx(t), y1: H - PAD.bottom, y2: H - PAD.bottom + 3, class: "ek-tick-mark" }, root);
+    svg("text", { x: sx(t), y: H - PAD.bottom + 14, class: "ek-tick ek-tick-x" }, root).textContent = axes.x.labels[i];
+  });
+  svg("line", { x1: PAD.left, x2: W - PAD.right, y1: H - PAD.bottom, y2: H - PAD.bottom, class: "ek-axis" }, root);
+  svg("text", { x: W - PAD.right, y: H - 3, class: "ek-axis-label" }, root).textContent = options.x + (logScale ? "   (y: log scale)" : "");
+  const clip = `ek-clip-${name.replace(/[^\w-]/g, "_")}-${Math.random().toString(36).slice(2)}`;
+  svg("rect", { x: PAD.left, y: PAD.top, width: W - PAD.left - PAD.right, height: H - PAD.top - PAD.bottom }, svg("clipPath", { id: clip }, root));
   for (const line of drawn) {
     // A null (NaN or log of <= 0) breaks the line instead of drawing a fake value.
     let d = "", pen = "M";
@@ -91,9 +103,54 @@ function drawPanel(holder, name, lines, runNames, options) {
       d += `${pen}${sx(x).toFixed(1)},${sy(y).toFixed(1)} `;
       pen = "L";
     });
-    const colour = COLOURS[runNames.indexOf(line.run) % COLOURS.length];
-    svg("path", { d, stroke: colour, class: line.metric.startsWith("val_") ? "ek-line ek-val" : "ek-line" }, root);
+    line.colour = COLOURS[runNames.indexOf(line.run) % COLOURS.length];
+    svg("path", { d, stroke: line.colour, "clip-path": `url(#${clip})`, class: line.metric.startsWith("val_") ? "ek-line ek-val" : "ek-line" }, root);
   }
+  hover(box, root, drawn, { sx, sy, x0, x1, options, logScale });
+}
+
+// Hovering shows a guide at the nearest logged step and the value of every line there.
+function hover(box, root, drawn, { sx, sy, x0, x1, options, logScale }) {
+  const guide = svg("line", { y1: PAD.top, y2: H - PAD.bottom, class: "ek-guide", visibility: "hidden" }, root);
+  const dots = drawn.map((line) => svg("circle", { r: 3, fill: line.colour, visibility: "hidden" }, root));
+  const tip = document.createElement("div");
+  tip.className = "ek-hover";
+  tip.hidden = true;
+  box.appendChild(tip);
+  root.addEventListener("mousemove", (event) => {
+    const rect = root.getBoundingClientRect();
+    const x = x0 + ((event.clientX - rect.left - PAD.left) / (W - PAD.left - PAD.right)) * (x1 - x0);
+    let step = null;
+    for (const line of drawn) {
+      if (!line.series.x.length) continue;
+      const candidate = line.series.x[nearest(line.series.x, x)];
+      if (step === null || Math.abs(candidate - x) < Math.abs(step - x)) step = candidate;
+    }
+    if (step === null) return;
+    const rows = [`${options.x} ${step}`];
+    drawn.forEach((line, k) => {
+      const j = nearest(line.series.x, step), i = line.series.x[j] === step ? j : -1;
+      const shown = i < 0 ? null : line.ys[i];
+      dots[k].setAttribute("visibility", shown === null || !isFinite(shown) ? "hidden" : "visible");
+      if (i < 0) return;
+      if (shown !== null && isFinite(shown)) { dots[k].setAttribute("cx", sx(step)); dots[k].setAttribute("cy", sy(shown)); }
+      const smoothed = options.smoothing > 0 && shown !== null ? ` (smoothed ${readout(logScale ? Math.pow(10, shown) : shown)})` : "";
+      rows.push(`${line.run === "main" ? "" : line.run + ": "}${line.metric} ${readout(line.raw[i])}${smoothed}`);
+    });
+    guide.setAttribute("x1", sx(step));
+    guide.setAttribute("x2", sx(step));
+    guide.setAttribute("visibility", "visible");
+    tip.textContent = rows.join("\n");
+    tip.hidden = false;
+    const left = sx(step) + 8;
+    tip.style.left = `${left > W - 150 ? sx(step) - 8 - tip.offsetWidth : left}px`;
+    tip.style.top = `${PAD.top + 4}px`;
+  });
+  root.addEventListener("mouseleave", () => {
+    tip.hidden = true;
+    guide.setAttribute("visibility", "hidden");
+    dots.forEach((dot) => dot.setAttribute("visibility", "hidden"));
+  });
 }
 
 function render({ model, el }) {
@@ -116,6 +173,7 @@ function render({ model, el }) {
   const logScale = controls.querySelector(".ek-log");
 
   let runs = {};
+  let axes = {}; // panel -> its axes, from Python (the latest message or the history)
   let pending = false;
   const draw = () => {
     pending = false;
@@ -131,8 +189,10 @@ function render({ model, el }) {
         points += series.x.length;
       }
     }
-    const options = { smoothing: Number(smoothing.value), log: logScale.checked };
-    Object.keys(byPanel).sort().forEach((name) => drawPanel(panels, name, byPanel[name], runNames, options));
+    const options = { smoothing: Number(smoothing.value), log: logScale.checked, x: model.get("x") || "step" };
+    Object.keys(byPanel).sort().forEach((name) => {
+      if (axes[name]) drawPanel(panels, name, byPanel[name], runNames, options, axes[name]);
+    });
     runNames.forEach((run, i) => {
       const item = document.createElement("span");
       item.className = "ek-legend-item";
@@ -151,12 +211,15 @@ function render({ model, el }) {
   };
   const fromHistory = () => {
     // The history is the whole truth up to its moment; later messages append to it.
-    runs = JSON.parse(JSON.stringify((model.get("history") || {}).runs || {}));
+    const history = model.get("history") || {};
+    runs = JSON.parse(JSON.stringify(history.runs || {}));
+    axes = history.axes || {};
     schedule();
   };
   const onMessage = (msg, buffers) => {
     if (msg && msg.type === "points") {
       appendPoints(runs, msg, buffers);
+      axes = msg.axes;
       root.dataset.messages = Number(root.dataset.messages) + 1; // live messages this view got (tests read it)
       schedule();
     }

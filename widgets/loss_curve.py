@@ -22,8 +22,9 @@ import traitlets
 from eagerkit.devices import CPU
 from eagerkit.tensor import Tensor
 
-from . import snapshot
+from . import ticks
 from ._live import LiveWidget, downsample_indices, to_host_array
+from .loss_curve_png import curves_png
 
 HERE = pathlib.Path(__file__).parent
 
@@ -34,7 +35,12 @@ class LossCurve(LiveWidget):
     Parameters
     ----------
     title : shown above the panels.
+    x : what the steps given to ``log`` count, named on the x axis: ``"step"`` (batches)
+        or ``"epoch"``, say.
     interval : at most one update is sent to the browser per ``interval`` seconds.
+
+    The axes' ticks are computed here (widgets/ticks.py), so the browser and the saved
+    PNG show the same ones; hovering over a panel reads out the values at that step.
 
     Examples
     --------
@@ -45,6 +51,8 @@ class LossCurve(LiveWidget):
     >>> curve.flush(final=True)
     >>> curve.history["runs"]["huber"]["loss"]
     {'x': [0, 1, 2], 'y': [2.0, 1.0, 0.6666666666666666]}
+    >>> curve.history["axes"]["loss"]["x"]["labels"]
+    ['0', '1', '2']
     >>> curve
     LossCurve(title='squared vs Huber')
     """
@@ -52,10 +60,12 @@ class LossCurve(LiveWidget):
     _esm = HERE / "loss_curve.js"
     _css = (HERE / "frame.css").read_text() + (HERE / "loss_curve.css").read_text()
     title = traitlets.Unicode("").tag(sync=True)
+    x = traitlets.Unicode("step").tag(sync=True)
 
-    def __init__(self, title="", interval=0.25):
-        super().__init__(interval=interval, title=title)
+    def __init__(self, title="", x="step", interval=0.25):
+        super().__init__(interval=interval, title=title, x=x)
         self._series = {}  # run -> metric -> [(steps, values) numpy chunks]: all logged
+        self._ranges = {}  # panel -> [x min, x max, y min, y max, smallest y > 0]
         self._pending = {}  # run -> metric -> ([steps], [values]) logged since the last flush
         self._next_step = 0
         self.run("main")
@@ -132,9 +142,40 @@ class LossCurve(LiveWidget):
             ys = every_value[start : start + len(values)]
             start += len(values)
             self._series.setdefault(run, {}).setdefault(metric, []).append((xs, ys))
+            self._widen(panel_of(metric), xs, ys)
             series.append([run, metric])
             buffers += [xs.tobytes(), ys.tobytes()]  # binary: no JSON for the numbers
-        return {"type": "points", "series": series}, buffers
+        return {"type": "points", "series": series, "axes": self._axes()}, buffers
+
+    def _widen(self, panel, xs, ys):
+        """Grow the panel's data range to take in new points (NaNs and infinities aside)."""
+        finite = np.isfinite(ys)
+        if not finite.any():
+            return
+        ys, xs = ys[finite], xs[finite]
+        positive = ys[ys > 0]
+        new = [xs.min(), xs.max(), ys.min(), ys.max(), positive.min() if positive.size else None]
+        old = self._ranges.get(panel)
+        if old is not None:
+            new[:4] = (
+                min(old[0], new[0]),
+                max(old[1], new[1]),
+                min(old[2], new[2]),
+                max(old[3], new[3]),
+            )
+            new[4] = min((v for v in (old[4], new[4]) if v is not None), default=None)
+        self._ranges[panel] = new
+
+    def _axes(self):
+        """Each panel's axes: limits, ticks and labels for x, y, and y on a log scale."""
+        axes = {}
+        for panel, (x0, x1, y0, y1, positive) in self._ranges.items():
+            axes[panel] = {
+                "x": ticks.linear_axis(x0, x1, integer=True),
+                "y": ticks.linear_axis(y0, y1, pad=0.05),
+                "ylog": None if positive is None else ticks.log_axis(positive, max(y1, positive)),
+            }
+        return axes
 
     def _history_state(self):
         runs = {}
@@ -148,15 +189,21 @@ class LossCurve(LiveWidget):
                     "x": xs[keep].astype(np.int64).tolist(),
                     "y": [_json_float(y) for y in ys[keep].tolist()],
                 }
-        return {"runs": runs}
+        return {"runs": runs, "axes": self._axes(), "x": self.x}
 
     # --- display -----------------------------------------------------------------------
     def __repr__(self):
-        return f"LossCurve(title={self.title!r})"
+        x = "" if self.x == "step" else f", x={self.x!r}"
+        return f"LossCurve(title={self.title!r}{x})"
 
     def snapshot_png(self):
         self.flush(final=True)  # draw every point logged so far
-        return snapshot.curves_png(self.history, self.title)
+        return curves_png(self.history, self.title)
+
+
+def panel_of(metric):
+    """The panel a metric is drawn in: ``val_loss`` shares ``loss``'s."""
+    return metric[4:] if metric.startswith("val_") else metric
 
 
 def _json_float(value):

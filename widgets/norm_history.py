@@ -1,6 +1,9 @@
 """The whole history of a GradientFlow: every flushed step's layer norms, kept as arrays.
 
 A flush appends one chunk; the synced ``history`` trait gets a downsampled copy, as JSON.
+The history also fits the colour scale to the run's own norms (the 2nd to the 98th
+percentile of their logarithms, so one outlier does not wash the rest out) and the step
+axis to the steps so far; both are computed here, for the browser and the PNG alike.
 
 Examples
 --------
@@ -16,7 +19,12 @@ import math
 
 import numpy as np
 
+from . import ticks
 from ._live import downsample_indices
+
+SAMPLE = 4096  # log norms kept to fit the colour scale (every other one when there are more)
+PERCENTILES = (2, 98)
+MIN_DECADES = 1.0  # a scale spans at least this many powers of ten (or tiny changes glare)
 
 
 class NormHistory:
@@ -24,10 +32,49 @@ class NormHistory:
 
     def __init__(self):
         self._chunks = []
+        self._sample = np.zeros(0)  # log10 of finite, positive norms, thinned out
+        self._steps = None  # (first, last) step seen
 
     def append(self, steps, norms, present):
         """Keep one flush's steps and their ``(steps, layers)`` norms and presence."""
         self._chunks.append((steps, norms, present))
+        seen = norms[present & np.isfinite(norms) & (norms > 0)]
+        self._sample = np.concatenate([self._sample, np.log10(seen)])
+        while self._sample.size > SAMPLE:
+            self._sample = self._sample[::2]
+        if len(steps):
+            first, last = (steps[0], steps[-1]) if self._steps is None else self._steps
+            self._steps = (min(first, steps[0]), max(last, steps[-1]))
+
+    def scale(self):
+        """The colour scale: log10 limits fitted to the run, with ticks and labels.
+
+        Examples
+        --------
+        >>> history = NormHistory()
+        >>> norms = np.array([[1e-3, 0.5], [2e-3, 0.4]])
+        >>> history.append(np.array([0.0, 1.0]), norms, np.ones((2, 2), dtype=bool))
+        >>> scale = history.scale()  # log10 limits, from the 2nd to the 98th percentile
+        >>> round(scale["lo"], 2), round(scale["hi"], 2), scale["labels"]
+        (-2.98, -0.31, ['0.01', '0.1'])
+        """
+        if not self._sample.size:
+            return ticks.log_axis(1e-3, 1.0)
+        lo, hi = np.percentile(self._sample, PERCENTILES)
+        if hi - lo < MIN_DECADES:
+            middle = (lo + hi) / 2
+            lo, hi = middle - MIN_DECADES / 2, middle + MIN_DECADES / 2
+        return ticks.log_axis(10**lo, 10**hi)
+
+    def step_axis(self, every):
+        """The x axis: one column per measured step, centred on it; ticks on whole steps."""
+        first, last = self._steps or (0, 0)
+        axis = ticks.linear_axis(first, last, integer=True)
+        axis["lo"], axis["hi"] = first - every / 2, last + every / 2
+        inside = [i for i, t in enumerate(axis["ticks"]) if first <= t <= last]
+        axis["ticks"] = [axis["ticks"][i] for i in inside]
+        axis["labels"] = [axis["labels"][i] for i in inside]
+        return axis
 
     def json(self, layers):
         """``(steps, norms)`` downsampled for the synced trait: a norm is a number, None

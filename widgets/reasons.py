@@ -101,9 +101,7 @@ def _reach(source, records):
         live = [k for k in hits if id(record.inputs[k]) in flows]
         if not live:
             continue
-        # zip, not indexing: a variadic op's vjps is an endless iterator, one per input.
-        vjps = [vjp for vjp, _ in zip(record.op.vjps, record.inputs, strict=False)]
-        passes = [k for k in live if vjps[k] is not None]
+        passes = [k for k in live if record.op.has_gradient(k)]
         if passes and record.output.dtype.is_floating:
             flows.add(id(record.output))
         elif blocker is None:

@@ -214,7 +214,7 @@ def _tensor_node(node_id, tensor, namer, made_by_op, watched_ids):
         "kind": tensor_kind(tensor, made_by_op, watched_ids),
         "shape": list(tensor.shape),
         "dtype": tensor.dtype.name,
-        "device": tensor.device,
+        "device": tensor._device.name,  # the short name: /cpu:0
         "value": preview(host(tensor)),
     }
 

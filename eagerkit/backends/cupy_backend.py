@@ -70,6 +70,7 @@ class CupyBackend(Backend):
     def __init__(self, index):
         cupy = load_cupy()
         import cupyx
+        import cupyx.scipy.special
 
         self.cupy = cupy
         self.index = index
@@ -79,6 +80,7 @@ class CupyBackend(Backend):
             cupy,
             scatter_add=_cupy_scatter_add(cupyx),
             sliding_window_view=cupy.lib.stride_tricks.sliding_window_view,
+            erf=cupyx.scipy.special.erf,
         )
 
     def asarray(self, host_array, dtype=None):

@@ -18,6 +18,20 @@ def scatter_add(target, indices, updates):
     return target
 
 
+def erf(x):
+    """The error function, from scipy (numpy has none); scipy is imported on first use.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> erf(np.array([0.0, 10.0]))
+    array([0., 1.])
+    """
+    from scipy.special import erf as scipy_erf
+
+    return scipy_erf(x)
+
+
 class NumpyBackend(Backend):
     """numpy on the host: ``to_host`` and ``asarray`` need no copy.
 
@@ -36,6 +50,7 @@ class NumpyBackend(Backend):
             np,
             scatter_add=scatter_add,
             sliding_window_view=np.lib.stride_tricks.sliding_window_view,
+            erf=erf,
         )
 
     def asarray(self, host_array, dtype=None):

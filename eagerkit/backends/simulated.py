@@ -30,7 +30,7 @@ import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from eagerkit.backends import ArrayNamespace, Backend, HostRandomGenerator
-from eagerkit.backends.numpy_backend import scatter_add
+from eagerkit.backends.numpy_backend import erf, scatter_add
 
 
 class SimArray(NDArrayOperatorsMixin):
@@ -165,6 +165,7 @@ def _namespace():
         **functions,
         scatter_add=scatter_add,  # np.add.at reaches SimArrays through __array_ufunc__
         sliding_window_view=_on_device(np.lib.stride_tricks.sliding_window_view),
+        erf=_on_device(erf),
     )
 
 

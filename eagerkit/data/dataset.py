@@ -23,6 +23,7 @@ import itertools
 import numpy as np
 
 from eagerkit import dtypes
+from eagerkit.arguments import count_or_all
 from eagerkit.data import shuffle, structure
 from eagerkit.data.iterator import Iterator
 from eagerkit.errors import InvalidArgumentError
@@ -81,14 +82,14 @@ class Dataset:
         if any(leaf.ndim == 0 for leaf in leaves):
             raise InvalidArgumentError(
                 "from_tensor_slices: cannot slice a scalar; every part needs a first axis to "
-                f"slice along (got shapes {[leaf.shape for leaf in leaves]})",
+                f"slice along (got shapes {[tuple(leaf.shape) for leaf in leaves]})",
                 op="from_tensor_slices",
             )
         count = leaves[0].shape[0]
         if any(leaf.shape[0] != count for leaf in leaves):
             raise InvalidArgumentError(
                 "from_tensor_slices: all parts must have the same size along axis 0, got "
-                f"shapes {[leaf.shape for leaf in leaves]}",
+                f"shapes {[tuple(leaf.shape) for leaf in leaves]}",
                 op="from_tensor_slices",
             )
 
@@ -97,7 +98,7 @@ class Dataset:
                 rows = [Tensor(leaf._data[i, ...], leaf._device) for leaf in leaves]
                 yield structure.pack(element, rows)
 
-        shapes = [leaf.shape for leaf in leaves]
+        shapes = [tuple(leaf.shape) for leaf in leaves]
         return Dataset(make_iterator, f"from_tensor_slices(shape={_one_or_all(shapes)})")
 
     @staticmethod
@@ -175,6 +176,30 @@ class Dataset:
 
         return self._then(make_iterator, f"map({getattr(map_func, '__name__', 'function')})")
 
+    def filter(self, predicate):
+        """Keep the elements for which ``predicate`` gives True (a bool scalar or Python bool).
+
+        >>> import eagerkit as ek
+        >>> lines = ek.data.Dataset.from_tensor_slices(["# header", "1", "", "2"])
+        >>> [x.numpy() for x in lines.filter(lambda s: ek.strings.length(s) > 0).skip(1)]
+        [b'1', b'2']
+        """
+
+        def make_iterator():
+            for element in self._make_iterator():
+                keep = predicate(*element) if isinstance(element, tuple) else predicate(element)
+                if not isinstance(keep, (bool, np.bool_)) and not (
+                    isinstance(keep, Tensor) and keep.dtype == dtypes.bool and keep.ndim == 0
+                ):
+                    raise InvalidArgumentError(
+                        f"filter: the predicate must return a bool scalar, got {keep!r}",
+                        op="filter",
+                    )
+                if bool(keep):
+                    yield element
+
+        return self._then(make_iterator, f"filter({getattr(predicate, '__name__', 'function')})")
+
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
         """Shuffle through a buffer of ``buffer_size`` elements (TF's algorithm).
 
@@ -231,10 +256,10 @@ class Dataset:
         >>> [int(x) for x in ek.data.Dataset.range(2).repeat(3)]
         [0, 1, 0, 1, 0, 1]
         """
-        forever = count is None or count == -1
+        times = None if count is None else count_or_all(count, "count", "repeat")  # None: forever
 
         def make_iterator():
-            for _ in itertools.count() if forever else range(int(count)):
+            for _ in itertools.count() if times is None else range(times):
                 empty = True
                 for element in self._make_iterator():
                     empty = False
@@ -242,16 +267,16 @@ class Dataset:
                 if empty:  # repeating nothing forever would hang
                     return
 
-        return self._then(make_iterator, f"repeat({'' if forever else count})")
+        return self._then(make_iterator, f"repeat({'' if times is None else count})")
 
     def take(self, count):
         """The first ``count`` elements (-1: all)."""
-        stop = None if count == -1 else int(count)
+        stop = count_or_all(count, "count", "take")
         return self._then(lambda: itertools.islice(self._make_iterator(), stop), f"take({count})")
 
     def skip(self, count):
         """Everything after the first ``count`` elements (-1: skip all)."""
-        start = None if count == -1 else int(count)
+        start = count_or_all(count, "count", "skip")
         if start is None:
             return self._then(lambda: iter(()), f"skip({count})")
         return self._then(

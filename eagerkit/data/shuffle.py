@@ -36,7 +36,7 @@ def base_seed(seed):
     """The shuffle's seed: ``seed``, else the global one (``ek.set_random_seed``), else new."""
     if seed is not None:
         return int(seed)
-    from eagerkit.ops import creation
+    from eagerkit.random import global_seed
 
-    global_seed = creation._global_seed[0]
+    global_seed = global_seed()
     return int(global_seed) if global_seed is not None else int(np.random.SeedSequence().entropy)

@@ -39,18 +39,17 @@ def optimize(graph):
     """
     counts = {}
     nodes, outputs = graph.nodes, graph.outputs
-    nodes, outputs, counts["constant_folding"] = fold_constants(nodes, outputs)
-    # Dead code next (folding leaves the folded op's constants unused), so the merge count
-    # below counts only live duplicates. Merging never leaves anything dead behind.
-    nodes, outputs, counts["dead_code"] = eliminate_dead_code(nodes, outputs)
-    nodes, outputs, counts["common_subexpressions"] = eliminate_common_subexpressions(
-        nodes, outputs
-    )
+    for name, run_pass in PASSES:
+        nodes, outputs, counts[name], _ = run_pass(nodes, outputs)
     return Graph(graph.name, nodes, outputs), counts
 
 
 def fold_constants(nodes, outputs):
-    """Run every op whose inputs are all constants now; it becomes a constant."""
+    """Run every op whose inputs are all constants now; it becomes a constant.
+
+    Like every pass, returns the new nodes, the new outputs, how many nodes it changed
+    and ``replaced``: ``id(old node) -> the node standing for it`` (absent: dropped).
+    """
     replaced, kept, folded = {}, [], 0  # replaced: id(old node) -> the node standing for it
     for old in nodes:
         node = _with_inputs(old, replaced)
@@ -60,7 +59,7 @@ def fold_constants(nodes, outputs):
             folded += 1
         replaced[id(old)] = node
         kept.append(node)
-    return kept, _renamed(outputs, replaced), folded
+    return kept, _renamed(outputs, replaced), folded, replaced
 
 
 def eliminate_common_subexpressions(nodes, outputs):
@@ -77,7 +76,7 @@ def eliminate_common_subexpressions(nodes, outputs):
             first[key] = node
         replaced[id(old)] = node
         kept.append(node)
-    return kept, _renamed(outputs, replaced), merged
+    return kept, _renamed(outputs, replaced), merged, replaced
 
 
 def eliminate_dead_code(nodes, outputs):
@@ -87,7 +86,16 @@ def eliminate_dead_code(nodes, outputs):
         if id(node) in live:
             live.update(id(x) for x in node.inputs)
     kept = [node for node in nodes if id(node) in live or node.kind == "input"]
-    return kept, outputs, len(nodes) - len(kept)
+    return kept, outputs, len(nodes) - len(kept), {id(node): node for node in kept}
+
+
+# In this order: dead code after folding (folding leaves the folded op's constants unused),
+# so the merge count counts only live duplicates. Merging never leaves anything dead behind.
+PASSES = (
+    ("constant_folding", fold_constants),
+    ("dead_code", eliminate_dead_code),
+    ("common_subexpressions", eliminate_common_subexpressions),
+)
 
 
 def _with_inputs(node, replaced):

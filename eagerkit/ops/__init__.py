@@ -10,14 +10,29 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     copy,
     creation,
     cross_entropy,
+    decompositions,
+    einsum,
+    exp_log,
     indexing,
     linalg,
     math,
+    matrix_parts,
     nn,
-    operators,
     pool,
+    rearrange,
     reduce,
+    scan,
+    segment,
     shape,
+    sorting,
+    statistics,
+    strings,
+)
+from eagerkit.tensor import install_operators
+
+# Tensor's operators (tensor.py names the op each one is) are these public functions.
+install_operators(
+    {**vars(math), **vars(compare), **vars(linalg), **vars(arithmetic), "getitem": indexing.getitem}
 )
 
 # numpy warns when exp(100.0) overflows float32; TF does not, and enable_check_numerics is

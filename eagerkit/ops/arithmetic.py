@@ -22,8 +22,8 @@ def add(xp, x, y):
 
 
 add.defvjp(
-    lambda xp, g, ans, x, y: g,
-    lambda xp, g, ans, x, y: g,
+    lambda ops, g, ans, x, y: g,
+    lambda ops, g, ans, x, y: g,
 )
 
 
@@ -34,8 +34,8 @@ def subtract(xp, x, y):
 
 
 subtract.defvjp(
-    lambda xp, g, ans, x, y: g,
-    lambda xp, g, ans, x, y: -g,
+    lambda ops, g, ans, x, y: g,
+    lambda ops, g, ans, x, y: -g,
 )
 
 
@@ -53,8 +53,8 @@ def multiply(xp, x, y):
 
 
 multiply.defvjp(
-    lambda xp, g, ans, x, y: g * y,
-    lambda xp, g, ans, x, y: g * x,
+    lambda ops, g, ans, x, y: g * y,
+    lambda ops, g, ans, x, y: g * x,
 )
 
 
@@ -75,8 +75,8 @@ def truediv(xp, x, y):
 
 
 truediv.defvjp(
-    lambda xp, g, ans, x, y: g / y,
-    lambda xp, g, ans, x, y: -g * ans / y,
+    lambda ops, g, ans, x, y: g / y,
+    lambda ops, g, ans, x, y: -g * ans / y,
 )
 divide = truediv
 
@@ -94,8 +94,8 @@ def mod(xp, x, y):
 
 
 mod.defvjp(
-    lambda xp, g, ans, x, y: g,
-    lambda xp, g, ans, x, y: -g * xp.floor(x / y),
+    lambda ops, g, ans, x, y: g,
+    lambda ops, g, ans, x, y: -g * ops.floor(x / y),
 )
 floormod = mod
 
@@ -110,8 +110,8 @@ def pow(xp, x, y):  # noqa: A001 - TF's name
 
 
 pow.defvjp(
-    lambda xp, g, ans, x, y: g * y * x ** (y - 1),
-    lambda xp, g, ans, x, y: xp.where(x > 0, g * ans * xp.log(xp.where(x > 0, x, 1)), 0),
+    lambda ops, g, ans, x, y: g * y * x ** (y - 1),
+    lambda ops, g, ans, x, y: ops.where(x > 0, g * ans * ops.log(ops.where(x > 0, x, 1)), 0),
 )
 
 
@@ -122,8 +122,8 @@ def maximum(xp, x, y):
 
 
 maximum.defvjp(
-    lambda xp, g, ans, x, y: xp.where(x >= y, g, 0),
-    lambda xp, g, ans, x, y: xp.where(x >= y, 0, g),
+    lambda ops, g, ans, x, y: ops.where(x >= y, g, 0),
+    lambda ops, g, ans, x, y: ops.where(x >= y, 0, g),
 )
 
 
@@ -134,8 +134,8 @@ def minimum(xp, x, y):
 
 
 minimum.defvjp(
-    lambda xp, g, ans, x, y: xp.where(x <= y, g, 0),
-    lambda xp, g, ans, x, y: xp.where(x <= y, 0, g),
+    lambda ops, g, ans, x, y: ops.where(x <= y, g, 0),
+    lambda ops, g, ans, x, y: ops.where(x <= y, 0, g),
 )
 
 
@@ -147,6 +147,6 @@ def squared_difference(xp, x, y):
 
 
 squared_difference.defvjp(
-    lambda xp, g, ans, x, y: 2 * g * (x - y),
-    lambda xp, g, ans, x, y: -2 * g * (x - y),
+    lambda ops, g, ans, x, y: 2 * g * (x - y),
+    lambda ops, g, ans, x, y: -2 * g * (x - y),
 )

@@ -1,7 +1,9 @@
 """``cast``: the same values in another dtype (the one primitive that changes dtypes)."""
 
 from eagerkit import dtypes
+from eagerkit.errors import UnimplementedError
 from eagerkit.registry import defop
+from eagerkit.tensor import Tensor
 
 
 @defop("cast")
@@ -10,7 +12,7 @@ def _cast(xp, x, *, dtype):
 
 
 # Gradients flow only between floating dtypes (the sweep skips integer inputs).
-_cast.defvjp(lambda xp, g, ans, x, dtype: xp.cast(g, dtype=x.dtype))
+_cast.defvjp(lambda ops, g, ans, x, dtype: ops.cast(g, dtype=x.dtype))
 
 
 def cast(x, dtype, name=None):
@@ -22,4 +24,13 @@ def cast(x, dtype, name=None):
     >>> ek.cast([1.7, -1.7], ek.int32)
     <ek.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
     """
-    return _cast(x, dtype=dtypes.as_dtype(dtype).as_numpy_dtype)
+    dtype = dtypes.as_dtype(dtype)
+    source = x.dtype if isinstance(x, Tensor) else None
+    if (dtype.is_string or (source is not None and source.is_string)) and dtype != source:
+        raise UnimplementedError(
+            f"cast: cannot cast {getattr(source, 'name', type(x).__name__)} to {dtype.name}: "
+            "TF does not cast between text and numbers. Parse text with "
+            "ek.strings.to_number(x, out_type=...), format numbers with ek.strings.as_string(x)",
+            op="cast",
+        )
+    return _cast(x, dtype=dtype.as_numpy_dtype)

@@ -1,21 +1,22 @@
 """Comparisons, logic and ``where``. Comparisons give bool tensors and pass no gradient."""
 
-from eagerkit.dtypes import NUMERIC
+from eagerkit.dtypes import NUMERIC, string
 from eagerkit.dtypes import bool as bool_
 from eagerkit.registry import defop
 
 
-def _comparison(name, compare, doc):
+def _comparison(name, compare, doc, extra=()):
     def forward(xp, x, y):
         return compare(x, y)
 
     forward.__name__ = name
     forward.__doc__ = doc
-    return defop(name, dtypes=NUMERIC + (bool_,), differentiable=False)(forward)
+    return defop(name, dtypes=NUMERIC + (bool_, *extra), differentiable=False)(forward)
 
 
-equal = _comparison("equal", lambda x, y: x == y, "x == y elementwise (bool).")
-not_equal = _comparison("not_equal", lambda x, y: x != y, "x != y elementwise (bool).")
+# Strings compare for equality (filtering lines in a pipeline), not for order, as in TF.
+equal = _comparison("equal", lambda x, y: x == y, "x == y elementwise (bool).", (string,))
+not_equal = _comparison("not_equal", lambda x, y: x != y, "x != y elementwise (bool).", (string,))
 less = _comparison("less", lambda x, y: x < y, "x < y elementwise (bool).")
 less_equal = _comparison("less_equal", lambda x, y: x <= y, "x <= y elementwise (bool).")
 greater = _comparison("greater", lambda x, y: x > y, "x > y elementwise (bool).")
@@ -53,8 +54,8 @@ def _where(xp, condition, x, y):
 
 _where.defvjp(
     None,  # the condition gets no gradient
-    lambda xp, g, ans, condition, x, y: xp.where(condition, g, 0),
-    lambda xp, g, ans, condition, x, y: xp.where(condition, 0, g),
+    lambda ops, g, ans, condition, x, y: ops.where(condition, g, 0),
+    lambda ops, g, ans, condition, x, y: ops.where(condition, 0, g),
 )
 
 

@@ -156,20 +156,22 @@ def _conv2d_backprop_filter(xp, x, g, *, filter_shape, strides, padding, dilatio
 # The three ops are bilinear and adjoint to one another: <conv2d(x, w), g> equals
 # <x, backprop_input(g, w)> and <w, backprop_filter(x, g)>. Each VJP below is one of them.
 _conv2d.defvjp(
-    lambda xp, g, ans, x, w, **p: xp.conv2d_backprop_input(g, w, input_shape=tuple(x.shape), **p),
-    lambda xp, g, ans, x, w, **p: xp.conv2d_backprop_filter(x, g, filter_shape=tuple(w.shape), **p),
+    lambda ops, g, ans, x, w, **p: ops.conv2d_backprop_input(g, w, input_shape=tuple(x.shape), **p),
+    lambda ops, g, ans, x, w, **p: ops.conv2d_backprop_filter(
+        x, g, filter_shape=tuple(w.shape), **p
+    ),
 )
 _conv2d_backprop_input.defvjp(
-    lambda xp, h, ans, g, w, input_shape, **p: xp.conv2d(h, w, **p),
-    lambda xp, h, ans, g, w, input_shape, **p: xp.conv2d_backprop_filter(
+    lambda ops, h, ans, g, w, input_shape, **p: ops.conv2d(h, w, **p),
+    lambda ops, h, ans, g, w, input_shape, **p: ops.conv2d_backprop_filter(
         h, g, filter_shape=tuple(w.shape), **p
     ),
 )
 _conv2d_backprop_filter.defvjp(
-    lambda xp, h, ans, x, g, filter_shape, **p: xp.conv2d_backprop_input(
+    lambda ops, h, ans, x, g, filter_shape, **p: ops.conv2d_backprop_input(
         g, h, input_shape=tuple(x.shape), **p
     ),
-    lambda xp, h, ans, x, g, filter_shape, **p: xp.conv2d(x, h, **p),
+    lambda ops, h, ans, x, g, filter_shape, **p: ops.conv2d(x, h, **p),
 )
 
 

@@ -5,10 +5,10 @@ input. Its VJP copies the gradient back to where the input was, so gradients flo
 devices: ``x (cpu) -> x.gpu() -> ... -> loss`` gives ``dloss/dx`` on the CPU.
 """
 
-from eagerkit import registry
+from eagerkit import dispatch
 from eagerkit.devices import get_device
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
-from eagerkit.tape import active_tapes
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -17,12 +17,18 @@ def _copy(xp, x, *, source, target):
     """The array ``x`` (on device ``source``) copied to device ``target``, through the host."""
     if source == target:
         return x  # arrays are never written into, so sharing one is safe
+    if x.dtype.kind == "O":
+        raise InvalidArgumentError(
+            f"copy_to_device: string tensors live on the CPU (as in TF) and cannot be copied "
+            f"to {target}; copy the numbers made from them instead (ek.strings.to_number)",
+            op="copy_to_device",
+        )
     host = get_device(source).backend.to_host(x)
     return get_device(target).backend.asarray(host)
 
 
 _copy.defvjp(
-    lambda xp, g, ans, x, source, target: xp.copy_to_device(g, source=target, target=source)
+    lambda ops, g, ans, x, source, target: ops.copy_to_device(g, source=target, target=source)
 )
 
 
@@ -33,10 +39,10 @@ def _run_copy(x, *, target, source=None):
     not on the input's device.
     """
     x = convert_to_tensor(x)
-    params = {"source": x.device, "target": get_device(target).name}
+    params = {"source": x._device.name, "target": get_device(target).name}
     output = Tensor(_copy.op.forward(None, x._data, **params), get_device(target))
-    if active_tapes or registry.execution_callbacks or registry.graph_tracers:
-        registry._after(_copy.op, (x,), (x._data,), output, params)
+    if dispatch.anyone_recording():
+        dispatch.after(_copy.op, (x,), (x._data,), output, params)
     return output
 
 
@@ -51,8 +57,8 @@ def copy_to_device(x, device):
     Examples
     --------
     >>> import eagerkit as ek
-    >>> ek.copy_to_device([1.0, 2.0], "/cpu:0").device
-    '/cpu:0'
+    >>> ek.copy_to_device([1.0, 2.0], "CPU:0").device
+    '/job:localhost/replica:0/task:0/device:CPU:0'
     """
     return _run_copy(x, target=device)
 
@@ -68,7 +74,7 @@ def gpu(self, gpu_index=0):
     >>> import eagerkit as ek
     >>> _ = ek.devices.enable_simulated_gpu(as_gpu=True)
     >>> ek.constant([1.0]).gpu().device
-    '/sim:0'
+    '/job:localhost/replica:0/task:0/device:SIM:0'
     >>> ek.devices.disable_simulated_gpu()
     """
     return copy_to_device(self, f"/gpu:{int(gpu_index)}")
@@ -81,7 +87,7 @@ def cpu(self):
     --------
     >>> import eagerkit as ek
     >>> ek.constant([1.0]).cpu().device
-    '/cpu:0'
+    '/job:localhost/replica:0/task:0/device:CPU:0'
     """
     return copy_to_device(self, "/cpu:0")
 

@@ -9,15 +9,19 @@ import builtins
 import numpy as np
 
 from eagerkit import dtypes
+from eagerkit.arguments import size, whole_number
 from eagerkit.devices import current_device
-from eagerkit.errors import UnimplementedError
-from eagerkit.tensor import Tensor, convert_to_tensor, to_array
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.tensor import Tensor, convert_to_tensor
 
 
-def _shape(shape):
+def _shape(shape, op="shape"):
+    """A shape argument (int, list, tensor) as a tuple of non-negative ints, never truncated."""
     if isinstance(shape, Tensor):
         shape = shape.numpy().tolist()
-    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(n) for n in shape)
+    if not isinstance(shape, (list, tuple)):
+        shape = [shape]
+    return tuple(size(n, "each dimension of the shape", op) for n in shape)
 
 
 def _new(array):
@@ -44,7 +48,7 @@ def constant(value, dtype=None, shape=None, name=None):
     tensor = convert_to_tensor(value, dtype=dtype)
     if shape is None:
         return tensor
-    shape = _shape(shape)
+    shape = _shape(shape, "constant")
     xp = tensor._device.xp
     data = tensor._data
     if data.size == 1:
@@ -56,7 +60,7 @@ def constant(value, dtype=None, shape=None, name=None):
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of zeros (float32 unless told otherwise)."""
-    return _new(current_device().xp.zeros(_shape(shape), dtype=_np_dtype(dtype)))
+    return _new(current_device().xp.zeros(_shape(shape, "zeros"), dtype=_np_dtype(dtype)))
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
@@ -66,9 +70,9 @@ def ones(shape, dtype=dtypes.float32, name=None):
     --------
     >>> import eagerkit as ek
     >>> ek.ones([2, 3]).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
-    return _new(current_device().xp.ones(_shape(shape), dtype=_np_dtype(dtype)))
+    return _new(current_device().xp.ones(_shape(shape, "ones"), dtype=_np_dtype(dtype)))
 
 
 def zeros_like(tensor, dtype=None, name=None):
@@ -86,14 +90,33 @@ def ones_like(tensor, dtype=None, name=None):
 
 
 def fill(dims, value, name=None):
-    """A tensor of shape ``dims`` filled with ``value`` (dtype from the value)."""
-    np_dtype = dtypes.default_numpy_dtype(value)
-    return _new(current_device().xp.full(_shape(dims), value, dtype=np_dtype))
+    """A tensor of shape ``dims`` filled with the scalar ``value`` (dtype from the value).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.fill([2], 7)
+    <ek.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
+    """
+    dims = _shape(dims, "fill")
+    try:
+        value = convert_to_tensor(value)
+    except TypeError as error:  # an object array, a dict: not a value a tensor can hold
+        raise InvalidArgumentError(f"fill: {error}", op="fill") from None
+    if value.ndim:
+        raise InvalidArgumentError(
+            f"fill: value must be a scalar, got shape {value.shape}; to repeat a tensor use "
+            "ek.tile or ek.broadcast_to",
+            op="fill",
+        )
+    return Tensor(value._device.xp.full(dims, value._data, dtype=value._data.dtype), value._device)
 
 
 def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
     """The identity matrix (ones on the diagonal)."""
-    return _new(current_device().xp.eye(num_rows, num_columns, dtype=_np_dtype(dtype)))
+    rows = size(num_rows, "num_rows", "eye")
+    columns = None if num_columns is None else size(num_columns, "num_columns", "eye")
+    return _new(current_device().xp.eye(rows, columns, dtype=_np_dtype(dtype)))
 
 
 def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF's name
@@ -109,88 +132,48 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
         start, limit = 0, start
     # A scalar tensor argument counts as the Python number it holds (int stays int).
     values = [v.numpy().item() if isinstance(v, Tensor) else v for v in (start, limit, delta)]
-    if dtype is None:
-        is_float = builtins.any(isinstance(v, float) for v in values)
-        dtype = dtypes.float32 if is_float else dtypes.int32
-    return _new(current_device().xp.arange(*values, dtype=_np_dtype(dtype)))
+    if not builtins.all(isinstance(v, (int, float, np.number)) for v in values):
+        raise InvalidArgumentError(
+            f"range: start, limit and delta must be numbers, got {values}", op="range"
+        )
+    if dtype is None:  # TF's rule: ints are int32 unless one needs int64; any float: float32
+        dtype = dtypes.as_dtype(dtypes.default_numpy_dtype(values))
+    dtype = dtypes.as_dtype(dtype)
+    if dtype.is_integer:
+        values = [_fits(v, dtype) for v in values]
+    start, limit, delta = values
+    if delta == 0 or (limit - start) * delta < 0:
+        direction = "delta != 0" if delta == 0 else "start <= limit when delta > 0"
+        if delta < 0:
+            direction = "start >= limit when delta < 0"
+        raise InvalidArgumentError(
+            f"range: requires {direction}, got start={start}, limit={limit}, delta={delta}",
+            op="range",
+        )
+    return _new(current_device().xp.arange(start, limit, delta, dtype=dtype.as_numpy_dtype))
+
+
+def _fits(value, dtype):
+    """An argument of an integer range: a whole number within the dtype's bounds."""
+    value = whole_number(value, "start, limit and delta", "range")
+    bounds = np.iinfo(dtype.as_numpy_dtype)
+    if not bounds.min <= value <= bounds.max:
+        raise InvalidArgumentError(
+            f"range: {value} does not fit in {dtype.name} ({bounds.min} to {bounds.max}); "
+            "use a wider dtype, e.g. dtype=ek.int64",
+            op="range",
+        )
+    return value
 
 
 def linspace(start, stop, num, name=None):
     """``num`` evenly spaced float32 values from ``start`` to ``stop`` inclusive."""
-    return _new(current_device().xp.linspace(start, stop, int(num), dtype=np.float32))
+    num = size(num, "num", "linspace")
+    return _new(current_device().xp.linspace(start, stop, num, dtype=np.float32))
 
 
-# --- random numbers: one generator per device, reset by set_random_seed --------------------
-_generators = {}
-_global_seed = [None]
-
-
-def set_random_seed(seed):
-    """Make every random op from now on repeatable (like ``tf.set_random_seed``).
-
-    Examples
-    --------
-    >>> import eagerkit as ek
-    >>> ek.set_random_seed(0); a = ek.random_normal([2])
-    >>> ek.set_random_seed(0); b = ek.random_normal([2])
-    >>> bool(ek.reduce_all(a == b))
-    True
-    """
-    _global_seed[0] = seed
-    _generators.clear()
-
-
-def _generator(seed):
-    from eagerkit.registry import graph_tracers
-
-    if graph_tracers:  # a traced graph would replay the same "random" numbers every call
-        raise UnimplementedError(
-            "random numbers cannot be drawn inside ek.function: the graph would freeze this "
-            "draw and replay the same values on every call. Draw them outside and pass them "
-            "in as an argument (e.g. a dropout mask), or call the function eagerly.",
-            op="random",
-        )
-    device = current_device()
-    if seed is not None:  # an op-level seed gives a fresh, repeatable stream
-        base = _global_seed[0] or 0
-        return device.backend.random_generator([base, seed])
-    if device.name not in _generators:
-        _generators[device.name] = device.backend.random_generator(_global_seed[0])
-    return _generators[device.name]
-
-
-def _as_array(value, np_dtype):
-    return to_array(value, np_dtype, current_device(), "random")
-
-
-def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
-    """Samples from a normal distribution (float32 unless told otherwise)."""
-    np_dtype = _np_dtype(dtype)
-    samples = _generator(seed).normal(0.0, 1.0, size=_shape(shape)).astype(np_dtype)
-    return _new(samples * _as_array(stddev, np_dtype) + _as_array(mean, np_dtype))
-
-
-def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
-    """Samples uniformly from [minval, maxval) (maxval defaults to 1 for floats)."""
-    np_dtype = _np_dtype(dtype)
-    generator = _generator(seed)
-    if np_dtype.kind in "iu":
-        if maxval is None:
-            raise ValueError("random_uniform: maxval must be given for integer dtypes")
-        return _new(generator.integers(minval, maxval, size=_shape(shape)).astype(np_dtype))
-    high = 1.0 if maxval is None else maxval
-    samples = generator.uniform(float(minval), float(high), size=_shape(shape))
-    return _new(samples.astype(np_dtype))
-
-
-def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
-    """Normal samples redrawn until they lie within two standard deviations of the mean."""
-    np_dtype = _np_dtype(dtype)
-    generator = _generator(seed)
-    size = _shape(shape)
-    samples = generator.normal(0.0, 1.0, size=size)
-    outside = abs(samples) > 2
-    while outside.any():  # redraw only the outliers, as TF does
-        samples[outside] = generator.normal(0.0, 1.0, size=int(outside.sum()))
-        outside = abs(samples) > 2
-    return _new(samples.astype(np_dtype) * np_dtype.type(stddev) + np_dtype.type(mean))
+# --- random numbers: TF1's names for ek.random's ops (see eagerkit/random/) -----------------
+from eagerkit.random import normal as random_normal  # noqa: E402, F401
+from eagerkit.random import set_seed as set_random_seed  # noqa: E402, F401
+from eagerkit.random import truncated_normal  # noqa: E402, F401
+from eagerkit.random import uniform as random_uniform  # noqa: E402, F401

@@ -38,14 +38,14 @@ def _sparse_softmax_cross_entropy(xp, logits, labels):
     return log_total - picked
 
 
-def _sparse_softmax_cross_entropy_vjp(xp, g, ans, logits, labels):
-    hot = xp.one_hot(labels, depth=logits.shape[-1], on_value=1, off_value=0, dtype=logits.dtype)
+def _sparse_softmax_cross_entropy_vjp(ops, g, ans, logits, labels):
+    hot = ops.one_hot(labels, depth=logits.shape[-1], on_value=1, off_value=0, dtype=logits.dtype)
     # ans = logsumexp(logits) - logits[label], so logsumexp comes back without another pass
     # over exp; logits - logsumexp <= 0, so the exp below never overflows.
-    log_total = ans + xp.reduce_sum(logits * hot, axis=-1)
+    log_total = ans + ops.reduce_sum(logits * hot, axis=-1)
     kept = tuple(g.shape) + (1,)
-    probabilities = xp.exp(logits - xp.reshape(log_total, shape=kept))
-    return xp.reshape(g, shape=kept) * (probabilities - hot)
+    probabilities = ops.exp(logits - ops.reshape(log_total, shape=kept))
+    return ops.reshape(g, shape=kept) * (probabilities - hot)
 
 
 _sparse_softmax_cross_entropy.defvjp(_sparse_softmax_cross_entropy_vjp, None)

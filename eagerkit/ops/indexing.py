@@ -4,7 +4,10 @@ Slicing out part of a tensor has a gradient that puts g back in place among zero
 gather's gradient does the same but adds up rows picked more than once (scatter-add).
 """
 
+import numpy as np
+
 from eagerkit import dtypes
+from eagerkit.arguments import axis_index, size
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -15,8 +18,10 @@ def _basic_key(key, shape):
     items = key if isinstance(key, tuple) else (key,)
     plain = []
     for item in items:
-        if isinstance(item, Tensor) and item.ndim == 0 and item.dtype.is_integer:
+        if _is_whole(item):  # numpy ints and 0-d int tensors index as Python ints do
             item = int(item)
+        elif isinstance(item, slice):
+            item = slice(*(None if v is None else _slice_bound(v, shape) for v in _parts(item)))
         if item is None or item is Ellipsis or isinstance(item, (int, slice)):
             plain.append(item)
             continue
@@ -29,17 +34,40 @@ def _basic_key(key, shape):
     return tuple(plain)
 
 
+def _is_whole(item):
+    """An int, a numpy int or a 0-d integer tensor (but not a bool, which numpy reads as a mask)."""
+    if isinstance(item, Tensor):
+        return item.ndim == 0 and item.dtype.is_integer
+    return isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_))
+
+
+def _parts(piece):
+    return piece.start, piece.stop, piece.step
+
+
+def _slice_bound(value, shape):
+    if not _is_whole(value):
+        raise InvalidArgumentError(
+            f"index: slice bounds must be integers, got {type(value).__name__} {value!r} for a "
+            f"tensor of shape {shape}; fractional bounds are refused rather than truncated",
+            op="getitem",
+        )
+    return int(value)
+
+
 @defop("getitem")
 def _getitem(xp, x, *, key):
     try:
-        return x[key]
+        item = x[key]
     except IndexError as error:
         raise InvalidArgumentError(
             f"index: {error} (tensor shape {tuple(x.shape)}, index {key!r})", op="getitem"
         ) from None
+    # One element of a string tensor is a bytes object: keep it a 0-d array, as numbers are.
+    return item if hasattr(item, "ndim") else xp.array(item, dtype=object)
 
 
-_getitem.defvjp(lambda xp, g, ans, x, key: xp.unslice(g, shape=tuple(x.shape), key=key))
+_getitem.defvjp(lambda ops, g, ans, x, key: ops.unslice(g, shape=tuple(x.shape), key=key))
 
 
 @defop("unslice")
@@ -50,7 +78,7 @@ def _unslice(xp, g, *, shape, key):
     return result
 
 
-_unslice.defvjp(lambda xp, g, ans, x, shape, key: xp.getitem(g, key=key))
+_unslice.defvjp(lambda ops, g, ans, x, shape, key: ops.getitem(g, key=key))
 
 
 def getitem(tensor, key):
@@ -84,7 +112,7 @@ def _gather(xp, params, indices, *, axis):
 
 
 _gather.defvjp(
-    lambda xp, g, ans, params, indices, axis: xp.scatter_add(
+    lambda ops, g, ans, params, indices, axis: ops.scatter_add(
         g, indices, shape=tuple(params.shape), axis=axis
     ),
     None,  # indices get no gradient
@@ -105,7 +133,7 @@ def _scatter_add(xp, updates, indices, *, shape, axis):
 
 
 _scatter_add.defvjp(
-    lambda xp, g, ans, updates, indices, shape, axis: xp.gather(g, indices, axis=axis),
+    lambda ops, g, ans, updates, indices, shape, axis: ops.gather(g, indices, axis=axis),
     None,
 )
 
@@ -120,8 +148,12 @@ def gather(params, indices, axis=0, name=None):
     <ek.Tensor: shape=(3,), dtype=float32, numpy=array([30., 10., 30.], dtype=float32)>
     """
     params = convert_to_tensor(params)
-    axis = int(axis) % max(params.ndim, 1)
-    return _gather(params, indices, axis=axis)
+    if params.ndim == 0:
+        raise InvalidArgumentError(
+            "gather: params must have rank >= 1, got a scalar; there is nothing to pick from",
+            op="gather",
+        )
+    return _gather(params, indices, axis=axis_index(axis, params.ndim, "gather"))
 
 
 @defop("one_hot", dtype_args=(), differentiable=False)
@@ -129,7 +161,8 @@ def _one_hot(xp, indices, *, depth, on_value, off_value, dtype):
     if indices.dtype.kind not in "iu":
         raise InvalidArgumentError(
             f"one_hot: indices must be integers, got {indices.dtype} (shape "
-            f"{tuple(indices.shape)}); cast the labels first, e.g. ek.cast(labels, ek.int32)",
+            f"{tuple(indices.shape)}); pass integer labels (ek.cast(labels, ek.int32) is "
+            "exact only when every label is a whole number)",
             op="one_hot",
         )
     np_dtype = dtypes.as_dtype(dtype).as_numpy_dtype
@@ -148,7 +181,8 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=None, dtype=dtypes.flo
     array([[1., 0., 0.],
            [0., 0., 1.]], dtype=float32)>
     """
-    return _one_hot(indices, depth=int(depth), on_value=on_value, off_value=off_value, dtype=dtype)
+    depth = size(depth, "depth", "one_hot")  # TF: "depth must be non-negative"
+    return _one_hot(indices, depth=depth, on_value=on_value, off_value=off_value, dtype=dtype)
 
 
 def boolean_mask(tensor, mask, name=None):
@@ -162,6 +196,13 @@ def boolean_mask(tensor, mask, name=None):
     """
     tensor = convert_to_tensor(tensor)
     mask = convert_to_tensor(mask, device=tensor._device)
+    if not mask.dtype.is_bool or mask.ndim == 0 or mask.shape != tensor.shape[: mask.ndim]:
+        raise InvalidArgumentError(
+            f"boolean_mask: the mask must be a bool tensor of rank >= 1 whose shape matches the "
+            f"tensor's leading dimensions: tensor shape {tensor.shape}, mask {mask.dtype.name} "
+            f"shape {mask.shape}. A mask of shape {tensor.shape[:1]} picks rows.",
+            op="boolean_mask",
+        )
     flat = tensor if mask.ndim == 1 else _flatten_lead(tensor, mask.ndim)
     # The kept positions, found where the mask lives (a gather of them has a gradient).
     xp = mask._device.xp

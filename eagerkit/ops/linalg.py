@@ -1,5 +1,6 @@
 """Matrix multiplication (the one linear-algebra primitive) and tensordot built on it."""
 
+from eagerkit.arguments import axis_index, size
 from eagerkit.dtypes import NUMERIC
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
@@ -31,16 +32,16 @@ def _matmul(xp, a, b, *, transpose_a=False, transpose_b=False):
 
 # For C = op(A) @ op(B), the four transpose cases each have their own pair of products.
 # Batch dimensions that were broadcast are summed away by the engine.
-def _matmul_vjp_a(xp, g, ans, a, b, transpose_a=False, transpose_b=False):
+def _matmul_vjp_a(ops, g, ans, a, b, transpose_a=False, transpose_b=False):
     if transpose_a:
-        return xp.matmul(b, g, transpose_a=transpose_b, transpose_b=True)
-    return xp.matmul(g, b, transpose_b=not transpose_b)
+        return ops.matmul(b, g, transpose_a=transpose_b, transpose_b=True)
+    return ops.matmul(g, b, transpose_b=not transpose_b)
 
 
-def _matmul_vjp_b(xp, g, ans, a, b, transpose_a=False, transpose_b=False):
+def _matmul_vjp_b(ops, g, ans, a, b, transpose_a=False, transpose_b=False):
     if transpose_b:
-        return xp.matmul(g, a, transpose_a=True, transpose_b=transpose_a)
-    return xp.matmul(a, g, transpose_a=not transpose_a)
+        return ops.matmul(g, a, transpose_a=True, transpose_b=transpose_a)
+    return ops.matmul(a, g, transpose_a=not transpose_a)
 
 
 _matmul.defvjp(_matmul_vjp_a, _matmul_vjp_b)
@@ -72,16 +73,28 @@ def tensordot(a, b, axes, name=None):
     from eagerkit.ops.shape import reshape, transpose
 
     a, b = convert_to_tensor(a), convert_to_tensor(b)
-    if isinstance(axes, int):
-        axes_a = list(range(a.ndim - axes, a.ndim))
-        axes_b = list(range(axes))
+    if not isinstance(axes, (list, tuple)):
+        # A count of trailing/leading axes: TF refuses a negative one ("must be at least 0").
+        count = size(axes, "axes", "tensordot")
+        if count > min(a.ndim, b.ndim):
+            raise InvalidArgumentError(
+                f"tensordot: axes={count} is more than the ranks of a{a.shape} and b{b.shape} "
+                "allow",
+                op="tensordot",
+            )
+        axes_a, axes_b = list(range(a.ndim - count, a.ndim)), list(range(count))
     else:
+        if len(axes) != 2:
+            raise InvalidArgumentError(
+                f"tensordot: axes must be an int or a pair [axes_of_a, axes_of_b], got {axes!r}",
+                op="tensordot",
+            )
         axes_a, axes_b = (
-            [axes[0]] if isinstance(axes[0], int) else list(axes[0]),
-            [axes[1]] if isinstance(axes[1], int) else list(axes[1]),
+            list(side) if isinstance(side, (list, tuple)) else [side] for side in axes
         )
-    axes_a = [x % a.ndim for x in axes_a]
-    axes_b = [x % b.ndim for x in axes_b]
+    # Listed axes may count from the end (-1 is the last), as in TF; out of range is refused.
+    axes_a = [axis_index(x, a.ndim, "tensordot", "axis of a") for x in axes_a]
+    axes_b = [axis_index(x, b.ndim, "tensordot", "axis of b") for x in axes_b]
     if [a.shape[i] for i in axes_a] != [b.shape[i] for i in axes_b]:
         raise InvalidArgumentError(
             f"tensordot: contracted axes differ in size: a{a.shape} axes {axes_a} vs "

@@ -14,7 +14,7 @@ def negative(xp, x):
     return -x
 
 
-negative.defvjp(lambda xp, g, ans, x: -g)
+negative.defvjp(lambda ops, g, ans, x: -g)
 
 
 @defop("abs", dtypes=NUMERIC)
@@ -23,7 +23,7 @@ def abs(xp, x):  # noqa: A001 - TF's name
     return xp.abs(x)
 
 
-abs.defvjp(lambda xp, g, ans, x: g * xp.sign(x))
+abs.defvjp(lambda ops, g, ans, x: g * ops.sign(x))
 
 
 @defop("sign", dtypes=NUMERIC, differentiable=False)
@@ -38,7 +38,7 @@ def square(xp, x):
     return x * x
 
 
-square.defvjp(lambda xp, g, ans, x: g * 2 * x)
+square.defvjp(lambda ops, g, ans, x: g * 2 * x)
 
 
 @defop("sqrt", dtypes=FLOATING)
@@ -47,7 +47,7 @@ def sqrt(xp, x):
     return xp.sqrt(x)
 
 
-sqrt.defvjp(lambda xp, g, ans, x: g * 0.5 / ans)
+sqrt.defvjp(lambda ops, g, ans, x: g * 0.5 / ans)
 
 
 @defop("rsqrt", dtypes=FLOATING)
@@ -56,7 +56,7 @@ def rsqrt(xp, x):
     return 1 / xp.sqrt(x)
 
 
-rsqrt.defvjp(lambda xp, g, ans, x: -0.5 * g * ans * ans * ans)
+rsqrt.defvjp(lambda ops, g, ans, x: -0.5 * g * ans * ans * ans)
 
 
 @defop("exp", dtypes=FLOATING)
@@ -72,7 +72,7 @@ def exp(xp, x):
     return xp.exp(x)
 
 
-exp.defvjp(lambda xp, g, ans, x: g * ans)
+exp.defvjp(lambda ops, g, ans, x: g * ans)
 
 
 @defop("log", dtypes=FLOATING)
@@ -81,7 +81,7 @@ def log(xp, x):
     return xp.log(x)
 
 
-log.defvjp(lambda xp, g, ans, x: g / x)
+log.defvjp(lambda ops, g, ans, x: g / x)
 
 
 @defop("log1p", dtypes=FLOATING)
@@ -90,7 +90,7 @@ def log1p(xp, x):
     return xp.log1p(x)
 
 
-log1p.defvjp(lambda xp, g, ans, x: g / (1 + x))
+log1p.defvjp(lambda ops, g, ans, x: g / (1 + x))
 
 
 @defop("sin", dtypes=FLOATING)
@@ -99,7 +99,7 @@ def sin(xp, x):
     return xp.sin(x)
 
 
-sin.defvjp(lambda xp, g, ans, x: g * xp.cos(x))
+sin.defvjp(lambda ops, g, ans, x: g * ops.cos(x))
 
 
 @defop("cos", dtypes=FLOATING)
@@ -108,7 +108,7 @@ def cos(xp, x):
     return xp.cos(x)
 
 
-cos.defvjp(lambda xp, g, ans, x: -g * xp.sin(x))
+cos.defvjp(lambda ops, g, ans, x: -g * ops.sin(x))
 
 
 @defop("tan", dtypes=FLOATING)
@@ -117,7 +117,7 @@ def tan(xp, x):
     return xp.tan(x)
 
 
-tan.defvjp(lambda xp, g, ans, x: g * (1 + ans * ans))
+tan.defvjp(lambda ops, g, ans, x: g * (1 + ans * ans))
 
 
 @defop("tanh", dtypes=FLOATING)
@@ -126,7 +126,7 @@ def tanh(xp, x):
     return xp.tanh(x)
 
 
-tanh.defvjp(lambda xp, g, ans, x: g * (1 - ans * ans))
+tanh.defvjp(lambda ops, g, ans, x: g * (1 - ans * ans))
 
 
 @defop("sigmoid", dtypes=FLOATING)
@@ -144,7 +144,7 @@ def sigmoid(xp, x):
     return xp.where(x >= 0, 1 / (1 + e), e / (1 + e))
 
 
-sigmoid.defvjp(lambda xp, g, ans, x: g * ans * (1 - ans))
+sigmoid.defvjp(lambda ops, g, ans, x: g * ans * (1 - ans))
 
 
 @defop("round", dtypes=NUMERIC, differentiable=False)

@@ -11,6 +11,7 @@ from eagerkit.ops.arithmetic import maximum, minimum
 from eagerkit.ops.compare import where
 from eagerkit.ops.conv import conv2d  # noqa: F401 - ek.nn.conv2d
 from eagerkit.ops.cross_entropy import sparse_softmax_cross_entropy_with_logits  # noqa: F401
+from eagerkit.ops.exp_log import erf
 from eagerkit.ops.pool import avg_pool, max_pool  # noqa: F401 - ek.nn.max_pool, ek.nn.avg_pool
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
@@ -32,7 +33,7 @@ def relu(xp, x):
     return xp.maximum(x, 0)
 
 
-relu.defvjp(lambda xp, g, ans, x: xp.where(x > 0, g, 0))
+relu.defvjp(lambda ops, g, ans, x: ops.where(x > 0, g, 0))
 
 
 @defop("softplus", dtypes=FLOATING)
@@ -41,7 +42,7 @@ def softplus(xp, x):
     return xp.logaddexp(0, x).astype(x.dtype)
 
 
-softplus.defvjp(lambda xp, g, ans, x: g * xp.sigmoid(x))
+softplus.defvjp(lambda ops, g, ans, x: g * ops.sigmoid(x))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -58,19 +59,36 @@ def elu(features, name=None):
 
 
 def gelu(features, approximate=False, name=None):
-    """Gaussian error linear unit x * Phi(x), in the tanh approximation."""
+    """Gaussian error linear unit x * Phi(x): exact (with erf) by default, as in TF.
+
+    ``approximate=True`` uses the tanh approximation (GPT-2's, and TF's option).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.nn.gelu(1.0)
+    <ek.Tensor: shape=(), dtype=float32, numpy=0.8413447>
+    >>> ek.nn.gelu(1.0, approximate=True)
+    <ek.Tensor: shape=(), dtype=float32, numpy=0.841192>
+    """
     x = convert_to_tensor(features)
+    if not approximate:  # Phi(x) = (1 + erf(x / sqrt 2)) / 2
+        return 0.5 * x * (1 + erf(x * 0.7071067811865476))
     inner = 0.7978845608028654 * (x + 0.044715 * x * x * x)  # sqrt(2/pi) * (x + 0.044715 x^3)
     return 0.5 * x * (1 + math.tanh(inner))
 
 
-def log_softmax(logits, axis=-1, name=None):
-    """log(softmax(logits)) computed as logits - logsumexp(logits): no overflow, no log(0)."""
+def log_softmax(logits, axis=None, name=None):
+    """log(softmax(logits)) computed as logits - logsumexp(logits): no overflow, no log(0).
+
+    ``axis=None`` means the last axis, as in TF.
+    """
     x = convert_to_tensor(logits)
+    axis = -1 if axis is None else axis
     return x - reduce.reduce_logsumexp(x, axis=axis, keepdims=True)
 
 
-def softmax(logits, axis=-1, name=None):
+def softmax(logits, axis=None, name=None):
     """exp(x) / sum(exp(x)) along ``axis``, shifted by the max so exp never overflows.
 
     Examples
@@ -80,6 +98,7 @@ def softmax(logits, axis=-1, name=None):
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
     """
     x = convert_to_tensor(logits)
+    axis = -1 if axis is None else axis  # TF: None means the last axis, not all of them
     shifted = x - shape.stop_gradient(reduce.reduce_max(x, axis=axis, keepdims=True))
     e = math.exp(shifted)
     return e / reduce.reduce_sum(e, axis=axis, keepdims=True)

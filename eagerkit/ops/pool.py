@@ -111,9 +111,9 @@ def _max_pool_gather(xp, x, h, *, ksize, strides, padding):
     return picked
 
 
-_max_pool.defvjp(lambda xp, g, ans, x, **p: xp.max_pool_grad(x, g, **p))
-_max_pool_grad.defvjp(None, lambda xp, h, ans, x, g, **p: xp.max_pool_gather(x, h, **p))
-_max_pool_gather.defvjp(None, lambda xp, g, ans, x, h, **p: xp.max_pool_grad(x, g, **p))
+_max_pool.defvjp(lambda ops, g, ans, x, **p: ops.max_pool_grad(x, g, **p))
+_max_pool_grad.defvjp(None, lambda ops, h, ans, x, g, **p: ops.max_pool_gather(x, h, **p))
+_max_pool_gather.defvjp(None, lambda ops, g, ans, x, h, **p: ops.max_pool_grad(x, g, **p))
 
 
 def _window_counts(xp, shape, ksize, strides, rows, cols, dtype):
@@ -138,8 +138,8 @@ def _avg_pool_grad(xp, g, *, input_shape, ksize, strides, padding):
     return _spread(xp, lambda i, j: share, input_shape, g.dtype, ksize, strides, rows, cols)
 
 
-_avg_pool.defvjp(lambda xp, g, ans, x, **p: xp.avg_pool_grad(g, input_shape=tuple(x.shape), **p))
-_avg_pool_grad.defvjp(lambda xp, h, ans, g, input_shape, **p: xp.avg_pool(h, **p))
+_avg_pool.defvjp(lambda ops, g, ans, x, **p: ops.avg_pool_grad(g, input_shape=tuple(x.shape), **p))
+_avg_pool_grad.defvjp(lambda ops, h, ans, g, input_shape, **p: ops.avg_pool(h, **p))
 
 
 def _pool(primitive, op, value, ksize, strides, padding, data_format):

@@ -4,27 +4,11 @@ A reduction's gradient has the reduced shape; each VJP reshapes it to "keepdims"
 it broadcasts back over the axes that were summed away.
 """
 
+from eagerkit.arguments import normalize_axis, whole_number
 from eagerkit.dtypes import NUMERIC
 from eagerkit.dtypes import bool as bool_
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
-
-
-def normalize_axis(axis, ndim, op_name="axis"):
-    """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes."""
-    if axis is None:
-        return tuple(range(ndim))
-    result = set()
-    for a in axis if isinstance(axis, (list, tuple)) else [axis]:
-        a = int(a)
-        if not -ndim <= a < ndim:
-            raise InvalidArgumentError(
-                f"{op_name}: axis {a} is out of range for a tensor of rank {ndim} "
-                f"(valid axes: {-ndim} to {ndim - 1})",
-                op=op_name,
-            )
-        result.add(a % ndim)
-    return tuple(sorted(result))
 
 
 def kept_shape(shape, axis):
@@ -32,20 +16,24 @@ def kept_shape(shape, axis):
     return tuple(1 if i in axis else n for i, n in enumerate(shape))
 
 
-def _reduction(name, allowed, kernel, doc):
-    """Register a reduction primitive whose forward is ``kernel(xp, x, axis, keepdims)``."""
+def _reduction(name, allowed, kernel, doc, differentiable=True):
+    """Register a reduction primitive whose kernel is ``kernel(xp, x, axis, keepdims)``.
 
-    def forward(xp, x, *, axis, keepdims=False):
-        return kernel(xp, x, normalize_axis(axis, x.ndim, name), keepdims)
+    Its public signature is TF's: ``reduce_sum(input_tensor, axis=None, keepdims=False)``.
+    """
 
-    forward.__name__ = name
+    def forward(xp, input_tensor, axis=None, keepdims=False):
+        axes = normalize_axis(axis, input_tensor.ndim, name)
+        return kernel(xp, input_tensor, axes, keepdims)
+
+    forward.__name__ = forward.__qualname__ = name
     forward.__doc__ = doc
-    return defop(name, dtypes=allowed)(forward)
+    return defop(name, dtypes=allowed, differentiable=differentiable)(forward)
 
 
-def _reshape_to_kept(xp, g, x, axis, keepdims):
+def _reshape_to_kept(ops, g, x, axis, keepdims):
     axis = normalize_axis(axis, len(x.shape))
-    return g if keepdims else xp.reshape(g, shape=kept_shape(x.shape, axis))
+    return g if keepdims else ops.reshape(g, shape=kept_shape(x.shape, axis))
 
 
 reduce_sum = _reduction(
@@ -62,8 +50,8 @@ reduce_sum = _reduction(
     """,
 )
 reduce_sum.defvjp(
-    lambda xp, g, ans, x, axis, keepdims=False: xp.broadcast_to(
-        _reshape_to_kept(xp, g, x, axis, keepdims), shape=tuple(x.shape)
+    lambda ops, g, ans, x, axis=None, keepdims=False: ops.broadcast_to(
+        _reshape_to_kept(ops, g, x, axis, keepdims), shape=tuple(x.shape)
     )
 )
 
@@ -98,18 +86,18 @@ reduce_mean = _reduction(
     """,
 )
 reduce_mean.defvjp(
-    lambda xp, g, ans, x, axis, keepdims=False: xp.broadcast_to(
-        _reshape_to_kept(xp, g, x, axis, keepdims) / _count(x, axis), shape=tuple(x.shape)
+    lambda ops, g, ans, x, axis=None, keepdims=False: ops.broadcast_to(
+        _reshape_to_kept(ops, g, x, axis, keepdims) / _count(x, axis), shape=tuple(x.shape)
     )
 )
 
 
-def _extreme_vjp(xp, g, ans, x, axis, keepdims=False):
+def _extreme_vjp(ops, g, ans, x, axis=None, keepdims=False):
     # The gradient goes to the element(s) that won, split evenly between ties.
-    g = _reshape_to_kept(xp, g, x, axis, keepdims)
-    ans = _reshape_to_kept(xp, ans, x, axis, keepdims)
-    winners = xp.cast(xp.equal(x, ans), dtype=x.dtype)
-    return g * winners / xp.reduce_sum(winners, axis=axis, keepdims=True)
+    g = _reshape_to_kept(ops, g, x, axis, keepdims)
+    ans = _reshape_to_kept(ops, ans, x, axis, keepdims)
+    winners = ops.cast(ops.equal(x, ans), dtype=x.dtype)
+    return g * winners / ops.reduce_sum(winners, axis=axis, keepdims=True)
 
 
 reduce_max = _reduction(
@@ -132,57 +120,84 @@ reduce_prod = _reduction(
     "reduce_prod",
     NUMERIC,
     lambda xp, x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
-    "Product over ``axis``; d/dx_i = product / x_i (so inputs must be non-zero).",
+    "Product over ``axis``; its gradient is right at zeros too (TF's answer, not NaN).",
 )
-reduce_prod.defvjp(
-    lambda xp, g, ans, x, axis, keepdims=False: (
-        _reshape_to_kept(xp, g, x, axis, keepdims)
-        * _reshape_to_kept(xp, ans, x, axis, keepdims)
-        / x
-    )
-)
+
+
+def _prod_vjp(ops, g, ans, x, axis=None, keepdims=False):
+    # d prod / d x_i is the product of all the *other* entries. product / x_i would be 0/0
+    # at a zero, so (as TF does) multiply the running products before and after each entry:
+    # move the reduced axes to the end, flatten them into one, take both exclusive cumprods.
+    axes = normalize_axis(axis, len(x.shape))
+    kept = [i for i in range(len(x.shape)) if i not in axes]
+    perm = tuple(kept + list(axes))
+    lead = tuple(x.shape[i] for i in kept)
+    flat = ops.reshape(ops.transpose(x, perm=perm), shape=lead + (-1,))
+    before = ops.cumprod(flat, axis=len(lead), exclusive=True, reverse=False)
+    after = ops.cumprod(flat, axis=len(lead), exclusive=True, reverse=True)
+    others = ops.reshape(before * after, shape=tuple(x.shape[i] for i in perm))
+    inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
+    return _reshape_to_kept(ops, g, x, axis, keepdims) * ops.transpose(others, perm=inverse)
+
+
+reduce_prod.defvjp(_prod_vjp)
 
 reduce_any = _reduction(
     "reduce_any",
     (bool_,),
     lambda xp, x, axis, keepdims: xp.any(x, axis=axis, keepdims=keepdims),
     "Logical or over ``axis`` of a bool tensor.",
+    differentiable=False,
 )
 reduce_all = _reduction(
     "reduce_all",
     (bool_,),
     lambda xp, x, axis, keepdims: xp.all(x, axis=axis, keepdims=keepdims),
     "Logical and over ``axis`` of a bool tensor.",
+    differentiable=False,
 )
-for _op in (reduce_any, reduce_all):
-    _op.op.differentiable = False
 
 
 @defop("argmax", dtypes=NUMERIC, differentiable=False)
-def _argmax(xp, x, *, axis):
-    return xp.argmax(x, axis=axis).astype(xp.int64)
+def _argmax(xp, x, *, axis, output_type="int64"):
+    return xp.argmax(x, axis=axis).astype(output_type)
 
 
 @defop("argmin", dtypes=NUMERIC, differentiable=False)
-def _argmin(xp, x, *, axis):
-    return xp.argmin(x, axis=axis).astype(xp.int64)
+def _argmin(xp, x, *, axis, output_type="int64"):
+    return xp.argmin(x, axis=axis).astype(output_type)
 
 
-def argmax(input, axis=None):  # noqa: A002 - TF's argument name
-    """Index of the largest value along ``axis`` (int64, no gradient).
+def _index_options(op, axis, output_type):
+    """argmax/argmin's axis (0 when None, as in TF) and output dtype (int32 or int64)."""
+    from eagerkit.dtypes import as_dtype
+
+    output_type = as_dtype(output_type)
+    if output_type.name not in ("int32", "int64"):
+        raise InvalidArgumentError(
+            f"{op}: output_type must be ek.int32 or ek.int64, got {output_type.name}", op=op
+        )
+    axis = 0 if axis is None else whole_number(axis, "axis", op)
+    return {"axis": axis, "output_type": output_type.name}
+
+
+def argmax(input, axis=None, output_type="int64", name=None):  # noqa: A002 - TF's argument name
+    """Index of the largest value along ``axis`` (int64 unless output_type=ek.int32).
 
     Examples
     --------
     >>> import eagerkit as ek
     >>> ek.argmax([[1.0, 5.0], [7.0, 2.0]], axis=1)
     <ek.Tensor: shape=(2,), dtype=int64, numpy=array([1, 0])>
+    >>> ek.argmax([1.0, 5.0], output_type=ek.int32)
+    <ek.Tensor: shape=(), dtype=int32, numpy=1>
     """
-    return _argmax(input, axis=0 if axis is None else int(axis))
+    return _argmax(input, **_index_options("argmax", axis, output_type))
 
 
-def argmin(input, axis=None):  # noqa: A002 - TF's argument name
-    """Index of the smallest value along ``axis`` (int64, no gradient)."""
-    return _argmin(input, axis=0 if axis is None else int(axis))
+def argmin(input, axis=None, output_type="int64", name=None):  # noqa: A002 - TF's argument name
+    """Index of the smallest value along ``axis`` (int64 unless output_type=ek.int32)."""
+    return _argmin(input, **_index_options("argmin", axis, output_type))
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
@@ -201,20 +216,3 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     top = shape.stop_gradient(reduce_max(x, axis=axis, keepdims=True))
     total = math.log(reduce_sum(math.exp(x - top), axis=axis, keepdims=True)) + top
     return total if keepdims else shape.squeeze_axes(total, axis)
-
-
-def _public(primitive):
-    """TF's signature, so reduce_sum(x, 0, True) works: axis and keepdims may be positional."""
-
-    def reduce(input_tensor, axis=None, keepdims=False, name=None):
-        return primitive(input_tensor, axis=axis, keepdims=keepdims)
-
-    reduce.__name__ = reduce.__qualname__ = primitive.__name__
-    reduce.__doc__ = primitive.__doc__
-    reduce.op = primitive.op
-    return reduce
-
-
-reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod, reduce_any, reduce_all = map(
-    _public, (reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod, reduce_any, reduce_all)
-)

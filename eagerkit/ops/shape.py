@@ -4,20 +4,20 @@ Their gradients move the incoming gradient back the same way (reshape back, tran
 the inverse permutation, slice a concat apart).
 """
 
-from eagerkit import dtypes
+from eagerkit import arguments, dtypes
+from eagerkit.arguments import normalize_axis
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.reduce import normalize_axis
 from eagerkit.registry import defop
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
-def _shape_tuple(shape):
+def _shape_tuple(shape, op="reshape"):
     """A shape argument (list, tuple, Tensor) as a tuple of Python ints."""
     if isinstance(shape, Tensor):
         shape = shape.numpy().tolist()
-    if isinstance(shape, int):
-        return (shape,)
-    return tuple(int(n) for n in shape)
+    if not isinstance(shape, (list, tuple)):
+        shape = [shape]
+    return tuple(arguments.whole_number(n, "each dimension of the shape", op) for n in shape)
 
 
 @defop("reshape")
@@ -33,7 +33,7 @@ def _reshape(xp, x, *, shape):
         ) from None
 
 
-_reshape.defvjp(lambda xp, g, ans, x, shape: xp.reshape(g, shape=tuple(x.shape)))
+_reshape.defvjp(lambda ops, g, ans, x, shape: ops.reshape(g, shape=tuple(x.shape)))
 
 
 def reshape(tensor, shape, name=None):
@@ -43,7 +43,7 @@ def reshape(tensor, shape, name=None):
     --------
     >>> import eagerkit as ek
     >>> ek.reshape(ek.range(6), [2, -1]).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
     return _reshape(tensor, shape=_shape_tuple(shape))
 
@@ -60,7 +60,7 @@ def _inverse(perm):
     return tuple(inverse)
 
 
-_transpose.defvjp(lambda xp, g, ans, x, perm: xp.transpose(g, perm=_inverse(perm)))
+_transpose.defvjp(lambda ops, g, ans, x, perm: ops.transpose(g, perm=_inverse(perm)))
 
 
 def transpose(a, perm=None, name=None):
@@ -70,7 +70,7 @@ def transpose(a, perm=None, name=None):
     --------
     >>> import eagerkit as ek
     >>> ek.transpose(ek.zeros([2, 3, 4]), perm=[0, 2, 1]).shape
-    (2, 4, 3)
+    TensorShape([2, 4, 3])
     """
     a = convert_to_tensor(a)
     perm = tuple(reversed(range(a.ndim))) if perm is None else _shape_tuple(perm)
@@ -90,10 +90,10 @@ def expand_dims(input, axis, name=None):  # noqa: A002 - TF's argument name
     --------
     >>> import eagerkit as ek
     >>> ek.expand_dims([1.0, 2.0], 0).shape
-    (1, 2)
+    TensorShape([1, 2])
     """
     x = convert_to_tensor(input)
-    axis = int(axis)
+    axis = arguments.whole_number(axis, "axis", "expand_dims")
     if not -x.ndim - 1 <= axis <= x.ndim:
         raise InvalidArgumentError(
             f"expand_dims: axis {axis} is out of range for a tensor of rank {x.ndim}",
@@ -131,12 +131,14 @@ def _concat(xp, *values, axis):
     return xp.concatenate(values, axis=axis)
 
 
-@_concat.defvjp_variadic
-def _concat_vjp(i, xp, g, ans, *values, axis):
+def _concat_vjp(i, ops, g, ans, *values, axis):
     # Input i occupies a slab of the output along ``axis``: hand it that slab of g.
     start = sum(v.shape[axis] for v in values[:i])
     key = (slice(None),) * axis + (slice(start, start + values[i].shape[axis]),)
-    return xp.getitem(g, key=key)
+    return ops.getitem(g, key=key)
+
+
+_concat.defvjp_variadic(_concat_vjp)
 
 
 def concat(values, axis, name=None):
@@ -146,12 +148,12 @@ def concat(values, axis, name=None):
     --------
     >>> import eagerkit as ek
     >>> ek.concat([ek.ones([2, 1]), ek.zeros([2, 2])], axis=1).shape
-    (2, 3)
+    TensorShape([2, 3])
     """
     if not values:
         raise InvalidArgumentError("concat: needs at least one tensor", op="concat")
     first = convert_to_tensor(values[0])
-    return _concat(*values, axis=normalize_axis(axis, first.ndim, "concat")[0])
+    return _concat(*values, axis=arguments.axis_index(axis, max(first.ndim, 1), "concat"))
 
 
 def stack(values, axis=0, name=None):
@@ -171,7 +173,7 @@ def stack(values, axis=0, name=None):
 def unstack(value, num=None, axis=0, name=None):
     """Split a tensor into a list of slices along ``axis`` (each is recorded as indexing)."""
     x = convert_to_tensor(value)
-    axis = normalize_axis(axis, x.ndim, "unstack")[0]
+    axis = arguments.axis_index(axis, x.ndim, "unstack")  # None is refused, as in TF
     lead = (slice(None),) * axis
     return [x[lead + (i,)] for i in range(x.shape[axis])]
 
@@ -179,18 +181,21 @@ def unstack(value, num=None, axis=0, name=None):
 def split(value, num_or_size_splits, axis=0, name=None):
     """Cut a tensor into pieces along ``axis``: n equal pieces, or pieces of given sizes."""
     x = convert_to_tensor(value)
-    axis = normalize_axis(axis, x.ndim, "split")[0]
+    axis = arguments.axis_index(axis, x.ndim, "split")
     length = x.shape[axis]
-    if isinstance(num_or_size_splits, int):
-        if length % num_or_size_splits:
+    if isinstance(num_or_size_splits, Tensor):
+        num_or_size_splits = num_or_size_splits.numpy().tolist()
+    if not isinstance(num_or_size_splits, (list, tuple)):
+        pieces = arguments.whole_number(num_or_size_splits, "num_or_size_splits", "split")
+        if pieces < 1 or length % pieces:
             raise InvalidArgumentError(
-                f"split: axis {axis} has size {length}, which {num_or_size_splits} does not "
-                "divide; pass a list of sizes instead",
+                f"split: axis {axis} has size {length}, which {pieces} does not divide; pass "
+                "a list of sizes instead (or a number of pieces >= 1 that divides it)",
                 op="split",
             )
-        sizes = [length // num_or_size_splits] * num_or_size_splits
+        sizes = [length // pieces] * pieces
     else:
-        sizes = [int(n) for n in num_or_size_splits]
+        sizes = [arguments.size(n, "each size", "split") for n in num_or_size_splits]
         if sum(sizes) != length:
             raise InvalidArgumentError(
                 f"split: sizes {sizes} add up to {sum(sizes)}, not to the size {length} "
@@ -209,20 +214,24 @@ def _tile(xp, x, *, multiples):
     return xp.tile(x, multiples)
 
 
-@_tile.defvjp
-def _tile_vjp(xp, g, ans, x, multiples):
+def _tile_vjp(ops, g, ans, x, multiples):
     # Output axis d is multiples[d] copies of x's axis d: split it in two and sum the copies.
     split_shape = []
     for m, n in zip(multiples, x.shape, strict=True):
         split_shape += [m, n]
     copies = tuple(range(0, 2 * len(multiples), 2))
-    return xp.reduce_sum(xp.reshape(g, shape=tuple(split_shape)), axis=copies)
+    return ops.reduce_sum(ops.reshape(g, shape=tuple(split_shape)), axis=copies)
+
+
+_tile.defvjp(_tile_vjp)
 
 
 def tile(input, multiples, name=None):  # noqa: A002 - TF's argument name
     """Repeat a tensor ``multiples[d]`` times along each axis d."""
     x = convert_to_tensor(input)
-    multiples = _shape_tuple(multiples)
+    multiples = _shape_tuple(multiples, "tile")
+    for n in multiples:
+        arguments.size(n, "each multiple", "tile")  # no negative multiples
     if len(multiples) != x.ndim:
         raise InvalidArgumentError(
             f"tile: multiples {list(multiples)} must have one entry per axis of the "
@@ -242,7 +251,7 @@ def _broadcast_to(xp, x, *, shape):
 
 
 # The engine sums g back down to x's shape (unbroadcast), so the VJP just passes it on.
-_broadcast_to.defvjp(lambda xp, g, ans, x, shape: g)
+_broadcast_to.defvjp(lambda ops, g, ans, x, shape: g)
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 - TF's argument name
@@ -256,7 +265,7 @@ def identity(xp, x):
     return x
 
 
-identity.defvjp(lambda xp, g, ans, x: g)
+identity.defvjp(lambda ops, g, ans, x: g)
 
 
 @defop("stop_gradient", differentiable=False)

@@ -3,8 +3,8 @@
 from eagerkit.train.adagrad import AdagradOptimizer
 from eagerkit.train.adam import AdamOptimizer
 from eagerkit.train.checkpoint import Checkpoint
-from eagerkit.train.checkpoint_io import latest_checkpoint
 from eagerkit.train.checkpoint_manager import CheckpointManager
+from eagerkit.train.checkpoint_state import latest_checkpoint
 from eagerkit.train.checkpoint_status import LoadStatus
 from eagerkit.train.global_step import get_global_step, get_or_create_global_step
 from eagerkit.train.lbfgs import LBFGSResult, lbfgs_minimize

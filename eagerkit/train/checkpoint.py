@@ -19,7 +19,7 @@ import numpy as np
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor
-from eagerkit.train import checkpoint_io, tracking
+from eagerkit.train import checkpoint_io, checkpoint_state, tracking
 from eagerkit.train.checkpoint_status import LoadStatus
 from eagerkit.train.optimizer import Optimizer
 from eagerkit.variables import Variable
@@ -74,10 +74,10 @@ class Checkpoint:
         directory = os.path.dirname(os.path.abspath(path))
         earlier = [
             p
-            for p in checkpoint_io.state_prefixes(directory)
+            for p in checkpoint_state.state_prefixes(directory)
             if os.path.abspath(p) != os.path.abspath(path)
         ]
-        checkpoint_io.write_state(directory, [*earlier, os.path.abspath(path)])
+        checkpoint_state.write_state(directory, [*earlier, os.path.abspath(path)])
         return path
 
     def _write_numbered(self, file_prefix):
@@ -86,7 +86,7 @@ class Checkpoint:
         path = f"{os.fspath(file_prefix)}-{number}"
         arrays = self._values(save_counter=number)
         checkpoint_io.write(path, arrays)
-        self.save_counter._data = self.save_counter._data + 1
+        self.save_counter._write(self.save_counter._data + 1, "save")
         return path
 
     def _values(self, save_counter):
@@ -120,7 +120,7 @@ class Checkpoint:
         plan = _plan(self, arrays, str(save_path))
         matched = {id(v) for v, _ in plan.assignments}
         for variable, array in plan.assignments:
-            variable._data = variable._device.backend.asarray(array)
+            variable._write(variable._device.backend.asarray(array), "restore")
         for variable, optimizer, slot_name, array in plan.slots:
             optimizer._defer_slot_value(
                 variable, slot_name, variable._device.backend.asarray(array)
@@ -226,7 +226,7 @@ def _deferred_restore(key, array, slot_values, matched, unconsumed):
                 f"{plan.errors[0]}",
                 op="restore",
             )
-        variable._data = variable._device.backend.asarray(array)
+        variable._write(variable._device.backend.asarray(array), "restore")
         for optimizer, slot_name, slot_array in slot_values:
             optimizer._defer_slot_value(
                 variable, slot_name, variable._device.backend.asarray(slot_array)

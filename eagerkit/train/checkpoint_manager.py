@@ -2,7 +2,7 @@
 
 import os
 
-from eagerkit.train import checkpoint_io
+from eagerkit.train import checkpoint_io, checkpoint_state
 
 
 class CheckpointManager:
@@ -33,7 +33,7 @@ class CheckpointManager:
         # Pick up the checkpoints an earlier run left here (those whose files still exist).
         self._checkpoints = [
             p
-            for p in checkpoint_io.state_prefixes(self.directory)
+            for p in checkpoint_state.state_prefixes(self.directory)
             if os.path.exists(checkpoint_io.index_path(p))
         ]
 
@@ -55,7 +55,7 @@ class CheckpointManager:
         dropped = []
         if self.max_to_keep is not None and len(kept) > self.max_to_keep:
             dropped, kept = kept[: -self.max_to_keep], kept[-self.max_to_keep :]
-        checkpoint_io.write_state(self.directory, kept)  # the state file first: it never lists
+        checkpoint_state.write_state(self.directory, kept)  # the state file first: it never lists
         for old in dropped:  # a checkpoint that is already gone
             checkpoint_io.remove(old)
         self._checkpoints = kept

@@ -12,9 +12,11 @@ so it runs wherever the variables live.
 """
 
 import collections
+import numbers
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tape import GradientTape
+from eagerkit.train.checks import number
 from eagerkit.variables import Variable
 
 LBFGSResult = collections.namedtuple(
@@ -56,20 +58,18 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
     """
     variables = _checked_variables(variables)
     if not callable(loss_fn):
-        raise TypeError(
-            "lbfgs_minimize: loss_fn must be a zero-argument callable, e.g. lambda: ..."
-        )
-    if int(history_size) < 1 or int(max_iterations) < 0:
         raise InvalidArgumentError(
-            f"lbfgs_minimize: history_size must be >= 1 and max_iterations >= 0, got "
-            f"{history_size} and {max_iterations}",
+            "lbfgs_minimize: loss_fn must be a zero-argument callable, e.g. lambda: ...",
             op="lbfgs_minimize",
         )
+    history_size = _whole(history_size, "history_size", 1)
+    max_iterations = _whole(max_iterations, "max_iterations", 0)
+    tolerance = number(tolerance, "tolerance", "lbfgs_minimize")
     evaluate = _Evaluator(loss_fn, variables)
     x = [v._data for v in variables]
     try:
         loss, grad = evaluate(x)
-        history = collections.deque(maxlen=int(history_size))  # (s, y, 1 / (s . y))
+        history = collections.deque(maxlen=history_size)  # (s, y, 1 / (s . y))
         losses, iterations, converged = [], 0, False
         while True:
             grad_norm = _dot(grad, grad) ** 0.5
@@ -98,11 +98,19 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
             iterations += 1
             losses.append(loss)
     finally:
-        for variable, array in zip(
-            variables, x, strict=True
-        ):  # the last accepted point, even on error
-            variable._data = array
+        for variable, array in zip(variables, x, strict=True):  # the last accepted point
+            variable._write(array, "lbfgs_minimize")
     return LBFGSResult(converged, iterations, evaluate.count, loss, grad_norm, losses)
+
+
+def _whole(value, what, least):
+    """``value`` as an int >= ``least``; fractions and bools are refused, never truncated."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
+        raise InvalidArgumentError(
+            f"lbfgs_minimize: {what} must be a whole number >= {least}, got {value!r}",
+            op="lbfgs_minimize",
+        )
+    return int(value)
 
 
 class _Evaluator:
@@ -113,7 +121,7 @@ class _Evaluator:
 
     def __call__(self, x):
         for variable, array in zip(self.variables, x, strict=True):
-            variable._data = array
+            variable._write(array, "lbfgs_minimize")
         self.count += 1
         with GradientTape(watch_accessed_variables=False) as tape:
             for variable in self.variables:
@@ -172,6 +180,8 @@ def _dot(a, b):
 
 
 def _checked_variables(variables):
+    if isinstance(variables, Variable) or not hasattr(variables, "__iter__"):
+        variables = [variables]  # one Variable (or junk, refused below)
     variables = list(variables)
     for v in variables:
         if not isinstance(v, Variable) or not v.dtype.is_floating:

@@ -10,8 +10,9 @@ an int64 Variable, so a checkpoint saves the whole optimizer state.
 """
 
 from eagerkit import dtypes
-from eagerkit.errors import InvalidArgumentError
+from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.tensor import Tensor
+from eagerkit.train.checks import check_global_step, checked_pairs, number
 from eagerkit.variables import Variable
 
 
@@ -56,41 +57,32 @@ class Optimizer:
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """Update each variable from its gradient; ``None`` gradients are skipped.
 
-        Raises ``ValueError`` when every gradient is ``None`` (nothing would train).
+        Everything is checked and every new value computed before anything is written, so a
+        call that fails leaves the variables, the slots and both step counters as they were.
+        Raises ``InvalidArgumentError`` when every gradient is ``None`` (nothing would train).
         """
-        pairs = list(grads_and_vars)
-        for _, variable in pairs:
-            if not isinstance(variable, Variable):
-                raise TypeError(
-                    f"apply_gradients: expected (gradient, ek.Variable) pairs, got a "
-                    f"{type(variable).__name__} as the variable"
-                )
-        usable = [(g, v) for g, v in pairs if g is not None]
-        if not usable:
-            names = [v.name for _, v in pairs]
-            raise ValueError(
-                f"No gradients provided for any variable: {names}. Check that the loss is "
-                "computed from these variables inside the tape (and that they are floats)."
-            )
-        # Compute every new value first, then assign: a failure leaves all variables as they were.
-        step = int(self.iterations._data) + 1
+        usable = checked_pairs(grads_and_vars)
+        check_global_step(global_step)
+        for _, variable in usable:  # inside ek.function this refuses: graphs never write
+            variable._check_writable("apply_gradients")
+        step = 1 + (0 if self._iterations is None else int(self._iterations._data))
         updates = {}  # id(variable) -> (variable, new value, new slots)
         for grad, variable in usable:
-            g = _as_array(grad, variable)
             if id(variable) in updates:  # listed twice: apply both, one after the other (TF)
                 _, value, slots = updates[id(variable)]
             else:
                 value, slots = variable._data, self._slot_arrays(variable)
-            value, new_slots = self._update(variable._device.xp, value, g, slots, step)
+            value, new_slots = self._update(variable._device.xp, value, grad._data, slots, step)
             updates[id(variable)] = (variable, value, new_slots)
+        # Nothing can fail from here on: write the values, the slots, then the counters.
         for variable, value, new_slots in updates.values():
-            variable._data = value.astype(variable._data.dtype, copy=False)
+            variable._write(value.astype(variable._data.dtype, copy=False), "apply_gradients")
             for slot_name, array in new_slots.items():
                 slot = self.get_slot(variable, slot_name)
-                slot._data = array.astype(slot._data.dtype, copy=False)
-        self.iterations._data = self.iterations._data + 1
+                slot._write(array.astype(slot._data.dtype, copy=False), "apply_gradients")
+        self.iterations._write(self.iterations._data + 1, "apply_gradients")
         if global_step is not None:
-            global_step.assign_add(1)
+            global_step._write(global_step._data + 1, "apply_gradients")
         for listener in self.listeners:
             listener.on_apply(self, usable)
 
@@ -113,9 +105,10 @@ class Optimizer:
         from eagerkit.tape import GradientTape
 
         if not callable(loss):
-            raise RuntimeError(
+            raise FailedPreconditionError(
                 "loss passed to Optimizer.compute_gradients should be a function when eager "
-                "execution is enabled: write optimizer.minimize(lambda: loss_fn(model, x, y))"
+                "execution is enabled: write optimizer.minimize(lambda: loss_fn(model, x, y))",
+                op="minimize",
             )
         with GradientTape() as tape:
             value = loss()
@@ -192,7 +185,7 @@ class Optimizer:
         """Use ``array`` for this slot: now if it exists, else when it is first made."""
         slot = self._slots.get(variable.ref(), {}).get(slot_name)
         if slot is not None:
-            slot._data = array
+            slot._write(array, "restore")
         else:
             self._pending_slot_values[(variable.ref(), slot_name)] = array
 
@@ -204,40 +197,16 @@ def _check_hyper(value, what, optimizer):
     """A hyperparameter must be a real number >= 0 (or a zero-argument callable giving one)."""
     if callable(value):
         return value
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        number = None
-    if number is None or not number >= 0:
-        raise InvalidArgumentError(
-            f"{type(optimizer).__name__}: {what} must be a number >= 0, got {value!r}",
-            op=type(optimizer).__name__,
-        )
-    return number
+    return number(value, what, type(optimizer).__name__)
 
 
 def _value(hyper):
     """The current value of a hyperparameter (callables are called each step, like TF's)."""
-    return float(hyper()) if callable(hyper) else hyper
-
-
-def _as_array(grad, variable):
-    if not isinstance(grad, Tensor):
-        raise TypeError(f"gradient for '{variable.name}' is a {type(grad).__name__}, not a tensor")
-    if grad.shape != variable.shape or grad.dtype != variable.dtype:
-        raise InvalidArgumentError(
-            f"apply_gradients: gradient for '{variable.name}' has shape {grad.shape} and dtype "
-            f"{grad.dtype.name} but the variable has shape {variable.shape} and dtype "
-            f"{variable.dtype.name}",
-            op="apply_gradients",
-        )
-    if grad._device is not variable._device:
-        raise InvalidArgumentError(
-            f"apply_gradients: gradient for '{variable.name}' is on {grad.device} but the "
-            f"variable is on {variable.device}; move it with .cpu() or .gpu()",
-            op="apply_gradients",
-        )
-    return grad._data
+    return (
+        number(hyper(), "a hyperparameter's callable", "apply_gradients")
+        if callable(hyper)
+        else hyper
+    )
 
 
 class GradientDescentOptimizer(Optimizer):

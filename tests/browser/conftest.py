@@ -58,7 +58,7 @@ def lab(tmp_path_factory):
     base = tmp_path_factory.mktemp("lab")
     root = base / "root"
     root.mkdir()
-    for notebook in HERE.glob("*.ipynb"):
+    for notebook in HERE.glob("*.ipynb"):  # each browser test file has its demo notebook
         shutil.copy(notebook, root / notebook.name)
     yield from _serve(base, root)
 

@@ -1,0 +1,157 @@
+"""``make_csv_dataset``: batches of (features, label) read from CSV files, as TF's.
+
+Each column becomes one entry of a features dict; its dtype is inferred from the first
+rows (int32, then int64, float32, and string when nothing else fits) unless
+``column_defaults`` gives it. Empty fields and ``na_value`` take the column's default.
+The rows are then shuffled, repeated (``num_epochs``, forever by default, as in TF) and
+batched by the ordinary Dataset steps. A row with the wrong number of fields among the first
+``num_rows_for_inference`` fails at once; later ones when they are read.
+"""
+
+import csv
+import glob
+import itertools
+
+import numpy as np
+
+from eagerkit.data import csv_fields
+from eagerkit.data.dataset import Dataset
+from eagerkit.data.text import read_lines
+from eagerkit.errors import InvalidArgumentError, NotFoundError
+from eagerkit.ops.creation import constant
+
+_OP = "make_csv_dataset"
+
+
+def _files(file_pattern):
+    patterns = [file_pattern] if isinstance(file_pattern, str) else list(file_pattern)
+    names = sorted({name for pattern in patterns for name in glob.glob(str(pattern))})
+    if not names:
+        raise NotFoundError(f"{_OP}: no files match {file_pattern!r}", op=_OP)
+    return names
+
+
+def _rows(names, field_delim, use_quote_delim, header, compression_type):
+    """Each file's records as lists of str, the header row of each file skipped."""
+    quoting = csv.QUOTE_MINIMAL if use_quote_delim else csv.QUOTE_NONE
+    for name in names:
+        lines = (line.decode("utf-8") for line in read_lines([name], compression_type))
+        records = csv.reader(lines, delimiter=field_delim, quoting=quoting)
+        yield from itertools.islice(records, 1 if header else 0, None)
+
+
+def _kinds(column_names, column_defaults, sample, na_value):
+    """One (dtype, default or None when required) per column: given, or inferred from rows."""
+    if column_defaults is None:
+        columns = list(zip(*sample, strict=False)) or [()] * len(column_names)
+        kinds = [csv_fields.infer_kind(list(values), na_value) for values in columns]
+        return [(kind, "" if kind.is_string else 0) for kind in kinds]
+    if len(column_defaults) != len(column_names):
+        raise InvalidArgumentError(
+            f"{_OP}: column_defaults has {len(column_defaults)} entries for "
+            f"{len(column_names)} columns {column_names}",
+            op=_OP,
+        )
+    return csv_fields.kinds_from_defaults(column_defaults)
+
+
+def make_csv_dataset(
+    file_pattern,
+    batch_size,
+    column_names=None,
+    column_defaults=None,
+    label_name=None,
+    select_columns=None,
+    field_delim=",",
+    use_quote_delim=True,
+    na_value="",
+    header=True,
+    num_epochs=None,
+    shuffle=True,
+    shuffle_buffer_size=10000,
+    shuffle_seed=None,
+    prefetch_buffer_size=None,
+    num_parallel_reads=None,
+    sloppy=False,
+    num_rows_for_inference=100,
+    compression_type=None,
+    ignore_errors=False,
+):
+    """Batches of ``(features, label)`` from CSV files (``features`` only without a label).
+
+    Examples
+    --------
+    >>> import eagerkit as ek, pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "heart.csv"
+    >>> _ = path.write_text("age,chol,famhist,chd\\n52,2.5,Present,1\\n61,6.1,Absent,0\\n")
+    >>> ds = ek.data.experimental.make_csv_dataset(
+    ...     str(path), batch_size=2, label_name="chd", num_epochs=1, shuffle=False)
+    >>> features, label = next(iter(ds))
+    >>> {name: column.numpy().tolist() for name, column in features.items()}
+    {'age': [52, 61], 'chol': [2.5, 6.099999904632568], 'famhist': [b'Present', b'Absent']}
+    >>> label
+    <ek.Tensor: shape=(2,), dtype=int32, numpy=array([1, 0], dtype=int32)>
+    """
+    names = _files(file_pattern)
+    compression = (compression_type or "").upper()
+    read = _rows(names, field_delim, use_quote_delim, False, compression)
+    first = next(read, None)
+    read.close()
+    if header:
+        if first is None:
+            raise InvalidArgumentError(f"{_OP}: {names[0]!r} is empty: no header row", op=_OP)
+        column_names = list(column_names or first)
+    elif column_names is None:
+        raise InvalidArgumentError(f"{_OP}: header=False needs column_names", op=_OP)
+    column_names = list(column_names)
+    for wanted in [label_name] * (label_name is not None) + list(select_columns or []):
+        if wanted not in column_names:
+            raise InvalidArgumentError(
+                f"{_OP}: column {wanted!r} is not among the columns {column_names}", op=_OP
+            )
+
+    def records():
+        for row_number, row in enumerate(
+            _rows(names, field_delim, use_quote_delim, header, compression), start=1
+        ):
+            if not row:  # a blank line holds no record
+                continue
+            if len(row) != len(column_names):
+                if ignore_errors:
+                    continue
+                raise InvalidArgumentError(
+                    f"{_OP}: row {row_number} has {len(row)} fields but there are "
+                    f"{len(column_names)} columns {column_names}; fix the file, or pass "
+                    "ignore_errors=True to skip such rows",
+                    op=_OP,
+                )
+            yield row_number, row
+
+    sample = [row for _, row in itertools.islice(records(), num_rows_for_inference)]
+    kinds = _kinds(column_names, column_defaults, sample, na_value)
+    keep = [n for n in column_names if select_columns is None or n in select_columns]
+    if label_name is not None and label_name not in keep:
+        keep.append(label_name)
+
+    def make_iterator():
+        for row_number, row in records():
+            element = {}
+            for name, text, kind in zip(column_names, row, kinds, strict=True):
+                if name in keep:
+                    where = f"row {row_number}, column {name!r}"
+                    value = csv_fields.parse_field(text, kind, where, na_value, _OP)
+                    element[name] = constant(np.asarray(value, dtype=kind[0].as_numpy_dtype))
+            yield element
+
+    dataset = Dataset(make_iterator, f"make_csv_dataset({len(names)} file(s))")
+    if shuffle:  # shuffle each epoch, then repeat: every row once per epoch, as in TF
+        dataset = dataset.shuffle(shuffle_buffer_size, seed=shuffle_seed)
+    dataset = dataset.repeat(num_epochs).batch(batch_size)
+    if label_name is None:
+        return dataset
+
+    def split_label(features):
+        label = features.pop(label_name)
+        return features, label
+
+    return dataset.map(split_label)

@@ -1,0 +1,33 @@
+"""``ek.keras``: the Keras-style pieces, laid out as ``tf.keras``.
+
+``layers``, ``Model``/``Sequential`` (``models``), ``initializers``, ``activations``, and
+Keras' ``losses`` (``y_true, y_pred``), ``metrics`` (float32) and ``optimizers`` (``SGD``,
+``Adam``, ... with ``learning_rate=``). TF1's ``tf.losses`` and ``tfe.metrics`` live here
+too, as ``tf1_losses`` and ``tf1_metrics``, and are what ``ek.losses`` and ``ek.metrics``
+name, as the TF1 lessons expect.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> conv = ek.keras.layers.Conv2D(filters=64, kernel_size=3, padding="SAME")
+>>> pool = ek.keras.layers.MaxPool2D(pool_size=2, strides=2, padding="SAME")
+>>> imgs = ek.random_uniform(shape=(128, 32, 32, 3))
+>>> pool(conv(imgs)).shape
+TensorShape([128, 16, 16, 64])
+"""
+
+from eagerkit.keras import initializers, layers, losses, metrics, models, optimizers
+from eagerkit.keras.layers import activations
+from eagerkit.keras.models import Model, Sequential
+
+__all__ = [
+    "Model",
+    "Sequential",
+    "activations",
+    "initializers",
+    "layers",
+    "losses",
+    "metrics",
+    "models",
+    "optimizers",
+]

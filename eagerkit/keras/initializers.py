@@ -1,0 +1,198 @@
+"""Initializers: callables ``init(shape, dtype)`` that give a layer's starting weights.
+
+Layers accept an initializer object, or its name (``"glorot_uniform"``, ``"zeros"``, ...).
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> ek.initializers.constant(0.5)([2])
+<ek.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
+>>> ek.initializers.get("zeros")([1, 2]).numpy().tolist()
+[[0.0, 0.0]]
+"""
+
+import math
+
+from eagerkit import dtypes, random
+from eagerkit.ops import creation
+
+
+def _sample(distribution, shape, seed, *args, dtype):
+    """Seeded: the same numbers on every call (a stateless draw, as Keras); else the stream."""
+    if seed is None:
+        return getattr(random, distribution)(shape, *args, dtype=dtype)
+    return getattr(random, "stateless_" + distribution)(shape, [0, seed], *args, dtype=dtype)
+
+
+class Initializer:
+    """Base class: a subclass's ``init(shape, dtype=ek.float32)`` returns a new Tensor.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.initializers.Ones()
+    ek.initializers.Ones()
+    """
+
+    def __repr__(self):
+        return f"ek.initializers.{type(self).__name__}()"
+
+
+class Zeros(Initializer):
+    """All zeros (the default for biases).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.initializers.zeros()([2]).numpy().tolist()
+    [0.0, 0.0]
+    """
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        return creation.zeros(shape, dtype=dtype)
+
+
+class Ones(Initializer):
+    """All ones (BatchNormalization's scale starts here).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.initializers.ones()([2], dtype=ek.float64)
+    <ek.Tensor: shape=(2,), dtype=float64, numpy=array([1., 1.])>
+    """
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        return creation.ones(shape, dtype=dtype)
+
+
+class Constant(Initializer):
+    """Every entry equal to ``value``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.initializers.constant(2.5)([1, 2]).numpy().tolist()
+    [[2.5, 2.5]]
+    """
+
+    def __init__(self, value=0.0):
+        self.value = value
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        return creation.constant(self.value, dtype=dtype, shape=shape)
+
+
+class RandomNormal(Initializer):
+    """Normal samples; with ``seed`` the same numbers every time.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> a = ek.initializers.random_normal(seed=1)([3])
+    >>> b = ek.initializers.random_normal(seed=1)([3])
+    >>> bool(ek.reduce_all(a == b))
+    True
+    """
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        return _sample("normal", shape, self.seed, self.mean, self.stddev, dtype=dtype)
+
+
+def fans(shape):
+    """(fan_in, fan_out) of a weight shape: a conv filter's window counts into both.
+
+    Examples
+    --------
+    >>> from eagerkit.keras.initializers import fans
+    >>> fans([64, 10]), fans([3, 3, 16, 32])
+    ((64, 10), (144, 288))
+    """
+    shape = tuple(int(n) for n in shape)
+    if len(shape) < 2:
+        size = shape[0] if shape else 1
+        return size, size
+    receptive = math.prod(shape[:-2])  # kernel height * width for a conv filter
+    return shape[-2] * receptive, shape[-1] * receptive
+
+
+class RandomUniform(Initializer):
+    """Uniform samples in [minval, maxval) (Embedding's default: +-0.05).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> values = ek.initializers.random_uniform(-1.0, 1.0, seed=2)([1000]).numpy()
+    >>> bool(values.min() >= -1.0 and values.max() < 1.0)
+    True
+    """
+
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+        self.minval, self.maxval, self.seed = minval, maxval, seed
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        return _sample("uniform", shape, self.seed, self.minval, self.maxval, dtype=dtype)
+
+
+class GlorotUniform(Initializer):
+    """Uniform in [-limit, limit] with limit = sqrt(6 / (fan_in + fan_out)) (Keras' default).
+
+    The limit keeps the variance of activations and gradients about the same from layer
+    to layer, so deep stacks start out neither exploding nor vanishing.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> w = ek.initializers.glorot_uniform(seed=0)([64, 10]).numpy()
+    >>> bool(abs(w).max() <= (6 / (64 + 10)) ** 0.5)
+    True
+    """
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        fan_in, fan_out = fans(shape)
+        limit = math.sqrt(6.0 / max(fan_in + fan_out, 1))
+        return _sample("uniform", shape, self.seed, -limit, limit, dtype=dtype)
+
+
+zeros, ones, constant = Zeros, Ones, Constant
+random_normal, random_uniform, glorot_uniform = RandomNormal, RandomUniform, GlorotUniform
+
+_BY_NAME = {
+    "zeros": Zeros,
+    "ones": Ones,
+    "constant": Constant,
+    "random_normal": RandomNormal,
+    "random_uniform": RandomUniform,
+    "uniform": RandomUniform,
+    "glorot_uniform": GlorotUniform,
+}
+
+
+def get(identifier):
+    """An initializer from a name, an initializer, or any callable ``f(shape, dtype)``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.initializers.get("glorot_uniform")
+    ek.initializers.GlorotUniform()
+    """
+    if isinstance(identifier, str):
+        try:
+            return _BY_NAME[identifier]()
+        except KeyError:
+            raise ValueError(
+                f"unknown initializer {identifier!r}; use one of {sorted(_BY_NAME)} or a "
+                "callable f(shape, dtype)"
+            ) from None
+    if callable(identifier):
+        return identifier
+    raise TypeError(
+        f"an initializer must be a name or a callable f(shape, dtype), got {identifier!r}"
+    )

@@ -1,0 +1,53 @@
+"""Keras-style layers: variables are made on the first call, when the input size is known.
+
+``ek.layers.Dense``, ``Conv2D``, ``MaxPool2D``, ... work like ``tf.layers`` / ``tf.keras.layers``.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> dense = ek.layers.Dense(units=10)
+>>> dense.variables
+[]
+>>> dense(ek.zeros([1, 1, 784])).shape
+TensorShape([1, 1, 10])
+"""
+
+from eagerkit.keras.layers.base import Layer
+from eagerkit.keras.layers.convolutional import (
+    AveragePooling2D,
+    AvgPool2D,
+    Conv2D,
+    MaxPool2D,
+    MaxPooling2D,
+)
+from eagerkit.keras.layers.core import Dense, Dropout, Embedding, Flatten, Reshape, flatten
+from eagerkit.keras.layers.global_pooling import (
+    GlobalAveragePooling2D,
+    GlobalAvgPool2D,
+    GlobalMaxPool2D,
+    GlobalMaxPooling2D,
+)
+from eagerkit.keras.layers.normalization import BatchNormalization
+from eagerkit.keras.layers.recurrent import GRU, LSTM
+
+__all__ = [
+    "GRU",
+    "LSTM",
+    "AveragePooling2D",
+    "AvgPool2D",
+    "BatchNormalization",
+    "Conv2D",
+    "Dense",
+    "Dropout",
+    "Embedding",
+    "Flatten",
+    "GlobalAveragePooling2D",
+    "GlobalAvgPool2D",
+    "GlobalMaxPool2D",
+    "GlobalMaxPooling2D",
+    "Layer",
+    "MaxPool2D",
+    "MaxPooling2D",
+    "Reshape",
+    "flatten",
+]

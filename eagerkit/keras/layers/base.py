@@ -1,0 +1,304 @@
+"""Layer: an object that owns variables and computes with them, Keras style.
+
+A layer does not know its input size until it sees data, so its variables are made on the
+first call (``build(input_shape)``), then ``call`` runs. Layers nest: any layer or variable
+kept in an attribute (or in a list, tuple or dict attribute) belongs to the layer, and
+``variables`` collects them all, in the order they were created.
+"""
+
+import inspect
+import numbers
+import operator
+
+from eagerkit import dtypes
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras import initializers
+from eagerkit.module import Module, snake_case
+from eagerkit.ops.cast import cast
+from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.train.tracking import restore_deferred
+from eagerkit.variables import Variable
+
+_name_counts = {}
+
+
+def unique_name(base):
+    """Keras-style default names: ``dense``, then ``dense_1``, ``dense_2``, ...
+
+    Examples
+    --------
+    >>> from eagerkit.keras.layers.base import unique_name
+    >>> unique_name("doc_example"), unique_name("doc_example")
+    ('doc_example', 'doc_example_1')
+    """
+    count = _name_counts.get(base, 0)
+    _name_counts[base] = count + 1
+    return base if count == 0 else f"{base}_{count}"
+
+
+class Layer(Module):
+    """Base class of layers and models: variables made on first call, then ``call``.
+
+    Subclasses define ``build(input_shape)`` (make variables with ``add_weight``) and
+    ``call(inputs, ...)``; a ``call`` that takes ``training`` gets it from ``__call__``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> class Scale(ek.layers.Layer):
+    ...     def build(self, input_shape):
+    ...         self.w = self.add_weight("w", [input_shape[-1]], initializer="ones")
+    ...     def call(self, inputs):
+    ...         return inputs * self.w
+    >>> layer = Scale()
+    >>> len(layer.variables), layer([[1.0, 2.0]]).shape, len(layer.variables)
+    (0, TensorShape([1, 2]), 1)
+    """
+
+    _autocast = True  # floating inputs are cast to the layer's dtype (Keras does the same)
+
+    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, **unknown):
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__}: unexpected keyword argument(s) "
+                f"{', '.join(sorted(unknown))}"
+            )
+        self.name = name or unique_name(snake_case(type(self).__name__))
+        self.trainable = trainable
+        self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        # Keras' input_shape= (without the batch axis): lets Sequential.summary() build early.
+        self.input_spec_shape = None if input_shape is None else tuple(input_shape)
+        self.built = False
+        self.last_output_shape = None  # shown by Model.summary()
+
+    # --- calling ----------------------------------------------------------------------------
+    def __call__(self, inputs, *args, **kwargs):
+        if "built" not in vars(self):
+            raise RuntimeError(
+                f"{type(self).__name__}.__init__ must call super().__init__() before the "
+                "layer is used"
+            )
+        inputs = self._convert(inputs)
+        if not self.built:
+            self.build(_shape_of(inputs))
+            self.built = True
+            restore_deferred(self)  # values a checkpoint restored before the variables existed
+        if "training" in kwargs and not _takes_training(type(self)):
+            del kwargs["training"]  # Sequential passes it to every layer; most ignore it
+        outputs = self.call(inputs, *args, **kwargs)
+        if isinstance(outputs, Tensor):
+            self.last_output_shape = (None,) + tuple(outputs.shape[1:])
+        return outputs
+
+    def _convert(self, inputs):
+        # A list holding tensors is several inputs; a nested list of numbers is one input.
+        if isinstance(inputs, (list, tuple)) and any(isinstance(x, Tensor) for x in inputs):
+            return type(inputs)(self._convert(x) for x in inputs)
+        if not isinstance(inputs, Tensor):
+            inputs = convert_to_tensor(inputs)
+        if self._autocast and inputs.dtype.is_floating and inputs.dtype != self.dtype:
+            inputs = cast(inputs, self.dtype)
+        return inputs
+
+    def build(self, input_shape):
+        """Make the layer's variables for inputs of ``input_shape`` (nothing by default)."""
+
+    def call(self, inputs):
+        """The computation; subclasses define it."""
+        raise NotImplementedError(
+            f"{type(self).__name__} must define call(self, inputs) to say what it computes"
+        )
+
+    # --- variables --------------------------------------------------------------------------
+    def add_weight(self, name, shape, initializer="glorot_uniform", trainable=True, dtype=None):
+        """Make a Variable named ``<layer>/<name>`` owned by this layer."""
+        init = initializers.get(initializer)
+        dtype = dtypes.as_dtype(dtype or self.dtype)
+        shape = [whole_number(n, f"the shape of weight {name!r}", self, minimum=0) for n in shape]
+        value = init(shape, dtype=dtype)
+        variable = Variable(value, trainable=trainable, name=f"{self.name}/{name}")
+        vars(self).setdefault("_weights", []).append(variable)
+        return variable
+
+    add_variable = add_weight  # TF1's name for it (tf.layers.Layer.add_variable)
+
+    @property
+    def variables(self):
+        """Every variable of this layer and the layers inside it, in creation order."""
+        return [v for v, _ in _owned(self)]
+
+    weights = variables
+
+    @property
+    def trainable_variables(self):
+        """The variables an optimizer should change (trainable, in trainable layers)."""
+        return [v for v, trainable in _owned(self) if trainable]
+
+    trainable_weights = trainable_variables
+
+    @property
+    def non_trainable_variables(self):
+        """Variables kept out of training (e.g. BatchNormalization's moving averages)."""
+        return [v for v, trainable in _owned(self) if not trainable]
+
+    def count_params(self):
+        """How many numbers the layer's variables hold."""
+        return sum(v.size for v in self.variables)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} '{self.name}'>"
+
+
+def _shape_of(inputs):
+    if isinstance(inputs, (list, tuple)):
+        return [tuple(x.shape) for x in inputs]
+    return tuple(inputs.shape)
+
+
+_TAKES_TRAINING = {}
+
+
+def _takes_training(cls):
+    """Whether ``cls.call`` has a ``training`` parameter (looked up once per class)."""
+    if cls not in _TAKES_TRAINING:
+        parameters = inspect.signature(cls.call).parameters
+        _TAKES_TRAINING[cls] = "training" in parameters or any(
+            p.kind is p.VAR_KEYWORD for p in parameters.values()
+        )
+    return _TAKES_TRAINING[cls]
+
+
+def sublayers(layer):
+    """The layers kept in ``layer``'s attributes (directly or in lists/dicts), in order.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.keras.layers.base import sublayers
+    >>> class Pair(ek.Model):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.parts = [ek.layers.Dense(1, name="a"), ek.layers.Dense(1, name="b")]
+    >>> [layer.name for layer in sublayers(Pair())]
+    ['a', 'b']
+    """
+    found, seen = [], {id(layer)}
+    for value in _attribute_values(layer):
+        if isinstance(value, Layer) and id(value) not in seen:
+            seen.add(id(value))
+            found.append(value)
+    return found
+
+
+def _attribute_values(obj):
+    """The values of ``obj``'s attributes, in assignment order, with the items of lists,
+    tuples and dicts (and of containers inside them) in place of the containers."""
+    stack = list(reversed(list(vars(obj).values())))
+    while stack:
+        value = stack.pop()
+        if isinstance(value, (list, tuple)):
+            stack.extend(reversed(value))
+        elif isinstance(value, dict):
+            stack.extend(reversed(list(value.values())))
+        else:
+            yield value
+
+
+def _owned(layer):
+    """(variable, trainable) for every variable reachable from ``layer``, by creation order."""
+    found, seen_layers, seen_vars = [], set(), set()
+    pending = [(layer, layer.trainable)]
+    while pending:
+        current, trainable = pending.pop()
+        if id(current) in seen_layers:
+            continue
+        seen_layers.add(id(current))
+        for value in _attribute_values(current):
+            if isinstance(value, Variable):
+                if id(value) not in seen_vars:
+                    seen_vars.add(id(value))
+                    found.append((value, trainable and value.trainable))
+            elif isinstance(value, Module):  # a Layer, or a plain ek.Module inside one
+                pending.append((value, trainable and getattr(value, "trainable", True)))
+    found.sort(key=lambda pair: pair[0]._creation_index)
+    return found
+
+
+def check_rank(layer, shape, rank, example, minimum=False):
+    """Raise a clear error when an input of ``shape`` does not have the rank ``layer`` needs.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.keras.layers.base import check_rank
+    >>> check_rank(ek.layers.Flatten(name="f"), (5,), 2, "[batch, ...]")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    eagerkit.errors.InvalidArgumentError: Flatten layer 'f' expects input of rank 2 ...(5,)...
+    """
+    ndim = len(shape)
+    if ndim == rank or (minimum and ndim >= rank):
+        return
+    wanted = f"rank >= {rank}" if minimum else f"rank {rank}"
+    fix = (
+        "Add the missing axes, e.g. a batch axis with ek.expand_dims(x, 0), or ek.reshape."
+        if ndim < rank
+        else "Reshape the input to the expected rank, e.g. with ek.reshape or ek.layers.Flatten."
+    )
+    raise InvalidArgumentError(
+        f"{type(layer).__name__} layer '{layer.name}' expects input of {wanted} {example}, "
+        f"but got shape {tuple(shape)} (rank {ndim}). {fix}",
+        op=layer.name,
+    )
+
+
+def whole_number(value, what, layer, minimum=1):
+    """``value`` as an int: a fraction (2.5), a bool or a string is refused, never truncated.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.keras.layers.base import whole_number
+    >>> whole_number(3.0, "units", ek.layers.Layer(name="l"))
+    3
+    >>> whole_number(2.5, "units", ek.layers.Layer(name="l"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    eagerkit.errors.InvalidArgumentError: Layer 'l': units must be a whole number >= 1, got 2.5...
+    """
+    number = None
+    if not isinstance(value, bool):
+        try:
+            number = operator.index(value)  # ints, numpy ints, integer scalar tensors
+        except TypeError:
+            if isinstance(value, numbers.Real) and float(value).is_integer():
+                number = int(value)  # 3.0 is 3; 2.5 is no number of units
+    if number is None or number < minimum:
+        raise InvalidArgumentError(
+            f"{type(layer).__name__} '{layer.name}': {what} must be a whole number >= {minimum}, "
+            f"got {value!r}; eagerkit does not round sizes (write e.g. {max(minimum, 1)})",
+            op=layer.name,
+        )
+    return number
+
+
+def size_pair(value, what, layer):
+    """A window size or stride: one whole number or a pair (or TF's [1, h, w, 1]), as a pair.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.keras.layers.base import size_pair
+    >>> layer = ek.layers.Layer(name="l")
+    >>> size_pair(3, "kernel_size", layer), size_pair([1, 2, 2, 1], "strides", layer)
+    ((3, 3), (2, 2))
+    """
+    values = list(value) if isinstance(value, (list, tuple)) else [value, value]
+    if len(values) == 4:
+        values = values[1:3]
+    if len(values) != 2:
+        raise InvalidArgumentError(
+            f"{what} must be a positive whole number or a pair (height, width), got {value!r}",
+            op=what,
+        )
+    return tuple(whole_number(v, what, layer) for v in values)

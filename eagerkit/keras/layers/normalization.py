@@ -1,0 +1,59 @@
+"""BatchNormalization: normalize each channel by its batch statistics while training."""
+
+from eagerkit.keras.layers.base import Layer
+from eagerkit.ops.math import rsqrt
+from eagerkit.ops.reduce import reduce_mean
+from eagerkit.ops.shape import reshape
+
+
+class BatchNormalization(Layer):
+    """``gamma * (x - mean) / sqrt(var + epsilon) + beta`` per channel (the last axis).
+
+    With ``training=True`` mean and var come from the batch, and the moving averages
+    (non-trainable variables) follow them with ``momentum``; otherwise the moving averages
+    are used, so inference does not depend on the batch.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> bn = ek.layers.BatchNormalization()
+    >>> y = bn(ek.constant([[1.0], [3.0]]), training=True)
+    >>> [round(float(v), 3) for v in y[:, 0]], len(bn.trainable_variables), len(bn.variables)
+    ([-1.0, 1.0], 2, 4)
+    """
+
+    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, **kwargs):
+        super().__init__(**kwargs)
+        self.axis, self.momentum, self.epsilon = int(axis), float(momentum), float(epsilon)
+        self.center, self.scale = center, scale
+
+    def build(self, input_shape):
+        self._axis = self.axis % len(input_shape)
+        size = [input_shape[self._axis]]
+        self.gamma = self.add_weight("gamma", size, "ones") if self.scale else None
+        self.beta = self.add_weight("beta", size, "zeros") if self.center else None
+        self.moving_mean = self.add_weight("moving_mean", size, "zeros", trainable=False)
+        self.moving_variance = self.add_weight("moving_variance", size, "ones", trainable=False)
+
+    def call(self, inputs, training=False):
+        ndim = inputs.ndim
+        reduced = [i for i in range(ndim) if i != self._axis]
+        # Per-channel values shaped to broadcast against the inputs, e.g. (1, 1, 1, C).
+        kept = [1 if i != self._axis else inputs.shape[i] for i in range(ndim)]
+        if training:
+            mean = reduce_mean(inputs, axis=reduced, keepdims=True)
+            variance = reduce_mean((inputs - mean) ** 2, axis=reduced, keepdims=True)
+            keep = self.momentum
+            self.moving_mean.assign(self.moving_mean * keep + reshape(mean, [-1]) * (1 - keep))
+            self.moving_variance.assign(
+                self.moving_variance * keep + reshape(variance, [-1]) * (1 - keep)
+            )
+        else:
+            mean = reshape(self.moving_mean, kept)
+            variance = reshape(self.moving_variance, kept)
+        outputs = (inputs - mean) * rsqrt(variance + self.epsilon)
+        if self.gamma is not None:
+            outputs = outputs * reshape(self.gamma, kept)
+        if self.beta is not None:
+            outputs = outputs + reshape(self.beta, kept)
+        return outputs

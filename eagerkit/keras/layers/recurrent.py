@@ -1,0 +1,155 @@
+"""LSTM and GRU: recurrent layers written as a plain Python loop over time.
+
+That loop is the point of eager execution: no ``dynamic_rnn``, no graph-time unrolling,
+just one step after another, each recorded on the tape like any other op.
+"""
+
+from eagerkit.keras import initializers
+from eagerkit.keras.layers import activations
+from eagerkit.keras.layers.base import Layer, check_rank, whole_number
+from eagerkit.ops.creation import zeros
+from eagerkit.ops.linalg import matmul
+from eagerkit.ops.shape import concat, reshape, stack
+
+_SEQUENCE = "[batch, time, features]"
+
+
+class _Recurrent(Layer):
+    """What LSTM and GRU share: weights for ``gates`` blocks of ``units``, the time loop.
+
+    A subclass sets ``gates`` and ``states`` (how many state tensors it carries, the
+    output first) and defines ``step(x_part, state) -> new state``.
+    """
+
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        return_sequences=False,
+        return_state=False,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        self.units = whole_number(units, "units", self)
+        self.activation = activations.get(activation)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.use_bias = use_bias
+        self.return_sequences, self.return_state = return_sequences, return_state
+        self.initializers = (kernel_initializer, recurrent_initializer, bias_initializer)
+
+    def build(self, input_shape):
+        check_rank(self, input_shape, 3, _SEQUENCE)
+        width = self.gates * self.units
+        kernel_init, recurrent_init, bias_init = self.initializers
+        self.kernel = self.add_weight("kernel", [input_shape[-1], width], kernel_init)
+        self.recurrent_kernel = self.add_weight(
+            "recurrent_kernel", [self.units, width], recurrent_init
+        )
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight("bias", [width], self._bias_init(bias_init))
+
+    def _bias_init(self, bias_init):
+        return bias_init
+
+    def call(self, inputs, initial_state=None):
+        check_rank(self, inputs.shape, 3, _SEQUENCE)
+        batch, steps, features = inputs.shape
+        # The input part of every gate for every step in one product: (batch, time, width).
+        projected = matmul(reshape(inputs, [-1, features]), self.kernel)
+        if self.bias is not None:
+            projected = projected + self.bias
+        projected = reshape(projected, [batch, steps, -1])
+        state = (
+            self._initial_state(batch, inputs.dtype)
+            if initial_state is None
+            else list(initial_state)
+        )
+        outputs = []
+        for t in range(steps):
+            state = self.step(projected[:, t], state)
+            outputs.append(state[0])
+        result = stack(outputs, axis=1) if self.return_sequences else outputs[-1]
+        return [result, *state] if self.return_state else result
+
+    def _initial_state(self, batch, dtype):
+        return [zeros([batch, self.units], dtype=dtype) for _ in range(self.states)]
+
+    def _split(self, z):
+        u = self.units
+        return [z[:, i * u : (i + 1) * u] for i in range(self.gates)]
+
+
+class LSTM(_Recurrent):
+    """Long short-term memory: gates decide what the cell state forgets, adds and shows.
+
+    Keras' gate order (input, forget, cell, output); the forget bias starts at 1.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> lstm = ek.layers.LSTM(8, return_sequences=True)
+    >>> lstm(ek.zeros([2, 5, 3])).shape, [v.shape for v in lstm.variables]
+    (TensorShape([2, 5, 8]), [TensorShape([3, 32]), TensorShape([8, 32]), TensorShape([32])])
+    """
+
+    gates, states = 4, 2  # state: (h, c)
+
+    def __init__(self, units, unit_forget_bias=True, **kwargs):
+        super().__init__(units, **kwargs)
+        self.unit_forget_bias = unit_forget_bias
+
+    def _bias_init(self, bias_init):
+        if not self.unit_forget_bias:
+            return bias_init
+
+        def forget_ones(shape, dtype):  # 1 for the forget gate: remember by default at first
+            u = self.units
+            base = initializers.get(bias_init)
+            return concat(
+                [base([u], dtype), initializers.ones()([u], dtype), base([2 * u], dtype)], axis=0
+            )
+
+        return forget_ones
+
+    def step(self, x_part, state):
+        """One time step: (h, c) -> (h', c')."""
+        h, c = state
+        i, f, candidate, o = self._split(x_part + matmul(h, self.recurrent_kernel))
+        gate = self.recurrent_activation
+        c = gate(f) * c + gate(i) * self.activation(candidate)
+        h = gate(o) * self.activation(c)
+        return [h, c]
+
+
+class GRU(_Recurrent):
+    """Gated recurrent unit: an update gate blends the old state with a candidate.
+
+    Gate order (update, reset, candidate); the reset gate is applied before the recurrent
+    product (Keras' ``reset_after=False``).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.layers.GRU(4)(ek.zeros([2, 5, 3])).shape
+    TensorShape([2, 4])
+    """
+
+    gates, states = 3, 1  # state: (h,)
+
+    def step(self, x_part, state):
+        """One time step: h -> h'."""
+        (h,) = state
+        x_z, x_r, x_h = self._split(x_part)
+        u = self.units
+        kernel = self.recurrent_kernel
+        z_r = matmul(h, kernel[:, : 2 * u])
+        z = self.recurrent_activation(x_z + z_r[:, :u])
+        r = self.recurrent_activation(x_r + z_r[:, u:])
+        candidate = self.activation(x_h + matmul(r * h, kernel[:, 2 * u :]))
+        return [z * h + (1 - z) * candidate]

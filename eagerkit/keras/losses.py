@@ -1,0 +1,242 @@
+"""``ek.keras.losses``: Keras' losses, ``(y_true, y_pred)`` first, as in ``tf.keras.losses``.
+
+The functions give one loss per example (the mean over the last axis); the classes reduce
+that to one scalar, the mean over the batch (Keras' "sum over batch size"), with an
+optional ``sample_weight`` per example. TF1's ``tf.losses`` (``labels, predictions`` first,
+one scalar) stay at ``ek.losses``.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> ek.keras.losses.MeanSquaredError()([0.0, 0.0, 1.0, 1.0], [1.0, 1.0, 1.0, 0.0])
+<ek.Tensor: shape=(), dtype=float32, numpy=0.75>
+>>> ek.keras.losses.mean_squared_error([[0.0, 1.0]], [[1.0, 1.0]])
+<ek.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
+"""
+
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.ops import nn
+from eagerkit.ops.arithmetic import minimum
+from eagerkit.ops.cast import cast
+from eagerkit.ops.indexing import one_hot
+from eagerkit.ops.math import abs as abs_
+from eagerkit.ops.math import log
+from eagerkit.ops.misc import clip_by_value
+from eagerkit.ops.reduce import reduce_mean, reduce_sum
+from eagerkit.ops.shape import squeeze_axes
+from eagerkit.tensor import Tensor, convert_to_tensor
+
+EPSILON = 1e-7  # Keras clips probabilities to [EPSILON, 1 - EPSILON] before taking logs
+
+
+def _pair(name, y_true, y_pred):
+    """``y_pred`` as a float tensor and ``y_true`` cast to its dtype, shapes checked."""
+    y_pred = convert_to_tensor(y_pred)
+    if not y_pred.dtype.is_floating:
+        y_pred = cast(y_pred, "float32")
+    y_true = cast(convert_to_tensor(y_true), y_pred.dtype)
+    if y_true.shape != y_pred.shape:
+        raise InvalidArgumentError(
+            f"{name}: y_true has shape {y_true.shape} but y_pred has shape {y_pred.shape}; "
+            "they must match (for integer class ids use sparse_categorical_crossentropy)",
+            op=name,
+        )
+    return y_true, y_pred
+
+
+def mean_squared_error(y_true, y_pred):
+    """Mean of (y_pred - y_true) ** 2 over the last axis, one value per example."""
+    y_true, y_pred = _pair("mean_squared_error", y_true, y_pred)
+    return reduce_mean((y_pred - y_true) ** 2, axis=-1)
+
+
+def mean_absolute_error(y_true, y_pred):
+    """Mean of |y_pred - y_true| over the last axis."""
+    y_true, y_pred = _pair("mean_absolute_error", y_true, y_pred)
+    return reduce_mean(abs_(y_pred - y_true), axis=-1)
+
+
+def huber(y_true, y_pred, delta=1.0):
+    """Squared error up to ``delta``, linear beyond, averaged over the last axis."""
+    y_true, y_pred = _pair("huber", y_true, y_pred)
+    error = abs_(y_pred - y_true)
+    quadratic = minimum(error, delta)
+    return reduce_mean(0.5 * quadratic * quadratic + delta * (error - quadratic), axis=-1)
+
+
+def binary_crossentropy(y_true, y_pred, from_logits=False):
+    """Cross-entropy of 0/1 labels and probabilities (or logits), averaged over the last axis.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> loss = ek.keras.losses.binary_crossentropy([[0.0, 1.0]], [[0.6, 0.4]])
+    >>> [round(float(v), 4) for v in loss]  # -log(0.4), twice, averaged
+    [0.9163]
+    """
+    y_true, y_pred = _pair("binary_crossentropy", y_true, y_pred)
+    if from_logits:
+        losses = nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+    else:
+        p = clip_by_value(y_pred, EPSILON, 1 - EPSILON)  # log(0) would be -inf
+        losses = -(y_true * log(p) + (1 - y_true) * log(1 - p))
+    return reduce_mean(losses, axis=-1)
+
+
+def categorical_crossentropy(y_true, y_pred, from_logits=False):
+    """Cross-entropy of one-hot (or soft) labels and a distribution (or logits), per example.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> y_true = [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> y_pred = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+    >>> [round(float(v), 4) for v in ek.keras.losses.categorical_crossentropy(y_true, y_pred)]
+    [0.0513, 2.3026]
+    """
+    y_true, y_pred = _pair("categorical_crossentropy", y_true, y_pred)
+    if from_logits:
+        return nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+    p = y_pred / reduce_sum(y_pred, axis=-1, keepdims=True)  # Keras renormalizes each row
+    return -reduce_sum(y_true * log(clip_by_value(p, EPSILON, 1 - EPSILON)), axis=-1)
+
+
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
+    """Cross-entropy of integer class ids and a distribution (or logits), per example.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> loss = ek.keras.losses.sparse_categorical_crossentropy([1, 2],
+    ...     [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]])
+    >>> [round(float(v), 4) for v in loss]
+    [0.0513, 2.3026]
+    """
+    y_pred = convert_to_tensor(y_pred)
+    labels = convert_to_tensor(y_true)
+    if labels.ndim == y_pred.ndim and labels.ndim > 0 and labels.shape[-1] == 1:
+        labels = squeeze_axes(labels, -1)  # Keras accepts labels shaped [batch, 1]
+    labels = cast(labels, "int64") if labels.dtype.is_floating else labels
+    if from_logits:
+        return nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=y_pred)
+    depth = y_pred.shape[-1] if y_pred.ndim else 0
+    return categorical_crossentropy(one_hot(labels, depth, dtype=y_pred.dtype), y_pred)
+
+
+mse = MSE = mean_squared_error
+mae = MAE = mean_absolute_error
+
+
+class Reduction:
+    """How a loss object turns per-example losses into what it returns."""
+
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+    ALL = (AUTO, NONE, SUM, SUM_OVER_BATCH_SIZE)
+
+
+class Loss:
+    """A loss object: ``loss(y_true, y_pred, sample_weight=None)`` gives the reduced loss.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> loss = ek.keras.losses.MeanSquaredError(reduction="none")
+    >>> loss([[0.0], [1.0]], [[1.0], [1.0]])
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([1., 0.], dtype=float32)>
+    """
+
+    def __init__(self, fn, reduction=Reduction.AUTO, name=None, **fn_kwargs):
+        if reduction not in Reduction.ALL:
+            raise InvalidArgumentError(
+                f"{type(self).__name__}: unknown reduction {reduction!r}; use one of "
+                f"{', '.join(Reduction.ALL)}",
+                op=type(self).__name__,
+            )
+        self.fn, self.reduction, self.fn_kwargs = fn, reduction, fn_kwargs
+        self.name = name or fn.__name__
+
+    def call(self, y_true, y_pred):
+        """The per-example losses."""
+        return self.fn(y_true, y_pred, **self.fn_kwargs)
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        losses = self.call(y_true, y_pred)
+        if sample_weight is not None:
+            weights = sample_weight
+            if not isinstance(weights, Tensor):
+                weights = convert_to_tensor(weights, dtype=losses.dtype)
+            losses = losses * cast(weights, losses.dtype)
+        if self.reduction == Reduction.NONE:
+            return losses
+        total = reduce_sum(losses)
+        if self.reduction == Reduction.SUM:
+            return total
+        return total / max(losses.size, 1)  # mean over the batch; an empty batch gives 0
+
+    def __repr__(self):
+        return f"<ek.keras.losses.{type(self).__name__} '{self.name}'>"
+
+
+class MeanSquaredError(Loss):
+    """Mean of squared errors (``tf.keras.losses.MeanSquaredError``)."""
+
+    def __init__(self, reduction=Reduction.AUTO, name="mean_squared_error"):
+        super().__init__(mean_squared_error, reduction, name)
+
+
+class MeanAbsoluteError(Loss):
+    """Mean of absolute errors."""
+
+    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_error"):
+        super().__init__(mean_absolute_error, reduction, name)
+
+
+class Huber(Loss):
+    """Huber loss with threshold ``delta``."""
+
+    def __init__(self, delta=1.0, reduction=Reduction.AUTO, name="huber_loss"):
+        super().__init__(huber, reduction, name, delta=delta)
+
+
+class BinaryCrossentropy(Loss):
+    """Binary cross-entropy; ``from_logits=True`` when the model outputs logits.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> bce = ek.keras.losses.BinaryCrossentropy()
+    >>> round(float(bce([[0.0, 1.0], [0.0, 0.0]], [[0.6, 0.4], [0.4, 0.6]])), 3)
+    0.815
+    """
+
+    def __init__(self, from_logits=False, reduction=Reduction.AUTO, name="binary_crossentropy"):
+        super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits)
+
+
+class CategoricalCrossentropy(Loss):
+    """Cross-entropy with one-hot labels; ``from_logits=True`` for logits."""
+
+    def __init__(
+        self, from_logits=False, reduction=Reduction.AUTO, name="categorical_crossentropy"
+    ):
+        super().__init__(categorical_crossentropy, reduction, name, from_logits=from_logits)
+
+
+class SparseCategoricalCrossentropy(Loss):
+    """Cross-entropy with integer class ids; ``from_logits=True`` for logits.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> scce = ek.keras.losses.SparseCategoricalCrossentropy()
+    >>> round(float(scce([1, 2], [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]])), 3)
+    1.177
+    """
+
+    def __init__(
+        self, from_logits=False, reduction=Reduction.AUTO, name="sparse_categorical_crossentropy"
+    ):
+        super().__init__(sparse_categorical_crossentropy, reduction, name, from_logits=from_logits)

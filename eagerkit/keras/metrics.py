@@ -1,0 +1,215 @@
+"""``ek.keras.metrics``: Keras' metric objects, with float32 results as ``tf.keras.metrics``.
+
+``update_state(...)`` accumulates, ``result()`` reads, ``reset_state()`` forgets; calling
+the metric does the first two at once. The bookkeeping is that of ``ek.metrics`` (TF1's
+``tfe.metrics``, whose results are float64), in float32.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> m = ek.keras.metrics.Mean()
+>>> m.update_state([1.0, 3.0, 5.0, 7.0])
+>>> m.result()
+<ek.Tensor: shape=(), dtype=float32, numpy=4.0>
+"""
+
+import numpy as np
+
+from eagerkit import dtypes
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras import losses
+from eagerkit.keras.tf1_metrics import Metric as _Metric
+from eagerkit.keras.tf1_metrics import _host
+
+
+class Metric(_Metric):
+    """Base of the Keras metrics: a weighted running mean kept in float32."""
+
+    def __init__(self, name=None, dtype=dtypes.float32):
+        super().__init__(name=name, dtype=dtype)
+
+    def update_state(self, *args, **kwargs):
+        """Add a batch to the running state."""
+        raise NotImplementedError(f"{type(self).__name__} must define update_state")
+
+    def __call__(self, *args, **kwargs):
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def _add(self, values, sample_weight):
+        values = _host(values, self.name)
+        weights = 1.0 if sample_weight is None else _host(sample_weight, self.name)
+        self._accumulate(values, weights)
+
+    def __repr__(self):
+        value = float(self.result(write_summary=False))
+        return f"<ek.keras.metrics.{type(self).__name__} '{self.name}' result={value}>"
+
+
+class Mean(Metric):
+    """The (weighted) mean of every value given so far.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> m = ek.keras.metrics.Mean()
+    >>> float(m([1.0, 2.0])), float(m(6.0, sample_weight=2.0))
+    (1.5, 3.75)
+    """
+
+    def __init__(self, name="mean", dtype=dtypes.float32):
+        super().__init__(name=name, dtype=dtype)
+
+    def update_state(self, values, sample_weight=None):
+        """Add ``values`` (a number or any shape), each with ``sample_weight`` (default 1)."""
+        self._add(values, sample_weight)
+
+
+class Sum(Metric):
+    """The (weighted) sum of every value given so far.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> float(ek.keras.metrics.Sum()([1.0, 3.0, 5.0, 7.0]))
+    16.0
+    """
+
+    def __init__(self, name="sum", dtype=dtypes.float32):
+        super().__init__(name=name, dtype=dtype)
+
+    def update_state(self, values, sample_weight=None):
+        """Add ``values`` (times ``sample_weight``) to the sum."""
+        self._add(values, sample_weight)
+
+    def result(self, write_summary=True):
+        """The sum so far."""
+        return self.total.read_value()
+
+
+class MeanMetricWrapper(Metric):
+    """The running mean of ``fn(y_true, y_pred)``, one value per example."""
+
+    def __init__(self, fn, name, dtype=dtypes.float32, **fn_kwargs):
+        super().__init__(name=name, dtype=dtype)
+        self.fn, self.fn_kwargs = fn, fn_kwargs
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        """Add the per-example values of this batch."""
+        self._add(self.fn(y_true, y_pred, **self.fn_kwargs), sample_weight)
+
+
+def _class_ids(name, y_true, y_pred):
+    """Integer labels and predictions as host arrays, with the same number of examples."""
+    y_true, y_pred = _host(y_true, name, dtype=None), _host(y_pred, name, dtype=None)
+    if y_true.shape[:1] != y_pred.shape[:1]:
+        raise InvalidArgumentError(
+            f"{name}: y_true has shape {y_true.shape} but y_pred has shape {y_pred.shape}; "
+            "they must hold the same number of examples",
+            op=name,
+        )
+    return y_true, y_pred
+
+
+def accuracy(y_true, y_pred):
+    """1 where ``y_true == y_pred``, else 0 (same shapes)."""
+    y_true, y_pred = _class_ids("accuracy", y_true, y_pred)
+    if y_true.shape != y_pred.shape:
+        raise InvalidArgumentError(
+            f"accuracy: y_true has shape {y_true.shape} but y_pred has shape {y_pred.shape}; "
+            "pass class ids for both (e.g. ek.argmax(logits, axis=1))",
+            op="accuracy",
+        )
+    return (y_true == y_pred).astype(np.float32)
+
+
+def binary_accuracy(y_true, y_pred, threshold=0.5):
+    """1 where ``y_pred > threshold`` agrees with the 0/1 label, averaged over the last axis."""
+    y_true, y_pred = _class_ids("binary_accuracy", y_true, y_pred)
+    return np.mean(y_true == (y_pred > threshold), axis=-1, dtype=np.float32)
+
+
+def categorical_accuracy(y_true, y_pred):
+    """1 where the argmax of one-hot ``y_true`` is the argmax of ``y_pred``."""
+    y_true, y_pred = _class_ids("categorical_accuracy", y_true, y_pred)
+    return (np.argmax(y_true, axis=-1) == np.argmax(y_pred, axis=-1)).astype(np.float32)
+
+
+def sparse_categorical_accuracy(y_true, y_pred):
+    """1 where the class id ``y_true`` is the argmax of ``y_pred``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.metrics.sparse_categorical_accuracy([2, 1], [[0.1, 0.6, 0.3], [0.05, 0.95, 0]])
+    array([0., 1.], dtype=float32)
+    """
+    y_true, y_pred = _class_ids("sparse_categorical_accuracy", y_true, y_pred)
+    if y_true.ndim == y_pred.ndim:  # labels shaped [batch, 1]
+        y_true = y_true.reshape(y_true.shape[:-1])
+    return (y_true == np.argmax(y_pred, axis=-1)).astype(np.float32)
+
+
+def _wrapper(fn, default_name, doc, **defaults):
+    """A MeanMetricWrapper subclass over ``fn``, named as Keras names it."""
+
+    def __init__(self, name=default_name, dtype=dtypes.float32, **kwargs):
+        MeanMetricWrapper.__init__(self, fn, name, dtype, **{**defaults, **kwargs})
+
+    class_name = "".join(word.capitalize() for word in default_name.split("_"))
+    return type(class_name, (MeanMetricWrapper,), {"__init__": __init__, "__doc__": doc})
+
+
+Accuracy = _wrapper(
+    accuracy,
+    "accuracy",
+    """How often ``y_pred`` equals ``y_true``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> m = ek.keras.metrics.Accuracy()
+    >>> m.update_state([[1], [2], [3], [4]], [[0], [2], [3], [4]])
+    >>> m.result()
+    <ek.Tensor: shape=(), dtype=float32, numpy=0.75>
+    """,
+)
+BinaryAccuracy = _wrapper(
+    binary_accuracy, "binary_accuracy", "How often a thresholded probability matches its label."
+)
+CategoricalAccuracy = _wrapper(
+    categorical_accuracy, "categorical_accuracy", "How often argmax(y_pred) is the one-hot label."
+)
+SparseCategoricalAccuracy = _wrapper(
+    sparse_categorical_accuracy,
+    "sparse_categorical_accuracy",
+    """How often argmax(y_pred) is the integer label.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> m = ek.keras.metrics.SparseCategoricalAccuracy()
+    >>> m.update_state([[2], [1]], [[0.1, 0.6, 0.3], [0.05, 0.95, 0]])
+    >>> float(m.result())
+    0.5
+    """,
+)
+MeanSquaredError = _wrapper(
+    losses.mean_squared_error, "mean_squared_error", "The running mean squared error."
+)
+MeanAbsoluteError = _wrapper(
+    losses.mean_absolute_error, "mean_absolute_error", "The running mean absolute error."
+)
+BinaryCrossentropy = _wrapper(
+    losses.binary_crossentropy, "binary_crossentropy", "The running binary cross-entropy."
+)
+CategoricalCrossentropy = _wrapper(
+    losses.categorical_crossentropy,
+    "categorical_crossentropy",
+    "The running categorical cross-entropy.",
+)
+SparseCategoricalCrossentropy = _wrapper(
+    losses.sparse_categorical_crossentropy,
+    "sparse_categorical_crossentropy",
+    "The running cross-entropy of integer labels.",
+)

@@ -1,0 +1,169 @@
+"""Models: layers that hold other layers (Network / Model) or run them in a row (Sequential).
+
+A model is itself a Layer, so models nest. Layers and variables are tracked just by being
+kept in attributes (``self.dense = ek.layers.Dense(10)``), or in lists of them; the TF 1.5
+way, ``self.track_layer(layer)``, works too.
+"""
+
+from eagerkit.errors import FailedPreconditionError
+from eagerkit.keras.layers.base import Layer, sublayers
+from eagerkit.ops.creation import zeros
+
+
+class Network(Layer):
+    """A container of layers with a ``call`` that uses them (``tfe.Network``).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> class TwoLayerNet(ek.Network):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.first = self.track_layer(ek.layers.Dense(2, activation="relu", use_bias=False))
+    ...         self.second = self.track_layer(ek.layers.Dense(3, use_bias=False))
+    ...     def call(self, x):
+    ...         return self.second(self.first(x))
+    >>> net = TwoLayerNet()
+    >>> len(net.variables)
+    0
+    >>> net(ek.constant([[1.0]])).shape, [v.shape for v in net.variables]
+    (TensorShape([1, 3]), [TensorShape([1, 2]), TensorShape([2, 3])])
+    """
+
+    def __init__(self, name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self._tracked_layers = []
+
+    def track_layer(self, layer):
+        """Make ``layer`` part of this network (its variables join ``variables``); returns it."""
+        if not isinstance(layer, Layer):
+            raise TypeError(
+                f"track_layer expects a layer (e.g. ek.layers.Dense(10)), got {layer!r}"
+            )
+        if "_tracked_layers" not in vars(self):
+            raise RuntimeError(
+                f"{type(self).__name__}.__init__ must call super().__init__() before track_layer"
+            )
+        if all(layer is not known for known in self._tracked_layers):
+            self._tracked_layers.append(layer)
+        return layer
+
+    @property
+    def layers(self):
+        """The directly contained layers, in the order they were tracked or assigned."""
+        return sublayers(self)
+
+    def summary(self, print_fn=print):
+        """Print one row per layer: name (type), output shape, parameter count; then totals.
+
+        The model must have been called once, so that shapes and variables exist.
+        """
+        if not self.built:
+            raise FailedPreconditionError(
+                f"model '{self.name}' has not been built yet, so it has no shapes or "
+                "variables to show. Call it on a batch first, e.g. model(x[:1]), then "
+                "summary().",
+                op="summary",
+            )
+        print_fn("\n".join(_summary_lines(self)))
+
+
+def _summary_lines(model):
+    """The summary table: one row per direct sublayer, columns padded to fit, then totals."""
+    rows = [
+        (f"{layer.name} ({type(layer).__name__})", _shape_text(layer), f"{layer.count_params():,}")
+        for layer in model.layers
+    ]
+    header = ("Layer (type)", "Output Shape", "Param #")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
+    widths = [widths[0] + 3, widths[1] + 3, widths[2]]  # 3 spaces between columns
+    rule = "=" * sum(widths)
+
+    def line(cells):
+        return "".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True))
+
+    total = model.count_params()
+    trainable = sum(v.size for v in model.trainable_variables)
+    return [
+        f'Model: "{model.name}"',
+        rule,
+        line(header).rstrip(),
+        rule,
+        *[line(row).rstrip() for row in rows],
+        rule,
+        f"Total params: {total:,}",
+        f"Trainable params: {trainable:,}",
+        f"Non-trainable params: {total - trainable:,}",
+    ]
+
+
+def _shape_text(layer):
+    shape = layer.last_output_shape
+    return "multiple" if shape is None else str(shape)
+
+
+class Model(Network):
+    """Keras' name for a Network: subclass it, assign layers as attributes, write ``call``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> class MLP(ek.Model):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.hidden = [ek.layers.Dense(4, activation="relu"), ek.layers.Dense(4)]
+    ...         self.out = ek.layers.Dense(2)
+    ...     def call(self, x):
+    ...         for layer in self.hidden:
+    ...             x = layer(x)
+    ...         return self.out(x)
+    >>> model = MLP()
+    >>> model(ek.ones([1, 3])).shape, len(model.trainable_variables)
+    (TensorShape([1, 2]), 6)
+    """
+
+
+class Sequential(Model):
+    """Layers applied one after the other; ``training`` is passed to those that take it.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> model = ek.Sequential([ek.layers.Dense(8, activation="relu", name="hidden"),
+    ...                        ek.layers.Dense(2, name="out")], name="mlp")
+    >>> model(ek.ones([4, 3])).shape
+    TensorShape([4, 2])
+    >>> model.summary()
+    Model: "mlp"
+    =======================================
+    Layer (type)     Output Shape   Param #
+    =======================================
+    hidden (Dense)   (None, 8)      32
+    out (Dense)      (None, 2)      18
+    =======================================
+    Total params: 50
+    Trainable params: 50
+    Non-trainable params: 0
+    """
+
+    def __init__(self, layers=None, name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        for layer in layers or []:
+            self.add(layer)
+
+    def add(self, layer):
+        """Append ``layer`` to the end of the stack."""
+        self.track_layer(layer)
+
+    def call(self, inputs, training=None):
+        x = inputs
+        for layer in self._tracked_layers:
+            x = layer(x, training=training)
+        return x
+
+    def summary(self, print_fn=print):
+        """As ``Network.summary``; a first layer made with ``input_shape=`` builds the model."""
+        first = self._tracked_layers[0] if self._tracked_layers else None
+        if not self.built and first is not None and first.input_spec_shape is not None:
+            self(zeros((1, *first.input_spec_shape), dtype=self.dtype))  # one dummy example
+        super().summary(print_fn)

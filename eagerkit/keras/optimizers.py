@@ -1,0 +1,138 @@
+"""``ek.keras.optimizers``: TF2's optimizer names and arguments over ``ek.train``'s rules.
+
+``SGD(learning_rate=0.01, momentum=0.0)``, ``Adam(learning_rate=0.001, beta_1=0.9, ...)``,
+``RMSprop`` and ``Adagrad`` take Keras' argument names and defaults. The update rules,
+slots, checkpoints and ``apply_gradients`` / ``minimize`` are those of ``ek.train``; only
+where Keras computes differently (RMSprop's running mean starts at 0, Adagrad adds
+``epsilon`` to the root) does a class here change the rule.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> w = ek.Variable(3.0)
+>>> opt = ek.keras.optimizers.SGD(learning_rate=0.25)
+>>> with ek.GradientTape() as tape:
+...     loss = w * w
+>>> opt.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+>>> float(w)  # 3 - 0.25 * 6
+1.5
+"""
+
+from eagerkit.train.adagrad import AdagradOptimizer
+from eagerkit.train.adam import AdamOptimizer
+from eagerkit.train.optimizer import Optimizer, _check_hyper, _value
+from eagerkit.train.rmsprop import RMSPropOptimizer
+
+
+class SGD(Optimizer):
+    """Gradient descent, with optional (Nesterov) momentum, as ``tf.keras.optimizers.SGD``.
+
+    ``velocity = momentum * velocity - lr * g``, then ``var += velocity`` (Nesterov:
+    ``var += momentum * velocity - lr * g``). Without momentum there is no slot.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> w = ek.Variable(1.0)
+    >>> opt = ek.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)
+    >>> for _ in range(2):
+    ...     opt.apply_gradients([(ek.constant(1.0), w)])
+    >>> round(float(w), 4)  # steps of 0.1, then 0.9 * 0.1 + 0.1
+    0.71
+    """
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD"):
+        super().__init__(learning_rate, name)
+        self.momentum = _check_hyper(momentum, "momentum", self)
+        self.nesterov = bool(nesterov)
+        self.slot_names = ("momentum",) if callable(momentum) or self.momentum > 0 else ()
+
+    def _update(self, xp, value, g, slots, step):
+        lr = _value(self.learning_rate)
+        if not self.slot_names:
+            return value - lr * g, {}
+        momentum = _value(self.momentum)
+        velocity = momentum * slots["momentum"] - lr * g
+        if self.nesterov:
+            return value + momentum * velocity - lr * g, {"momentum": velocity}
+        return value + velocity, {"momentum": velocity}
+
+
+class Adam(AdamOptimizer):
+    """Adam with Keras' names and defaults (``epsilon=1e-7``), as ``tf.keras.optimizers.Adam``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.optimizers.Adam(learning_rate=0.01).beta_1
+    0.9
+    """
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Adam"):
+        super().__init__(learning_rate, beta1=beta_1, beta2=beta_2, epsilon=epsilon, name=name)
+
+    @property
+    def beta_1(self):
+        return self.beta1
+
+    @property
+    def beta_2(self):
+        return self.beta2
+
+
+class RMSprop(RMSPropOptimizer):
+    """RMSprop as ``tf.keras.optimizers.RMSprop``: ``rho`` names the decay, and the running
+    mean of g² starts at 0 (TF1's RMSPropOptimizer starts it at 1).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> w = ek.Variable(1.0)
+    >>> ek.keras.optimizers.RMSprop(learning_rate=0.01).apply_gradients([(ek.constant(2.0), w)])
+    >>> round(float(w), 4)  # ms = 0.1 * 4 = 0.4; step = 0.01 * 2 / sqrt(0.4)
+    0.9684
+    """
+
+    slot_initial_values = {}  # every slot, "rms" included, starts at 0
+
+    def __init__(
+        self,
+        learning_rate=0.001,
+        rho=0.9,
+        momentum=0.0,
+        epsilon=1e-7,
+        centered=False,
+        name="RMSprop",
+    ):
+        super().__init__(learning_rate, rho, momentum, epsilon, centered, name=name)
+
+    @property
+    def rho(self):
+        return self.decay
+
+
+class Adagrad(AdagradOptimizer):
+    """Adagrad as ``tf.keras.optimizers.Adagrad``: ``var -= lr * g / (sqrt(accum) + epsilon)``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> w = ek.Variable(1.0)
+    >>> ek.keras.optimizers.Adagrad(learning_rate=0.5).apply_gradients([(ek.constant(0.3), w)])
+    >>> round(float(w), 6)  # accum = 0.1 + 0.09; step = 0.5 * 0.3 / (sqrt(0.19) + 1e-7)
+    0.655876
+    """
+
+    def __init__(
+        self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name="Adagrad"
+    ):
+        super().__init__(learning_rate, initial_accumulator_value, name=name)
+        self.epsilon = _check_hyper(epsilon, "epsilon", self)
+
+    def _update(self, xp, value, g, slots, step):
+        accum = slots["accumulator"] + g * g
+        step_size = _value(self.learning_rate) * g / (xp.sqrt(accum) + _value(self.epsilon))
+        return value - step_size, {"accumulator": accum}
+
+
+__all__ = ["SGD", "Adagrad", "Adam", "Optimizer", "RMSprop"]

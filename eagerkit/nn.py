@@ -1,0 +1,57 @@
+"""``ek.nn``: activations, losses on logits, convolution and pooling, laid out as ``tf.nn``.
+
+The kernels live in ``eagerkit/ops/`` (``nn.py``, ``conv.py``, ``pool.py``,
+``cross_entropy.py``); this module gathers them under TF's names.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> ek.nn.relu([-1.0, 2.0])
+<ek.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
+"""
+
+from eagerkit.ops.conv import conv2d
+from eagerkit.ops.cross_entropy import sparse_softmax_cross_entropy_with_logits
+from eagerkit.ops.indexing import gather as embedding_lookup
+from eagerkit.ops.nn import (
+    elu,
+    gelu,
+    l2_loss,
+    leaky_relu,
+    log_softmax,
+    relu,
+    sigmoid,
+    sigmoid_cross_entropy_with_logits,
+    softmax,
+    softmax_cross_entropy_with_logits,
+    softplus,
+    tanh,
+)
+from eagerkit.ops.pool import avg_pool, max_pool
+from eagerkit.ops.sorting import top_k
+
+max_pool2d = max_pool  # TF2 spells the 2-D pools with the rank too
+avg_pool2d = avg_pool
+
+__all__ = [
+    "avg_pool",
+    "avg_pool2d",
+    "conv2d",
+    "elu",
+    "embedding_lookup",
+    "gelu",
+    "l2_loss",
+    "leaky_relu",
+    "log_softmax",
+    "max_pool",
+    "max_pool2d",
+    "relu",
+    "sigmoid",
+    "sigmoid_cross_entropy_with_logits",
+    "softmax",
+    "softmax_cross_entropy_with_logits",
+    "softplus",
+    "sparse_softmax_cross_entropy_with_logits",
+    "tanh",
+    "top_k",
+]

@@ -1,0 +1,162 @@
+"""``ek.random``: random numbers with TF2's seeds, the same on every device.
+
+TF2 decides what an op draws from two seeds, and so does eagerkit:
+
+- neither set: fresh numbers every run;
+- ``ek.random.set_seed(s)`` only: one repeatable stream per device, restarted by set_seed;
+- an op seed (``seed=7``): its own repeatable stream, so two calls with ``seed=7`` give two
+  different draws (TF's "A1, A2"), and ``set_seed`` restarts it too;
+- ``stateless_*`` ops and ``Generator`` objects carry their state themselves: the same seed
+  always gives the same numbers, whatever else ran (generator.py).
+
+Numbers are drawn on the host by numpy's generator and copied to the device, so a lesson
+prints the same values with or without a GPU. The TF1 names (``ek.random_normal``,
+``ek.set_random_seed``, ...) are the same functions.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> ek.random.set_seed(0); a = ek.random.normal([2])
+>>> ek.random.set_seed(0); b = ek.random.normal([2])
+>>> bool(ek.reduce_all(a == b))
+True
+"""
+
+import numpy as np
+
+from eagerkit import dtypes
+from eagerkit.arguments import whole_number
+from eagerkit.devices import current_device
+from eagerkit.errors import InvalidArgumentError, UnimplementedError
+from eagerkit.random import distributions
+from eagerkit.random.generator import (  # noqa: F401 - ek.random.Generator & co.
+    Generator,
+    get_global_generator,
+    set_global_generator,
+    stateless_normal,
+    stateless_truncated_normal,
+    stateless_uniform,
+)
+from eagerkit.tensor import Tensor, convert_to_tensor
+
+_streams = {}  # (device name, op seed or None) -> the host generator that op draws from
+_global_seed = [None]
+
+
+def set_seed(seed):
+    """Set the global seed: from here on, random ops give repeatable numbers.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.random.set_seed(3); first = ek.random.uniform([3], seed=1).numpy()
+    >>> second = ek.random.uniform([3], seed=1).numpy()  # the same op seed: its next draw
+    >>> ek.random.set_seed(3); again = ek.random.uniform([3], seed=1).numpy()
+    >>> bool((first == again).all()), bool((first == second).all())
+    (True, False)
+    """
+    _global_seed[0] = None if seed is None else whole_number(seed, "seed", "random.set_seed")
+    _streams.clear()
+
+
+def global_seed():
+    """The global seed set by ``set_seed`` (None when unset); dataset shuffles read it."""
+    return _global_seed[0]
+
+
+def _stream(seed, op):
+    """The host generator for a draw under op seed ``seed`` on the current device."""
+    from eagerkit.recording import graph_tracers
+
+    if graph_tracers:  # a traced graph would replay the same "random" numbers every call
+        raise UnimplementedError(
+            f"{op}: random numbers cannot be drawn inside ek.function: the graph would freeze "
+            "this draw and replay the same values on every call. Draw them outside and pass "
+            "them in as an argument (e.g. a dropout mask), or call the function eagerly.",
+            op=op,
+        )
+    if seed is not None:
+        seed = whole_number(seed, "seed", op)
+    key = (current_device().name, seed)
+    if key not in _streams:
+        base = _global_seed[0]
+        # An op seed gives its own stream (seeded by both seeds); no op seed, the global one.
+        _streams[key] = np.random.default_rng(base if seed is None else [base or 0, seed])
+    return _streams[key]
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Samples from a normal distribution (float32 unless told otherwise).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.random.normal([2, 3], seed=1).shape == (2, 3)
+    True
+    """
+    return distributions.normal(
+        _stream(seed, "random.normal"), shape, mean, stddev, dtype, "random.normal"
+    )
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Normal samples, redrawn until each lies within two standard deviations of the mean.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> bool(ek.reduce_all(ek.abs(ek.random.truncated_normal([1000])) <= 2.0))
+    True
+    """
+    op = "random.truncated_normal"
+    return distributions.truncated_normal(_stream(seed, op), shape, mean, stddev, dtype, op)
+
+
+def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+    """Samples from [minval, maxval): floats (maxval defaults to 1) or integers.
+
+    Integer dtypes need both bounds, as in TF.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.random.uniform([3], 0, 10, dtype=ek.int32, seed=1).dtype
+    ek.int32
+    """
+    op = "random.uniform"
+    return distributions.uniform(_stream(seed, op), shape, minval, maxval, dtype, op)
+
+
+def categorical(logits, num_samples, dtype=dtypes.int64, seed=None, name=None):
+    """For each row of ``logits`` ([batch, classes]), ``num_samples`` classes drawn with
+    probabilities softmax(row): how a char-RNN samples its next character.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.random.categorical([[0.0, 20.0, 0.0]], 4, seed=1).numpy().tolist()  # almost surely 1
+    [[1, 1, 1, 1]]
+    """
+    op = "random.categorical"
+    return distributions.categorical(_stream(seed, op), logits, num_samples, dtype, op)
+
+
+def shuffle(value, seed=None, name=None):
+    """``value`` with its first axis randomly permuted.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> sorted(ek.random.shuffle([1, 2, 3, 4], seed=5).numpy().tolist())
+    [1, 2, 3, 4]
+    """
+    from eagerkit.ops.indexing import gather
+
+    value = convert_to_tensor(value)
+    if value.ndim == 0:
+        raise InvalidArgumentError(
+            f"random.shuffle: value must have rank >= 1, got a scalar {value.numpy()!r}",
+            op="random.shuffle",
+        )
+    order = _stream(seed, "random.shuffle").permutation(value.shape[0])
+    return gather(value, Tensor(value._device.backend.asarray(order), value._device))

@@ -1,0 +1,123 @@
+"""The distributions, drawn from a given host generator and copied to the current device.
+
+Who owns the generator (the global seed, an op seed, a ``Generator`` object, a stateless
+seed) is decided by the caller; this module only checks the arguments and draws. Drawing on
+the host with numpy makes one seed give the same numbers on every device.
+"""
+
+import numpy as np
+
+from eagerkit import dtypes
+from eagerkit.arguments import size, whole_number
+from eagerkit.devices import current_device
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.tensor import Tensor, to_array
+
+
+def shape_of(shape, op):
+    """A shape argument (int, list, tensor) as a tuple of non-negative ints."""
+    if isinstance(shape, Tensor):
+        shape = shape.numpy().tolist()
+    if isinstance(shape, (int, np.integer)):
+        shape = [shape]
+    if not isinstance(shape, (list, tuple)):
+        raise InvalidArgumentError(
+            f"{op}: shape must be a list of non-negative integers, got {shape!r}", op=op
+        )
+    return tuple(size(n, "each dimension of shape", op) for n in shape)
+
+
+def float_dtype(dtype, op):
+    """The numpy dtype of a float ``dtype``; other dtypes are refused, as in TF."""
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise InvalidArgumentError(
+            f"{op}: dtype must be a float type (float16, float32, float64), got {dtype.name}; "
+            "draw floats and cast, or use ek.random.uniform with integer minval/maxval",
+            op=op,
+        )
+    return dtype.as_numpy_dtype
+
+
+def _host_number(value, op):
+    """A bound or parameter (number, list or tensor) as a float64 host array."""
+    host = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+    if host.dtype.kind not in "biuf":
+        raise InvalidArgumentError(
+            f"{op}: mean, stddev, minval and maxval must be numbers, got "
+            f"{type(value).__name__} {value!r}",
+            op=op,
+        )
+    return host.astype(np.float64)
+
+
+def _on_device(samples, np_dtype, scale, shift, op):
+    """Host samples as a tensor on the current device: ``samples * scale + shift``."""
+    device = current_device()
+    data = device.backend.asarray(samples.astype(np_dtype))
+    if scale is not None:
+        data = data * to_array(scale, np_dtype, device, op) + to_array(shift, np_dtype, device, op)
+    return Tensor(data, device)
+
+
+def normal(generator, shape, mean, stddev, dtype, op):
+    np_dtype = float_dtype(dtype, op)
+    samples = generator.standard_normal(shape_of(shape, op))
+    return _on_device(samples, np_dtype, _host_number(stddev, op), _host_number(mean, op), op)
+
+
+def truncated_normal(generator, shape, mean, stddev, dtype, op):
+    np_dtype = float_dtype(dtype, op)
+    samples = generator.standard_normal(shape_of(shape, op))
+    outside = np.abs(samples) > 2
+    while outside.any():  # redraw only the outliers, as TF does
+        samples[outside] = generator.standard_normal(int(outside.sum()))
+        outside = np.abs(samples) > 2
+    return _on_device(samples, np_dtype, _host_number(stddev, op), _host_number(mean, op), op)
+
+
+def uniform(generator, shape, minval, maxval, dtype, op):
+    dtype = dtypes.as_dtype(dtype)
+    shape = shape_of(shape, op)
+    if dtype.is_integer:
+        if maxval is None:
+            raise InvalidArgumentError(
+                f"{op}: integer dtype {dtype.name} needs maxval (and minval): the range of "
+                "whole numbers to draw from, e.g. ek.random.uniform([3], 0, 10, ek.int32)",
+                op=op,
+            )
+        low, high = (whole_number(v, "minval and maxval", op) for v in (minval, maxval))
+        if low >= high:
+            raise InvalidArgumentError(f"{op}: need minval < maxval, got {low}, {high}", op=op)
+        samples = generator.integers(low, high, size=shape)
+        return _on_device(samples, dtype.as_numpy_dtype, None, None, op)
+    np_dtype = float_dtype(dtype, op)
+    low, high = _host_number(minval, op), _host_number(1.0 if maxval is None else maxval, op)
+    samples = generator.uniform(low, high, size=shape)  # drawn in float64, then cast
+    return _on_device(samples, np_dtype, None, None, op)
+
+
+def categorical(generator, logits, num_samples, dtype, op):
+    """``num_samples`` class indices per row of ``logits`` ([batch, classes], unnormalized)."""
+    from eagerkit.tensor import convert_to_tensor
+
+    logits = convert_to_tensor(logits)
+    dtype = dtypes.as_dtype(dtype)
+    kinds_ok = logits.dtype.is_floating and dtype.name in ("int32", "int64")
+    if logits.ndim != 2 or not logits.shape[1] or not kinds_ok:
+        raise InvalidArgumentError(
+            f"{op}: logits must be a float matrix [batch, classes >= 1] and dtype int32 or int64; "
+            f"got {logits.dtype.name} logits of shape {logits.shape} and dtype {dtype.name}",
+            op=op,
+        )
+    count = size(num_samples, "num_samples", op)
+    host = logits.numpy().astype(np.float64)
+    # Inverse CDF: a uniform number in [0, 1) picks the class whose cumulative share covers it.
+    weights = np.exp(host - host.max(axis=1, keepdims=True))
+    cumulative = np.cumsum(weights, axis=1) / weights.sum(axis=1, keepdims=True)
+    uniforms = generator.random((host.shape[0], count))
+    rows = [np.searchsorted(c, u, side="right") for c, u in zip(cumulative, uniforms, strict=True)]
+    picks = np.minimum(np.array(rows, np.int64).reshape(-1, count), host.shape[1] - 1)
+    return Tensor(
+        logits._device.backend.asarray(picks.astype(dtype.as_numpy_dtype)), logits._device
+    )

@@ -1,0 +1,118 @@
+"""The live views and the graph-pass view in a real JupyterLab, in Debian's chromium.
+
+views_demo.ipynb shows a GradientFlow before its training loop, trains under a
+LossCurve, draws a 2-epoch curve and steps an ek.function's passes. The checks read what a
+student reads: tick labels, axis names, the colour bar's words, the hover read-out, the
+pass titles and numbers. Screenshots go to test-artifacts/ for a human to look at.
+"""
+
+import re
+
+import pytest
+from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot, _wait_for
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def page(lab, browser):
+    url, token, _ = lab
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.requests, page.problems = [], []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("pageerror", lambda error: page.problems.append(f"page error: {error}"))
+    page.on(
+        "console",
+        lambda msg: page.problems.append(f"console: {msg.text}") if msg.type == "error" else None,
+    )
+    page.goto(f"{url}/lab/tree/views_demo.ipynb?reset&token={token}")
+    yield page
+    context.close()
+
+
+def _tick_labels(locator):
+    return [t.strip() for t in locator.all_text_contents()]
+
+
+def test_live_views_read_well_and_the_passes_step(page):
+    _run_all_cells(page)
+    _wait_for(page, ".eagerkit-flow")
+    flow = page.locator(".eagerkit-flow").first
+    # Shown before the loop, the flow fills in while the loop runs (live messages).
+    page.wait_for_function(
+        "() => Number(document.querySelector('.eagerkit-flow').dataset.messages) >= 2",
+        timeout=120_000,
+    )
+    _wait_for(page, ".eagerkit-passes .ek-node", count=5, timeout=120_000)
+    _wait_for(page, ".eagerkit-loss svg.ek-panel", count=3)
+    page.wait_for_timeout(500)
+    assert not any(text in page.content() for text in WIDGET_ERRORS)
+
+    _check_flow(flow)
+    curves = page.locator(".eagerkit-loss")
+    _check_curve(curves.nth(0), page)
+    _check_short_curve(curves.nth(1))
+    _check_passes(page.locator(".eagerkit-passes").first, page)
+    assert page.problems == []
+    _assert_offline(page.requests)
+
+
+def _check_flow(flow):
+    assert flow.locator(".ek-layer-name").all_inner_texts() == ["hidden", "logits"]
+    assert int(flow.get_attribute("data-steps")) == 200
+    bar = flow.locator("svg.ek-colour-bar")
+    assert bar.count() == 1 and bar.locator("text.ek-tick").count() >= 2
+    assert "brighter = larger" in flow.locator(".ek-scale").inner_text()
+    steps = _tick_labels(flow.locator("svg.ek-step-axis text.ek-tick"))
+    assert steps == ["50", "100", "150", "200"]  # 200 steps, numbered from 1
+    assert "training step" in flow.locator("svg.ek-step-axis").text_content()
+    _shot(flow, "views_gradient_flow.png")
+
+
+def _check_curve(curve, page):
+    loss = curve.locator("svg.ek-panel[data-panel=loss]")
+    assert _tick_labels(loss.locator("text.ek-tick-x")) == ["0", "2", "4", "6", "8"]
+    assert loss.locator("text.ek-axis-label").text_content() == "epoch"
+    accuracy = curve.locator("svg.ek-panel[data-panel=accuracy]")
+    labels = _tick_labels(accuracy.locator("text.ek-tick-y"))
+    assert labels == ["0.2", "0.4", "0.6", "0.8"], labels
+    loss.scroll_into_view_if_needed()
+    box = loss.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.55, box["y"] + box["height"] * 0.5)
+    hover = curve.locator(".ek-hover:not([hidden])")
+    hover.wait_for(state="visible")
+    text = hover.inner_text()
+    assert re.match(r"epoch \d\n", text) and "loss" in text and "val_loss" in text, text
+    _shot(curve, "views_loss_curve_hover.png")
+    page.mouse.move(0, 0)
+
+
+def _check_short_curve(curve):
+    assert _tick_labels(curve.locator("text.ek-tick-x")) == ["0", "1"]
+    labels = _tick_labels(curve.locator("text.ek-tick-y"))
+    assert "0.0715" not in labels and all(len(label) <= 4 for label in labels), labels
+    _shot(curve, "views_loss_curve_2_epochs.png")
+
+
+def _check_passes(view, page):
+    titles, saved = [], []
+    for stage in range(5):
+        titles.append(view.locator(".ek-stage-title").inner_text())
+        saved.append(view.locator(".ek-saved").inner_text())
+        _shot(view, f"views_passes_{stage}.png")
+        if stage == 0:
+            assert view.locator("g.ek-mark-folded").count() == 1  # constant(1.0) + 1.0
+        if stage == 1:
+            assert view.locator("g.ek-mark-removed").count() >= 1  # exp(x), unused
+        if stage == 2:
+            assert view.locator("g.ek-mark-merged").count() == 1  # the second tanh(x)
+        if stage < 4:
+            view.locator(".ek-next").click()
+    assert view.locator(".ek-next").is_disabled()
+    assert titles[0] == "pass 1 of 4: constant folding"
+    assert titles[-1].startswith("the optimized graph")
+    assert saved[1] == "saves 400 B of arrays per call"  # exp of 100 float32 values
+    view.focus()
+    page.keyboard.press("ArrowLeft")
+    assert view.locator(".ek-stage-title").inner_text() == "pass 4 of 4: buffer reuse"
