@@ -60,12 +60,13 @@ def test_a_notebook_cell_is_named_as_ipython_names_it():
 def test_layers_fold_into_one_box_each_and_unfold_one_at_a_time():
     view = CORPUS["cnn_step"]()
     groups = view.graph["groups"]
-    assert [g["label"] for g in groups] == [
-        "conv2d (Conv2D)",
-        "max_pooling2d (MaxPooling2D)",
-        "flatten (Flatten)",
-        "dense (Dense)",
-        "dense_1 (Dense)",
+    # Layer names count up per process (dense, dense_1, ...): compare the classes.
+    assert [g["label"].rsplit(" ", 1)[1] for g in groups] == [
+        "(Conv2D)",
+        "(MaxPooling2D)",
+        "(Flatten)",
+        "(Dense)",
+        "(Dense)",
     ]
     drawing = view.drawing
     folded_boxes = [b for b in drawing["boxes"] if b["type"] == "group"]
@@ -81,7 +82,7 @@ def test_layers_fold_into_one_box_each_and_unfold_one_at_a_time():
     conv_steps = [s["record"] for s in view.graph["forward"] if s["group"] == "g0"]
     assert conv_steps == groups[0]["records"] == [0, 1, 2, 3, 4]
     # A hidden node is drawn as its layer's box: stepping still finds it.
-    kernel = by_label(view)["conv2d/kernel"]["id"]
+    kernel = next(n["id"] for n in view.graph["nodes"] if n["label"].endswith("/kernel"))
     assert drawing["alias"][kernel] == "g0" and kernel not in conv["alias"]
 
 

@@ -96,6 +96,26 @@ def make_drawing(nodes, edges, labels=None):
     }
 
 
+def path_points(path, samples=8):
+    """The points of a path's commands, each curve flattened to ``samples`` segments
+    (for drawings that take polylines).
+
+    Examples
+    --------
+    >>> path_points([["M", 0, 0], ["C", 0, 5, 10, 5, 10, 10]], samples=2)
+    [[0, 0], [5.0, 5.0], [10.0, 10.0]]
+    """
+    points, here = [list(path[0][1:])], path[0][1:]
+    for command in path[1:]:
+        if command[0] == "L":
+            points.append(list(command[1:]))
+        else:
+            segment = (here, command)
+            points += [list(_curve_point(segment, k / samples)) for k in range(1, samples + 1)]
+        here = command[-2:]
+    return points
+
+
 def _dummy_chains(rows):
     chains = {}
     for row in rows:
