@@ -15,8 +15,8 @@ from eagerkit import dtypes
 from eagerkit.graph.passes import bytes_per_call, optimization_passes
 
 from ._live import SnapshotWidget
-from .graph_passes_png import stages_png
 from .drawing import make_drawing, path_points
+from .graph_passes_png import stages_png
 
 HERE = pathlib.Path(__file__).parent
 CHAR_W, BOX_H, PAD_W = 7, 34, 18  # box size: monospace label width, height, padding
