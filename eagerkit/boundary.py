@@ -17,7 +17,6 @@ import; eagerkit's own modules call the unwrapped functions.
 import functools
 import inspect
 import os
-import sys
 import sysconfig
 import types
 
@@ -43,8 +42,8 @@ _CONVERSIONS = (
     (Exception, errors.InvalidArgumentError),
 )
 _BOTH = {}  # (eagerkit class, Python class) -> a class that is both, named as the first
-# Signals, not errors: iteration's end, and the AssertionError TF's assert_* methods raise.
-_PROTOCOL = (StopIteration, StopAsyncIteration, GeneratorExit, AssertionError)
+# Not errors to convert: the AssertionError TF's assert_* methods raise on purpose.
+_PROTOCOL = (AssertionError,)
 
 
 def set_filtering(enabled):
@@ -157,7 +156,9 @@ def _raised_by_user_code(traceback):
         return False
     while traceback.tb_next is not None:
         traceback = traceback.tb_next
-    return not traceback.tb_frame.f_code.co_filename.startswith(_LIBRARY_DIRS)
+    filename = traceback.tb_frame.f_code.co_filename
+    compiled = not os.path.isabs(filename) and not filename.startswith("<")  # Cython's .pyx
+    return not (compiled or filename.startswith(_LIBRARY_DIRS))
 
 
 def _user_frames(traceback):
@@ -205,21 +206,30 @@ def install(namespaces):
     ek.exp`` still holds. Primitive ops (they have ``.op``) are their own boundary.
     """
     wrapped, seen_classes = {}, set()
+    for module, attribute, value in public_members(namespaces):
+        if inspect.isclass(value):
+            if value not in seen_classes:
+                seen_classes.add(value)
+                _wrap_methods(value)
+        elif _wrappable(value):
+            if value not in wrapped:
+                wrapped[value] = public(value)
+            setattr(module, attribute, wrapped[value])
+    return len(wrapped) + len(seen_classes)
+
+
+def public_members(namespaces):
+    """``(module, name, value)`` for each public function and class of eagerkit's that the
+    namespaces export (error classes aside); the first namespace is the root, ``ek``."""
     for module in namespaces:
         for attribute in _public_names(module):
             value = getattr(module, attribute, None)
-            if not _exported_by(module, value, namespaces[0]):
+            if not _ours(value) or not _exported_by(module, value, namespaces[0]):
                 continue
             if inspect.isclass(value) and issubclass(value, BaseException):
                 continue  # error classes are what the boundary raises
-            if inspect.isclass(value) and _ours(value) and value not in seen_classes:
-                seen_classes.add(value)
-                _wrap_methods(value)
-            elif _wrappable(value):
-                if value not in wrapped:
-                    wrapped[value] = public(value)
-                setattr(module, attribute, wrapped[value])
-    return len(wrapped) + len(seen_classes)
+            if inspect.isclass(value) or callable(value):
+                yield module, attribute, value
 
 
 def _public_names(module):
@@ -250,18 +260,46 @@ def _wrappable(value):
 
 
 def _wrap_methods(cls):
-    for name, member in list(vars(cls).items()):
-        if name.startswith("_") and name not in _CONSTRUCTION:
+    """Put ``cls``'s construction and the public methods it has (its own and those of its
+    eagerkit base classes) inside the boundary."""
+    for owner in cls.__mro__:
+        if owner is object or not _ours(owner) or vars(owner).get("__boundary_done__"):
             continue
-        if cls.__name__ == "Tensor" and name == "__init__":
-            continue  # made on every op: its arguments come from eagerkit, not from users
-        if isinstance(member, (staticmethod, classmethod)) and _wrappable(member.__func__):
-            setattr(cls, name, type(member)(public(member.__func__, f"{cls.__name__}.{name}")))
-        elif _wrappable(member):
-            setattr(cls, name, public_method(member, name))
+        for name, member in list(vars(owner).items()):
+            if name.startswith("_") and name not in _CONSTRUCTION:
+                continue
+            if isinstance(member, (staticmethod, classmethod)) and _wrappable(member.__func__):
+                label = f"{owner.__name__}.{name}"
+                setattr(owner, name, type(member)(public(member.__func__, label)))
+            elif _wrappable(member) and not (owner.__name__ == "Tensor" and name == "__init__"):
+                setattr(owner, name, public_method(member, name))  # (Tensor() runs on every op)
+        owner.__boundary_done__ = True
+    _wrap_construction(cls)
+
+
+def _wrap_construction(cls):
+    """``cls(...)`` with wrong arguments fails inside the boundary even when ``__init__`` or
+    ``__new__`` is not eagerkit's own code (a namedtuple's, object's)."""
+    if getattr(cls.__init__, "__boundary__", False) or cls.__name__ == "Tensor":
+        return
+    if cls.__init__ is not object.__init__:
+        cls.__init__ = public_method(cls.__init__, "__init__")
+    elif cls.__new__ is object.__new__:  # neither is ours: object's complains about arguments
+        cls.__init__ = public_method(object.__init__, "__init__")
+    elif isinstance(vars(cls).get("__new__"), staticmethod) or "__new__" in vars(cls):
+        new = inspect.getattr_static(cls, "__new__")
+        new = new.__func__ if isinstance(new, staticmethod) else new
+        cls.__new__ = staticmethod(public(new, cls.__name__))
 
 
 def module_namespaces(root, names):
-    """``root`` and those of its sub-namespaces ``names`` (dotted) that exist."""
-    found = [sys.modules.get(f"{root.__name__}.{dotted}") for dotted in names]
-    return [root] + [module for module in found if module is not None]
+    """``root`` and those of its sub-namespaces ``names`` (dotted: ``keras.layers``) that
+    exist, found as attributes (``ek.metrics`` may be another module under a second name)."""
+    found = [root]
+    for dotted in names:
+        module = root
+        for part in dotted.split("."):
+            module = getattr(module, part, None)
+        if isinstance(module, types.ModuleType) and module not in found:
+            found.append(module)
+    return found

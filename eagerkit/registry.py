@@ -43,6 +43,8 @@ execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.
 graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), innermost last
 
 _active_tapes = tape.active_tapes  # the same list object: no lookup on the hot path
+# What a kernel raises on input it cannot take; dispatch turns each into an op error.
+_NUMPY_ERRORS = (ValueError, TypeError, LookupError, AttributeError, ArithmeticError, MemoryError)
 _ALL_NUMPY = frozenset(d.as_numpy_dtype for d in dtypes.ALL)
 
 
@@ -163,10 +165,23 @@ def _by_name(op, inputs, params):
     return inputs[:nin], params
 
 
+def _inputs_by_keyword(op, inputs, params):
+    """Inputs passed by keyword (``ek.ceil(x=3)``, as TF allows) moved into ``inputs``."""
+    names = list(inspect.signature(op.forward).parameters)[1 : 1 + op.nin]
+    given = list(inputs)
+    for input_name in names[len(inputs) :]:
+        if input_name not in params:
+            break
+        given.append(params.pop(input_name))
+    return tuple(given), params
+
+
 def _general_call(op):
     def call(*inputs, name=None, **params):
         if op.nin is not None and len(inputs) > op.nin:
             inputs, params = _by_name(op, inputs, params)
+        elif params and op.nin is not None and len(inputs) < op.nin:
+            inputs, params = _inputs_by_keyword(op, inputs, params)
         return apply(op, inputs, params)
 
     return call
@@ -186,6 +201,8 @@ def _fast_call(op):
     def call(*inputs, name=None, **params):
         if nin is not None and len(inputs) > nin:
             inputs, params = _by_name(op, inputs, params)
+        elif params and nin is not None and len(inputs) < nin:
+            inputs, params = _inputs_by_keyword(op, inputs, params)
         # The commonest cases, spelled out: one Tensor, or two of one dtype on one device.
         first = inputs[0] if inputs else None
         if type(first) is Tensor and len(inputs) == 1:
@@ -209,7 +226,14 @@ def _fast_call(op):
             data = forward(device.xp, *arrays, **params)
         except OpError as error:  # the forward's own error already names the op
             raise boundary.user_error(error) from error.__cause__
-        except (ValueError, TypeError, IndexError, ArithmeticError, MemoryError) as error:
+        except (
+            ValueError,
+            TypeError,
+            LookupError,
+            AttributeError,
+            ArithmeticError,
+            MemoryError,
+        ) as error:
             shown = boundary.user_error(op_errors.explain(op, arrays, error), cause=error)
             raise shown from shown.__cause__
         output = new(Tensor)
@@ -229,7 +253,14 @@ def apply(op, inputs, params):
         data = op.forward(device.xp, *arrays, **params)
     except OpError as error:
         raise boundary.user_error(error) from error.__cause__
-    except (ValueError, TypeError, IndexError, ArithmeticError, MemoryError) as error:
+    except (
+        ValueError,
+        TypeError,
+        LookupError,
+        AttributeError,
+        ArithmeticError,
+        MemoryError,
+    ) as error:
         shown = boundary.user_error(op_errors.explain(op, inputs, error), cause=error)
         raise shown from shown.__cause__
     output = Tensor(data, device)

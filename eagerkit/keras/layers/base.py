@@ -83,13 +83,19 @@ class Layer:
                 "layer is used"
             )
         inputs = self._convert(inputs)
-        if not self.built:
-            self.build(_shape_of(inputs))
-            self.built = True
-            restore_deferred(self)  # values a checkpoint restored before the variables existed
-        if "training" in kwargs and not _takes_training(type(self)):
-            del kwargs["training"]  # Sequential passes it to every layer; most ignore it
-        outputs = self.call(inputs, *args, **kwargs)
+        unbuilt = None if self.built else _unbuilt_state(self)
+        try:
+            if unbuilt is not None:
+                self.build(_shape_of(inputs))
+                self.built = True
+                restore_deferred(self)  # values a checkpoint restored before they existed
+            if "training" in kwargs and not _takes_training(type(self)):
+                del kwargs["training"]  # Sequential passes it to every layer; most ignore it
+            outputs = self.call(inputs, *args, **kwargs)
+        except BaseException:
+            if unbuilt is not None:  # a failed first call leaves no half-built layers behind
+                _restore_state(unbuilt)
+            raise
         if isinstance(outputs, Tensor):
             self.last_output_shape = (None,) + tuple(outputs.shape[1:])
         return outputs
@@ -203,6 +209,25 @@ def _attribute_values(obj):
             stack.extend(reversed(list(value.values())))
         else:
             yield value
+
+
+def _unbuilt_state(layer):
+    """The attributes of ``layer`` and of every layer inside it, to undo a failed build."""
+    found, pending = {}, [layer]
+    while pending:
+        current = pending.pop()
+        if id(current) not in found:
+            attributes = dict(vars(current))
+            attributes["_weights"] = list(attributes.get("_weights", []))
+            found[id(current)] = (current, attributes)
+            pending.extend(v for v in _attribute_values(current) if isinstance(v, Layer))
+    return list(found.values())
+
+
+def _restore_state(saved):
+    for layer, attributes in saved:
+        vars(layer).clear()
+        vars(layer).update(attributes)
 
 
 def _owned(layer):

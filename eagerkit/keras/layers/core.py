@@ -1,5 +1,6 @@
 """The everyday layers: Dense, Dropout, Flatten, Reshape, Embedding."""
 
+from eagerkit.arguments import positive
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
@@ -33,7 +34,7 @@ class Dense(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        self.units = int(units)
+        self.units = positive(units, "units", type(self).__name__)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = kernel_initializer
