@@ -14,10 +14,11 @@ LINTED := eagerkit widgets tests benchmarks
 DETERMINISTIC := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONHASHSEED=0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-FIRST_LESSON := notebooks/01_hello_eager.ipynb
 # Jupyter refuses to run as root (containers, lab machines) unless told it may.
 ALLOW_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 LAB_ARGS ?=
+# JupyterLab's default workspace, kept in the venv: lesson 01 open, the file browser at the root.
+WORKSPACES := JUPYTERLAB_WORKSPACES_DIR=$(CURDIR)/$(VENV)/share/jupyter/lab/workspaces
 
 .PHONY: install lab test notebooks student links
 
@@ -29,11 +30,12 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/pip install -e ".[lab]"
 	NB_PYTHON_PREFIX=$(CURDIR)/$(VENV) binder/postBuild
+	$(WORKSPACES) $(BIN)/jupyter lab workspaces import binder/lab-workspace.json
 
 # Served from the repository root, so the lessons, the README and the engine's source are
-# all in the file browser; the URL it prints (and opens) is the first lesson's.
+# all in the file browser, with the first lesson open.
 lab: install
-	$(BIN)/jupyter lab $(ALLOW_ROOT) --LabApp.default_url=/lab/tree/$(FIRST_LESSON) $(LAB_ARGS)
+	$(WORKSPACES) $(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_ARGS)
 
 test: $(BIN)/python
 	$(SUDO) apt-get update -q

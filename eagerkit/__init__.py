@@ -19,6 +19,7 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
     debugging,
     devices,
     errors,
+    io,
     keras,
     linalg,
     math,
@@ -66,10 +67,13 @@ from eagerkit.gradient_functions import (
     value_and_gradients_function,
 )
 from eagerkit.graph.signature import TensorSpec
+from eagerkit.io import decode_csv, read_file
 from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' layers
 from eagerkit.keras import tf1_losses as losses  # TF1's tf.losses: (labels, predictions)
 from eagerkit.keras import tf1_metrics as metrics  # tfe.metrics: float64 results
 from eagerkit.keras.models import Model, Network, Sequential
+from eagerkit.module import Module
+from eagerkit.name_scope import name_scope
 from eagerkit.ops.arithmetic import (
     add,
     divide,
@@ -184,6 +188,7 @@ from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
 from eagerkit.tensor_shape import TensorShape
 from eagerkit.train.checkpoint import Checkpoint
+from eagerkit.unconnected_gradients import UnconnectedGradients
 from eagerkit.variables import Variable
 
 newaxis = None
@@ -195,6 +200,7 @@ PUBLIC_NAMESPACES = (
     *("keras", "keras.layers", "keras.losses", "keras.metrics", "keras.optimizers"),
     *("keras.initializers", "keras.activations", "keras.models", "layers", "losses", "metrics"),
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
+    *("strings", "io"),
 )
 _boundary.install(_boundary.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES))
 

@@ -16,10 +16,9 @@ Two speeds, one set of VJPs:
 
 import contextlib
 
-import numpy as np
-
-from eagerkit import registry
-from eagerkit.tape import active_tapes
+from eagerkit import dispatch, registry
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.recording import any_tape_recording
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -67,37 +66,73 @@ def _seeds(targets, output_gradients):
         raise ValueError(
             f"output_gradients has {len(flat)} entries but there are {len(targets)} targets"
         )
-    return [None if g is None else _seed_like(t, g) for t, g in zip(targets, flat, strict=True)]
+    return [
+        None if g is None else _seed_like(i, t, g)
+        for i, (t, g) in enumerate(zip(targets, flat, strict=True))
+    ]
 
 
-def _seed_like(target, g):
-    """An output gradient as a tensor of the target's dtype, on the target's device."""
+def _seed_like(position, target, g):
+    """An output gradient as a tensor of the target's shape and dtype, on its device."""
     if isinstance(g, Tensor) and g._device is not target._device:
         from eagerkit.ops.copy import copy_to_device
 
         g = copy_to_device(g, target._device)  # a seed given on the host for a GPU target
-    return convert_to_tensor(g, dtype=target.dtype, device=target._device)
+    seed = convert_to_tensor(g, dtype=target.dtype, device=target._device)
+    if seed.shape != target.shape:
+        raise InvalidArgumentError(
+            f"gradient: output_gradients[{position}] has shape {seed.shape} but its target "
+            f"has shape {target.shape}; give each target a gradient of its own shape "
+            f"(e.g. ek.ones_like(target) * weights)",
+            op="gradient",
+        )
+    return seed
 
 
 def sweep(tape, targets, seeds, sources):
     """The reverse pass proper: returns one gradient (Tensor or None) per source."""
-    records = tape.records
-    source_ids = {id(s) for s in sources}
-    # Forward over the tape: which float tensors depend on a source? Only they need
-    # gradients (gradients flow only through floating dtypes).
-    # A source the tape never watched (nor computed) gets None, as in TF, even if an op read it.
-    watched = tape._watched_ids
-    needed = {id(s) for s in sources if s._data.dtype.kind == "f" and id(s) in watched}
-    for entry in records:
-        for x in entry.inputs:
-            if id(x) in needed:
-                if entry.output._data.dtype.kind == "f":
-                    needed.add(id(entry.output))
-                break
-
-    # Inside an outer tape, work on Tensors so that tape records the backward pass
-    # (and while ek.function traces, so the backward ops become part of its graph).
+    needed = _needing_gradients(tape.records, sources, tape._watched_ids)
     on_tensors = _vjps_on_tensors()
+    grads = _seed_gradients(targets, seeds, needed, on_tensors)
+    owned = set()  # ids of gradient sums made here, which nothing else holds: add in place
+    keep = {id(s) for s in sources}
+    listeners = tape.listeners
+    for index in range(len(tape.records) - 1, -1, -1):
+        record = tape.records[index]
+        g = grads.pop(id(record.output), None)  # all its consumers are done: free it after
+        if g is None:
+            continue
+        owned.discard(id(g))  # handed to the VJPs now, which may pass it on as it is
+        if id(record.output) in keep:
+            grads[id(record.output)] = g  # a source that is also an op's output keeps its own
+        input_grads = _input_gradients(record, g, needed, on_tensors)
+        for x, gx in zip(record.inputs, input_grads, strict=True):
+            if gx is not None:
+                _accumulate(grads, owned, id(x), gx, on_tensors)
+        if listeners:
+            step = BackwardStep(index, record, g, input_grads)
+            for listener in listeners:
+                listener.on_backward(tape, step)
+    return [_result(grads.get(id(s)), s, on_tensors) for s in sources]
+
+
+def _needing_gradients(records, sources, watched):
+    """Ids of the float tensors that depend on a watched source: only they need gradients.
+
+    A source the tape never watched (nor computed) gets None, as in TF, even if an op read it.
+    """
+    needed = {id(s) for s in sources if s._data.dtype.kind == "f" and id(s) in watched}
+    for record in records:
+        for x in record.inputs:
+            if id(x) in needed:
+                if record.output._data.dtype.kind == "f":
+                    needed.add(id(record.output))
+                break
+    return needed
+
+
+def _seed_gradients(targets, seeds, needed, on_tensors):
+    """The gradient each target starts with: its seed, or ones (summed if listed twice)."""
     grads = {}
     for target, seed in zip(targets, seeds, strict=True):
         if id(target) not in needed:
@@ -105,62 +140,72 @@ def sweep(tape, targets, seeds, sources):
         if seed is None:
             seed = Tensor(target._device.xp.ones_like(target._data), target._device)
         seed = seed if on_tensors else seed._data
-        previous = grads.get(id(target))  # the same tensor listed twice as a target
+        previous = grads.get(id(target))
         grads[id(target)] = seed if previous is None else previous + seed
+    return grads
 
-    listeners = tape.listeners
-    for index in range(len(records) - 1, -1, -1):
-        entry = records[index]
-        out_id = id(entry.output)
-        g = grads.pop(out_id, None)  # every consumer is done: take it out, freeing memory
-        if g is None:
-            continue
-        if out_id in source_ids:
-            grads[out_id] = g  # a source that is also an op's output keeps its gradient
-        ops = vjp_ops(entry.output._device, on_tensors)
-        if on_tensors:
-            ans, inputs = entry.output, entry.inputs
-        else:
-            ans = entry.output._data
-            inputs = [x._data for x in entry.inputs]
-        params = entry.params
-        input_grads = [] if listeners else None
-        vjps = entry.op.vjps_for(len(inputs))
-        for x, vjp, value in zip(entry.inputs, vjps, inputs, strict=True):
-            gx = None
-            if vjp is not None and id(x) in needed:
-                gx = vjp(ops, g, ans, *inputs, **params)
-                if gx is not None:
-                    if gx.shape != value.shape:
-                        gx = unbroadcast(ops, gx, value.shape)
-                    # A tensor used twice (fan-out) gets the sum of both paths' gradients.
-                    previous = grads.get(id(x))
-                    grads[id(x)] = gx if previous is None else previous + gx
-            if listeners:
-                input_grads.append(gx)
-        if listeners:
-            step = BackwardStep(index, entry, g, input_grads)
-            for listener in listeners:
-                listener.on_backward(tape, step)
 
-    result = []
-    for s in sources:
-        g = grads.get(id(s))
-        if g is not None and not on_tensors:
-            g = Tensor(g, s._device)
-        result.append(g)
-    return result
+def _input_gradients(record, g, needed, on_tensors):
+    """The gradient each input of ``record`` gets from ``g``, in that input's shape.
+
+    Every recordable op (a primitive, a variable read, a custom gradient) answers
+    ``op.input_gradients(ops, g, ans, inputs, params, wanted)`` with one gradient per input
+    (None for an input that gets none); ``ops`` is the namespace the VJPs compute with.
+    A gradient in a broadcast output's shape is summed back to its input's shape here.
+    """
+    inputs = record.inputs
+    ops = vjp_ops(record.output._device, on_tensors)
+    ans = record.output if on_tensors else record.output._data
+    values, wanted = [], []  # loops, not comprehensions: this runs once per record
+    for x in inputs:
+        values.append(x if on_tensors else x._data)
+        wanted.append(id(x) in needed)
+    grads = record.op.input_gradients(ops, g, ans, values, record.params, wanted)
+    for i, gx in enumerate(grads):
+        if gx is not None and gx.shape != values[i].shape:
+            grads[i] = unbroadcast(ops, gx, values[i].shape)
+    return grads
+
+
+def _accumulate(grads, owned, key, gx, on_tensors):
+    """Add ``gx`` to the gradient of tensor ``key``: a tensor used twice gets both paths' sum."""
+    previous = grads.get(key)
+    if previous is None:
+        grads[key] = gx
+    elif id(previous) in owned:
+        previous += gx  # a sum made here and held nowhere else: no new array
+        grads[key] = previous
+    else:
+        total = previous + gx
+        grads[key] = total
+        if not on_tensors:  # Tensors are immutable; only raw arrays may be added into
+            owned.add(id(total))
+
+
+def _result(g, source, on_tensors):
+    """A source's gradient as a Tensor on the source's device (None stays None)."""
+    if g is None or on_tensors:
+        return g
+    return Tensor(g, source._device)
 
 
 def vjp_ops(device, on_tensors):
     """The one place the mode is chosen: the ``ops`` namespace every VJP computes with."""
-    return registry.TENSOR_OPS if on_tensors else device.array_ops
+    if on_tensors:
+        return registry.TENSOR_OPS
+    ops = _array_ops.get(device)
+    if ops is None:
+        ops = _array_ops[device] = registry.ArrayOps(device)
+    return ops
+
+
+_array_ops = {}  # Device -> its ArrayOps, made on first use
 
 
 def _vjps_on_tensors():
     """Work on Tensors inside an outer tape (it records the backward pass), while ek.function
     traces (the backward ops join its graph), or when the reference mode is forced."""
-    return _force_tensor_ops or bool(active_tapes or registry.graph_tracers)
+    return _force_tensor_ops or any_tape_recording() or bool(dispatch.graph_tracers)
 
 
 _force_tensor_ops = False
@@ -200,7 +245,7 @@ def unbroadcast(ops, g, shape):
     >>> import numpy as np
     >>> from eagerkit.backprop import unbroadcast
     >>> from eagerkit.devices import CPU
-    >>> unbroadcast(CPU.array_ops, np.ones((2, 3)), (3,))
+    >>> unbroadcast(vjp_ops(CPU, on_tensors=False), np.ones((2, 3)), (3,))
     array([2., 2., 2.])
     """
     extra = len(g.shape) - len(shape)
@@ -210,47 +255,3 @@ def unbroadcast(ops, g, shape):
     if axes:
         g = ops.reduce_sum(g, axis=axes)
     return ops.reshape(g, shape=tuple(shape))
-
-
-def jacobian(tape, target, source, unconnected="none"):
-    """Row by row: one reverse sweep per element of ``target``."""
-    from eagerkit.ops import shape as shape_ops
-
-    size = int(np.prod(target.shape))
-    rows = []
-    for i in range(size):
-        seed = np.zeros(size, target.dtype.as_numpy_dtype)
-        seed[i] = 1
-        seed = convert_to_tensor(seed.reshape(target.shape), device=target._device)
-        (row,) = gradients(tape, [target], [source], [seed], unconnected)
-        if row is None:
-            return None
-        rows.append(row)
-    if not rows:
-        from eagerkit.ops.creation import zeros
-
-        return zeros(tuple(target.shape) + tuple(source.shape), dtype=source.dtype)
-    return shape_ops.reshape(shape_ops.stack(rows), tuple(target.shape) + tuple(source.shape))
-
-
-def batch_jacobian(tape, target, source, unconnected="none"):
-    """Per-example Jacobian, assuming example b of target depends only on example b of source."""
-    from eagerkit.ops import shape as shape_ops
-
-    batch = target.shape[0]
-    if source.shape[0] != batch:
-        raise ValueError(
-            f"batch_jacobian: target has batch size {batch} but source has {source.shape[0]}"
-        )
-    inner = int(np.prod(target.shape[1:]))
-    columns = []
-    for j in range(inner):
-        seed = np.zeros((batch, inner), target.dtype.as_numpy_dtype)
-        seed[:, j] = 1
-        seed = convert_to_tensor(seed.reshape(target.shape), device=target._device)
-        (column,) = gradients(tape, [target], [source], [seed], unconnected)
-        if column is None:
-            return None
-        columns.append(column)
-    stacked = shape_ops.stack(columns, axis=1)  # (batch, inner, *source.shape[1:])
-    return shape_ops.reshape(stacked, (batch,) + tuple(target.shape[1:]) + tuple(source.shape[1:]))

@@ -9,52 +9,50 @@ to the inputs on outer tapes, so second-order gradients through a custom gradien
 
 import functools
 
-from eagerkit import tape
+from eagerkit import recording, tape
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
 class _CustomGradientOp:
-    """A one-off op whose VJPs all come from one call of the user's ``grad_fn``."""
+    """A one-off op whose input gradients all come from one call of the user's ``grad_fn``."""
 
     differentiable = True
 
-    def __init__(self, name, grad_fn, arg_count, variables):
+    def __init__(self, name, grad_fn, input_count, variables):
         self.name = name
         self._grad_fn = grad_fn
-        self._arg_count = arg_count
+        self._input_count = input_count  # the arguments, then the variables
         self._variables = variables
-        self._cached = (None, None)
-        self.vjps = tuple(
-            functools.partial(self._vjp, i) for i in range(arg_count + len(variables))
-        )
 
-    def vjps_for(self, count):
-        return self.vjps
+    def has_gradient(self, position):
+        return True  # grad_fn decides, when it runs
 
-    def _all_grads(self, g):
+    def input_gradients(self, ops, g, ans, inputs, params, wanted):
+        """Call ``grad_fn`` once per backward pass (never a cached answer from an earlier one)."""
+        g_tensor = g if ops.on_tensors else Tensor(g, ops.device)
         if self._variables:
-            arg_grads, variable_grads = self._grad_fn(g, variables=self._variables)
-            return _as_list(arg_grads) + _as_list(variable_grads)
-        return _as_list(self._grad_fn(g))
+            arg_grads, variable_grads = self._grad_fn(g_tensor, variables=self._variables)
+            grads = _as_list(arg_grads) + _as_list(variable_grads)
+        else:
+            grads = _as_list(self._grad_fn(g_tensor))
+        if len(grads) != self._input_count:
+            raise ValueError(
+                f"custom_gradient '{self.name}': grad_fn returned {len(grads)} gradients "
+                f"but the function has {self._input_count} inputs (arguments, then "
+                "variables); return None for inputs without a gradient"
+            )
+        return [
+            _as_ops_value(gx, ops) if want else None for gx, want in zip(grads, wanted, strict=True)
+        ]
 
-    def _vjp(self, i, ops, g, ans, *inputs):
-        on_arrays = not ops.on_tensors
-        key, grads = self._cached
-        if key is not g:  # one grad_fn call serves every input of this record
-            g_tensor = Tensor(g, ops.device) if on_arrays else g
-            grads = self._all_grads(g_tensor)
-            expected = len(self.vjps)
-            if len(grads) != expected:
-                raise ValueError(
-                    f"custom_gradient '{self.name}': grad_fn returned {len(grads)} gradients "
-                    f"but the function has {expected} inputs (arguments, then variables); "
-                    "return None for inputs without a gradient"
-                )
-            self._cached = (g, grads)
-        gx = grads[i]
-        if gx is not None and not isinstance(gx, Tensor):
-            gx = convert_to_tensor(gx)
-        return gx._data if (on_arrays and gx is not None) else gx
+
+def _as_ops_value(gx, ops):
+    """A gradient from grad_fn as the sweep's mode wants it: a Tensor, or its raw array."""
+    if gx is None:
+        return None
+    if not isinstance(gx, Tensor):
+        gx = convert_to_tensor(gx)
+    return gx if ops.on_tensors else gx._data
 
 
 def _as_list(grads):
@@ -91,12 +89,13 @@ def custom_gradient(f):
                 f"{type(y).__name__} as the first item"
             )
         output = Tensor(y._data, y._device)  # fresh: only the custom record produces it
-        if tape.active_tapes:
+        if recording.any_tape_recording():
             # A variable passed as an argument gets its gradient as an argument (as in TF).
             variables = [v for v in watcher.variables if not any(v is a for a in args)]
-            op = _CustomGradientOp(f.__name__, grad_fn, len(args), variables)
-            inputs = tuple(tape.recorded_input(x, x._data, x._device) for x in args + variables)
-            tape.record(op, inputs, output, {})
+            op = _CustomGradientOp(f.__name__, grad_fn, len(args) + len(variables), variables)
+            inputs = args + variables
+            inputs = recording.recorded_inputs(inputs, [x._data for x in inputs], output._device)
+            recording.record(op, inputs, output, recording.NO_PARAMS)
         return output
 
     return decorated

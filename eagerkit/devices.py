@@ -16,7 +16,6 @@ Examples
 """
 
 import contextlib
-import functools
 import threading
 
 import numpy as np
@@ -60,13 +59,6 @@ class Device:
         self.kind, index = name.strip("/").split(":")
         # TF's fully qualified name, what ``tensor.device`` says: ".../device:CPU:0".
         self.full_name = f"{FULL_NAME_PREFIX}{self.kind.upper()}:{index}"
-
-    @functools.cached_property
-    def array_ops(self):
-        """The ``ops`` a VJP gets on this device's raw arrays (registry.ArrayOps)."""
-        from eagerkit.registry import ArrayOps
-
-        return ArrayOps(self)
 
     def supports(self, op_name, np_dtype):
         """True when this device has a kernel for ``op_name`` on ``np_dtype``."""

@@ -29,16 +29,13 @@ is that only calls without a tape get the compiled speed.
 import functools
 import types
 
-from eagerkit import nest, registry
+from eagerkit import dispatch, nest
 from eagerkit.graph.optimize import optimize
 from eagerkit.graph.replay import compile_graph, plan_buffer_reuse, run_with_ops
 from eagerkit.graph.signature import TensorSpec, call_key, match_signature
 from eagerkit.graph.trace import Tracer, tracing
-from eagerkit.tape import active_tapes
 from eagerkit.tensor import Tensor, convert_to_tensor
 
-_execution_callbacks = registry.execution_callbacks
-_graph_tracers = registry.graph_tracers
 _RAW_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError)
 
 
@@ -105,7 +102,7 @@ class ConcreteFunction:
 
     def _call_flat(self, leaves):
         tensors = [leaves[i] for i in self._positions]
-        if active_tapes or _execution_callbacks or _graph_tracers:
+        if dispatch.anyone_recording():
             outputs = run_with_ops(self.graph, tensors, self._constants)
         else:
             try:

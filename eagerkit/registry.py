@@ -1,4 +1,4 @@
-"""The one table of primitive ops, and how calling an op works (dispatch).
+"""The one table of primitive ops: how a primitive is declared (calling one: dispatch.py).
 
 A primitive is written once, in one place (see ``ops/``), always in this one style::
 
@@ -19,11 +19,9 @@ An op whose public signature differs (conversions, checks) keeps its primitive p
 decorator; an op on a list of inputs (concat) declares ``defvjp_variadic(vjp)`` instead, with
 ``vjp(i, ops, g, ans, *inputs, **params)``.
 
-``defop`` turns the forward into the public function ``ek.multiply``. Calling it:
-
-1. converts the inputs to arrays on one device with one dtype (TF's rules, clear errors),
-2. runs the forward on the device's array namespace ``xp``,
-3. wraps the result in a Tensor and, only when a tape is active, records it.
+``defop`` turns the forward into the public function ``ek.multiply``, which converts the
+inputs, runs the forward, wraps the result in a Tensor and records it when a tape is active
+(dispatch.py).
 
 A VJP computes with ``ops``, a namespace of eagerkit primitives (``ops.matmul``,
 ``ops.where``) plus Python operators. The reverse sweep (backprop.py) hands it ``ArrayOps``
@@ -34,17 +32,9 @@ A VJP computes with ``ops``, a namespace of eagerkit primitives (``ops.matmul``,
 import functools
 import inspect
 
-from eagerkit import boundary, dtypes, op_errors, operands, tape
-from eagerkit.errors import OpError
-from eagerkit.tensor import Tensor
+from eagerkit import dispatch, dtypes
 
 REGISTRY = {}  # name -> OpDef, in definition order
-execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
-graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), innermost last
-
-_active_tapes = tape.active_tapes  # the same list object: no lookup on the hot path
-# What a kernel raises on input it cannot take; dispatch turns each into an op error.
-_NUMPY_ERRORS = (ValueError, TypeError, LookupError, AttributeError, ArithmeticError, MemoryError)
 _ALL_NUMPY = frozenset(d.as_numpy_dtype for d in dtypes.ALL)
 
 
@@ -89,11 +79,26 @@ class OpDef:
         """For ops on a list of inputs (concat): ``vjp(i, ops, g, ans, *inputs, **params)``."""
         self.variadic_vjp = vjp
 
-    def vjps_for(self, count):
-        """The VJPs of a call with ``count`` inputs, one per input."""
-        if self.variadic_vjp is None:
-            return self.vjps
-        return tuple(functools.partial(self.variadic_vjp, i) for i in range(count))
+    def by_name(self, inputs, params):
+        """Parameters passed by position (``reduce_sum(x, 0)``) moved into ``params``."""
+        params.update(zip(self.param_names, inputs[self.nin :], strict=False))
+        params.pop("name", None)  # TF's op name: eager tensors have none
+        return inputs[: self.nin], params
+
+    def has_gradient(self, position):
+        """Whether input ``position`` can get a gradient at all (widgets explain None)."""
+        return self.variadic_vjp is not None or self.vjps[position] is not None
+
+    def input_gradients(self, ops, g, ans, inputs, params, wanted):
+        """One gradient per input (None where not ``wanted`` or where the op passes none)."""
+        grads = []
+        if self.variadic_vjp is not None:  # one function for all inputs, told which one
+            for i, want in enumerate(wanted):
+                grads.append(self.variadic_vjp(i, ops, g, ans, *inputs, **params) if want else None)
+            return grads
+        for vjp, want in zip(self.vjps, wanted, strict=True):
+            grads.append(vjp(ops, g, ans, *inputs, **params) if want and vjp is not None else None)
+        return grads
 
     def __repr__(self):
         return f"<OpDef {self.name}>"
@@ -144,7 +149,8 @@ def defop(name, *, dtypes=None, dtype_args=None, differentiable=True):
 
     def register(forward):
         op = OpDef(name, forward, allowed, dtype_args, differentiable)
-        call = _fast_call(op) if dtype_args is None else _general_call(op)
+        make = dispatch.fast_function if dtype_args is None else dispatch.reference_function
+        call = make(op)
         functools.update_wrapper(call, forward)
         call.__signature__ = _public_signature(forward)
         call.op = op
@@ -155,135 +161,6 @@ def defop(name, *, dtypes=None, dtype_args=None, differentiable=True):
         return call
 
     return register
-
-
-def _by_name(op, inputs, params):
-    """Parameters passed by position (``reduce_sum(x, 0)``) moved into ``params``."""
-    nin = op.nin
-    params.update(zip(op.param_names, inputs[nin:], strict=False))
-    params.pop("name", None)
-    return inputs[:nin], params
-
-
-def _inputs_by_keyword(op, inputs, params):
-    """Inputs passed by keyword (``ek.ceil(x=3)``, as TF allows) moved into ``inputs``."""
-    names = list(inspect.signature(op.forward).parameters)[1 : 1 + op.nin]
-    given = list(inputs)
-    for input_name in names[len(inputs) :]:
-        if input_name not in params:
-            break
-        given.append(params.pop(input_name))
-    return tuple(given), params
-
-
-def _general_call(op):
-    def call(*inputs, name=None, **params):
-        if op.nin is not None and len(inputs) > op.nin:
-            inputs, params = _by_name(op, inputs, params)
-        elif params and op.nin is not None and len(inputs) < op.nin:
-            inputs, params = _inputs_by_keyword(op, inputs, params)
-        return apply(op, inputs, params)
-
-    return call
-
-
-def _fast_call(op):
-    """The public function for an op whose inputs share one dtype (most of them).
-
-    The common case (Tensors on one ordinary device with one supported dtype, perhaps
-    with a Python number beside them) runs here: these few lines are the per-op cost of
-    eager execution, so they do no more than check, compute, wrap, and look whether
-    anyone is recording. Everything else goes through ``apply``.
-    """
-    forward, allowed, nin = op.forward, op.dtypes, op.nin
-    new = object.__new__
-
-    def call(*inputs, name=None, **params):
-        if nin is not None and len(inputs) > nin:
-            inputs, params = _by_name(op, inputs, params)
-        elif params and nin is not None and len(inputs) < nin:
-            inputs, params = _inputs_by_keyword(op, inputs, params)
-        # The commonest cases, spelled out: one Tensor, or two of one dtype on one device.
-        first = inputs[0] if inputs else None
-        if type(first) is Tensor and len(inputs) == 1:
-            arrays, device = (first._data,), first._device
-        elif (
-            type(first) is Tensor
-            and len(inputs) == 2
-            and type(inputs[1]) is Tensor
-            and inputs[1]._device is first._device
-            and inputs[1]._data.dtype == first._data.dtype
-        ):
-            arrays, device = (first._data, inputs[1]._data), first._device
-        else:  # a Variable, a Python number beside a tensor, or anything else
-            fast = operands.fast_operands(inputs)
-            if fast is None:
-                return apply(op, inputs, params)
-            arrays, device = fast
-        if device.restricted or arrays[0].dtype not in allowed:
-            return apply(op, inputs, params)  # the slow path checks and explains
-        try:
-            data = forward(device.xp, *arrays, **params)
-        except OpError as error:  # the forward's own error already names the op
-            raise boundary.user_error(error) from error.__cause__
-        except (
-            ValueError,
-            TypeError,
-            LookupError,
-            AttributeError,
-            ArithmeticError,
-            MemoryError,
-        ) as error:
-            shown = boundary.user_error(op_errors.explain(op, arrays, error), cause=error)
-            raise shown from shown.__cause__
-        output = new(Tensor)
-        output._data, output._device = data, device
-        if _active_tapes or execution_callbacks or graph_tracers:
-            _after(op, inputs, arrays, output, params)
-        return output
-
-    return call
-
-
-def apply(op, inputs, params):
-    """Run ``op`` on ``inputs`` eagerly and record it on the active tapes."""
-    # inputs may come back changed: a tensor copied from another device (silent policy).
-    try:
-        arrays, device, inputs = operands.to_arrays(op, inputs)
-        data = op.forward(device.xp, *arrays, **params)
-    except OpError as error:
-        raise boundary.user_error(error) from error.__cause__
-    except (
-        ValueError,
-        TypeError,
-        LookupError,
-        AttributeError,
-        ArithmeticError,
-        MemoryError,
-    ) as error:
-        shown = boundary.user_error(op_errors.explain(op, inputs, error), cause=error)
-        raise shown from shown.__cause__
-    output = Tensor(data, device)
-    if _active_tapes or execution_callbacks or graph_tracers:
-        _after(op, inputs, arrays, output, params)
-    return output
-
-
-def _after(op, inputs, arrays, output, params):
-    """Record the op on the active tapes and tell the execution callbacks (if any)."""
-    if graph_tracers:  # ek.function is tracing: its graph gets the op as called
-        graph_tracers[-1].record(op, inputs, arrays, output, params)
-    if _active_tapes and op.differentiable:
-        for x in inputs:
-            if type(x) is not Tensor:  # a Variable or a Python value: record what was used
-                device = output._device
-                inputs = tuple(
-                    tape.recorded_input(v, a, device) for v, a in zip(inputs, arrays, strict=True)
-                )
-                break
-        tape.record(op, inputs, output, params)
-    for callback in execution_callbacks:
-        callback(op, inputs, output)
 
 
 def all_ops():

@@ -29,16 +29,22 @@ from eagerkit.ops.strings import (
 
 
 def to_bytes_array(host, value, np_dtype, device, op_name):
-    """``host`` (a numpy array of text) as an object array of bytes, the value of a string tensor.
+    """``value`` (text; ``host`` is numpy's view of it) as an object array of bytes.
 
-    Refuses numbers where strings are wanted and text where numbers are, naming the
-    conversion op to use instead; refuses devices other than the CPU.
+    That array is a string tensor's value. Refuses numbers where strings are wanted and text
+    where numbers are, naming the conversion op to use instead; refuses devices but the CPU.
     """
     from eagerkit.devices import CPU
 
-    is_text = host.dtype.kind in "SU" or (
-        host.dtype.kind == "O" and all(isinstance(x, (str, bytes)) for x in host.flat)
-    )
+    # The Python objects themselves: numpy's fixed-width 'S'/'U' arrays drop trailing NULs and
+    # would quietly turn the 1 in [1, "a"] into text.
+    if isinstance(value, (str, bytes)):
+        items = np.array(value, dtype=object)
+    elif isinstance(value, (list, tuple)) and np.array(value, dtype=object).shape == host.shape:
+        items = np.array(value, dtype=object)
+    else:
+        items = host
+    is_text = items.dtype.kind in "SU" or all(isinstance(x, (str, bytes)) for x in items.flat)
     if np_dtype.kind != "O":  # numbers wanted
         if not is_text:
             raise TypeError(
@@ -53,7 +59,7 @@ def to_bytes_array(host, value, np_dtype, device, op_name):
     if not is_text:
         raise InvalidArgumentError(
             f"{op_name}: cannot make a string tensor from {type(value).__name__} {value!r}; "
-            "format numbers as text with ek.strings.as_string",
+            "every element must be text (format numbers with ek.strings.as_string)",
             op=op_name,
         )
     if device is not CPU:
@@ -62,13 +68,8 @@ def to_bytes_array(host, value, np_dtype, device, op_name):
             "make them outside the device scope, or keep them on /cpu:0",
             op=op_name,
         )
-    if isinstance(value, (str, bytes)):  # one string (numpy's 'S' arrays drop trailing NULs)
-        return np.array(value.encode("utf-8") if isinstance(value, str) else value, dtype=object)
-    if isinstance(value, (list, tuple)):  # keep the Python objects (numpy's 'U' drops NULs)
-        kept = np.array(value, dtype=object)
-        host = kept if kept.shape == host.shape else host
-    result = np.empty(host.shape, dtype=object)
-    for index, item in enumerate(host.flat):
+    result = np.empty(items.shape, dtype=object)
+    for index, item in enumerate(items.flat):
         result.flat[index] = item.encode("utf-8") if isinstance(item, str) else bytes(item)
     return result
 

@@ -12,83 +12,13 @@ import warnings
 
 from eagerkit import nest
 from eagerkit.errors import FailedPreconditionError
+from eagerkit.recording import (  # noqa: F401 - TapeRecord and READ_VARIABLE for readers
+    READ_VARIABLE,
+    TapeRecord,
+    active_tapes,
+    read_variable,
+)
 from eagerkit.tensor import Tensor
-
-active_tapes = []  # the tapes recording now, innermost last
-
-
-class TapeRecord:
-    """One recorded op: ``output = op(*inputs, **params)``."""
-
-    __slots__ = ("op", "inputs", "output", "params")
-
-    def __init__(self, op, inputs, output, params):
-        self.op = op
-        self.inputs = inputs
-        self.output = output
-        self.params = params
-
-    def __repr__(self):
-        shapes = ", ".join(str(x.shape) for x in self.inputs)
-        return f"<TapeRecord {self.op.name}({shapes}) -> {self.output.shape}>"
-
-
-class _ReadVariable:
-    """The op recorded when a variable is read: its VJP passes the gradient straight on.
-
-    The read snapshots the variable's array, so an ``assign`` after the read does not change
-    what the gradient is computed from.
-    """
-
-    name = "read_variable"
-    differentiable = True
-    vjps = (lambda ops, g, ans, v: g,)
-
-    def vjps_for(self, count):
-        return self.vjps
-
-
-READ_VARIABLE = _ReadVariable()
-
-
-def record(op, inputs, output, params):
-    """Append ``op`` to every active tape that watches one of ``inputs`` (a tuple of Tensors)."""
-    entry = None
-    for tape in active_tapes:
-        watched = tape._watched_ids
-        for x in inputs:
-            if id(x) in watched:
-                break
-        else:
-            continue  # this tape watches none of the inputs
-        if entry is None:
-            entry = TapeRecord(op, inputs, output, params)
-        # tape._append(entry), written out: this line runs for every recorded op.
-        tape.records.append(entry)
-        watched.add(id(output))  # what is computed from a watched tensor is watched too
-        if tape.listeners:
-            for listener in tape.listeners:
-                listener.on_record(tape, entry)
-
-
-def recorded_input(value, array, device):
-    """What a record keeps for one op input: a read snapshot for a variable, a Tensor otherwise."""
-    if isinstance(value, Tensor):
-        return _read_variable(value) if value._is_variable else value
-    return Tensor(array, device)  # a Python or numpy constant
-
-
-def _read_variable(variable):
-    snapshot = Tensor(variable._data, variable._device)
-    entry = None
-    for tape in active_tapes:
-        if tape._watch_accessed and variable.trainable:
-            tape._watch_one(variable, warn=False)
-        if id(variable) in tape._watched_ids:
-            if entry is None:
-                entry = TapeRecord(READ_VARIABLE, (variable,), snapshot, {})
-            tape._append(entry)
-    return snapshot
 
 
 class GradientTape:
@@ -116,6 +46,7 @@ class GradientTape:
         self.records = []
         self._watched_ids = set()
         self._watched = []  # keeps watched tensors alive, so their ids stay theirs
+        self._reads = {}  # id(variable) -> its latest read on this tape (a Tensor)
         self._recording = False
         self._spent = False
         self.listeners = []  # objects with on_record(tape, record) / on_backward(tape, step)
@@ -173,6 +104,7 @@ class GradientTape:
         self.records = []
         self._watched_ids = set()
         self._watched = []
+        self._reads = {}
         self.paused_at = []
 
     # --- watching --------------------------------------------------------------------------
@@ -230,6 +162,7 @@ class GradientTape:
         """
         from eagerkit import backprop
 
+        flat_targets = [self._read_if_variable(t) for t in nest.flatten(target)]
         self._start_backward()
         flat_sources = nest.flatten(sources)
         for s in flat_sources:
@@ -237,7 +170,6 @@ class GradientTape:
                 raise ValueError(
                     f"gradient: sources must be tensors or variables, got {type(s).__name__}"
                 )
-        flat_targets = nest.flatten(target)
         grads = backprop.gradients(
             self, flat_targets, flat_sources, output_gradients, unconnected_gradients
         )
@@ -250,22 +182,28 @@ class GradientTape:
 
     def jacobian(self, target, sources, unconnected_gradients="none", **unused_tf_options):
         """Full Jacobian: for each source, an array of shape target.shape + source.shape."""
-        from eagerkit import backprop
+        from eagerkit import jacobians
 
         self._start_backward()
         flat = nest.flatten(sources)
-        result = [backprop.jacobian(self, target, s, unconnected_gradients) for s in flat]
+        result = [jacobians.jacobian(self, target, s, unconnected_gradients) for s in flat]
         self._finish_backward()
         return nest.pack_sequence_as(sources, result)
 
     def batch_jacobian(self, target, source, unconnected_gradients="none", **unused_tf_options):
         """Per-example Jacobian: shape (batch,) + target.shape[1:] + source.shape[1:]."""
-        from eagerkit import backprop
+        from eagerkit import jacobians
 
         self._start_backward()
-        result = backprop.batch_jacobian(self, target, source, unconnected_gradients)
+        result = jacobians.batch_jacobian(self, target, source, unconnected_gradients)
         self._finish_backward()
         return result
+
+    def _read_if_variable(self, target):
+        """A Variable target is read on this tape first (as TF does), so d(v)/d(v) is 1."""
+        if isinstance(target, Tensor) and target._is_variable and not self._spent:
+            return read_variable(target, tapes=(self,))
+        return target
 
     def _start_backward(self):
         if self._spent:
@@ -291,3 +229,4 @@ class GradientTape:
             # Keep only the variables (they live on anyway): watched_variables() still answers.
             self._watched = [t for t in self._watched if t._is_variable]
             self._watched_ids = set()
+            self._reads = {}

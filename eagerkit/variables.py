@@ -9,9 +9,10 @@ their values.
 
 import itertools
 
-from eagerkit import dtypes, registry
+from eagerkit import dispatch, dtypes
 from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.name_scope import current_prefix
 from eagerkit.tensor import Tensor, _scalar_repr, convert_to_tensor
 
 _creation_counter = itertools.count()
@@ -44,7 +45,7 @@ class Variable(Tensor):
 
             value = copy_to_device(value, target)  # inside ek.device(...): the variable lives there
         super().__init__(value._data, value._device)
-        self._name = (name or "Variable") + ":0"
+        self._name = current_prefix() + (name or "Variable") + ":0"  # e.g. "dense/w:0"
         self.trainable = trainable
         self._creation_index = next(_creation_counter)
 
@@ -86,7 +87,7 @@ class Variable(Tensor):
 
     def _check_writable(self, what):
         """Raise unless a write may happen now (callers that write several things ask first)."""
-        for tracer in registry.graph_tracers:  # ek.function graphs never write variables
+        for tracer in dispatch.graph_tracers:  # ek.function graphs never write variables
             tracer.refuse_assign(self, what)
 
     def _checked(self, value, what):

@@ -155,3 +155,25 @@ def test_a_variable_passed_as_an_argument_gets_its_gradient_as_an_argument():
     with ek.GradientTape() as tape:
         y = doubled(v)
     assert float(tape.gradient(y, v)) == 2.0
+
+
+def test_a_persistent_tape_asks_grad_fn_again_for_each_gradient_call():
+    # The same output_gradients tensor twice: grad_fn still runs twice (no stale answer).
+    calls = []
+
+    @ek.custom_gradient
+    def counted(x):
+        def grad(dy):
+            calls.append(dy)
+            return dy * float(len(calls))
+
+        return x * 1.0, grad
+
+    x = ek.constant(2.0)
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = counted(x)
+    seed = ek.constant(1.0)
+    assert float(tape.gradient(y, x, output_gradients=seed)) == 1.0
+    assert float(tape.gradient(y, x, output_gradients=seed)) == 2.0
+    assert len(calls) == 2

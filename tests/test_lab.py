@@ -1,4 +1,4 @@
-"""`make lab` on this checkout: JupyterLab at the repository root, opening lesson 01, with
+"""`make lab` on this checkout: JupyterLab at the repository root, on lesson 01, with
 Binder's settings (no news, no update checks), as root too (Jupyter refuses root unless told).
 
 The test runs the Makefile's own command (`make -o install lab`: the install step is what
@@ -74,12 +74,15 @@ def test_serves_the_repository_root_so_students_can_browse_readme_and_source(lab
     assert {"README.md", "notebooks", "eagerkit", "widgets"} <= names
 
 
-def test_the_url_it_prints_opens_the_first_lesson(lab):
+def test_it_opens_on_the_first_lesson_with_the_file_browser_at_the_root(lab):
     port, log_path = lab
     printed = re.findall(r"http://127\.0\.0\.1:\d+(/\S*)\?token=", log_path.read_text())
-    assert printed and printed[0] == f"/lab/tree/{FIRST_LESSON}"
-    status, _ = _get(port, printed[0].lstrip("/"))
-    assert status == 200
+    assert printed and printed[0] == "/lab"  # the default workspace, below
+    _, body = _get(port, "lab/api/workspaces/default")
+    workspace = json.loads(body)["data"]
+    assert workspace["layout-restorer:data"]["main"]["current"] == f"notebook:{FIRST_LESSON}"
+    assert workspace[f"notebook:{FIRST_LESSON}"]["data"]["path"] == FIRST_LESSON
+    assert workspace["file-browser-filebrowser:cwd"] == {"path": ""}  # the repository root
     _, body = _get(port, f"api/contents/{FIRST_LESSON}?content=0")
     assert json.loads(body)["type"] == "notebook"
 

@@ -22,6 +22,8 @@ def test_text_becomes_a_string_tensor_of_bytes():
     assert ek.constant(np.array(["x", "yz"])).dtype == ek.string  # numpy text arrays too
     assert ek.as_dtype("string") is ek.string and ek.as_dtype(str) is ek.string
     assert ek.string.is_string and not ek.float32.is_string
+    with pytest.raises(InvalidArgumentError, match="from list \\[1, 'a'\\]; every element must"):
+        ek.constant([1, "a"])  # numpy would quietly make the 1 text
 
 
 def test_shape_ops_indexing_and_equality_work_on_strings():

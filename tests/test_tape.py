@@ -399,3 +399,48 @@ def test_watched_variables_are_still_listed_after_a_one_shot_gradient():
         y = w * b
     tape.gradient(y, [w, b])
     assert [v.name for v in tape.watched_variables()] == ["w:0", "b:0"]
+
+
+def test_a_variable_that_is_the_target_has_gradient_one_as_in_tf():
+    v = ek.Variable([3.0, 4.0])
+    with ek.GradientTape() as tape:
+        pass  # never read inside the block: gradient() reads it on the tape, as TF does
+    np.testing.assert_array_equal(tape.gradient(v, v).numpy(), [1.0, 1.0])
+    w = ek.Variable(2.0)
+    with ek.GradientTape() as tape:
+        y = w * w
+    assert [float(g) for g in tape.gradient([y, w], [w])] == [5.0]  # 2w + 1
+    frozen = ek.Variable(1.0, trainable=False)
+    with ek.GradientTape() as tape:
+        pass
+    assert tape.gradient(frozen, frozen) is None  # not watched: TF gives None too
+
+
+def test_output_gradients_of_the_wrong_shape_are_refused_naming_both_shapes():
+    x = ek.constant([1.0, 2.0])
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 2.0
+    with pytest.raises(ek.errors.InvalidArgumentError) as caught:
+        tape.gradient(y, x, output_gradients=ek.constant([1.0, 2.0, 3.0]))
+    message = str(caught.value)
+    assert "output_gradients[0] has shape (3,)" in message
+    assert "target has shape (2,)" in message
+
+
+def test_a_variable_read_again_before_an_assign_is_one_read():
+    w = ek.Variable([1.0, 2.0])
+    x = ek.constant([3.0, 4.0])
+    with ek.GradientTape(persistent=True) as tape:
+        for _ in range(3):
+            x = x * w  # three multiplies, one read of w
+        w.assign([5.0, 6.0])
+        z = x * w  # read again: the value changed
+    names = [record.op.name for record in tape.records]
+    assert names == ["read_variable", "multiply", "multiply", "multiply"] + [
+        "read_variable",
+        "multiply",
+    ]
+    # d/dw (x0 * w^3 * w_new) at the old w: 3 x0 w^2 * w_new; plus x0 w^3 for w_new's read.
+    expected = 3 * np.array([3.0, 4.0]) * np.array([1.0, 4.0]) * [5.0, 6.0] + [3.0, 32.0]
+    np.testing.assert_allclose(tape.gradient(z, w).numpy(), expected)

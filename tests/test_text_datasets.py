@@ -3,6 +3,7 @@
 import gzip
 import zlib
 
+import numpy as np
 import pytest
 
 import eagerkit as ek
@@ -155,5 +156,62 @@ def test_csv_errors_name_the_row_and_the_fix(tmp_path, heart):
     required = tmp_path / "required.csv"
     required.write_text("a,b\n1,2\n\n,3\n")  # a blank line is skipped; then a is missing
     ds = make(str(required), batch_size=2, column_defaults=[ek.int32, 0], num_epochs=1)
-    with pytest.raises(InvalidArgumentError, match="row 3 has no value in required column 'a'"):
+    with pytest.raises(
+        InvalidArgumentError, match="row 3, column 'a' is empty but the column is required"
+    ):
         list(ds)
+
+
+def test_tf1_csv_pipeline_with_decode_csv(heart):
+    # CS20's 05_csv_reader, eagerly: lines, skip the header, one tensor per column.
+    def parse(line):
+        sbp, tobacco, famhist, age, chd = ek.io.decode_csv(line, [[0], [0.0], [""], [0], [0]])
+        return {"sbp": sbp, "tobacco": tobacco, "famhist": famhist, "age": age}, chd
+
+    ds = ek.data.TextLineDataset(str(heart)).skip(1).map(parse).batch(5)
+    features, chd = next(iter(ds))
+    assert features["famhist"].numpy().tolist() == [b"Present", b"Absent", b"Present"] + [
+        b"Present",
+        b"Absent",
+    ]
+    assert features["tobacco"].dtype == ek.float32 and chd.numpy().tolist() == [1, 1, 0, 1, 0]
+
+
+def test_decode_csv_defaults_shapes_and_errors():
+    a, b = ek.io.decode_csv(ek.constant([["1;", "2;x"]]), [[-1], ["?"]], field_delim=";")
+    assert a.shape == (1, 2) and a.numpy().tolist() == [[1, 2]]
+    assert b.numpy().tolist() == [[b"?", b"x"]]
+    (only,) = ek.decode_csv(['"a,b",1'], [[""]], select_cols=[0])
+    assert only.numpy().tolist() == [b"a,b"]  # a quoted field keeps its comma
+    (value,) = ek.io.decode_csv("NA", [[0.5]], na_value="NA")
+    assert value.numpy() == np.float32(0.5)
+    with pytest.raises(InvalidArgumentError, match="record 1 has 1 fields but record_defaults"):
+        ek.io.decode_csv(["1,2", "3"], [[0], [0]])
+    with pytest.raises(InvalidArgumentError, match="record 0, column 0 is empty but the column"):
+        ek.io.decode_csv([",1"], [ek.int32, [0]])
+    with pytest.raises(InvalidArgumentError, match="record 0, column 1: 'x' is not a float32"):
+        ek.io.decode_csv(["1,x"], [[0], []])
+    with pytest.raises(InvalidArgumentError, match="records must be a string tensor, got int32"):
+        ek.io.decode_csv([1, 2], [[0]])
+
+
+def test_read_file(tmp_path):
+    path = tmp_path / "blob.bin"
+    path.write_bytes(b"\x00ab\n\xff")
+    assert ek.io.read_file(str(path)).numpy() == b"\x00ab\n\xff"
+    with pytest.raises(NotFoundError, match="read_file: no such file"):
+        ek.io.read_file(str(tmp_path / "nothing"))
+
+
+def test_filter_keeps_lines_that_pass(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("# comment\nkeep me\n\n# another\nand me\n")
+    ds = ek.data.TextLineDataset(str(path)).filter(
+        lambda line: ek.logical_and(line != "", ek.strings.regex_replace(line, "^#.*", "") != "")
+    )
+    assert [line.numpy() for line in ds] == [b"keep me", b"and me"]
+    pairs = ek.data.Dataset.from_tensor_slices(([1, 2, 3], [10, 20, 30]))
+    assert [int(y) for _, y in pairs.filter(lambda x, y: x > 1)] == [20, 30]
+    assert [int(x) for x in ek.data.Dataset.range(4).filter(lambda x: bool(x % 2))] == [1, 3]
+    with pytest.raises(InvalidArgumentError, match="filter: the predicate must return a bool"):
+        list(ek.data.Dataset.range(3).filter(lambda x: x))

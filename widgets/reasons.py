@@ -101,8 +101,7 @@ def _reach(source, records):
         live = [k for k in hits if id(record.inputs[k]) in flows]
         if not live:
             continue
-        vjps = record.op.vjps_for(len(record.inputs))
-        passes = [k for k in live if vjps[k] is not None]
+        passes = [k for k in live if record.op.has_gradient(k)]
         if passes and record.output.dtype.is_floating:
             flows.add(id(record.output))
         elif blocker is None:

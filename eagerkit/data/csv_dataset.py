@@ -14,7 +14,7 @@ import itertools
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit.data import csv_fields
 from eagerkit.data.dataset import Dataset
 from eagerkit.data.text import read_lines
 from eagerkit.errors import InvalidArgumentError, NotFoundError
@@ -40,25 +40,11 @@ def _rows(names, field_delim, use_quote_delim, header, compression_type):
         yield from itertools.islice(records, 1 if header else 0, None)
 
 
-def _infer(values, na_value):
-    """The narrowest dtype that parses every non-missing value (TF's order of tries)."""
-    present = [v for v in values if v not in ("", na_value)]
-    for dtype, parse in ((dtypes.int32, int), (dtypes.float32, float)):
-        try:
-            numbers = [parse(v) for v in present]
-        except ValueError:
-            continue
-        if dtype is dtypes.int32 and numbers and max(map(abs, numbers)) >= 2**31:
-            return dtypes.int64
-        return dtype
-    return dtypes.string
-
-
-def _defaults(column_names, column_defaults, sample, na_value):
-    """One (dtype, default or None when required) per column."""
+def _kinds(column_names, column_defaults, sample, na_value):
+    """One (dtype, default or None when required) per column: given, or inferred from rows."""
     if column_defaults is None:
         columns = list(zip(*sample, strict=False)) or [()] * len(column_names)
-        kinds = [_infer(list(values), na_value) for values in columns]
+        kinds = [csv_fields.infer_kind(list(values), na_value) for values in columns]
         return [(kind, "" if kind.is_string else 0) for kind in kinds]
     if len(column_defaults) != len(column_names):
         raise InvalidArgumentError(
@@ -66,35 +52,7 @@ def _defaults(column_names, column_defaults, sample, na_value):
             f"{len(column_names)} columns {column_names}",
             op=_OP,
         )
-    result = []
-    for default in column_defaults:
-        if isinstance(default, dtypes.DType):  # a dtype alone: the column is required
-            result.append((default, None))
-        elif isinstance(default, (list, tuple)) and not default:
-            result.append((dtypes.string, None))
-        else:
-            value = default[0] if isinstance(default, (list, tuple)) else default
-            result.append((constant(value).dtype, value))
-    return result
-
-
-def _parse(text, dtype, default, column, row_number, na_value):
-    if text in ("", na_value):
-        if default is None:
-            raise InvalidArgumentError(
-                f"{_OP}: row {row_number} has no value in required column {column!r}", op=_OP
-            )
-        return default
-    if dtype.is_string:
-        return text
-    try:
-        return (float if dtype.is_floating else int)(text)
-    except ValueError:
-        raise InvalidArgumentError(
-            f"{_OP}: row {row_number}, column {column!r}: {text!r} is not a {dtype.name}; "
-            "give that column a string default in column_defaults, or fix the file",
-            op=_OP,
-        ) from None
+    return csv_fields.kinds_from_defaults(column_defaults)
 
 
 def make_csv_dataset(
@@ -170,7 +128,7 @@ def make_csv_dataset(
             yield row_number, row
 
     sample = [row for _, row in itertools.islice(records(), num_rows_for_inference)]
-    kinds = _defaults(column_names, column_defaults, sample, na_value)
+    kinds = _kinds(column_names, column_defaults, sample, na_value)
     keep = [n for n in column_names if select_columns is None or n in select_columns]
     if label_name is not None and label_name not in keep:
         keep.append(label_name)
@@ -178,10 +136,11 @@ def make_csv_dataset(
     def make_iterator():
         for row_number, row in records():
             element = {}
-            for name, text, (dtype, default) in zip(column_names, row, kinds, strict=True):
+            for name, text, kind in zip(column_names, row, kinds, strict=True):
                 if name in keep:
-                    value = _parse(text, dtype, default, name, row_number, na_value)
-                    element[name] = constant(np.asarray(value, dtype=dtype.as_numpy_dtype))
+                    where = f"row {row_number}, column {name!r}"
+                    value = csv_fields.parse_field(text, kind, where, na_value, _OP)
+                    element[name] = constant(np.asarray(value, dtype=kind[0].as_numpy_dtype))
             yield element
 
     dataset = Dataset(make_iterator, f"make_csv_dataset({len(names)} file(s))")

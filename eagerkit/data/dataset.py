@@ -175,6 +175,30 @@ class Dataset:
 
         return self._then(make_iterator, f"map({getattr(map_func, '__name__', 'function')})")
 
+    def filter(self, predicate):
+        """Keep the elements for which ``predicate`` gives True (a bool scalar or Python bool).
+
+        >>> import eagerkit as ek
+        >>> lines = ek.data.Dataset.from_tensor_slices(["# header", "1", "", "2"])
+        >>> [x.numpy() for x in lines.filter(lambda s: ek.strings.length(s) > 0).skip(1)]
+        [b'1', b'2']
+        """
+
+        def make_iterator():
+            for element in self._make_iterator():
+                keep = predicate(*element) if isinstance(element, tuple) else predicate(element)
+                if not isinstance(keep, (bool, np.bool_)) and not (
+                    isinstance(keep, Tensor) and keep.dtype == dtypes.bool and keep.ndim == 0
+                ):
+                    raise InvalidArgumentError(
+                        f"filter: the predicate must return a bool scalar, got {keep!r}",
+                        op="filter",
+                    )
+                if bool(keep):
+                    yield element
+
+        return self._then(make_iterator, f"filter({getattr(predicate, '__name__', 'function')})")
+
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
         """Shuffle through a buffer of ``buffer_size`` elements (TF's algorithm).
 

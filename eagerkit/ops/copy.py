@@ -5,11 +5,10 @@ input. Its VJP copies the gradient back to where the input was, so gradients flo
 devices: ``x (cpu) -> x.gpu() -> ... -> loss`` gives ``dloss/dx`` on the CPU.
 """
 
-from eagerkit import registry
+from eagerkit import dispatch
 from eagerkit.devices import get_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
-from eagerkit.tape import active_tapes
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -42,8 +41,8 @@ def _run_copy(x, *, target, source=None):
     x = convert_to_tensor(x)
     params = {"source": x._device.name, "target": get_device(target).name}
     output = Tensor(_copy.op.forward(None, x._data, **params), get_device(target))
-    if active_tapes or registry.execution_callbacks or registry.graph_tracers:
-        registry._after(_copy.op, (x,), (x._data,), output, params)
+    if dispatch.anyone_recording():
+        dispatch.after(_copy.op, (x,), (x._data,), output, params)
     return output
 
 

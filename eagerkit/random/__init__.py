@@ -66,7 +66,7 @@ def global_seed():
 
 def _stream(seed, op):
     """The host generator for a draw under op seed ``seed`` on the current device."""
-    from eagerkit.registry import graph_tracers
+    from eagerkit.dispatch import graph_tracers
 
     if graph_tracers:  # a traced graph would replay the same "random" numbers every call
         raise UnimplementedError(

@@ -4,6 +4,7 @@ differentiable. The student's answer is the op ``defop`` returned."""
 import numpy as np
 
 import eagerkit as ek
+from eagerkit.backprop import vjp_ops
 from eagerkit.devices import get_device
 
 from .diagnose import is_users_op
@@ -22,12 +23,12 @@ class OpExercise(FunctionExercise):
         ans = op.forward(np, *arrays)
         if ans is None or ans is ...:
             raise _NotAnswered(f"{op.name}'s forward returns None: write its return line")
-        vjps = op.vjps_for(len(arrays))
+        vjps = op.vjps  # one per input (a student's op is never variadic)
         if len(vjps) != len(arrays):
             return self.result(
                 "wrong", [f"{op.name} has {len(vjps)} VJPs for {len(arrays)} inputs: one each"]
             )
-        ops = get_device("/cpu:0").array_ops
+        ops = vjp_ops(get_device("/cpu:0"), on_tensors=False)  # the VJPs on raw arrays
         for i, vjp in enumerate(vjps):
             grad = vjp(ops, np.ones_like(ans), ans, *arrays)
             if grad is None or grad is ...:

@@ -21,6 +21,12 @@ from eagerkit.keras.layers.convolutional import (
     MaxPooling2D,
 )
 from eagerkit.keras.layers.core import Dense, Dropout, Embedding, Flatten, Reshape, flatten
+from eagerkit.keras.layers.global_pooling import (
+    GlobalAveragePooling2D,
+    GlobalAvgPool2D,
+    GlobalMaxPool2D,
+    GlobalMaxPooling2D,
+)
 from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.recurrent import GRU, LSTM
 
@@ -35,6 +41,10 @@ __all__ = [
     "Dropout",
     "Embedding",
     "Flatten",
+    "GlobalAveragePooling2D",
+    "GlobalAvgPool2D",
+    "GlobalMaxPool2D",
+    "GlobalMaxPooling2D",
     "Layer",
     "MaxPool2D",
     "MaxPooling2D",

@@ -7,11 +7,13 @@ kept in an attribute (or in a list, tuple or dict attribute) belongs to the laye
 """
 
 import inspect
-import re
+import numbers
+import operator
 
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import initializers
+from eagerkit.module import Module, snake_case
 from eagerkit.ops.cast import cast
 from eagerkit.tensor import Tensor, convert_to_tensor
 from eagerkit.train.tracking import restore_deferred
@@ -34,13 +36,7 @@ def unique_name(base):
     return base if count == 0 else f"{base}_{count}"
 
 
-def _snake(name):
-    """``MNISTModel`` -> ``mnist_model``, ``Conv2D`` -> ``conv2d`` (Keras' default names)."""
-    words = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", words).lower()
-
-
-class Layer:
+class Layer(Module):
     """Base class of layers and models: variables made on first call, then ``call``.
 
     Subclasses define ``build(input_shape)`` (make variables with ``add_weight``) and
@@ -67,7 +63,7 @@ class Layer:
                 f"{type(self).__name__}: unexpected keyword argument(s) "
                 f"{', '.join(sorted(unknown))}"
             )
-        self.name = name or unique_name(_snake(type(self).__name__))
+        self.name = name or unique_name(snake_case(type(self).__name__))
         self.trainable = trainable
         self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
         # Keras' input_shape= (without the batch axis): lets Sequential.summary() build early.
@@ -124,10 +120,13 @@ class Layer:
         """Make a Variable named ``<layer>/<name>`` owned by this layer."""
         init = initializers.get(initializer)
         dtype = dtypes.as_dtype(dtype or self.dtype)
-        value = init([int(n) for n in shape], dtype=dtype)
+        shape = [whole_number(n, f"the shape of weight {name!r}", self, minimum=0) for n in shape]
+        value = init(shape, dtype=dtype)
         variable = Variable(value, trainable=trainable, name=f"{self.name}/{name}")
         vars(self).setdefault("_weights", []).append(variable)
         return variable
+
+    add_variable = add_weight  # TF1's name for it (tf.layers.Layer.add_variable)
 
     @property
     def variables(self):
@@ -244,8 +243,8 @@ def _owned(layer):
                 if id(value) not in seen_vars:
                     seen_vars.add(id(value))
                     found.append((value, trainable and value.trainable))
-            elif isinstance(value, Layer):
-                pending.append((value, trainable and value.trainable))
+            elif isinstance(value, Module):  # a Layer, or a plain ek.Module inside one
+                pending.append((value, trainable and getattr(value, "trainable", True)))
     found.sort(key=lambda pair: pair[0]._creation_index)
     return found
 
@@ -276,3 +275,55 @@ def check_rank(layer, shape, rank, example, minimum=False):
         f"but got shape {tuple(shape)} (rank {ndim}). {fix}",
         op=layer.name,
     )
+
+
+def whole_number(value, what, layer, minimum=1):
+    """``value`` as an int: a fraction (2.5), a bool or a string is refused, never truncated.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.keras.layers.base import whole_number
+    >>> whole_number(3.0, "units", ek.layers.Layer(name="l"))
+    3
+    >>> whole_number(2.5, "units", ek.layers.Layer(name="l"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    eagerkit.errors.InvalidArgumentError: Layer 'l': units must be a whole number >= 1, got 2.5...
+    """
+    number = None
+    if not isinstance(value, bool):
+        try:
+            number = operator.index(value)  # ints, numpy ints, integer scalar tensors
+        except TypeError:
+            if isinstance(value, numbers.Real) and float(value).is_integer():
+                number = int(value)  # 3.0 is 3; 2.5 is no number of units
+    if number is None or number < minimum:
+        raise InvalidArgumentError(
+            f"{type(layer).__name__} '{layer.name}': {what} must be a whole number >= {minimum}, "
+            f"got {value!r}; eagerkit does not round sizes (write e.g. {max(minimum, 1)})",
+            op=layer.name,
+        )
+    return number
+
+
+def size_pair(value, what, layer):
+    """A window size or stride: one whole number or a pair (or TF's [1, h, w, 1]), as a pair.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.keras.layers.base import size_pair
+    >>> layer = ek.layers.Layer(name="l")
+    >>> size_pair(3, "kernel_size", layer), size_pair([1, 2, 2, 1], "strides", layer)
+    ((3, 3), (2, 2))
+    """
+    values = list(value) if isinstance(value, (list, tuple)) else [value, value]
+    if len(values) == 4:
+        values = values[1:3]
+    if len(values) != 2:
+        raise InvalidArgumentError(
+            f"{what} must be a positive whole number or a pair (height, width), got {value!r}",
+            op=what,
+        )
+    return tuple(whole_number(v, what, layer) for v in values)

@@ -2,8 +2,8 @@
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers import activations
-from eagerkit.keras.layers.base import Layer, check_rank
-from eagerkit.ops.conv import as_pair, conv2d, padding_name
+from eagerkit.keras.layers.base import Layer, check_rank, size_pair, whole_number
+from eagerkit.ops.conv import conv2d, padding_name
 from eagerkit.ops.pool import avg_pool, max_pool
 from eagerkit.ops.shape import transpose
 
@@ -56,12 +56,12 @@ class Conv2D(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        self.filters = int(filters)
-        self.kernel_size = as_pair(kernel_size, "kernel_size")
-        self.strides = as_pair(strides, "strides")
+        self.filters = whole_number(filters, "filters", self)
+        self.kernel_size = size_pair(kernel_size, "kernel_size", self)
+        self.strides = size_pair(strides, "strides", self)
         self.padding = padding_name(padding, "Conv2D")
         self.data_format = _data_format(data_format, "Conv2D")
-        self.dilation_rate = as_pair(dilation_rate, "dilation_rate")
+        self.dilation_rate = size_pair(dilation_rate, "dilation_rate", self)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = kernel_initializer
@@ -106,8 +106,8 @@ class _Pooling2D(Layer):
         self, pool_size=(2, 2), strides=None, padding="valid", data_format="channels_last", **kwargs
     ):
         super().__init__(**kwargs)
-        self.pool_size = as_pair(pool_size, "pool_size")
-        self.strides = self.pool_size if strides is None else as_pair(strides, "strides")
+        self.pool_size = size_pair(pool_size, "pool_size", self)
+        self.strides = self.pool_size if strides is None else size_pair(strides, "strides", self)
         self.padding = padding_name(padding, type(self).__name__)
         self.data_format = _data_format(data_format, type(self).__name__)
 

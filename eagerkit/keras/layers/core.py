@@ -1,9 +1,10 @@
 """The everyday layers: Dense, Dropout, Flatten, Reshape, Embedding."""
 
-from eagerkit.arguments import positive
+import numbers
+
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers import activations
-from eagerkit.keras.layers.base import Layer, check_rank
+from eagerkit.keras.layers.base import Layer, check_rank, whole_number
 from eagerkit.ops.cast import cast
 from eagerkit.ops.creation import random_uniform
 from eagerkit.ops.indexing import gather
@@ -34,7 +35,7 @@ class Dense(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        self.units = positive(units, "units", type(self).__name__)
+        self.units = whole_number(units, "units", self)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = kernel_initializer
@@ -90,9 +91,11 @@ class Dropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if not 0 <= rate < 1:
-            raise ValueError(
-                f"Dropout: rate is the fraction to DROP and must be in [0, 1), got {rate}"
+        if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not 0 <= rate < 1:
+            raise InvalidArgumentError(
+                f"Dropout: rate is the fraction to DROP and must be a number in [0, 1), got "
+                f"{rate!r}",
+                op=self.name,
             )
         self.rate, self.noise_shape, self.seed = float(rate), noise_shape, seed
 
@@ -144,7 +147,9 @@ class Reshape(Layer):
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
-        self.target_shape = tuple(int(n) for n in target_shape)
+        self.target_shape = tuple(
+            whole_number(n, "target_shape", self, minimum=-1) for n in target_shape
+        )  # -1: the size that makes the element count match
 
     def call(self, inputs):
         check_rank(self, inputs.shape, 1, "[batch, ...]", minimum=True)
@@ -165,7 +170,8 @@ class Embedding(Layer):
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
         super().__init__(**kwargs)
-        self.input_dim, self.output_dim = int(input_dim), int(output_dim)
+        self.input_dim = whole_number(input_dim, "input_dim", self)
+        self.output_dim = whole_number(output_dim, "output_dim", self)
         self.embeddings_initializer = embeddings_initializer
 
     def build(self, input_shape):

@@ -4,10 +4,9 @@ That loop is the point of eager execution: no ``dynamic_rnn``, no graph-time unr
 just one step after another, each recorded on the tape like any other op.
 """
 
-from eagerkit.arguments import positive
 from eagerkit.keras import initializers
 from eagerkit.keras.layers import activations
-from eagerkit.keras.layers.base import Layer, check_rank
+from eagerkit.keras.layers.base import Layer, check_rank, whole_number
 from eagerkit.ops.creation import zeros
 from eagerkit.ops.linalg import matmul
 from eagerkit.ops.shape import concat, reshape, stack
@@ -36,7 +35,7 @@ class _Recurrent(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        self.units = positive(units, "units", type(self).__name__)
+        self.units = whole_number(units, "units", self)
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias

@@ -1,0 +1,99 @@
+"""``ek.io``: reading files and parsing text records, as ``tf.io``.
+
+With ``TextLineDataset`` these make TF1's CSV pipeline work eagerly: read lines, skip the
+header, ``decode_csv`` each line into one tensor per column.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> age, name = ek.io.decode_csv(["52,Ann", "61,Bo"], record_defaults=[[0], [""]])
+>>> age.numpy().tolist(), name.numpy().tolist()
+([52, 61], [b'Ann', b'Bo'])
+"""
+
+import csv
+import os
+
+import numpy as np
+
+from eagerkit.data import csv_fields
+from eagerkit.errors import InvalidArgumentError, NotFoundError
+from eagerkit.ops.creation import constant
+from eagerkit.tensor import convert_to_tensor
+
+
+def read_file(filename, name=None):
+    """The whole contents of a file as one scalar ``ek.string`` tensor (its bytes).
+
+    Examples
+    --------
+    >>> import eagerkit as ek, pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "note.txt"
+    >>> _ = path.write_bytes(b"hi\\n")
+    >>> ek.io.read_file(str(path))
+    <ek.Tensor: shape=(), dtype=string, numpy=b'hi\\n'>
+    """
+    if hasattr(filename, "numpy"):
+        filename = filename.numpy()
+    try:
+        path = os.fsdecode(filename)
+    except TypeError:
+        raise InvalidArgumentError(
+            f"read_file: filename must be a path, got {filename!r}", op="read_file"
+        ) from None
+    if not os.path.isfile(path):
+        raise NotFoundError(f"read_file: no such file: {path!r}", op="read_file")
+    with open(path, "rb") as file:
+        return constant(file.read())
+
+
+def decode_csv(
+    records,
+    record_defaults,
+    field_delim=",",
+    use_quote_delim=True,
+    name=None,
+    na_value="",
+    select_cols=None,
+):
+    """Parse CSV records (a string tensor) into one tensor per column, shaped like ``records``.
+
+    ``record_defaults`` gives each column's type and default: ``[0.0]``, ``[0]``, ``[""]``,
+    ``[]`` (a required float32) or a dtype (required); ``select_cols`` keeps only those
+    column indices (then there is one default per selected column).
+    """
+    op = "decode_csv"
+    records = convert_to_tensor(records)
+    if not records.dtype.is_string:
+        raise InvalidArgumentError(
+            f"{op}: records must be a string tensor, got {records.dtype.name}", op=op
+        )
+    kinds = csv_fields.kinds_from_defaults(record_defaults)
+    if select_cols is not None and (
+        len(select_cols) != len(kinds) or list(select_cols) != sorted(set(select_cols))
+    ):
+        raise InvalidArgumentError(
+            f"{op}: select_cols must be increasing column indices, one per record default; "
+            f"got {select_cols} for {len(kinds)} defaults",
+            op=op,
+        )
+    quoting = csv.QUOTE_MINIMAL if use_quote_delim else csv.QUOTE_NONE
+    lines = [record.decode("utf-8") for record in records._data.reshape(-1)]  # on the host
+    columns = [[] for _ in kinds]
+    for number, row in enumerate(csv.reader(lines, delimiter=field_delim, quoting=quoting)):
+        row = row or [""]  # an empty record is one empty field
+        if select_cols is not None and len(row) > max(select_cols, default=-1):
+            row = [row[i] for i in select_cols]
+        if len(row) != len(kinds):
+            raise InvalidArgumentError(
+                f"{op}: record {number} has {len(row)} fields but record_defaults has "
+                f"{len(kinds)}: {lines[number]!r}",
+                op=op,
+            )
+        for column, (text, kind) in enumerate(zip(row, kinds, strict=True)):
+            where = f"record {number}, column {column}"
+            columns[column].append(csv_fields.parse_field(text, kind, where, na_value, op))
+    return [
+        constant(np.array(values, dtype=dtype.as_numpy_dtype).reshape(records.shape))
+        for values, (dtype, _) in zip(columns, kinds, strict=True)
+    ]

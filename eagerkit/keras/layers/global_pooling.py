@@ -1,0 +1,58 @@
+"""GlobalAveragePooling2D and GlobalMaxPooling2D: one number per channel per image.
+
+They squeeze each feature map to its mean (or max), so ``(batch, height, width, channels)``
+becomes ``(batch, channels)`` (``keepdims=True`` keeps 1-sized height and width). A ConvNet
+ends with one of them instead of Flatten to accept images of any size.
+"""
+
+from eagerkit.keras.layers.base import Layer, check_rank
+from eagerkit.keras.layers.convolutional import _IMAGE, _data_format
+from eagerkit.ops.reduce import reduce_max, reduce_mean
+
+
+class _GlobalPooling2D(Layer):
+    """Shared by both: which axes are the image (by ``data_format``) and ``keepdims``."""
+
+    _reduce = None
+
+    def __init__(self, data_format="channels_last", keepdims=False, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = _data_format(data_format, type(self).__name__)
+        self.keepdims = bool(keepdims)
+
+    def call(self, inputs):
+        check_rank(self, inputs.shape, 4, _IMAGE)
+        axes = [1, 2] if self.data_format == "channels_last" else [2, 3]
+        return type(self)._reduce(inputs, axis=axes, keepdims=self.keepdims)
+
+
+class GlobalAveragePooling2D(_GlobalPooling2D):
+    """The mean of each feature map.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> images = ek.reshape(ek.range(8.0), [1, 2, 2, 2])  # channel 0: 0 2 4 6, channel 1: 1 3 5 7
+    >>> ek.layers.GlobalAveragePooling2D()(images)
+    <ek.Tensor: shape=(1, 2), dtype=float32, numpy=array([[3., 4.]], dtype=float32)>
+    """
+
+    _reduce = staticmethod(reduce_mean)
+
+
+class GlobalMaxPooling2D(_GlobalPooling2D):
+    """The largest value of each feature map.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> images = ek.reshape(ek.range(8.0), [1, 2, 2, 2])
+    >>> ek.layers.GlobalMaxPooling2D(keepdims=True)(images).shape
+    TensorShape([1, 1, 1, 2])
+    """
+
+    _reduce = staticmethod(reduce_max)
+
+
+GlobalAvgPool2D = GlobalAveragePooling2D
+GlobalMaxPool2D = GlobalMaxPooling2D

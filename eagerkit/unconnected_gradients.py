@@ -1,0 +1,31 @@
+"""``ek.UnconnectedGradients``: what ``tape.gradient`` gives for a source the target
+does not depend on, ``NONE`` (``None``, the default) or ``ZERO`` (zeros of its shape).
+
+The members are strings, so ``unconnected_gradients="zero"`` and
+``unconnected_gradients=ek.UnconnectedGradients.ZERO`` mean the same.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> x, y = ek.constant(2.0), ek.constant(3.0)
+>>> with ek.GradientTape() as tape:
+...     tape.watch([x, y])
+...     z = x * x
+>>> tape.gradient(z, [x, y], unconnected_gradients=ek.UnconnectedGradients.ZERO)
+[<ek.Tensor: shape=(), dtype=float32, numpy=4.0>, <ek.Tensor: shape=(), dtype=float32, numpy=0.0>]
+"""
+
+import enum
+
+
+class UnconnectedGradients(str, enum.Enum):
+    """``NONE``: an unconnected source gets ``None``; ``ZERO``: zeros shaped like it."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+    def __str__(self):
+        return self.value
+
+    def __repr__(self):
+        return f"ek.UnconnectedGradients.{self.name}"
