@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import eagerkit as ek
-from eagerkit import registry, tape
+from eagerkit import dispatch, recording
 from eagerkit.errors import OpError
 from eagerkit.train import tracking
 
@@ -193,8 +193,8 @@ def _state(objects):
         for root, _, names in os.walk(".")
         for f in names
     )
-    engine = (len(tape.active_tapes), len(registry.graph_tracers))
-    return variables, files, engine, tuple(registry.execution_callbacks)
+    engine = (len(recording.active_tapes), len(dispatch.graph_tracers))
+    return variables, files, engine, tuple(dispatch.execution_callbacks)
 
 
 def _variables_of(obj):
