@@ -70,6 +70,7 @@ def size(value, what, op):
     return value
 
 
+<<<<<<< HEAD
 def positive(value, what, op):
     """A count that must be at least 1 (units of a layer, steps between summaries).
 
@@ -84,3 +85,24 @@ def positive(value, what, op):
     if value < 1:
         raise InvalidArgumentError(f"{op}: {what} must be >= 1, got {value}", op=op)
     return value
+=======
+def normalize_axis(axis, ndim, op_name="axis"):
+    """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    from eagerkit.tensor import Tensor
+
+    result = set()
+    if isinstance(axis, Tensor):
+        axis = axis.numpy().tolist()
+    for a in axis if isinstance(axis, (list, tuple)) else [axis]:
+        a = whole_number(a, "axis", op_name)  # 0.5 is refused, never truncated to 0
+        if not -ndim <= a < ndim:
+            raise InvalidArgumentError(
+                f"{op_name}: axis {a} is out of range for a tensor of rank {ndim} "
+                f"(valid axes: {-ndim} to {ndim - 1})",
+                op=op_name,
+            )
+        result.add(a % ndim)
+    return tuple(sorted(result))
+>>>>>>> main

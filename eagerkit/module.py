@@ -3,8 +3,10 @@
 Keep Variables and other Modules in attributes (or in lists, tuples and dicts held in
 attributes) and ``variables``, ``trainable_variables`` and ``submodules`` collect them, with
 no registration step. As in TF, attributes are visited in sorted order of their names and a
-module's own variables come before those of its submodules. Keras' ``Layer`` is a Module too
-(it lists its variables in creation order instead, as Keras does).
+module's own variables come before those of its submodules. A variable made after a checkpoint
+was restored into the module (a lazily built one) takes the restored value when it is
+assigned. Keras' ``Layer`` is a Module too (it lists its variables in creation order instead,
+as Keras does).
 
 Examples
 --------
@@ -28,6 +30,7 @@ import re
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.name_scope import name_scope as _name_scope
+from eagerkit.train.tracking import restore_deferred
 from eagerkit.variables import Variable
 
 
@@ -68,6 +71,11 @@ class Module:
                 op=type(self).__name__,
             )
         self._name = name or snake_case(type(self).__name__)
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if isinstance(value, Variable):  # made after a checkpoint restore? take its value
+            restore_deferred(self)
 
     @property
     def name(self):

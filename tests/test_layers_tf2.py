@@ -64,7 +64,6 @@ def test_add_variable_is_tf1s_add_weight():
     layer = Scale(name="scale")
     assert layer([[1.0, 2.0]]).numpy().tolist() == [[1.0, 2.0]]
     assert [v.name for v in layer.variables] == ["scale/w:0"]
-    assert ek.layers.Layer.add_variable is ek.layers.Layer.add_weight
 
 
 @pytest.mark.parametrize(

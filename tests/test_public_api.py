@@ -193,7 +193,7 @@ def _state(objects):
         for root, _, names in os.walk(".")
         for f in names
     )
-    engine = (len(recording.active_tapes), len(dispatch.graph_tracers))
+    engine = (len(recording.active_tapes), len(recording.graph_tracers))
     return variables, files, engine, tuple(dispatch.execution_callbacks)
 
 

@@ -16,7 +16,15 @@ each); ``python -m eagerkit.widgets.exercises.student`` writes the student copie
 lessons, with the solutions taken out.
 """
 
-from .exercise import Exercise, FunctionExercise, ValueExercise, exercise
+from .exercise import CustomExercise, Exercise, FunctionExercise, ValueExercise, exercise
 from .result import Hint, Result
 
-__all__ = ["Exercise", "FunctionExercise", "Hint", "Result", "ValueExercise", "exercise"]
+__all__ = [
+    "CustomExercise",
+    "Exercise",
+    "FunctionExercise",
+    "Hint",
+    "Result",
+    "ValueExercise",
+    "exercise",
+]

@@ -51,7 +51,14 @@ def differences(answer, expected, *, what="your answer", reveal=True, rtol=1e-4,
         return [f"{what} has shape {got.shape} but shape {want.shape} is expected"]
     if isinstance(expected, Tensor) and answer.dtype != expected.dtype:
         return [f"{what} has dtype {answer.dtype.name} but {expected.dtype.name} is expected"]
+    if isinstance(expected, Tensor) and answer.device != expected.device:
+        return [f"{what} is on {_place(answer)} but is expected on {_place(expected)}"]
     return _value_differences(got, want, what, reveal, rtol, atol)
+
+
+def _place(tensor):
+    """The device's short name, /cpu:0, rather than TF's full /job:localhost/... name."""
+    return tensor._device.name
 
 
 def _array(value):

@@ -35,8 +35,10 @@ class Trace:
                     self.tape.watch(x)
             self.output = fn(*inputs)
         self.grads = [None] * len(inputs)
-        if isinstance(self.output, Tensor) and self.output.dtype.is_floating:
-            self.grads = self.tape.gradient(self.output, list(inputs))
+        floats = [x for x in inputs if x.dtype.is_floating]
+        if isinstance(self.output, Tensor) and self.output.dtype.is_floating and floats:
+            found = dict(zip(map(id, floats), self.tape.gradient(self.output, floats), strict=True))
+            self.grads = [found.get(id(x)) for x in inputs]  # integers: None, and no warning
 
     def on_record(self, tape, record):
         pass
@@ -49,12 +51,13 @@ class Trace:
         for k, step in enumerate(self.steps):
             yield step.record.output, host(step.g, step.record.output._device), k
         for x, g in zip(self.inputs, self.grads, strict=True):
-            if g is not None:
-                yield x, g.numpy(), None
+            if x.dtype.is_floating:  # None: no gradient reached x, which reads as zeros
+                yield x, np.zeros(x.shape) if g is None else g.numpy(), None
 
     def feeds_output(self):
         """Indices of the records the output depends on."""
-        needed, used = {id(self.output)}, set()
+        outputs = self.output if isinstance(self.output, (tuple, list)) else [self.output]
+        needed, used = {id(t) for t in outputs}, set()
         for index in range(len(self.tape.records) - 1, -1, -1):
             record = self.tape.records[index]
             if id(record.output) in needed:
@@ -64,29 +67,33 @@ class Trace:
 
 
 class ValueIndex:
-    """Find a tensor's counterpart on another tape by its value (same shape, close values)."""
+    """Find a tensor's counterpart on another tape by its value (same shape, close values);
+    among several, the one an op of the same name made."""
 
-    def __init__(self, pairs):
-        self._pairs = [(np.asarray(v), item) for v, item in pairs]
+    def __init__(self, entries):
+        self._entries = [(np.asarray(value), op, item) for value, op, item in entries]
 
-    def find(self, value, default=None):
+    def find(self, value, op=None, default=None):
         value = np.asarray(value)
-        for known, item in self._pairs:
-            if known.shape == value.shape and np.allclose(known, value, rtol=1e-4, atol=1e-5):
-                return item
-        return default
+        found = [
+            (known_op, item)
+            for known, known_op, item in self._entries
+            if known.shape == value.shape and np.allclose(known, value, rtol=1e-4, atol=1e-5)
+        ]
+        same_op = [item for known_op, item in found if known_op == op]
+        return (same_op or [item for _, item in found] or [default])[0]
 
 
 def first_wrong_value(student, reference):
     """The index of the first record feeding the student's result whose value the
     reference never computes, or None."""
-    known = [x.numpy() for x in reference.inputs]
-    known += [r.output.numpy() for r in reference.tape.records]
-    index = ValueIndex((v, True) for v in known)
+    known = [(x.numpy(), None, True) for x in reference.inputs]
+    known += [(r.output.numpy(), r.op.name, True) for r in reference.tape.records]
+    index = ValueIndex(known)
     used = student.feeds_output()
     for i, record in enumerate(student.tape.records):
         if i in used and record.op is not READ_VARIABLE:
-            if not index.find(record.output.numpy(), False):
+            if not index.find(record.output.numpy(), record.op.name, False):
                 return i
     return None
 
@@ -94,10 +101,18 @@ def first_wrong_value(student, reference):
 def first_wrong_gradient(student, reference):
     """``(record index, tensor, student gradient, reference gradient)`` for the first
     wrong gradient of the student's sweep, or None."""
-    index = ValueIndex((t.numpy(), g) for t, g, _ in reference.completed_gradients())
+    index = ValueIndex(
+        (t.numpy(), reference.steps[k].record.op.name, g)
+        for t, g, k in reference.completed_gradients()
+        if k is not None  # an op's output; the inputs are matched by position
+    )
+    given = {id(x): g for x, g, k in reference.completed_gradients() if k is None}  # same inputs
     visited = {id(step.record): k for k, step in enumerate(student.steps)}
-    for tensor, got, _ in student.completed_gradients():
-        want = index.find(tensor.numpy())
+    for tensor, got, k in student.completed_gradients():
+        if k is None:
+            want = given.get(id(tensor))
+        else:
+            want = index.find(tensor.numpy(), student.steps[k].record.op.name)
         if want is None or np.allclose(got, want, rtol=1e-4, atol=1e-5):
             continue
         culprit = _culprit(student, tensor, visited)

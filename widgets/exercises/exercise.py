@@ -18,6 +18,7 @@ from .result import Hint, Result
 from .text import short
 
 _EXERCISES = {}  # "5.1" -> Exercise
+PLACEHOLDER = "# your code here"  # what the student copies have in place of a solution
 
 
 def exercise(key):
@@ -44,9 +45,15 @@ def exercise(key):
 
 
 def unanswered(answer):
-    """True for the placeholder ``...`` (alone or inside a tuple or list) and for None."""
+    """True for the placeholder ``...`` (alone or inside a tuple or list), for None, and
+    for a function whose source still holds the student copy's ``# your code here``."""
     if answer is ... or answer is None:
         return True
+    if callable(answer):
+        try:
+            return PLACEHOLDER in inspect.getsource(answer)
+        except (OSError, TypeError):  # no source to read (a builtin, a lambda made by exec)
+            return False
     return isinstance(answer, (tuple, list)) and any(unanswered(a) for a in answer)
 
 
@@ -113,16 +120,36 @@ class ValueExercise(Exercise):
         return self.result("right", [])
 
 
+class CustomExercise(Exercise):
+    """An exercise judged by ``judge(answer)``, which returns the sentences saying what is
+    wrong (none: right). For what values and gradients cannot say (how often a function
+    traced, how far an optimizer got)."""
+
+    def __init__(self, key, title, *, judge, hints):
+        super().__init__(key, title, hints=hints)
+        self._judge = judge
+
+    def judge(self, answer):
+        problems = self._judge(answer)
+        return self.result("wrong", problems) if problems else self.result("right", [])
+
+
 class FunctionExercise(Exercise):
     """Write a function. It is called on each of ``inputs`` and compared with ``reference``:
     values (shape, dtype, elements), then, up to ``order``, gradients with respect to each
     argument. A wrong value or gradient is traced to the first op on the student's tape
     where it goes wrong, shown highlighted in a TapeView.
+
+    The gradients are those of ``sum(upstream * fn(*x))``: ``upstream`` (default: ones) is
+    the gradient arriving from above, as a bigger model would send it.
     """
 
-    def __init__(self, key, title, *, reference, inputs, hints, order=1, rtol=1e-4, atol=1e-5):
+    def __init__(
+        self, key, title, *, reference, inputs, hints, order=1, upstream=None, rtol=1e-4, atol=1e-5
+    ):
         super().__init__(key, title, hints=hints)
         self.reference, self.inputs, self.order = reference, inputs, order
+        self.upstream = upstream  # the gradient that arrives at the output (default: ones)
         self.rtol, self.atol = rtol, atol
         self.names = list(inspect.signature(reference).parameters)
 
@@ -131,12 +158,13 @@ class FunctionExercise(Exercise):
             return self.result("wrong", [f"a function is expected, got {type(fn).__name__}"])
         name = getattr(fn, "__name__", "your function")
         for args in self.inputs:
-            tensors = [convert_to_tensor(np.asarray(a, _dtype_of(a))) for a in args]
+            tensors = [convert_to_tensor(a) for a in args]  # TF's dtypes: float32, int32
             call = f"{name}({', '.join(short(_text(a), 30) for a in args)})"
             got = fn(*tensors)
             if got is None or got is ...:
                 raise _NotAnswered(
-                    f"{call} returned {got!r}: {_HOW_TO_ANSWER.format(key=self.key)}"
+                    f"{call} returned {got!r} (no return yet?): "
+                    + _HOW_TO_ANSWER.format(key=self.key)
                 )
             problems = differences(
                 got, self.reference(*tensors), what=call, rtol=self.rtol, atol=self.atol
@@ -144,21 +172,36 @@ class FunctionExercise(Exercise):
             if problems:
                 return self._wrong(fn, tensors, problems, forward=True)
             if self.order:
-                problems = self._gradient_differences(fn, tensors, call)
+                problems = self._gradient_differences(self._weighted(fn), tensors, call)
                 if problems:
                     return self._wrong(fn, tensors, problems, forward=False)
         return self.result("right", [])
+
+    def _weighted(self, fn):
+        if self.upstream is None:
+            return fn
+        upstream = convert_to_tensor(np.asarray(self.upstream, np.float32))
+
+        def weighted(*args):
+            return fn(*args) * upstream
+
+        weighted.__name__ = getattr(fn, "__name__", "out")
+        return weighted
 
     def _gradient_differences(self, fn, tensors, call):
         from .gradients import derivatives
 
         mine = derivatives(fn, tensors, self.order)
-        theirs = derivatives(self.reference, tensors, self.order)
+        theirs = derivatives(self._weighted(self.reference), tensors, self.order)
         for order, (got_all, want_all) in enumerate(zip(mine, theirs, strict=True), start=1):
             for name, got, want in zip(self.names, got_all, want_all, strict=True):
-                what = _derivative_text(order, name, call)
+                what = _derivative_text(order, name, call, self.upstream)
                 if want is not None and got is None:
-                    return [f"{what} is None: no gradient reaches {name}"]
+                    return [
+                        f"{what} is None: no gradient reaches {name} (an op on the way has "
+                        "no gradient, such as ek.round or a cast to an integer, or the value "
+                        "left the tape through numpy)"
+                    ]
                 if want is None:
                     continue
                 problems = differences(got, want, what=what, rtol=self.rtol, atol=self.atol)
@@ -169,20 +212,21 @@ class FunctionExercise(Exercise):
     def _wrong(self, fn, tensors, problems, *, forward):
         from .pointing import point_at
 
-        lines, where = point_at(fn, self.reference, tensors, self.names, forward=forward)
+        if not forward:  # the gradient compared is that of the output times upstream
+            fn, reference = self._weighted(fn), self._weighted(self.reference)
+        else:
+            reference = self.reference
+        lines, where = point_at(fn, reference, tensors, self.names, forward=forward)
         return self.result("wrong", problems + lines, **where)
-
-
-def _dtype_of(value):
-    array = np.asarray(value)
-    return np.float32 if array.dtype.kind == "f" else None
 
 
 def _text(value):
     return str(value.numpy().tolist() if isinstance(value, Tensor) else np.asarray(value).tolist())
 
 
-def _derivative_text(order, name, call):
+def _derivative_text(order, name, call, upstream=None):
+    if upstream is not None:
+        call = f"{call} * {_text(upstream)}"
     if order == 1:
         return f"the gradient of {call} with respect to {name}"
     return (

@@ -16,6 +16,11 @@ def point_at(fn, reference, inputs, names, *, forward):
         index = found[0] if found else _users_op(student)
         why = "the op whose VJP sends the first wrong gradient"
     if index is None:
+        if forward:
+            return [
+                "every op on your tape computes a value that the correct computation computes "
+                "too: your function returns the wrong one of them"
+            ], {}
         return [], {}
     view = _view(fn, inputs, names)
     step = view.graph["forward"][index]["text"]

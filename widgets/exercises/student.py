@@ -22,6 +22,8 @@ import pathlib
 import re
 import sys
 
+from .exercise import PLACEHOLDER
+
 BEGIN = re.compile(r"^(\s*)### BEGIN SOLUTION(?::\s*(.*\S))?\s*$")
 END = re.compile(r"^\s*### END SOLUTION\s*$")
 
@@ -44,7 +46,7 @@ def strip_solution(source, where="a solution cell"):
         if begin and not inside:
             inside = True
             student = begin.group(2) or "..."  # "### BEGIN SOLUTION: t = ..." keeps the name
-            out.append(f"{begin.group(1)}{student}  # your code here")
+            out.append(f"{begin.group(1)}{student}  {PLACEHOLDER}")
         elif END.match(line) and inside:
             inside = False
         elif begin or END.match(line):
