@@ -70,7 +70,6 @@ def size(value, what, op):
     return value
 
 
-<<<<<<< HEAD
 def positive(value, what, op):
     """A count that must be at least 1 (units of a layer, steps between summaries).
 
@@ -85,7 +84,8 @@ def positive(value, what, op):
     if value < 1:
         raise InvalidArgumentError(f"{op}: {what} must be >= 1, got {value}", op=op)
     return value
-=======
+
+
 def normalize_axis(axis, ndim, op_name="axis"):
     """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes."""
     if axis is None:
@@ -105,4 +105,3 @@ def normalize_axis(axis, ndim, op_name="axis"):
             )
         result.add(a % ndim)
     return tuple(sorted(result))
->>>>>>> main
