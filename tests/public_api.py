@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 import eagerkit as ek
-from eagerkit import boundary
+from eagerkit import namespaces
 
 # Parameters that count things or pick axes: a fractional value there must be refused,
 # never truncated (1.5 units is not 1 unit).
@@ -37,14 +37,14 @@ NOT_FUZZED = {
 }
 
 
-def namespaces():
-    return boundary.module_namespaces(ek, ek.PUBLIC_NAMESPACES)
+def public_namespaces():
+    return namespaces.module_namespaces(ek, ek.PUBLIC_NAMESPACES)
 
 
 def public_callables():
     """``{name: callable}`` for every distinct public function and class, by first name."""
     found, seen = {}, set()
-    for module, attribute, value in boundary.public_members(namespaces()):
+    for module, attribute, value in namespaces.public_members(public_namespaces()):
         if id(value) not in seen:
             seen.add(id(value))
             found[f"{module.__name__.replace('eagerkit', 'ek', 1)}.{attribute}"] = value
@@ -86,7 +86,7 @@ def _method_names(cls):
         member = inspect.getattr_static(cls, name)
         if isinstance(member, (staticmethod, classmethod)):
             member = member.__func__
-        if inspect.isfunction(member) and boundary._ours(member):
+        if inspect.isfunction(member) and namespaces.ours(member):
             names.append(name)
     return names
 

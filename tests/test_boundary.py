@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import eagerkit as ek
-from eagerkit import boundary, errors
+from eagerkit import boundary, errors, namespaces
 
 PACKAGE = ek.__file__.rsplit("/", 1)[0]
 
@@ -126,3 +126,15 @@ def test_a_hint_never_suggests_a_lossy_cast(call, hint):
     assert hint in str(caught.value)
     assert "ek.cast(x, ek.int" not in str(caught.value)
     assert "ek.cast(value, ek.float32)" not in str(caught.value)
+
+
+def test_every_public_namespace_exists_once_eagerkit_is_imported():
+    """A namespace imported later (``import eagerkit.testing``) would miss the boundary."""
+    import functools
+    import types
+
+    for dotted in ek.PUBLIC_NAMESPACES:
+        module = functools.reduce(getattr, dotted.split("."), ek)
+        assert isinstance(module, types.ModuleType), dotted
+        assert module in namespaces.module_namespaces(ek, ek.PUBLIC_NAMESPACES)
+    assert ek.testing.check_grads.__boundary__

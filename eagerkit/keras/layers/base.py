@@ -13,6 +13,7 @@ import operator
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import initializers
+from eagerkit.keras.layers import first_call
 from eagerkit.module import Module, snake_case
 from eagerkit.ops.cast import cast
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -79,7 +80,7 @@ class Layer(Module):
                 "layer is used"
             )
         inputs = self._convert(inputs)
-        unbuilt = None if self.built else _unbuilt_state(self)
+        unbuilt = None if self.built else first_call.attributes_before(self)
         try:
             if unbuilt is not None:
                 self.build(_shape_of(inputs))
@@ -90,7 +91,7 @@ class Layer(Module):
             outputs = self.call(inputs, *args, **kwargs)
         except BaseException:
             if unbuilt is not None:  # a failed first call leaves no half-built layers behind
-                _restore_state(unbuilt)
+                first_call.restore(unbuilt)
             raise
         if isinstance(outputs, Tensor):
             self.last_output_shape = (None,) + tuple(outputs.shape[1:])
@@ -208,25 +209,6 @@ def _attribute_values(obj):
             stack.extend(reversed(list(value.values())))
         else:
             yield value
-
-
-def _unbuilt_state(layer):
-    """The attributes of ``layer`` and of every layer inside it, to undo a failed build."""
-    found, pending = {}, [layer]
-    while pending:
-        current = pending.pop()
-        if id(current) not in found:
-            attributes = dict(vars(current))
-            attributes["_weights"] = list(attributes.get("_weights", []))
-            found[id(current)] = (current, attributes)
-            pending.extend(v for v in _attribute_values(current) if isinstance(v, Layer))
-    return list(found.values())
-
-
-def _restore_state(saved):
-    for layer, attributes in saved:
-        vars(layer).clear()
-        vars(layer).update(attributes)
 
 
 def _owned(layer):
