@@ -86,6 +86,20 @@ def positive(value, what, op):
     return value
 
 
+def count_or_all(value, what, op):
+    """A count where -1 means "all", as in TF's take, skip and repeat: None for all.
+
+    Examples
+    --------
+    >>> count_or_all(-1, "count", "take") is None, count_or_all(3, "count", "take")
+    (True, 3)
+    """
+    value = whole_number(value, what, op)
+    if value < -1:
+        raise InvalidArgumentError(f"{op}: {what} must be >= 0, or -1 for all, got {value}", op=op)
+    return None if value == -1 else value
+
+
 def normalize_axis(axis, ndim, op_name="axis"):
     """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes."""
     if axis is None:

@@ -7,6 +7,7 @@ as many decimals as its step needs, so a 0.02 step reads ``0.04 0.06 0.08``, nev
 ``0.0715``.
 """
 
+import functools
 import math
 
 import numpy as np
@@ -38,7 +39,7 @@ def linear_axis(lo, hi, integer=False, pad=0.0):
     margin = (hi - lo) * pad
     lo, hi = lo - margin, hi + margin
     for bins in range(MAX_TICKS - 1, MAX_TICKS + 3):  # the locator counts ticks outside too
-        locator = MaxNLocator(nbins=bins, steps=STEPS, integer=integer, min_n_ticks=2)
+        locator = _locator(bins, integer)
         inside = lo - 1e-9 * (hi - lo), hi + 1e-9 * (hi - lo)
         values = [float(v) for v in locator.tick_values(lo, hi) if inside[0] <= v <= inside[1]]
         if len(values) >= 4:
@@ -77,6 +78,12 @@ def log_axis(lo, hi):
         linear = linear_axis(10**lo, 10**hi)
         values = [math.log10(v) for v in linear["ticks"] if v > 0]
     return {"lo": lo, "hi": hi, "ticks": values, "labels": [_power_label(v) for v in values]}
+
+
+@functools.cache
+def _locator(bins, integer):
+    """One MaxNLocator per setting, made once: making one costs as much as using it."""
+    return MaxNLocator(nbins=bins, steps=STEPS, integer=integer, min_n_ticks=2)
 
 
 def _label(value, step):
