@@ -27,9 +27,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import eagerkit as ek
-from eagerkit import dispatch, recording
+from eagerkit import dispatch, recording, summary
 from eagerkit.errors import OpError
-from eagerkit.train import tracking
+from eagerkit.train import global_step, tracking
 
 EXAMPLES = int(os.environ.get("EK_FUZZ_EXAMPLES", "25"))
 SECONDS_PER_CALL = 20
@@ -38,6 +38,7 @@ METHODS = public_api.public_methods(
     {name: value for name, value in public_api.public_callables().items() if inspect.isclass(value)}
 )
 CALLS = {"made": 0}
+BEFORE = {}  # global state as the module found it, put back after every call
 FUZZ = settings(
     max_examples=EXAMPLES,
     derandomize=True,
@@ -63,6 +64,7 @@ def guarded(tmp_path_factory):
     connect = socket.socket.connect
     socket.socket.connect = _offline
     previous_alarm = signal.signal(signal.SIGALRM, _hung)
+    BEFORE.update({"writers": list(summary._writers), "global step": global_step._global_step})
     try:
         yield
     finally:
@@ -219,7 +221,10 @@ def _shown(args, kwargs):
 
 
 def _reset_switches():
-    """Global switches a successful call may flip; the next call starts from the defaults."""
+    """Global switches a successful call may flip; the next call (and the next test module
+    in this process) starts from the defaults."""
     ek.debugging.disable_check_numerics()
     ek.debugging.enable_traceback_filtering()
     ek.set_device_policy(ek.DEVICE_PLACEMENT_EXPLICIT)
+    summary._writers[:] = BEFORE["writers"]  # set_as_default() on a writer made from the pool
+    global_step._global_step = BEFORE["global step"]  # get_or_create_global_step()
