@@ -33,9 +33,12 @@ def linear_axis(lo, hi, integer=False, pad=0.0):
     ['0.2', '0.4', '0.6', '0.8']
     """
     lo, hi = float(lo), float(hi)
-    if hi - lo < 1e-12 * max(1.0, abs(lo)):  # one value: give it room around it
-        half = 1.0 if integer else max(abs(lo) * 0.1, 0.5)
-        lo, hi = lo - half, hi + half
+    if hi - lo < 1e-12 * max(1.0, abs(lo)):  # one value: give it room
+        if integer:  # a first step or epoch: the axis runs on to the next one
+            hi = lo + 1
+        else:
+            half = max(abs(lo) * 0.1, 0.5)
+            lo, hi = lo - half, hi + half
     margin = (hi - lo) * pad
     lo, hi = lo - margin, hi + margin
     for bins in range(MAX_TICKS - 1, MAX_TICKS + 3):  # the locator counts ticks outside too

@@ -98,6 +98,7 @@ def _check_curve(curve, page):
 
 def _check_short_curve(curve):
     assert _tick_labels(curve.locator("text.ek-tick-x")) == ["0", "1"]
+    assert curve.locator("circle.ek-dot").count() == 2  # one dot per epoch
     labels = _tick_labels(curve.locator("text.ek-tick-y"))
     assert "0.0715" not in labels and all(len(label) <= 4 for label in labels), labels
     _shot(curve, "views_loss_curve_2_epochs.png")
