@@ -184,6 +184,7 @@ from eagerkit.ops.shape import (
 )
 from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
+from eagerkit.random import categorical as multinomial  # TF1's name
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
 from eagerkit.tensor_shape import TensorShape

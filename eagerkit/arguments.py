@@ -68,3 +68,38 @@ def size(value, what, op):
     if value < 0:
         raise InvalidArgumentError(f"{op}: {what} must be >= 0, got {value}", op=op)
     return value
+
+
+def count_or_all(value, what, op):
+    """A count where -1 means "all", as in TF's take, skip and repeat: None for all.
+
+    Examples
+    --------
+    >>> count_or_all(-1, "count", "take") is None, count_or_all(3, "count", "take")
+    (True, 3)
+    """
+    value = whole_number(value, what, op)
+    if value < -1:
+        raise InvalidArgumentError(f"{op}: {what} must be >= 0, or -1 for all, got {value}", op=op)
+    return None if value == -1 else value
+
+
+def normalize_axis(axis, ndim, op_name="axis"):
+    """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    from eagerkit.tensor import Tensor
+
+    result = set()
+    if isinstance(axis, Tensor):
+        axis = axis.numpy().tolist()
+    for a in axis if isinstance(axis, (list, tuple)) else [axis]:
+        a = whole_number(a, "axis", op_name)  # 0.5 is refused, never truncated to 0
+        if not -ndim <= a < ndim:
+            raise InvalidArgumentError(
+                f"{op_name}: axis {a} is out of range for a tensor of rank {ndim} "
+                f"(valid axes: {-ndim} to {ndim - 1})",
+                op=op_name,
+            )
+        result.add(a % ndim)
+    return tuple(sorted(result))

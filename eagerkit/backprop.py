@@ -16,9 +16,8 @@ Two speeds, one set of VJPs:
 
 import contextlib
 
-from eagerkit import dispatch, registry
+from eagerkit import recording, registry
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.recording import any_tape_recording
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -205,7 +204,7 @@ _array_ops = {}  # Device -> its ArrayOps, made on first use
 def _vjps_on_tensors():
     """Work on Tensors inside an outer tape (it records the backward pass), while ek.function
     traces (the backward ops join its graph), or when the reference mode is forced."""
-    return _force_tensor_ops or any_tape_recording() or bool(dispatch.graph_tracers)
+    return _force_tensor_ops or bool(recording.active_tapes or recording.graph_tracers)
 
 
 _force_tensor_ops = False

@@ -22,7 +22,6 @@ from eagerkit.errors import OpError
 from eagerkit.tensor import Tensor
 
 execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
-graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), innermost last
 _KERNEL_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError, MemoryError)
 
 
@@ -50,14 +49,14 @@ def op_error(op, inputs, error):
 
 def anyone_recording():
     """True when a tape, a graph trace or an execution callback wants to see each op."""
-    return bool(recording.active_tapes or graph_tracers or execution_callbacks)
+    return bool(recording.active_tapes or recording.graph_tracers or execution_callbacks)
 
 
 def after(op, inputs, arrays, output, params):
     """Tell whoever is recording that ``output = op(*inputs, **params)`` ran."""
     params = params or recording.NO_PARAMS  # one shared empty dict: records stay small
-    if graph_tracers:  # ek.function is tracing: its graph gets the op as called
-        graph_tracers[-1].record(op, inputs, arrays, output, params)
+    if recording.graph_tracers:  # ek.function is tracing: its graph gets the op as called
+        recording.graph_tracers[-1].record(op, inputs, arrays, output, params)
     if recording.active_tapes and op.differentiable:
         inputs = recording.recorded_inputs(inputs, arrays, output._device)
         recording.record(op, inputs, output, params)

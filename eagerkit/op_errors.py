@@ -102,3 +102,32 @@ def _described(value):
     if hasattr(value, "dtype") and hasattr(value, "shape"):
         return f"{value.dtype}{tuple(value.shape)}"
     return type(value).__name__
+
+
+def does_not_fit(op_name, value, expected):
+    """A Python integer too big for the dtype it is converted to (it would wrap around)."""
+    return InvalidArgumentError(
+        f"{op_name}: the integer value {value!r} does not fit in {expected.name} and would "
+        f"wrap around; use a wider dtype, e.g. ek.cast(x, ek.int64) first.",
+        op=op_name,
+    )
+
+
+def value_dtype_mismatch(op_name, got, expected, value=None):
+    """A value of one dtype given where another is needed (TF never converts silently)."""
+    shown = f" {value!r}" if value is not None else ""
+    cast = (
+        f"Use ek.cast(x, ek.{expected.name}) or write"
+        if dtypes.casts_without_loss(got.as_numpy_dtype, expected.as_numpy_dtype)
+        else "Write"  # a cast would lose data (1.5 to an int): never suggest one
+    )
+    return InvalidArgumentError(
+        f"{op_name}: expected {_article(expected.name)} value but got "
+        f"{_article(got.name)} one{shown}; eagerkit does not convert between dtypes silently. "
+        f"{cast} the value with the dtype you mean (3.0 for a float, 3 for an int).",
+        op=op_name,
+    )
+
+
+def _article(name):
+    return ("an " if name[0] in "aeiou" else "a ") + name

@@ -10,9 +10,7 @@ import numpy as np
 from eagerkit import dtypes, op_errors
 from eagerkit.devices import current_device
 from eagerkit.tensor import Tensor, to_array
-from eagerkit.variables import Variable
 
-_PLAIN = (Tensor, Variable)  # exact types the fast path takes (a Variable is read as it is)
 # dtypes that hold any int32 value, so a Python int in that range converts losslessly
 _HOLD_INT32 = frozenset(np.dtype(name) for name in ("int32", "int64", "float32", "float64"))
 
@@ -24,8 +22,8 @@ def fast_operands(inputs):
     and Python numbers that fit that dtype (``x * 3`` on a float tensor).
     """
     reference = inputs[0] if inputs else None
-    if type(reference) not in _PLAIN:
-        if len(inputs) != 2 or type(inputs[1]) not in _PLAIN:
+    if not isinstance(reference, Tensor):  # a Tensor or a Variable (read as it is)
+        if len(inputs) != 2 or not isinstance(inputs[1], Tensor):
             return None
         reference = inputs[1]  # 3 * x
     device = reference._device
@@ -34,7 +32,7 @@ def fast_operands(inputs):
         return None
     arrays = []
     for x in inputs:
-        if type(x) in _PLAIN:
+        if isinstance(x, Tensor):
             if x._device is not device or x._data.dtype != np_dtype:
                 return None
             arrays.append(x._data)

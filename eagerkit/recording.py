@@ -12,6 +12,7 @@ import types
 from eagerkit.tensor import Tensor
 
 active_tapes = []  # the tapes recording now, innermost last; only this module changes it
+graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), innermost last
 NO_PARAMS = types.MappingProxyType({})  # the params of every op called without any
 
 

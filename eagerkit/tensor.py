@@ -1,8 +1,8 @@
 """Tensor: an immutable array plus the device it lives on.
 
 A Tensor is just ``(_data, _device)``. It knows nothing about gradients: the tape
-(tape.py) remembers which ops made which tensors. Its arithmetic operators are attached
-in ``ops/operators.py``, next to the ops they call.
+(tape.py) remembers which ops made which tensors. Its operators are ops (``x * y`` is
+``ek.multiply(x, y)``): the table at the end of this file says which op each one is.
 """
 
 import numpy as np
@@ -225,7 +225,10 @@ def convert_to_tensor(value, dtype=None, device=None):
     """
     if isinstance(value, Tensor):
         if dtype is not None and dtypes.as_dtype(dtype) != value.dtype:
-            raise _dtype_mismatch("convert_to_tensor", value.dtype, dtypes.as_dtype(dtype))
+            from eagerkit import op_errors
+
+            wanted = dtypes.as_dtype(dtype)
+            raise op_errors.value_dtype_mismatch("convert_to_tensor", value.dtype, wanted)
         return value
     target = device if device is not None else current_device()
     np_dtype = (
@@ -258,41 +261,80 @@ def to_array(value, np_dtype, device, op_name):
         if np_dtype.kind in "iub" and not (
             converted == host if host.ndim == 0 else np.array_equal(converted, host)
         ):
+            from eagerkit import op_errors
+
             if host.dtype.kind in "iu":
-                raise _does_not_fit(op_name, value, dtypes.from_numpy(np_dtype))
-            raise _dtype_mismatch(
+                raise op_errors.does_not_fit(op_name, value, dtypes.from_numpy(np_dtype))
+            raise op_errors.value_dtype_mismatch(
                 op_name, dtypes.from_numpy(host.dtype), dtypes.from_numpy(np_dtype), value
             )
         host = converted
     return device.backend.asarray(host)
 
 
-def _does_not_fit(op_name, value, expected):
-    from eagerkit.errors import InvalidArgumentError
-
-    return InvalidArgumentError(
-        f"{op_name}: the integer value {value!r} does not fit in {expected.name} and would "
-        f"wrap around; use a wider dtype, e.g. ek.cast(x, ek.int64) first.",
-        op=op_name,
-    )
-
-
-def _dtype_mismatch(op_name, got, expected, value=None):
-    from eagerkit.errors import InvalidArgumentError
-
-    shown = f" {value!r}" if value is not None else ""
-    cast = (
-        f"Use ek.cast(x, ek.{expected.name}) or write"
-        if dtypes.casts_without_loss(got.as_numpy_dtype, expected.as_numpy_dtype)
-        else "Write"  # a cast would lose data (1.5 to an int): never suggest one
-    )
-    return InvalidArgumentError(
-        f"{op_name}: expected {_article(expected.name)} value but got "
-        f"{_article(got.name)} one{shown}; eagerkit does not convert between dtypes silently. "
-        f"{cast} the value with the dtype you mean (3.0 for a float, 3 for an int).",
-        op=op_name,
-    )
+# --- operators: x * y is ek.multiply(x, y) ---------------------------------------------------
+# Each operator is the public op named here, recorded on tapes like any call of it. The ops
+# are written on top of Tensor (ops/), so they cannot exist while this file runs: once they
+# do, ops/__init__.py hands them to install_operators, and this file never imports an op.
+BINARY_OPERATORS = {  # x <symbol> y, and y <symbol> x (reflected, "__r<symbol>__")
+    "add": "add",
+    "sub": "subtract",
+    "mul": "multiply",
+    "truediv": "truediv",
+    "floordiv": "floordiv",
+    "mod": "mod",
+    "pow": "pow",
+    "matmul": "matmul",
+}
+UNARY_OPERATORS = {"neg": "negative", "abs": "abs", "invert": "logical_not", "getitem": "getitem"}
+COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}
+BOOL_OPERATORS = {  # bool tensors only: x & y, x | y, x ^ y
+    "and": ("logical_and", "&"),
+    "or": ("logical_or", "|"),
+    "xor": ("logical_xor", "^"),
+}
 
 
-def _article(name):
-    return ("an " if name[0] in "aeiou" else "a ") + name
+def install_operators(ops):
+    """Give Tensor its operators: ``ops`` maps an op's name to its public function."""
+    for symbol, name in {**BINARY_OPERATORS, **COMPARISONS}.items():
+        setattr(Tensor, f"__{symbol}__", ops[name])  # a plain function: no extra call
+    for symbol, name in UNARY_OPERATORS.items():
+        setattr(Tensor, f"__{symbol}__", ops[name])
+    for symbol, name in BINARY_OPERATORS.items():
+        setattr(Tensor, f"__r{symbol}__", _reflected(ops[name]))
+    for symbol, (name, text) in BOOL_OPERATORS.items():
+        setattr(Tensor, f"__{symbol}__", _bool_only(ops[name], text))
+        setattr(Tensor, f"__r{symbol}__", _reflected(ops[name]))
+    Tensor.__eq__ = _elementwise(ops["equal"], False)  # TF2: == compares element by element
+    Tensor.__ne__ = _elementwise(ops["not_equal"], True)
+    Tensor.__pos__ = lambda self: self
+
+
+def _reflected(op):
+    def reflected(self, other):  # 2 * x: Python asks x.__rmul__(2)
+        return op(other, self)
+
+    return reflected
+
+
+def _elementwise(op, against_none):
+    def compare(self, other):
+        # x == None, or numbers == text, is plainly False (TF2); anything else, elementwise.
+        if other is None or (isinstance(other, (str, bytes)) and not self.dtype.is_string):
+            return against_none
+        return op(self, other)
+
+    return compare
+
+
+def _bool_only(op, symbol):
+    def operator(self, other):
+        if not self.dtype.is_bool:
+            raise TypeError(
+                f"'{symbol}' works on bool tensors only (this one is {self.dtype.name}); "
+                "compare first, e.g. (x > 0) & (x < 1)"
+            )
+        return op(self, other)
+
+    return operator

@@ -9,7 +9,7 @@ their values.
 
 import itertools
 
-from eagerkit import dispatch, dtypes
+from eagerkit import dtypes, recording
 from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.name_scope import current_prefix
@@ -87,7 +87,7 @@ class Variable(Tensor):
 
     def _check_writable(self, what):
         """Raise unless a write may happen now (callers that write several things ask first)."""
-        for tracer in dispatch.graph_tracers:  # ek.function graphs never write variables
+        for tracer in recording.graph_tracers:  # ek.function graphs never write variables
             tracer.refuse_assign(self, what)
 
     def _checked(self, value, what):

@@ -192,3 +192,16 @@ def test_negative_sizes_are_refused():
         ek.tile(X, [1, -1])
     with pytest.raises(InvalidArgumentError, match="which 0 does not divide"):
         ek.split(X, 0)
+
+
+def test_dataset_counts_are_whole_numbers_or_minus_one():
+    ds = ek.data.Dataset.range(5)
+    assert [int(x) for x in ds.take(-1)] == [0, 1, 2, 3, 4]
+    assert [int(x) for x in ds.skip(-1)] == []
+    assert [int(x) for x in ds.take(2).repeat(-1).take(5)] == [0, 1, 0, 1, 0]
+    with pytest.raises(InvalidArgumentError, match="take: count must be an integer, got float"):
+        ds.take(1.5)
+    with pytest.raises(InvalidArgumentError, match="skip: count must be >= 0, or -1 for all"):
+        ds.skip(-2)
+    with pytest.raises(InvalidArgumentError, match="repeat: count must be an integer, got float"):
+        ds.repeat(2.0)

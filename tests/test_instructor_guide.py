@@ -61,4 +61,6 @@ def test_class_times_are_the_ones_the_lessons_state():
         if found:  # lessons 02-11 get their openings with their exercises
             stated[notebook] = found.group(1)
     assert {"01_hello_eager.ipynb", "12_write_your_own_op.ipynb"} <= set(stated)
-    assert {n: listed[n] for n in stated} == stated
+    assert {n: listed[n] for n in stated} == stated, (
+        "the class times in notebooks/README.md's lesson table must be the ones the openings state"
+    )

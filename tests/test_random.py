@@ -158,3 +158,18 @@ def test_shuffle_permutes_the_first_axis():
     assert sorted(map(tuple, shuffled.numpy().tolist())) == sorted(map(tuple, x.numpy().tolist()))
     ek.random.set_seed(1)
     np.testing.assert_array_equal(ek.random.shuffle(x).numpy(), shuffled.numpy())
+
+
+def test_categorical_draws_classes_by_softmax_probabilities():
+    ek.random.set_seed(0)
+    draws = ek.random.categorical(np.log([[0.2, 0.5, 0.3], [1.0, 1e-9, 1e-9]]), 20000)
+    assert draws.dtype == ek.int64 and draws.shape == (2, 20000)
+    shares = np.bincount(draws.numpy()[0], minlength=3) / 20000
+    np.testing.assert_allclose(shares, [0.2, 0.5, 0.3], atol=0.015)
+    assert set(draws.numpy()[1].tolist()) == {0}
+    assert ek.multinomial([[0.0, 0.0]], 2, ek.int32).dtype == ek.int32  # TF1's name
+    assert ek.random.categorical(np.zeros((0, 3)), 2).shape == (0, 2)
+    with pytest.raises(InvalidArgumentError, match="logits must be a float matrix"):
+        ek.random.categorical([1.0, 2.0], 1)
+    with pytest.raises(InvalidArgumentError, match="num_samples must be an integer"):
+        ek.random.categorical([[1.0, 2.0]], 1.5)

@@ -201,3 +201,16 @@ def test_graph_only_attributes_explain_eager_mode():
 
 def test_executing_eagerly():
     assert ek.executing_eagerly() is True
+
+
+def test_each_operator_is_the_public_op_tensor_py_names():
+    from eagerkit import tensor
+    from eagerkit.registry import REGISTRY
+
+    for symbol, name in {**tensor.BINARY_OPERATORS, **tensor.COMPARISONS}.items():
+        assert getattr(ek.Tensor, f"__{symbol}__").__name__ == name, symbol
+    assert ek.Tensor.__mul__ is REGISTRY["multiply"].call  # the op itself: no extra call
+    assert ek.Tensor.__neg__ is REGISTRY["negative"].call
+    assert ek.Tensor.__invert__ is REGISTRY["logical_not"].call
+    x = ek.constant([1.0, 2.0])
+    assert (x == None) is False and (x != "text") is True  # noqa: E711

@@ -23,6 +23,7 @@ import itertools
 import numpy as np
 
 from eagerkit import dtypes
+from eagerkit.arguments import count_or_all
 from eagerkit.data import shuffle, structure
 from eagerkit.data.iterator import Iterator
 from eagerkit.errors import InvalidArgumentError
@@ -255,10 +256,10 @@ class Dataset:
         >>> [int(x) for x in ek.data.Dataset.range(2).repeat(3)]
         [0, 1, 0, 1, 0, 1]
         """
-        forever = count is None or count == -1
+        times = None if count is None else count_or_all(count, "count", "repeat")  # None: forever
 
         def make_iterator():
-            for _ in itertools.count() if forever else range(int(count)):
+            for _ in itertools.count() if times is None else range(times):
                 empty = True
                 for element in self._make_iterator():
                     empty = False
@@ -266,16 +267,16 @@ class Dataset:
                 if empty:  # repeating nothing forever would hang
                     return
 
-        return self._then(make_iterator, f"repeat({'' if forever else count})")
+        return self._then(make_iterator, f"repeat({'' if times is None else count})")
 
     def take(self, count):
         """The first ``count`` elements (-1: all)."""
-        stop = None if count == -1 else int(count)
+        stop = count_or_all(count, "count", "take")
         return self._then(lambda: itertools.islice(self._make_iterator(), stop), f"take({count})")
 
     def skip(self, count):
         """Everything after the first ``count`` elements (-1: skip all)."""
-        start = None if count == -1 else int(count)
+        start = count_or_all(count, "count", "skip")
         if start is None:
             return self._then(lambda: iter(()), f"skip({count})")
         return self._then(

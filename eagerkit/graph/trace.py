@@ -1,6 +1,6 @@
 """Tracing: run the Python function once and write down every op it calls.
 
-While a ``Tracer`` is in ``dispatch.graph_tracers``, dispatch hands it each op call
+While a ``Tracer`` is in ``recording.graph_tracers``, dispatch hands it each op call
 (op, inputs, input arrays, output, params) right after the op ran. The function runs on
 *placeholders*: fresh Tensors holding the first call's values, one per tensor argument, so
 the tracer can tell the arguments apart by identity even when the caller passed the same
@@ -13,7 +13,7 @@ A tensor the tracer has never seen becomes a node on first use: a Variable becom
 
 import contextlib
 
-from eagerkit import dispatch, recording
+from eagerkit import recording
 from eagerkit.errors import UnimplementedError
 from eagerkit.graph.graph import Graph, Node
 from eagerkit.tensor import Tensor
@@ -95,8 +95,8 @@ class Tracer:
 def tracing(tracer):
     """Make ``tracer`` see every op; the caller's tapes do not see the trace run."""
     with recording.paused():
-        dispatch.graph_tracers.append(tracer)
+        recording.graph_tracers.append(tracer)
         try:
             yield tracer
         finally:
-            dispatch.graph_tracers.pop()
+            recording.graph_tracers.pop()

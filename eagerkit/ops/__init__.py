@@ -18,7 +18,6 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     math,
     matrix_parts,
     nn,
-    operators,
     pool,
     rearrange,
     reduce,
@@ -28,6 +27,12 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     sorting,
     statistics,
     strings,
+)
+from eagerkit.tensor import install_operators
+
+# Tensor's operators (tensor.py names the op each one is) are these public functions.
+install_operators(
+    {**vars(math), **vars(compare), **vars(linalg), **vars(arithmetic), "getitem": indexing.getitem}
 )
 
 # numpy warns when exp(100.0) overflows float32; TF does not, and enable_check_numerics is

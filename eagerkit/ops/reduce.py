@@ -4,31 +4,11 @@ A reduction's gradient has the reduced shape; each VJP reshapes it to "keepdims"
 it broadcasts back over the axes that were summed away.
 """
 
-from eagerkit.arguments import whole_number
+from eagerkit.arguments import normalize_axis, whole_number
 from eagerkit.dtypes import NUMERIC
 from eagerkit.dtypes import bool as bool_
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
-from eagerkit.tensor import Tensor
-
-
-def normalize_axis(axis, ndim, op_name="axis"):
-    """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes."""
-    if axis is None:
-        return tuple(range(ndim))
-    result = set()
-    if isinstance(axis, Tensor):
-        axis = axis.numpy().tolist()
-    for a in axis if isinstance(axis, (list, tuple)) else [axis]:
-        a = whole_number(a, "axis", op_name)  # 0.5 is refused, never truncated to 0
-        if not -ndim <= a < ndim:
-            raise InvalidArgumentError(
-                f"{op_name}: axis {a} is out of range for a tensor of rank {ndim} "
-                f"(valid axes: {-ndim} to {ndim - 1})",
-                op=op_name,
-            )
-        result.add(a % ndim)
-    return tuple(sorted(result))
 
 
 def kept_shape(shape, axis):
@@ -190,7 +170,6 @@ def _argmin(xp, x, *, axis, output_type="int64"):
 
 def _index_options(op, axis, output_type):
     """argmax/argmin's axis (0 when None, as in TF) and output dtype (int32 or int64)."""
-    from eagerkit.arguments import whole_number
     from eagerkit.dtypes import as_dtype
 
     output_type = as_dtype(output_type)

@@ -5,8 +5,8 @@ the inverse permutation, slice a concat apart).
 """
 
 from eagerkit import arguments, dtypes
+from eagerkit.arguments import normalize_axis
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.reduce import normalize_axis
 from eagerkit.registry import defop
 from eagerkit.tensor import Tensor, convert_to_tensor
 

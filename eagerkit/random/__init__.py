@@ -66,7 +66,7 @@ def global_seed():
 
 def _stream(seed, op):
     """The host generator for a draw under op seed ``seed`` on the current device."""
-    from eagerkit.dispatch import graph_tracers
+    from eagerkit.recording import graph_tracers
 
     if graph_tracers:  # a traced graph would replay the same "random" numbers every call
         raise UnimplementedError(
@@ -125,6 +125,20 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     """
     op = "random.uniform"
     return distributions.uniform(_stream(seed, op), shape, minval, maxval, dtype, op)
+
+
+def categorical(logits, num_samples, dtype=dtypes.int64, seed=None, name=None):
+    """For each row of ``logits`` ([batch, classes]), ``num_samples`` classes drawn with
+    probabilities softmax(row): how a char-RNN samples its next character.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.random.categorical([[0.0, 20.0, 0.0]], 4, seed=1).numpy().tolist()  # almost surely 1
+    [[1, 1, 1, 1]]
+    """
+    op = "random.categorical"
+    return distributions.categorical(_stream(seed, op), logits, num_samples, dtype, op)
 
 
 def shuffle(value, seed=None, name=None):

@@ -95,3 +95,29 @@ def uniform(generator, shape, minval, maxval, dtype, op):
     low, high = _host_number(minval, op), _host_number(1.0 if maxval is None else maxval, op)
     samples = generator.uniform(low, high, size=shape)  # drawn in float64, then cast
     return _on_device(samples, np_dtype, None, None, op)
+
+
+def categorical(generator, logits, num_samples, dtype, op):
+    """``num_samples`` class indices per row of ``logits`` ([batch, classes], unnormalized)."""
+    from eagerkit.tensor import convert_to_tensor
+
+    logits = convert_to_tensor(logits)
+    dtype = dtypes.as_dtype(dtype)
+    kinds_ok = logits.dtype.is_floating and dtype.name in ("int32", "int64")
+    if logits.ndim != 2 or not logits.shape[1] or not kinds_ok:
+        raise InvalidArgumentError(
+            f"{op}: logits must be a float matrix [batch, classes >= 1] and dtype int32 or int64; "
+            f"got {logits.dtype.name} logits of shape {logits.shape} and dtype {dtype.name}",
+            op=op,
+        )
+    count = size(num_samples, "num_samples", op)
+    host = logits.numpy().astype(np.float64)
+    # Inverse CDF: a uniform number in [0, 1) picks the class whose cumulative share covers it.
+    weights = np.exp(host - host.max(axis=1, keepdims=True))
+    cumulative = np.cumsum(weights, axis=1) / weights.sum(axis=1, keepdims=True)
+    uniforms = generator.random((host.shape[0], count))
+    rows = [np.searchsorted(c, u, side="right") for c, u in zip(cumulative, uniforms, strict=True)]
+    picks = np.minimum(np.array(rows, np.int64).reshape(-1, count), host.shape[1] - 1)
+    return Tensor(
+        logits._device.backend.asarray(picks.astype(dtype.as_numpy_dtype)), logits._device
+    )

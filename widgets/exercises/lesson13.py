@@ -46,7 +46,7 @@ FunctionExercise(
     inputs=[([-1.0, 0.0, 0.25, 4.0],)],
     hints=[
         "The value of root_or_zero is already right; its gradient is NaN at 0 and -1.",
-        "Give sqrt only inputs where it is safe: an inner ek.where replaces x by 1.0 "
-        "wherever the outer ek.where will not use the root.",
+        "No NaN or inf may exist anywhere, even in the branch where is not taking: "
+        "what could sqrt be given instead of x where x <= 0?",
     ],
 )
