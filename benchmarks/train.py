@@ -17,9 +17,21 @@ Both run single-threaded (PyTorch's intra-op pool and numpy's BLAS, the latter t
 threadpoolctl, which scikit-learn installs): for batches this small a thread pool only adds
 synchronization, and on a busy 2-core machine two spinning threads made steps 5-15x slower.
 
-Run:  .venv/bin/python benchmarks/train.py
+Two more measurements come first (issue 12's targets), each contender taking its turn in
+every round and each figure the median of its rounds:
+
+- one SGD step of an MLP 64-128-10 (Dense layers, softmax cross-entropy, plain gradient
+  descent) at batch 64 and on the full training set (1437 images): eagerkit / PyTorch
+  (target <= 0.9);
+- the loss and gradient of a sparse autoencoder 784-196-784 (sigmoid units, squared error,
+  weight decay and a KL sparsity penalty, as in Stanford's UFLDL exercise) on 10,000 samples:
+  eagerkit / numpy with the gradient written by hand (target <= 1.2), PyTorch beside them.
+
+Run:  .venv/bin/python benchmarks/train.py         (everything)
+      .venv/bin/python benchmarks/train.py steps   (the two measurements above only)
 """
 
+import sys
 import time
 
 import numpy as np
@@ -164,6 +176,147 @@ def torch_trainer(torch, model, kind, data):
     return step, accuracy
 
 
+# --- one SGD step, and the autoencoder's loss and gradient -----------------------------------
+def median_milliseconds(contenders, rounds):
+    """Median milliseconds per call of each contender; they take turns in every round."""
+    times = {name: [] for name in contenders}
+    for _ in range(rounds):
+        for name, function in contenders.items():
+            start = time.perf_counter()
+            function()
+            times[name].append((time.perf_counter() - start) * 1000)
+    return {name: float(np.median(t)) for name, t in times.items()}
+
+
+def sgd_step_contenders(torch, x, y):
+    """One SGD step of the same MLP 64-128-10 on the batch ``(x, y)`` in each framework."""
+    model = eagerkit_model("mlp")
+    optimizer = ek.train.GradientDescentOptimizer(0.01)
+    variables = model.trainable_variables
+    xs, ys = ek.constant(x), ek.constant(y)
+
+    def eagerkit_step():
+        with ek.GradientTape() as tape:
+            loss = ek.losses.sparse_softmax_cross_entropy(ys, model(xs, training=True))
+        optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables, strict=True))
+
+    contenders = {"eagerkit": eagerkit_step}
+    if torch is not None:
+        net = torch_model(torch, "mlp", [v.numpy() for v in variables])
+        sgd = torch.optim.SGD(net.parameters(), lr=0.01)
+        loss_fn = torch.nn.CrossEntropyLoss()
+        tx, ty = torch.from_numpy(x), torch.from_numpy(y)
+
+        def torch_step():
+            loss = loss_fn(net(tx), ty)
+            sgd.zero_grad()
+            loss.backward()
+            sgd.step()
+
+        contenders["pytorch"] = torch_step
+    return contenders
+
+
+SPARSITY, BETA, DECAY = 0.1, 3.0, 1e-4  # UFLDL's rho, beta and lambda
+
+
+def autoencoder_contenders(torch, samples=10_000, visible=784, hidden=196):
+    """The sparse autoencoder's loss and gradient (w.r.t. W1, b1, W2, b2), three ways."""
+    rng = np.random.default_rng(SEED)
+    x = rng.random((samples, visible), dtype=np.float32)
+    bound = np.sqrt(6 / (visible + hidden + 1))
+    w1 = rng.uniform(-bound, bound, (visible, hidden)).astype(np.float32)
+    w2 = rng.uniform(-bound, bound, (hidden, visible)).astype(np.float32)
+    b1, b2 = np.zeros(hidden, np.float32), np.zeros(visible, np.float32)
+
+    def numpy_by_hand():
+        a2 = 1 / (1 + np.exp(-(x @ w1 + b1)))
+        a3 = 1 / (1 + np.exp(-(a2 @ w2 + b2)))
+        rho = a2.mean(axis=0)
+        error = a3 - x
+        kl = SPARSITY * np.log(SPARSITY / rho) + (1 - SPARSITY) * np.log((1 - SPARSITY) / (1 - rho))
+        loss = (
+            0.5 / samples * np.sum(error * error)
+            + DECAY / 2 * (np.sum(w1 * w1) + np.sum(w2 * w2))
+            + BETA * np.sum(kl)
+        )
+        d3 = error * (a3 * (1 - a3)) / samples
+        sparse = BETA * (-SPARSITY / rho + (1 - SPARSITY) / (1 - rho)) / samples
+        d2 = (d3 @ w2.T + sparse) * (a2 * (1 - a2))
+        return loss, x.T @ d2 + DECAY * w1, d2.sum(0), a2.T @ d3 + DECAY * w2, d3.sum(0)
+
+    def loss_of(backend, x, w1, b1, w2, b2):
+        a2 = backend.sigmoid(backend.matmul(x, w1) + b1)
+        a3 = backend.sigmoid(backend.matmul(a2, w2) + b2)
+        rho = backend.mean(a2, 0)
+        error = a3 - x
+        kl = SPARSITY * backend.log(SPARSITY / rho) + (1 - SPARSITY) * backend.log(
+            (1 - SPARSITY) / (1 - rho)
+        )
+        decay = backend.sum(w1 * w1) + backend.sum(w2 * w2)
+        return (
+            0.5 / samples * backend.sum(error * error) + DECAY / 2 * decay + BETA * backend.sum(kl)
+        )
+
+    class EagerkitBackend:
+        sigmoid, matmul, log, sum = ek.sigmoid, ek.matmul, ek.log, ek.reduce_sum
+        mean = staticmethod(lambda t, axis: ek.reduce_mean(t, axis=axis))
+
+    tensors = [ek.constant(v) for v in (x, w1, b1, w2, b2)]
+
+    def eagerkit_tape():
+        with ek.GradientTape() as tape:
+            tape.watch(tensors[1:])
+            loss = loss_of(EagerkitBackend, *tensors)
+        return loss, tape.gradient(loss, tensors[1:])
+
+    contenders = {"numpy by hand": numpy_by_hand, "eagerkit": eagerkit_tape}
+    reference = numpy_by_hand()
+    loss, grads = eagerkit_tape()
+    for got, want in zip([loss, *grads], reference, strict=True):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=2e-3, atol=1e-6)
+    if torch is not None:
+
+        class TorchBackend:
+            sigmoid, matmul, log, sum = torch.sigmoid, torch.matmul, torch.log, torch.sum
+            mean = staticmethod(lambda t, axis: t.mean(axis))
+
+        params = [torch.tensor(v, requires_grad=True) for v in (w1, b1, w2, b2)]
+        tx = torch.from_numpy(x)
+
+        def torch_autograd():
+            loss = loss_of(TorchBackend, tx, *params)
+            return loss, torch.autograd.grad(loss, params)
+
+        contenders["pytorch"] = torch_autograd
+    return contenders
+
+
+def step_benchmarks(torch, data):
+    """Print the SGD-step and autoencoder tables with their ratios and targets."""
+    x_train, y_train = data[0], data[1]
+    print("one SGD step of an MLP 64-128-10, median milliseconds (contenders alternate)")
+    for label, index in (("batch 64", np.arange(64)), ("full batch", np.arange(len(x_train)))):
+        times = median_milliseconds(sgd_step_contenders(torch, x_train[index], y_train[index]), 60)
+        line = f"  {label:<11}" + "".join(f"{k} {v:7.3f}   " for k, v in times.items())
+        if torch is not None:
+            ratio = times["eagerkit"] / times["pytorch"]
+            line += f"eagerkit / pytorch {ratio:.2f} ({_verdict(ratio, 0.9)} <= 0.9)"
+        print(line)
+    times = median_milliseconds(autoencoder_contenders(torch), 7)
+    print("sparse autoencoder 784-196-784, loss + gradient on 10,000 samples, median ms")
+    print("  " + "".join(f"{k} {v:8.1f}   " for k, v in times.items()))
+    ratio = times["eagerkit"] / times["numpy by hand"]
+    line = f"  eagerkit / numpy by hand {ratio:.2f} ({_verdict(ratio, 1.2)} <= 1.2)"
+    if torch is not None:
+        line += f";  pytorch / numpy by hand {times['pytorch'] / times['numpy by hand']:.2f}"
+    print(line + "\n")
+
+
+def _verdict(ratio, target):
+    return "meets" if ratio <= target else "MISSES"
+
+
 def main():
     data = digits()
     try:
@@ -173,6 +326,9 @@ def main():
         print("PyTorch is not installed: eagerkit alone, no ratios (pip install torch to compare)")
     else:
         torch.set_num_threads(1)
+    step_benchmarks(torch, data)
+    if sys.argv[1:] == ["steps"]:
+        return
     print(f"digits: {len(data[0])} train / {len(data[2])} test images, batch {BATCH}, Adam")
     header = (
         f"{'model':<5} {'framework':<10} {'epochs':>6} {'accuracy':>9} {'total s':>8} "

@@ -96,18 +96,23 @@ def sweep(tape, targets, seeds, sources):
     owned = set()  # ids of gradient sums made here, which nothing else holds: add in place
     keep = {id(s) for s in sources}
     listeners = tape.listeners
-    for index in range(len(tape.records) - 1, -1, -1):
-        record = tape.records[index]
+    records, device = tape.records, None
+    for index in range(len(records) - 1, -1, -1):
+        record = records[index]
         g = grads.pop(id(record.output), None)  # all its consumers are done: free it after
         if g is None:
             continue
         owned.discard(id(g))  # handed to the VJPs now, which may pass it on as it is
         if id(record.output) in keep:
             grads[id(record.output)] = g  # a source that is also an op's output keeps its own
-        input_grads = _input_gradients(record, g, needed, on_tensors)
-        for x, gx in zip(record.inputs, input_grads, strict=True):
+        if record.output._device is not device:  # ops follow the device (a copy moves it)
+            device = record.output._device
+            ops = vjp_ops(device, on_tensors)
+        input_grads = _input_gradients(record, ops, g, needed, on_tensors)
+        for position, gx in enumerate(input_grads):
             if gx is not None:
-                _accumulate(grads, owned, id(x), gx, on_tensors)
+                x = record.inputs[position]
+                input_grads[position] = _accumulate(grads, owned, x, gx, ops, on_tensors)
         if listeners:
             step = BackwardStep(index, record, g, input_grads)
             for listener in listeners:
@@ -144,41 +149,44 @@ def _seed_gradients(targets, seeds, needed, on_tensors):
     return grads
 
 
-def _input_gradients(record, g, needed, on_tensors):
-    """The gradient each input of ``record`` gets from ``g``, in that input's shape.
+def _input_gradients(record, ops, g, needed, on_tensors):
+    """The gradient ``g`` at ``record``'s output sends to each of its inputs (the VJPs).
 
     Every recordable op (a primitive, a variable read, a custom gradient) answers
     ``op.input_gradients(ops, g, ans, inputs, params, wanted)`` with one gradient per input
-    (None for an input that gets none); ``ops`` is the namespace the VJPs compute with.
-    A gradient in a broadcast output's shape is summed back to its input's shape here.
+    (None for an input that gets none, or that no source depends on).
     """
-    inputs = record.inputs
-    ops = vjp_ops(record.output._device, on_tensors)
-    ans = record.output if on_tensors else record.output._data
-    values, wanted = [], []  # loops, not comprehensions: this runs once per record
-    for x in inputs:
-        values.append(x if on_tensors else x._data)
+    if on_tensors:
+        ans, values = record.output, record.inputs
+    else:
+        ans, values = record.output._data, []
+    wanted = []  # loops, not comprehensions: this runs once per record
+    for x in record.inputs:
         wanted.append(id(x) in needed)
-    grads = record.op.input_gradients(ops, g, ans, values, record.params, wanted)
-    for i, gx in enumerate(grads):
-        if gx is not None and gx.shape != values[i].shape:
-            grads[i] = unbroadcast(ops, gx, values[i].shape)
-    return grads
+        if not on_tensors:
+            values.append(x._data)
+    return record.op.input_gradients(ops, g, ans, values, record.params, wanted)
 
 
-def _accumulate(grads, owned, key, gx, on_tensors):
-    """Add ``gx`` to the gradient of tensor ``key``: a tensor used twice gets both paths' sum."""
+def _accumulate(grads, owned, x, gx, ops, on_tensors):
+    """Add ``gx`` to input ``x``'s gradient: summed back to x's shape if broadcasting
+    copied x, and added to what x got along other paths (fan-out). Returns it as added."""
+    shape = x._data.shape  # raw tuples: cheaper to compare than TensorShapes
+    if (gx._data.shape if on_tensors else gx.shape) != shape:
+        gx = unbroadcast(ops, gx, shape)
+    key = id(x)
     previous = grads.get(key)
     if previous is None:
         grads[key] = gx
     elif id(previous) in owned:
         previous += gx  # a sum made here and held nowhere else: no new array
-        grads[key] = previous
+        grads[key] = previous  # (a 0-d sum is a numpy scalar, which += replaces)
     else:
         total = previous + gx
         grads[key] = total
         if not on_tensors:  # Tensors are immutable; only raw arrays may be added into
             owned.add(id(total))
+    return gx
 
 
 def _result(g, source, on_tensors):

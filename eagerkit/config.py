@@ -85,6 +85,12 @@ def set_visible_devices(devices_to_use, device_type=None):
     """
     if isinstance(devices_to_use, PhysicalDevice):
         devices_to_use = [devices_to_use]
+    if isinstance(devices_to_use, str) or not hasattr(devices_to_use, "__iter__"):
+        raise InvalidArgumentError(
+            f"set_visible_devices: expected a list of PhysicalDevice objects (from "
+            f"ek.config.list_physical_devices()), got {devices_to_use!r}",
+            op="set_visible_devices",
+        )
     wanted = set()
     for device in devices_to_use:
         if not isinstance(device, PhysicalDevice):

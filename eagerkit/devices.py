@@ -200,6 +200,7 @@ def list_devices():
 
 
 def visible_device_names():
+    """Every device name here except those hidden by ``ek.config.set_visible_devices``."""
     return [name for name in all_device_names() if name not in _HIDDEN]
 
 

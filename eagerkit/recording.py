@@ -7,13 +7,12 @@ GradientTape (tape.py) is the user's side of the same lists.
 """
 
 import contextlib
-import types
 
 from eagerkit.tensor import Tensor
 
 active_tapes = []  # the tapes recording now, innermost last; only this module changes it
 graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), innermost last
-NO_PARAMS = types.MappingProxyType({})  # the params of every op called without any
+NO_PARAMS = {}  # the params of every op called without any: one dict, never written to
 
 
 class TapeRecord:
@@ -24,7 +23,7 @@ class TapeRecord:
     inputs : a tuple of Tensors, one per input the op took, as it took them: a Variable
         appears as its read (a Tensor holding the value read), a Python number as a constant.
     output : the Tensor the op returned.
-    params : the op's other arguments (``axis=0``, ``shape=(2, 3)``), a read-only dict.
+    params : the op's other arguments (``axis=0``, ``shape=(2, 3)``) in a dict never written to.
     """
 
     __slots__ = ("op", "inputs", "output", "params")

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import eagerkit as ek
+from eagerkit import backprop
 
 
 def _value(t):
@@ -444,3 +445,22 @@ def test_a_variable_read_again_before_an_assign_is_one_read():
     # d/dw (x0 * w^3 * w_new) at the old w: 3 x0 w^2 * w_new; plus x0 w^3 for w_new's read.
     expected = 3 * np.array([3.0, 4.0]) * np.array([1.0, 4.0]) * [5.0, 6.0] + [3.0, 32.0]
     np.testing.assert_allclose(tape.gradient(z, w).numpy(), expected)
+
+
+def test_fan_out_sums_every_path_also_where_sums_are_added_in_place():
+    # Three or more paths: the sweep adds into a sum it made itself (nothing else holds it);
+    # add's VJP hands one gradient to both its inputs, which must stay untouched.
+    x = ek.constant([1.0, 2.0])
+    s = ek.constant(3.0)  # 0-d: numpy sums of scalars are new objects, not arrays
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch([x, s])
+        a = x * 1.0
+        b = a + a
+        y = x * x + x * x + x * x + x + (b + b) * s
+        z = s * s + s * s + s * s + s
+    gx, gs = tape.gradient(y, [x, s])
+    np.testing.assert_allclose(gx.numpy(), 6 * np.array([1.0, 2.0]) + 1 + 4 * 3.0)
+    assert float(gs) == 4 * (1.0 + 2.0)
+    assert float(tape.gradient(z, s)) == 6 * 3.0 + 1
+    with backprop.tensor_vjps():  # the reference mode never adds in place: same answers
+        np.testing.assert_array_equal(tape.gradient(y, x).numpy(), gx.numpy())

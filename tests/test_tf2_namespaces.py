@@ -241,6 +241,8 @@ def test_set_visible_devices_hides_the_simulated_gpu_and_shows_it_again():
 def test_set_visible_devices_refuses_what_is_not_a_device():
     with pytest.raises(InvalidArgumentError, match="expected PhysicalDevice objects"):
         ek.config.set_visible_devices(["/gpu:0"])
+    with pytest.raises(InvalidArgumentError, match="expected a list of PhysicalDevice objects"):
+        ek.config.set_visible_devices("GPU")
     ghost = ek.config.PhysicalDevice("/physical_device:GPU:7", "GPU")
     with pytest.raises(InvalidArgumentError, match=r"no such device\(s\) \['/gpu:7'\]"):
         ek.config.set_visible_devices([ghost])

@@ -20,6 +20,7 @@ import eagerkit as ek
         (0, 9, ["0", "2", "4", "6", "8"]),  # 10 epochs: never "0 2 5 7 9"
         (0, 999, ["0", "200", "400", "600", "800"]),
         (1, 5, ["1", "2", "3", "4", "5"]),
+        (0, 0, ["0", "1"]),  # the first epoch alone: no negative epochs around it
     ],
 )
 def test_integer_axes_step_by_1_2_or_5(lo, hi, labels):

@@ -369,3 +369,32 @@ def test_a_fast_loop_has_one_step_in_k_measured(monkeypatch):
     assert adaptive.history["every"] == 1
     with pytest.raises(ValueError, match="every must be a positive int or None, got 0"):
         GradientFlow([w], every=0)
+
+
+@pytest.fixture
+def shell():
+    """An IPython shell whose display outputs are recorded (and removed afterwards)."""
+    from IPython.core.displaypub import CapturingDisplayPublisher
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.display_pub = CapturingDisplayPublisher()
+    yield shell
+    InteractiveShell.clear_instance()
+
+
+def test_a_flow_shown_before_the_loop_is_redrawn_after_the_cell_that_trains(shell):
+    weight = ek.Variable([1.0, 2.0], name="dense/kernel")
+    shell.user_ns.update(ek=ek, GradientFlow=GradientFlow, weight=weight)
+    shell.run_cell("flow = GradientFlow([weight])\nflow")  # shown empty, before the loop
+    [shown] = shell.display_pub.outputs
+    display_id = shown["transient"]["display_id"]
+    assert shown["data"]["text/plain"] == "GradientFlow(vanishing=1e-06, exploding=1000.0)"
+    assert "application/vnd.jupyter.widget-view+json" in shown["data"]
+    shell.run_cell("for step in range(5):\n    flow.log([(ek.constant([3.0, 4.0]), weight)])")
+    updates = [o for o in shell.display_pub.outputs if o["update"]]
+    assert [o["transient"]["display_id"] for o in updates] == [display_id]
+    assert updates[0]["data"]["image/png"] != shown["data"]["image/png"]  # the trained run
+    assert shell.user_ns["flow"].history["norms"] == [[5.0]] * 5
+    shell.run_cell("x = 1")  # nothing new: no redraw
+    assert len([o for o in shell.display_pub.outputs if o["update"]]) == 1

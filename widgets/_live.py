@@ -8,17 +8,27 @@ Live widgets (LossCurve, GradientFlow) buffer every ``log`` call in Python and *
 most every ``interval`` seconds: one comm message with the points that are new since the
 last flush. A downsampled copy of the whole history goes into the synced ``history`` trait
 now and then, so a view opened later can draw everything.
+
+A live widget is shown with a display id, so its output can be redrawn later: when a
+``live()`` block ends, and after every cell that gave it new points (a GradientFlow shown
+in one cell and fed by the training loop in the next). The saved notebook then keeps the
+final picture.
 """
 
 import base64
 import contextlib
+import pathlib
 import time
+import weakref
 
 import anywidget
 import numpy as np
 import traitlets
 
+from eagerkit.errors import NotFoundError
 from eagerkit.tensor import Tensor
+
+from .html_page import widget_page
 
 # Points per series kept in the synced history (for views opened later). A chart is a few
 # hundred pixels wide, so 1000 points show everything; fewer points keep syncing cheap.
@@ -38,6 +48,32 @@ class SnapshotWidget(anywidget.AnyWidget):
     def snapshot_png(self):
         """The PNG bytes of what the widget shows now (drawn with matplotlib, Agg)."""
         raise NotImplementedError(type(self).__name__ + " must draw its snapshot")
+
+    def save_html(self, path, title=None):
+        """Write the widget as one self-contained HTML page that works with no kernel and
+        no network (stepping, zoom and hover included), for course pages and static sites.
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> from eagerkit.widgets import TapeView
+        >>> view = TapeView.record(lambda x: x * x, 3.0)
+        >>> page = pathlib.Path(tempfile.mkdtemp()) / "tape.html"
+        >>> view.save_html(page)
+        >>> 'type="module"' in page.read_text()
+        True
+        """
+        path = pathlib.Path(path)
+        if not path.parent.is_dir():
+            raise NotFoundError(
+                f"{type(self).__name__}.save_html: the folder {str(path.parent)!r} does not "
+                "exist; create it first or choose another path",
+                op="save_html",
+            )
+        text = widget_page(self, title or repr(self))
+        partial = path.with_name(path.name + ".partial")
+        partial.write_text(text, encoding="utf-8")  # a failed write leaves no half page
+        partial.replace(path)
 
 
 class FlushClock:
@@ -75,8 +111,9 @@ class LiveWidget(SnapshotWidget):
 
     A subclass buffers in its ``log`` and calls ``self.flush()`` when ``self._clock`` says so.
     It implements ``_take_new_points(final)`` (``(content, buffers)`` of a message for the
-    front end, numbers travelling as binary float64 buffers, or None) and
-    ``_history_state()`` (the downsampled whole history, a JSON-able dict).
+    front end, numbers travelling as binary float64 buffers, or None), ``_has_pending()``
+    (whether points wait for the next flush) and ``_history_state()`` (the downsampled
+    whole history, a JSON-able dict).
     """
 
     history = traitlets.Dict().tag(sync=True)
@@ -86,7 +123,8 @@ class LiveWidget(SnapshotWidget):
         super().__init__(interval=interval, **kwargs)
         self._clock = FlushClock(interval)
         self._last_history = time.perf_counter()
-        self._handle = None
+        self._handle = None  # the display of this widget that refresh() redraws
+        self._stale = False  # points flushed since the output was last drawn
 
     def flush(self, final=False):
         """Send the points logged since the last flush (and, now and then, the history)."""
@@ -95,6 +133,7 @@ class LiveWidget(SnapshotWidget):
         if message is not None:
             content, buffers = message
             self.send(content, buffers=buffers)
+            self._stale = True
         if final or start - self._last_history >= HISTORY_EVERY:
             self._last_history = start
             self.history = self._history_state()
@@ -115,21 +154,48 @@ class LiveWidget(SnapshotWidget):
         [1.0, 0.5, 0.3333333333333333]
         """
         if display:
-            self._show()
+            self._ipython_display_()
         try:
             yield self
         finally:
             self.flush(final=True)
-            if self._handle is not None:
-                # Re-render the output so the saved notebook keeps the final PNG.
-                self._handle.update(self)
+            self.refresh()
 
-    def _show(self):
+    def refresh(self):
+        """Redraw the widget's output (its PNG too), so a saved notebook keeps what it shows."""
+        if self._handle is not None:
+            data, metadata = self._repr_mimebundle_()  # flushes what is left first
+            self._handle.update(data, metadata=metadata, raw=True)
+        self._stale = False
+
+    def _ipython_display_(self):
+        """Show the widget with a display id (IPython calls this for ``display(w)`` and a
+        cell ending in ``w``), and redraw it after each cell that gives it new points."""
         from IPython import get_ipython
         from IPython.display import display
 
-        if get_ipython() is not None:  # outside IPython there is nowhere to show it
-            self._handle = display(self, display_id=True)
+        shell = get_ipython()
+        if shell is None:  # outside IPython there is nowhere to show it
+            return
+        data, metadata = self._repr_mimebundle_()  # raw: display(self) would come back here
+        self._handle = display(data, metadata=metadata, raw=True, display_id=True)
+        self._stale = False
+        _SHOWN.add(self)
+        if not any(
+            callback is _refresh_shown for callback in shell.events.callbacks["post_run_cell"]
+        ):
+            shell.events.register("post_run_cell", _refresh_shown)
+
+
+_SHOWN = weakref.WeakSet()  # live widgets on display, redrawn after cells that fed them
+
+
+def _refresh_shown(result=None):
+    """After a cell: flush and redraw every shown live widget that got new points."""
+    for widget in list(_SHOWN):
+        if widget._stale or widget._has_pending():
+            widget.flush(final=True)
+            widget.refresh()
 
 
 def to_host_array(values):

@@ -4,7 +4,9 @@ Feed it the same ``(gradient, variable)`` pairs you give the optimizer, with
 ``flow.log(grads_and_vars)``, or ``flow.attach(optimizer)`` so every ``apply_gradients``
 reports to it. It shows a layers x steps heat map of gradient norms, flags layers whose
 gradients vanish, explode or turn NaN, and a histogram of each variable's latest
-gradient when you click a layer.
+gradient when you click a layer. To watch it fill in while a model trains, show it before
+the loop: end a cell with ``flow`` (the output is redrawn when the training cell ends), or
+train inside ``with flow.live():``.
 
 Per step it keeps as little as it can (norms.py: the raw bytes of small gradients, the
 sums of squares of large ones, references on a GPU). A flush turns all the kept steps into
@@ -159,6 +161,9 @@ class GradientFlow(LiveWidget):
             optimizer.listeners.remove(self)
 
     # --- LiveWidget hooks --------------------------------------------------------------
+    def _has_pending(self):
+        return bool(self._pending.steps)
+
     def _take_new_points(self, final=False):
         if not self._pending.steps:
             return None

@@ -9,6 +9,7 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
 const MAX_POINTS = 20000; // per series; beyond this we keep every other point
+const DOTS_UP_TO = 30; // a series this short has a dot on every point (as in the PNG)
 const W = 380, H = 220, PAD = { left: 52, right: 12, top: 22, bottom: 30 };
 
 function svg(tag, attrs, parent) {
@@ -105,6 +106,12 @@ function drawPanel(holder, name, lines, runNames, options, axes) {
     });
     line.colour = COLOURS[runNames.indexOf(line.run) % COLOURS.length];
     svg("path", { d, stroke: line.colour, "clip-path": `url(#${clip})`, class: line.metric.startsWith("val_") ? "ek-line ek-val" : "ek-line" }, root);
+    if (line.series.x.length <= DOTS_UP_TO) { // few points (one per epoch): each one a dot
+      line.series.x.forEach((x, i) => {
+        const y = line.ys[i];
+        if (y !== null && isFinite(y)) svg("circle", { cx: sx(x), cy: sy(y), r: 2.5, fill: line.colour, class: "ek-dot" }, root);
+      });
+    }
   }
   hover(box, root, drawn, { sx, sy, x0, x1, options, logScale });
 }

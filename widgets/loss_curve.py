@@ -66,6 +66,7 @@ class LossCurve(LiveWidget):
         super().__init__(interval=interval, title=title, x=x)
         self._series = {}  # run -> metric -> [(steps, values) numpy chunks]: all logged
         self._ranges = {}  # panel -> [x min, x max, y min, y max, smallest y > 0]
+        self._axes_of = {}  # panel -> (the ranges its axes were computed for, the axes)
         self._pending = {}  # run -> metric -> ([steps], [values]) logged since the last flush
         self._next_step = 0
         self.run("main")
@@ -124,6 +125,9 @@ class LossCurve(LiveWidget):
             yield from iterable
 
     # --- LiveWidget hooks --------------------------------------------------------------
+    def _has_pending(self):
+        return any(self._pending.values())
+
     def _take_new_points(self, final=False):
         columns = [
             (run, metric, steps, values)
@@ -167,15 +171,21 @@ class LossCurve(LiveWidget):
         self._ranges[panel] = new
 
     def _axes(self):
-        """Each panel's axes: limits, ticks and labels for x, y, and y on a log scale."""
-        axes = {}
-        for panel, (x0, x1, y0, y1, positive) in self._ranges.items():
-            axes[panel] = {
-                "x": ticks.linear_axis(x0, x1, integer=True),
-                "y": ticks.linear_axis(y0, y1, pad=0.05),
-                "ylog": None if positive is None else ticks.log_axis(positive, max(y1, positive)),
-            }
-        return axes
+        """Each panel's axes: limits, ticks and labels for x, y, and y on a log scale
+        (computed again only for the panels whose range changed)."""
+        for panel, ranges in self._ranges.items():
+            known = self._axes_of.get(panel)
+            if known is None or known[0] != ranges:
+                x0, x1, y0, y1, positive = ranges
+                axes = {
+                    "x": ticks.linear_axis(x0, x1, integer=True),
+                    "y": ticks.linear_axis(y0, y1, pad=0.05),
+                    "ylog": None
+                    if positive is None
+                    else ticks.log_axis(positive, max(y1, positive)),
+                }
+                self._axes_of[panel] = (list(ranges), axes)
+        return {panel: axes for panel, (_, axes) in self._axes_of.items()}
 
     def _history_state(self):
         runs = {}

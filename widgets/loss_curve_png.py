@@ -6,6 +6,7 @@ from matplotlib.figure import Figure
 
 from .snapshot import to_png
 
+DOTS_UP_TO = 30  # a series this short has a dot on every point (as in the .js)
 RUN_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]  # as the .js
 
 
@@ -31,7 +32,10 @@ def curves_figure(history, title=""):
             style = "--" if metric.startswith("val_") else "-"
             ys = [math.nan if y is None else y for y in series["y"]]
             colour = RUN_COLOURS[runs.index(run) % len(RUN_COLOURS)]
-            axes.plot(series["x"], ys, style, color=colour, label=f"{run}: {metric}", lw=1.4)
+            dots = {"marker": "o", "markersize": 3.5} if len(ys) <= DOTS_UP_TO else {}
+            axes.plot(
+                series["x"], ys, style, color=colour, label=f"{run}: {metric}", lw=1.4, **dots
+            )
         if panel in all_axes:  # the ticks the browser shows (widgets/ticks.py)
             _set_axis(axes.set_xlim, axes.set_xticks, all_axes[panel]["x"])
             _set_axis(axes.set_ylim, axes.set_yticks, all_axes[panel]["y"])

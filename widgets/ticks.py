@@ -7,6 +7,7 @@ as many decimals as its step needs, so a 0.02 step reads ``0.04 0.06 0.08``, nev
 ``0.0715``.
 """
 
+import functools
 import math
 
 import numpy as np
@@ -32,13 +33,16 @@ def linear_axis(lo, hi, integer=False, pad=0.0):
     ['0.2', '0.4', '0.6', '0.8']
     """
     lo, hi = float(lo), float(hi)
-    if hi - lo < 1e-12 * max(1.0, abs(lo)):  # one value: give it room around it
-        half = 1.0 if integer else max(abs(lo) * 0.1, 0.5)
-        lo, hi = lo - half, hi + half
+    if hi - lo < 1e-12 * max(1.0, abs(lo)):  # one value: give it room
+        if integer:  # a first step or epoch: the axis runs on to the next one
+            hi = lo + 1
+        else:
+            half = max(abs(lo) * 0.1, 0.5)
+            lo, hi = lo - half, hi + half
     margin = (hi - lo) * pad
     lo, hi = lo - margin, hi + margin
     for bins in range(MAX_TICKS - 1, MAX_TICKS + 3):  # the locator counts ticks outside too
-        locator = MaxNLocator(nbins=bins, steps=STEPS, integer=integer, min_n_ticks=2)
+        locator = _locator(bins, integer)
         inside = lo - 1e-9 * (hi - lo), hi + 1e-9 * (hi - lo)
         values = [float(v) for v in locator.tick_values(lo, hi) if inside[0] <= v <= inside[1]]
         if len(values) >= 4:
@@ -77,6 +81,12 @@ def log_axis(lo, hi):
         linear = linear_axis(10**lo, 10**hi)
         values = [math.log10(v) for v in linear["ticks"] if v > 0]
     return {"lo": lo, "hi": hi, "ticks": values, "labels": [_power_label(v) for v in values]}
+
+
+@functools.cache
+def _locator(bins, integer):
+    """One MaxNLocator per setting, made once: making one costs as much as using it."""
+    return MaxNLocator(nbins=bins, steps=STEPS, integer=integer, min_n_ticks=2)
 
 
 def _label(value, step):

@@ -86,10 +86,19 @@ def _check_curve(curve, page):
     assert re.match(r"epoch \d\n", text) and "loss" in text and "val_loss" in text, text
     _shot(curve, "views_loss_curve_hover.png")
     page.mouse.move(0, 0)
+    curve.locator(".ek-log").check()
+    curve.locator(".ek-smoothing").fill("0.6")
+    page.wait_for_timeout(300)  # a few animation frames
+    loss = curve.locator("svg.ek-panel[data-panel=loss]")
+    assert "log scale" in loss.locator("text.ek-axis-label").text_content()
+    labels = _tick_labels(loss.locator("text.ek-tick-y"))
+    assert labels and all(re.fullmatch(r"0\.0?[125]|[125]", label) for label in labels), labels
+    _shot(curve, "views_loss_curve_log_smoothed.png")
 
 
 def _check_short_curve(curve):
     assert _tick_labels(curve.locator("text.ek-tick-x")) == ["0", "1"]
+    assert curve.locator("circle.ek-dot").count() == 2  # one dot per epoch
     labels = _tick_labels(curve.locator("text.ek-tick-y"))
     assert "0.0715" not in labels and all(len(label) <= 4 for label in labels), labels
     _shot(curve, "views_loss_curve_2_epochs.png")
