@@ -198,6 +198,7 @@ function describe(box, graph, id) {
   const title = node.type === "op" ? `op ${node.label}${node.params ? ` (${node.params})` : ""}` : `${node.label}: ${node.kind}, shape (${node.shape.join(", ")}) ${node.dtype}, value ${node.value}`;
   html("div", "ek-info-title", box, title);
   if (node.origin) html("div", "ek-origin", box, `made at ${node.origin.where}: ${node.origin.code}`);
+  else if (node.type === "op") html("div", "ek-origin", box, "line unknown: the view was made after this op ran (make it before, inside the with-block, to see lines)");
   if (node.saved) html("div", "", box, node.saved);
 }
 

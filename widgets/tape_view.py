@@ -18,6 +18,7 @@ from . import origins
 from ._live import SnapshotWidget
 from .reasons import explain_none
 from .tape_drawing import tape_drawing
+from .tape_marks import highlight_mark, nonfinite_mark, record_index
 from .tape_model import Namer, backward_steps, build_graph, host, preview
 from .tape_snapshot import tape_png
 
@@ -85,7 +86,7 @@ class TapeView(SnapshotWidget):
         self._given = []  # (tensor, name) pairs named by the view itself
         self._origins = {}  # record index -> the user's line that made it
         self._groups = {}  # record index -> id of the layer it ran in
-        self._layers = {}  # id(layer) -> group dict
+        self._folds = {}  # a layer's or name scope's key -> its group
         self._sweep = []  # BackwardSteps of the sweep in progress
         self._gradient = None  # (targets, sources, grads, steps) of the last gradient()
         self._highlight = None  # (record index, note)
@@ -101,11 +102,12 @@ class TapeView(SnapshotWidget):
         watching = sum(1 for t in active_tapes if t._watches_any(record.inputs))
         self._depths[index] = max(1, watching)
         self._records.append(record)
-        origin, layer = origins.capture()
+        origin, fold = origins.capture()
         if origin is not None:
             self._origins[index] = origin
-        if layer is not None:
-            group = self._layers.setdefault(id(layer), _group(layer, len(self._layers)))
+        if fold is not None:
+            key, label = fold
+            group = self._folds.setdefault(key, _group(label, len(self._folds)))
             group["records"].append(index)
             self._groups[index] = group["id"]
 
@@ -159,46 +161,17 @@ class TapeView(SnapshotWidget):
             "edges": model["edges"],
             "forward": model["forward"],
             "backward": backward,
-            "groups": [g for g in self._layers.values() if g["records"]],
+            "groups": list(self._folds.values()),
             "phase": "backward" if self._gradient else "forward",
-            "highlight": self._highlight_data(model["forward"]),
-            "nonfinite": self._nonfinite(model["nonfinite"] or bad_gradient, model["forward"]),
+            "highlight": highlight_mark(self._highlight, model["forward"]),
+            "nonfinite": nonfinite_mark(
+                model["nonfinite"] or bad_gradient, model["forward"], self._records, self._origins
+            ),
         }
         self._published = len(self._records)
         with self.hold_sync():  # the browser gets both at once
             self.graph = graph
             self.drawing = tape_drawing(graph, edge_values)
-
-    def _highlight_data(self, forward):
-        if self._highlight is None:
-            return None
-        index, note = self._highlight
-        step = forward[index]
-        return {
-            "record": index,
-            "node": step["op"] or step["output"],
-            "text": step["text"],
-            "note": note,
-        }
-
-    def _nonfinite(self, first, forward):
-        """The first NaN or Inf, in words, with the user's line that made it."""
-        if first is None:
-            return None
-        index = first["record"]
-        op = self._records[index].op.name
-        if first["phase"] == "forward":
-            text = (
-                f"first NaN/Inf of the forward pass: record {index + 1}, {forward[index]['text']}"
-            )
-        else:
-            text = (
-                f"first NaN/Inf gradient of the reverse sweep: the VJP of {op} (record {index + 1})"
-            )
-        where = self._origins.get(index)
-        if where is not None:
-            text += f", made at {where['where']}: {where['code']}"
-        return dict(first, text=text)
 
     def set_highlight(self, record, note=""):
         """Mark one record on the graph with a short note, and open the view on it.
@@ -222,31 +195,9 @@ class TapeView(SnapshotWidget):
         if record is None:
             self._highlight = None
         else:
-            self._highlight = (self._record_index(record), str(note))
+            self._highlight = (record_index(self._records, record), str(note))
         self._publish()
         return self
-
-    def _record_index(self, record):
-        count = len(self._records)
-        if isinstance(record, Tensor):
-            for index, entry in enumerate(self._records):
-                if entry.output is record:
-                    return index
-            raise ValueError(
-                "TapeView.set_highlight: that tensor was not made by a record of this tape; "
-                f"pass the index of a record (0 to {count - 1}) or an op's output"
-            )
-        if isinstance(record, bool) or not isinstance(record, int):
-            raise TypeError(
-                f"TapeView.set_highlight: expected a record index (int) or a Tensor, got "
-                f"{type(record).__name__}"
-            )
-        if not -count <= record < count:
-            raise IndexError(
-                f"TapeView.set_highlight: record {record} does not exist; this tape has "
-                f"{count} records (0 to {count - 1})"
-            )
-        return record % count
 
     # --- the other ways in ---------------------------------------------------------------
     @classmethod
@@ -309,10 +260,9 @@ class TapeView(SnapshotWidget):
         return tape_png(self.graph, self.drawing)
 
 
-def _group(layer, number):
-    """A fold group for ``layer``: its name and class, and the records it made."""
-    kind = type(layer).__name__
-    return {"id": f"g{number}", "label": f"{layer.name} ({kind})", "records": []}
+def _group(label, number):
+    """A fold group: what it is called, and the records made in it."""
+    return {"id": f"g{number}", "label": label, "records": []}
 
 
 def _parameter_names(fn, count):
