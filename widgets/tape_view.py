@@ -59,7 +59,7 @@ class TapeView(SnapshotWidget):
     '6.0'
     """
 
-    _esm = HERE / "tape_view.js"
+    _esm = (HERE / "tape_camera.js").read_text() + (HERE / "tape_view.js").read_text()
     _css = (HERE / "frame.css").read_text() + (HERE / "tape_view.css").read_text()
     graph = traitlets.Dict().tag(sync=True)
     drawing = traitlets.Dict().tag(sync=True)
