@@ -59,7 +59,7 @@ class TapeView(SnapshotWidget):
     '6.0'
     """
 
-    _esm = HERE / "tape_view.js"
+    _esm = (HERE / "tape_camera.js").read_text() + (HERE / "tape_view.js").read_text()
     _css = (HERE / "frame.css").read_text() + (HERE / "tape_view.css").read_text()
     graph = traitlets.Dict().tag(sync=True)
     drawing = traitlets.Dict().tag(sync=True)
@@ -86,7 +86,7 @@ class TapeView(SnapshotWidget):
         self._given = []  # (tensor, name) pairs named by the view itself
         self._origins = {}  # record index -> the user's line that made it
         self._groups = {}  # record index -> id of the layer it ran in
-        self._layers = {}  # id(layer) -> group dict
+        self._folds = {}  # a layer's or name scope's key -> its group
         self._sweep = []  # BackwardSteps of the sweep in progress
         self._gradient = None  # (targets, sources, grads, steps) of the last gradient()
         self._highlight = None  # (record index, note)
@@ -102,11 +102,12 @@ class TapeView(SnapshotWidget):
         watching = sum(1 for t in active_tapes if t._watches_any(record.inputs))
         self._depths[index] = max(1, watching)
         self._records.append(record)
-        origin, layer = origins.capture()
+        origin, fold = origins.capture()
         if origin is not None:
             self._origins[index] = origin
-        if layer is not None:
-            group = self._layers.setdefault(id(layer), _group(layer, len(self._layers)))
+        if fold is not None:
+            key, label = fold
+            group = self._folds.setdefault(key, _group(label, len(self._folds)))
             group["records"].append(index)
             self._groups[index] = group["id"]
 
@@ -160,7 +161,7 @@ class TapeView(SnapshotWidget):
             "edges": model["edges"],
             "forward": model["forward"],
             "backward": backward,
-            "groups": [g for g in self._layers.values() if g["records"]],
+            "groups": list(self._folds.values()),
             "phase": "backward" if self._gradient else "forward",
             "highlight": highlight_mark(self._highlight, model["forward"]),
             "nonfinite": nonfinite_mark(
@@ -259,10 +260,9 @@ class TapeView(SnapshotWidget):
         return tape_png(self.graph, self.drawing)
 
 
-def _group(layer, number):
-    """A fold group for ``layer``: its name and class, and the records it made."""
-    kind = type(layer).__name__
-    return {"id": f"g{number}", "label": f"{layer.name} ({kind})", "records": []}
+def _group(label, number):
+    """A fold group: what it is called, and the records made in it."""
+    return {"id": f"g{number}", "label": label, "records": []}
 
 
 def _parameter_names(fn, count):
