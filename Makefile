@@ -26,7 +26,8 @@ $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "make: '$(PYTHON) -m venv' failed. On Debian/Ubuntu: apt-get install python3-venv"; exit 1; }
 
-# The lab settings are Binder's (binder/postBuild): no news, no update checks.
+# The lab settings are Binder's (binder/postBuild): no news, no update checks, and
+# widget state saved with notebooks (an editable install copies no data files).
 install: $(BIN)/python
 	$(BIN)/pip install -e ".[lab]"
 	NB_PYTHON_PREFIX=$(CURDIR)/$(VENV) binder/postBuild
@@ -51,7 +52,8 @@ notebooks: $(BIN)/python
 	for nb in notebooks/*.ipynb; do \
 	  $(DETERMINISTIC) $(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" && \
 	  $(BIN)/jupyter nbconvert --inplace --coalesce-streams "$$nb" && \
-	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" || exit 1; \
+	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" && \
+	  $(BIN)/python -m eagerkit.widgets.notebook_views "$$nb" || exit 1; \
 	done
 
 # The student copies of the lessons (solutions taken out), run once so they show their

@@ -172,6 +172,7 @@ def test_sgd_plain_momentum_and_nesterov_follow_keras_rules():
 
 def test_adam_uses_keras_names_and_defaults():
     adam = ek.keras.optimizers.Adam()
+    assert repr(adam) == "<ek.keras.optimizers.Adam learning_rate=0.001>"
     assert (adam.learning_rate, adam.beta_1, adam.beta_2, adam.epsilon) == (0.001, 0.9, 0.999, 1e-7)
     w, m, v = 1.0, 0.0, 0.0
     for t, g in enumerate([0.5, -0.2, 0.1], start=1):  # Keras' Adam, by hand

@@ -17,6 +17,7 @@ final picture.
 
 import base64
 import contextlib
+import pathlib
 import time
 import weakref
 
@@ -24,7 +25,10 @@ import anywidget
 import numpy as np
 import traitlets
 
+from eagerkit.errors import NotFoundError
 from eagerkit.tensor import Tensor
+
+from .html_page import widget_page
 
 # Points per series kept in the synced history (for views opened later). A chart is a few
 # hundred pixels wide, so 1000 points show everything; fewer points keep syncing cheap.
@@ -44,6 +48,32 @@ class SnapshotWidget(anywidget.AnyWidget):
     def snapshot_png(self):
         """The PNG bytes of what the widget shows now (drawn with matplotlib, Agg)."""
         raise NotImplementedError(type(self).__name__ + " must draw its snapshot")
+
+    def save_html(self, path, title=None):
+        """Write the widget as one self-contained HTML page that works with no kernel and
+        no network (stepping, zoom and hover included), for course pages and static sites.
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> from eagerkit.widgets import TapeView
+        >>> view = TapeView.record(lambda x: x * x, 3.0)
+        >>> page = pathlib.Path(tempfile.mkdtemp()) / "tape.html"
+        >>> view.save_html(page)
+        >>> 'type="module"' in page.read_text()
+        True
+        """
+        path = pathlib.Path(path)
+        if not path.parent.is_dir():
+            raise NotFoundError(
+                f"{type(self).__name__}.save_html: the folder {str(path.parent)!r} does not "
+                "exist; create it first or choose another path",
+                op="save_html",
+            )
+        text = widget_page(self, title or repr(self))
+        partial = path.with_name(path.name + ".partial")
+        partial.write_text(text, encoding="utf-8")  # a failed write leaves no half page
+        partial.replace(path)
 
 
 class FlushClock:

@@ -15,8 +15,8 @@ from eagerkit import dtypes
 from eagerkit.graph.passes import bytes_per_call, optimization_passes
 
 from ._live import SnapshotWidget
+from .drawing import make_drawing, path_points
 from .graph_passes_png import stages_png
-from .layout import layered_layout
 
 HERE = pathlib.Path(__file__).parent
 CHAR_W, BOX_H, PAD_W = 7, 34, 18  # box size: monospace label width, height, padding
@@ -137,7 +137,11 @@ def _drawing(graph, names, marks, notes):
     ids = list(range(len(graph.nodes)))
     edges = [(number[id(x)], i) for i, node in enumerate(graph.nodes) for x in node.inputs]
     sizes = {i: (CHAR_W * max(len(labels[i]), len(types[i])) + PAD_W, BOX_H) for i in ids}
-    placed = layered_layout(ids, edges, sizes)
+    placed = make_drawing(
+        [{"id": i, "w": sizes[i][0], "h": sizes[i][1]} for i in ids],
+        [{"id": k, "from": a, "to": b} for k, (a, b) in enumerate(edges)],
+    )
+    boxes = {box["id"]: box for box in placed["boxes"]}
     outputs = {number[id(node)] for node in graph.outputs}
     nodes = [
         {
@@ -148,15 +152,19 @@ def _drawing(graph, names, marks, notes):
             "mark": marks.get(i, "kept"),
             "note": notes.get(i, ""),
             "output": i in outputs,
-            "x": placed["positions"][i][0],
-            "y": placed["positions"][i][1],
+            "x": boxes[i]["x"],
+            "y": boxes[i]["y"],
             "w": sizes[i][0],
             "h": sizes[i][1],
         }
         for i, node in enumerate(graph.nodes)
     ]
     drawing = {"nodes": nodes, "edges": [], "width": placed["width"], "height": placed["height"]}
-    drawing["edges"] = [_edge(drawing, a, b, "data") for a, b in edges]
+    # Data edges follow the layout's routes (around boxes, fan-out from separate ports).
+    drawing["edges"] = [
+        {"from": e["from"], "to": e["to"], "kind": "data", "points": path_points(e["path"])}
+        for e in placed["edges"]
+    ]
     return drawing
 
 

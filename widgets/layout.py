@@ -1,26 +1,37 @@
-"""A layered (Sugiyama-style) graph layout in pure Python: deterministic, no graphviz needed.
+"""A layered (Sugiyama) layout of a directed acyclic graph: rows, order and x positions.
 
-Three classic steps:
+The classic method, in three steps:
 
-1. *layers*: a node sits one row below its lowest predecessor (longest path), and a leaf
-   (a constant, a watched input) moves down to just above its first consumer;
-2. *order*: within a row, nodes are sorted by the mean position of their neighbours
-   (the barycenter heuristic), sweeping down and up a few times to untangle edges;
-3. *coordinates*: each node wants to sit under its predecessors, but is pushed right until
-   it no longer touches its left neighbour, so boxes in a row never overlap.
+1. *ranks*: each node gets a row, below all its predecessors; a long edge gets a small
+   *dummy* node in every row it crosses, so it can be routed around the boxes there;
+2. *order*: within a row, nodes are reordered to reduce edge crossings;
+3. *coordinates*: each node wants to sit at the mean of its neighbours' centres; boxes in
+   a row keep their order and never overlap.
 
-Ties are always broken by the order the nodes were given in, so the same tape gives the
-same picture every time.
+Steps 1 and 2 are grandalf's (a maintained pure-Python Sugiyama implementation). Step 3 is
+ours: grandalf's Brandes-Koepf placement costs half a second on a 300-record tape, while a
+few sweeps of isotonic regression (pool adjacent violators) cost milliseconds and give the
+best positions that keep order and spacing. Ties are broken by the order nodes are given
+in, so the same graph always gives the same picture.
 """
 
-SWEEPS = 4  # barycenter passes down and up; more rarely changes a small graph
-GAP_X = 24  # pixels between boxes in a row
-GAP_Y = 36  # pixels between rows
-MARGIN = 12
+from grandalf.graphs import Edge, Vertex, graph_core
+from grandalf.layouts import SugiyamaLayout
+
+GAP_X = 24  # pixels between neighbouring boxes in a row
+DUMMY_W = 10  # the width a long edge reserves in each row it crosses
+SWEEPS = 4  # coordinate sweeps down and up
+
+
+class _Box:
+    """The ``view`` grandalf reads a vertex's size from."""
+
+    def __init__(self, w, h):
+        self.w, self.h = w, h
 
 
 def layered_layout(nodes, edges, sizes):
-    """Positions for a directed acyclic graph, drawn top to bottom.
+    """Rows of a directed acyclic graph, drawn top to bottom, and each node's x centre.
 
     Parameters
     ----------
@@ -30,99 +41,153 @@ def layered_layout(nodes, edges, sizes):
 
     Returns
     -------
-    dict with ``"positions"`` (``id -> (x, y)`` of each box's top-left corner),
-    ``"width"`` and ``"height"`` of the whole drawing.
+    dict with ``"rows"`` (a list of rows, each a list of ids left to right; a dummy is
+    ``("dummy", edge_index, row)``), ``"x"`` (id -> x centre, dummies included) and
+    ``"width"`` (from 0 to the right edge of the widest row).
 
     Examples
     --------
     >>> out = layered_layout(["a", "b", "c"], [("a", "c"), ("b", "c")],
     ...                      {"a": (40, 20), "b": (40, 20), "c": (40, 20)})
-    >>> out["positions"]
-    {'a': (12, 12), 'b': (76, 12), 'c': (44, 68)}
+    >>> out["rows"], out["x"]
+    ([['a', 'b'], ['c']], {'a': 20.0, 'b': 84.0, 'c': 52.0})
     """
-    rank = {node: i for i, node in enumerate(nodes)}
-    preds = {node: [] for node in nodes}
-    succs = {node: [] for node in nodes}
-    for source, target in edges:
-        preds[target].append(source)
-        succs[source].append(target)
+    index = {node: i for i, node in enumerate(nodes)}
+    vertices = {node: Vertex(node) for node in nodes}
+    for node, vertex in vertices.items():
+        vertex.view = _Box(*sizes[node])
+    pairs = list(dict.fromkeys(edges))  # x * x: one layout edge, two drawn edges
+    links = [Edge(vertices[a], vertices[b]) for a, b in pairs]
+    _refuse_cycles(nodes, pairs)
+    rows = []
+    for component in _components(nodes, pairs, vertices, links):
+        _merge_rows(rows, _rank_and_order(component, index, links))
+    widths = {n: DUMMY_W if isinstance(n, tuple) else sizes[n][0] for row in rows for n in row}
+    x = _coordinates(rows, pairs, widths)
+    width = max((x[n] + widths[n] / 2 for row in rows for n in row), default=0)
+    return {"rows": rows, "x": x, "width": width}
 
-    layer = _assign_layers(nodes, preds, succs, rank)
-    rows = _order_rows(nodes, layer, preds, succs)
-    return _coordinates(rows, preds, sizes)
 
+def _components(nodes, pairs, vertices, links):
+    """Each weakly connected component as a grandalf graph (grandalf lays out one at a time)."""
+    parent = {node: node for node in nodes}
 
-def _assign_layers(nodes, preds, succs, rank):
-    layer = {}
-    for node in _topological(nodes, preds, succs, rank):
-        layer[node] = 1 + max((layer[p] for p in preds[node]), default=-1)
-    # Pull leaves down next to their first consumer: short edges read better.
+    def find(node):
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for a, b in pairs:
+        parent[find(a)] = find(b)
+    members, own_links = {}, {}
     for node in nodes:
-        if not preds[node] and succs[node]:
-            layer[node] = max(0, min(layer[s] for s in succs[node]) - 1)
-    return layer
+        members.setdefault(find(node), []).append(vertices[node])
+    for (a, _), link in zip(pairs, links, strict=True):
+        own_links.setdefault(find(a), []).append(link)
+    return [graph_core(vs, own_links.get(root, [])) for root, vs in members.items()]
 
 
-def _topological(nodes, preds, succs, rank):
-    """Kahn's algorithm, always taking the earliest-given ready node (deterministic)."""
-    import heapq
-
-    waiting = {node: len(preds[node]) for node in nodes}
-    ready = [rank[n] for n in nodes if waiting[n] == 0]
-    heapq.heapify(ready)
-    order = []
-    while ready:
-        node = nodes[heapq.heappop(ready)]
-        order.append(node)
-        for s in succs[node]:
-            waiting[s] -= 1
-            if waiting[s] == 0:
-                heapq.heappush(ready, rank[s])
-    if len(order) != len(nodes):
-        raise ValueError("layered_layout: the graph has a cycle; a tape never does")
-    return order
-
-
-def _order_rows(nodes, layer, preds, succs):
-    depth = max(layer.values(), default=-1) + 1
-    rows = [[] for _ in range(depth)]
-    for node in nodes:  # initial order: the order given (record order for a tape)
-        rows[layer[node]].append(node)
-    for _ in range(SWEEPS):
-        for r in range(1, depth):
-            _sort_by_barycenter(rows[r], rows[r - 1], preds)
-        for r in range(depth - 2, -1, -1):
-            _sort_by_barycenter(rows[r], rows[r + 1], succs)
-    return rows
+def _rank_and_order(component, index, links):
+    """grandalf's ranks, dummy nodes and crossing reduction for one component."""
+    layout = SugiyamaLayout(component)
+    layout.dw, layout.dh = DUMMY_W, 0  # the size grandalf gives dummy nodes
+    roots = [v for v in component.sV if not v.e_in()]
+    roots.sort(key=lambda v: index[v.data])
+    layout.init_all(roots=roots, inverted_edges=[], optimize=True)  # optimize: leaves move down
+    for _ in range(2):
+        for _ in layout.ordering_step():
+            pass
+    edge_index = {id(link): i for i, link in enumerate(links)}
+    names = {}
+    for edge, ctrl in layout.ctrls.items():
+        for rank, vertex in ctrl.items():
+            if vertex not in (edge.v[0], edge.v[1]):
+                names[vertex] = ("dummy", edge_index[id(edge)], rank)
+    return [[names.get(v, getattr(v, "data", None)) for v in layer] for layer in layout.layers]
 
 
-def _sort_by_barycenter(row, neighbour_row, neighbours):
-    where = {node: i for i, node in enumerate(neighbour_row)}
-    keys = {}
-    for i, node in enumerate(row):
-        seen = [where[n] for n in neighbours[node] if n in where]
-        # A node with no neighbour in that row keeps its place.
-        keys[node] = (sum(seen) / len(seen) if seen else i, i)
-    row.sort(key=keys.__getitem__)
+def _refuse_cycles(nodes, pairs):
+    succs = {node: [] for node in nodes}
+    for a, b in pairs:
+        succs[a].append(b)
+    state = {}  # 1: on the current path, 2: done
+    for start in nodes:
+        stack = [(start, iter(succs[start]))]
+        state.setdefault(start, 1)
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(child) == 1:
+                raise ValueError("layered_layout: the graph has a cycle; a tape never does")
+            elif child not in state:
+                state[child] = 1
+                stack.append((child, iter(succs[child])))
 
 
-def _coordinates(rows, preds, sizes):
-    center = {}
-    positions = {}
-    y = MARGIN
+def _merge_rows(rows, component_rows):
+    """Components sit side by side: row r of each is appended to the shared row r."""
+    while len(rows) < len(component_rows):
+        rows.append([])
+    for row, extra in zip(rows, component_rows, strict=False):
+        row.extend(extra)
+
+
+def _coordinates(rows, pairs, widths):
+    """x centres: near the mean of the neighbours' centres, in order, never overlapping."""
+    up, down = {}, {}  # neighbours in the row above / below, dummies included
+    chains = {}
     for row in rows:
-        height = max((sizes[n][1] for n in row), default=0)
-        right = None  # right edge of the last box placed in this row
         for node in row:
-            width = sizes[node][0]
-            placed = [center[p] for p in preds[node] if p in center]
-            wanted = sum(placed) / len(placed) - width / 2 if placed else MARGIN
-            x = wanted if right is None else max(wanted, right + GAP_X)
-            center[node] = x + width / 2
-            positions[node] = (x, y)
-            right = x + width
-        y += height + GAP_Y
-    shift = MARGIN - min((x for x, _ in positions.values()), default=MARGIN)
-    positions = {n: (round(x + shift), round(py)) for n, (x, py) in positions.items()}
-    width = max((x + sizes[n][0] for n, (x, _) in positions.items()), default=0) + MARGIN
-    return {"positions": positions, "width": width, "height": y - GAP_Y + MARGIN}
+            if isinstance(node, tuple):
+                chains.setdefault(node[1], []).append(node)
+    for i, (a, b) in enumerate(pairs):
+        path = [a, *sorted(chains.get(i, []), key=lambda d: d[2]), b]
+        for upper, lower in zip(path, path[1:], strict=False):
+            down.setdefault(upper, []).append(lower)
+            up.setdefault(lower, []).append(upper)
+    x = {}
+    for row in rows:  # start packed from the left
+        left = 0.0
+        for node in row:
+            x[node] = left + widths[node] / 2
+            left += widths[node] + GAP_X
+    for _ in range(SWEEPS):
+        for row in rows[1:]:
+            _place_row(row, x, up, widths)
+        for row in reversed(rows[:-1]):
+            _place_row(row, x, down, widths)
+    shift = -min((x[n] - widths[n] / 2 for row in rows for n in row), default=0)
+    return {node: value + shift for node, value in x.items()}
+
+
+def _place_row(row, x, neighbours, widths):
+    """The best centres for ``row`` keeping its order and spacing (isotonic regression)."""
+    if not row:
+        return
+    offsets, total = [], 0.0  # the least distance from the row's first centre to each centre
+    for i, node in enumerate(row):
+        if i:
+            total += (widths[row[i - 1]] + widths[node]) / 2 + GAP_X
+        offsets.append(total)
+    wanted = []
+    for node, offset in zip(row, offsets, strict=True):
+        near = [x[n] for n in neighbours.get(node, ())]
+        wanted.append((sum(near) / len(near) if near else x[node]) - offset)
+    # Pool adjacent violators: merge neighbours whose wanted order is wrong, use the mean.
+    blocks = []  # [mean, count]
+    for value in wanted:
+        blocks.append([value, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            mean, count = blocks.pop()
+            previous = blocks[-1]
+            previous[0] = (previous[0] * previous[1] + mean * count) / (previous[1] + count)
+            previous[1] += count
+    i = 0
+    for mean, count in blocks:
+        for _ in range(count):
+            x[row[i]] = mean + offsets[i]
+            i += 1

@@ -15,9 +15,6 @@ import numpy as np
 from eagerkit.tape import READ_VARIABLE
 from eagerkit.tensor import Tensor
 
-TENSOR_BOX = (168, 54)
-OP_BOX = (112, 26)
-
 
 def preview(value, width=28):
     """A short one-line text of an array's values.
@@ -115,15 +112,19 @@ def tensor_kind(tensor, made_by_op, watched_ids):
     return "watched" if id(tensor) in watched_ids else "constant"
 
 
-def build_graph(records, *, namer, watched_ids, depths, extra=()):
+def build_graph(records, *, namer, watched_ids, depths, extra=(), origins=None, groups=None):
     """Nodes, edges and forward steps for ``records`` (``extra``: tensors to add unconnected).
 
-    Returns a dict ``{"nodes", "edges", "forward", "node_of"}``; ``node_of`` maps
-    ``id(tensor)`` to its node id (Python-side only, not sent).
+    ``origins`` maps a record index to the user's line that made it, ``groups`` to the
+    id of the layer it ran in. Returns a dict ``{"nodes", "edges", "forward",
+    "nonfinite", "node_of"}``: ``nonfinite`` is the first record whose output is NaN or
+    Inf (or None); ``node_of`` maps ``id(tensor)`` to its node id (Python-side only).
     """
+    origins, groups = origins or {}, groups or {}
+    nonfinite = None
     node_of = {}  # id(tensor) -> node id
     made_by_op = {id(r.output) for r in records if r.op is not READ_VARIABLE}
-    nodes, edges, forward = [], [], []
+    nodes, edges, forward, by_id = [], [], [], {}
 
     def tensor_node(tensor):
         key = id(tensor)
@@ -131,6 +132,7 @@ def build_graph(records, *, namer, watched_ids, depths, extra=()):
             node_id = f"n{len(node_of)}"
             node_of[key] = node_id
             nodes.append(_tensor_node(node_id, tensor, namer, made_by_op, watched_ids))
+            by_id[node_id] = nodes[-1]
         return node_of[key]
 
     for index, record in enumerate(records):
@@ -140,25 +142,34 @@ def build_graph(records, *, namer, watched_ids, depths, extra=()):
             node_of[id(record.output)] = tensor_node(variable)
             namer.give(record.output, namer(variable))
             forward.append(_read_step(index, node_of[id(variable)], namer(variable)))
+            forward[-1]["group"] = groups.get(index)
             continue
         inputs = [tensor_node(x) for x in record.inputs]
         op_id = f"op{index}"
-        nodes.append(
-            {
-                "id": op_id,
-                "type": "op",
-                "label": record.op.name,
-                "record": index,
-                "depth": depths.get(index, 1),
-                "params": _params_text(record.params),
-            }
-        )
+        op = {
+            "id": op_id,
+            "type": "op",
+            "label": record.op.name,
+            "record": index,
+            "depth": depths.get(index, 1),
+            "params": _params_text(record.params),
+            "saved": _saved_text(record, namer),
+        }
+        if index in origins:
+            op["origin"] = origins[index]
+        if index in groups:
+            op["group"] = groups[index]
+        nodes.append(op)
         for k, node_id in enumerate(inputs):
             lane = inputs[:k].count(node_id)  # x * x: two edges side by side, not on top
             edges.append(
                 {"id": f"e{index}_{k}", "from": node_id, "to": op_id, "record": index, "lane": lane}
             )
         output = tensor_node(record.output)
+        if index in origins:
+            by_id[output]["origin"] = origins[index]  # the output was made on the same line
+        if nonfinite is None and not _finite(record.output):
+            nonfinite = {"phase": "forward", "record": index, "node": output}
         edges.append(
             {"id": f"e{index}_out", "from": op_id, "to": output, "record": index, "lane": 0}
         )
@@ -170,11 +181,29 @@ def build_graph(records, *, namer, watched_ids, depths, extra=()):
                 "inputs": inputs,
                 "output": output,
                 "text": f"{namer(record.output)} = {record.op.name}({names})",
+                "group": groups.get(index),
             }
         )
     for tensor in extra:
         tensor_node(tensor)
-    return {"nodes": nodes, "edges": edges, "forward": forward, "node_of": node_of}
+    return {
+        "nodes": nodes,
+        "edges": edges,
+        "forward": forward,
+        "nonfinite": nonfinite,
+        "node_of": node_of,
+    }
+
+
+def _finite(tensor):
+    return not tensor.dtype.is_floating or bool(np.isfinite(host(tensor)).all())
+
+
+def _saved_text(record, namer):
+    """What the op's VJP reads in the backward pass: its inputs and its output (the tape
+    keeps them alive until the sweep is done)."""
+    kept = ", ".join(dict.fromkeys(namer(x) for x in record.inputs))
+    return f"kept for the VJP: inputs {kept}; output {namer(record.output)}"
 
 
 def _tensor_node(node_id, tensor, namer, made_by_op, watched_ids):
@@ -204,13 +233,16 @@ def _params_text(params):
     return ", ".join(f"{k}={v!r}" for k, v in sorted(params.items()))
 
 
-def backward_steps(steps, records, node_of, namer):
+def backward_steps(steps, records, node_of, namer, groups=None):
     """The reverse sweep as the browser shows it, from the engine's BackwardSteps.
 
     Each step gives the incoming gradient ``g`` of the record's output, the VJP result for
     each input, and for an input that fans out (used more than once) the running total.
+    Returns ``(steps, edge_values, nonfinite)``: the gradient that flowed along each edge
+    (numpy arrays, for labels) and the first step that sent a NaN or Inf (or None).
     """
-    totals, counts, shown = {}, {}, []
+    groups = groups or {}
+    totals, counts, shown, edge_values, nonfinite = {}, {}, [], {}, None
     for step in steps:
         record = records[step.index]
         out_name = namer(record.output)
@@ -220,6 +252,10 @@ def backward_steps(steps, records, node_of, namer):
             if gx is None:
                 continue
             value = host(gx, x._device)
+            if not is_read:
+                edge_values[f"e{step.index}_{k}"] = value
+            if nonfinite is None and not np.isfinite(value).all():
+                nonfinite = {"phase": "backward", "record": step.index, "node": node_of[id(x)]}
             key = id(x)
             totals[key] = value if key not in totals else totals[key] + value
             counts[key] = counts.get(key, 0) + 1
@@ -238,14 +274,18 @@ def backward_steps(steps, records, node_of, namer):
             if is_read
             else f"d/d{out_name} arrives; the VJPs of {record.op.name} pass it to its inputs"
         )
+        g = host(step.g, record.output._device)
+        if not is_read:
+            edge_values[f"e{step.index}_out"] = g
         shown.append(
             {
                 "record": step.index,
                 "op": None if is_read else f"op{step.index}",
                 "output": node_of[id(record.output)],
-                "g": preview(host(step.g, record.output._device)),
+                "g": preview(g),
                 "text": text,
                 "grads": grads,
+                "group": groups.get(step.index),
             }
         )
-    return shown
+    return shown, edge_values, nonfinite

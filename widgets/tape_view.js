@@ -1,13 +1,17 @@
 // TapeView front end: draws the tape graph and steps through it, all in the browser.
 //
-// Python sends one object, model.get("graph"): nodes (already laid out, with x/y/w/h),
-// edges, `forward` (one step per record, in order) and `backward` (one step per record
-// the reverse sweep visited). This file only reads that data, so stepping works even
-// while the kernel is busy training something else.
+// Python sends two objects. `graph` says what happened: nodes, edges, `forward` (one step
+// per record), `backward` (one step per record the reverse sweep visited), layer groups,
+// a highlight and the first NaN. `drawing` says where everything goes, in pixels: boxes
+// with their text, edge paths, gradient labels, one drawing per folding state. This file
+// draws exactly that and steps through it without asking the kernel, so it works while
+// the kernel is busy, and in a saved page with no kernel at all.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+// The tallest the graph area gets (most of the window); pan or zoom for the rest.
+const maxHeight = () => Math.max(360, Math.round(window.innerHeight * 0.75));
+const LINE_H = 15; // as boxes.py
 
-// Create an SVG element with attributes and append it to `parent`.
 function svg(tag, attrs, parent) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
@@ -23,189 +27,246 @@ function html(tag, className, parent, text) {
   return node;
 }
 
-// The whole story as one list: an overview, then each record, then each sweep step.
-function makeTimeline(graph) {
-  const steps = [{ phase: "overview" }];
-  graph.forward.forEach((step, i) => steps.push({ phase: "forward", i, step }));
-  graph.backward.forEach((step, i) => steps.push({ phase: "backward", i, step }));
-  return steps;
+// --- the timeline: one entry per step, a folded layer's records merged into one ------
+
+function timeline(graph, folded) {
+  const entries = [{ phase: "overview", steps: [] }];
+  for (const phase of ["forward", "backward"]) {
+    graph[phase].forEach((step, i) => {
+      const last = entries[entries.length - 1];
+      const group = folded.includes(step.group) ? step.group : null;
+      if (group && last.phase === phase && last.group === group) last.steps.push(step);
+      else entries.push({ phase, steps: [step], group, first: i });
+    });
+  }
+  return entries;
 }
 
-// --- drawing the graph once ---------------------------------------------------------
+// --- drawing one state ----------------------------------------------------------------
 
-function drawEdge(edge, nodes, layer) {
-  const a = nodes[edge.from];
-  const b = nodes[edge.to];
-  const shift = 14 * (edge.lane || 0); // a second edge between the same two nodes
-  const x1 = a.x + a.w / 2 + shift, y1 = a.y + a.h;
-  const x2 = b.x + b.w / 2 + shift, y2 = b.y;
-  const bend = Math.max(18, (y2 - y1) / 2);
-  const path = svg("path", {
-    d: `M${x1},${y1} C${x1},${y1 + bend} ${x2},${y2 - bend} ${x2},${y2}`,
-    class: "ek-edge", "marker-end": "url(#ek-arrow)",
-  }, layer);
-  // The gradient that flowed back along this edge; filled in during the backward phase.
-  const label = svg("text", { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2 + 12 * (edge.lane || 0), class: "ek-edge-label" }, layer);
-  return { path, label };
-}
-
-function drawNode(node, layer) {
-  const g = svg("g", { class: "ek-node", "data-id": node.id, transform: `translate(${node.x},${node.y})` }, layer);
-  if (node.type === "op") {
-    g.classList.add("ek-op", `ek-depth-${Math.min(node.depth, 3)}`);
-    svg("rect", { width: node.w, height: node.h, rx: node.h / 2 }, g);
-    svg("text", { x: node.w / 2, y: node.h / 2 + 4, class: "ek-op-label" }, g).textContent = node.label;
-    if (node.params) svg("title", {}, g).textContent = node.params;
-    return g;
-  }
-  g.classList.add("ek-tensor", `ek-kind-${node.kind}`);
-  svg("rect", { width: node.w, height: node.h, rx: 6 }, g);
-  svg("text", { x: 8, y: 15, class: "ek-name" }, g).textContent = node.label;
-  svg("text", { x: node.w - 8, y: 15, class: "ek-kind" }, g).textContent = node.kind;
-  const shape = `(${node.shape.join(", ")}${node.shape.length === 1 ? "," : ""})`;
-  svg("text", { x: 8, y: 31, class: "ek-meta" }, g).textContent = `${shape} ${node.dtype} ${node.device}`;
-  svg("text", { x: 8, y: 46, class: "ek-value" }, g).textContent = node.value;
-  // Below the box: the final gradient of a source, or why it is None.
-  if (node.grad !== undefined || node.none) {
-    const badge = svg("text", { x: 0, y: node.h + 13, class: node.none ? "ek-none" : "ek-grad" }, g);
-    badge.textContent = node.none ? `grad: None (${node.none.code})` : `grad: ${node.grad}`;
-    if (node.none) svg("title", {}, badge).textContent = node.none.text;
-  }
-  if (node.target) g.classList.add("ek-target");
+function drawBox(box, layer) {
+  const g = svg("g", { class: `ek-node ek-${box.type} ek-kind-${box.kind}`, "data-id": box.id }, layer);
+  if (box.depth) g.classList.add(`ek-depth-${Math.min(box.depth, 3)}`); // nested tapes
+  if (box.target) g.classList.add("ek-target");
+  const rect = svg("rect", { x: box.x, y: box.y, width: box.w, height: box.h, rx: box.type === "op" ? box.h / 2 : 6 }, g);
+  rect.classList.add("ek-box");
+  box.lines.forEach((text, i) => {
+    const centred = box.type === "op";
+    const line = svg("text", {
+      x: centred ? box.x + box.w / 2 : box.x + 8,
+      y: box.type === "op" ? box.y + box.h / 2 + 4 : box.y + 4 + LINE_H * (i + 1) - 3,
+      class: i === 0 ? "ek-line ek-first" : "ek-line",
+      "text-anchor": centred ? "middle" : "start",
+    }, g);
+    line.textContent = text;
+    if (text.startsWith("grad: ")) line.classList.add(text.startsWith("grad: None") ? "ek-none" : "ek-grad");
+  });
   return g;
 }
 
-function drawGraph(graph, holder) {
-  const root = svg("svg", { width: graph.width, height: graph.height + 16, class: "ek-graph" }, holder);
-  const defs = svg("defs", {}, root);
-  const marker = svg("marker", {
-    id: "ek-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto",
-  }, defs);
-  svg("path", { d: "M0,0 L10,5 L0,10 z", class: "ek-arrowhead" }, marker);
-  const byId = {};
-  graph.nodes.forEach((n) => { byId[n.id] = n; });
-  const edgeLayer = svg("g", {}, root);
-  const nodeLayer = svg("g", {}, root);
-  const edges = {};
-  graph.edges.forEach((e) => { edges[e.id] = drawEdge(e, byId, edgeLayer); });
-  const nodes = {};
-  graph.nodes.forEach((n) => { nodes[n.id] = drawNode(n, nodeLayer); });
-  return { nodes, edges, byId };
+function pathData(path) {
+  return path.map(([cmd, ...xs]) => cmd + xs.join(",")).join(" ");
 }
 
-// --- showing one step ------------------------------------------------------------------
+function drawState(drawing, graph, holder) {
+  const root = svg("svg", { class: "ek-graph", "data-width": drawing.width, "data-height": drawing.height }, holder);
+  const marker = svg("marker", {
+    id: "ek-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto",
+  }, svg("defs", {}, root));
+  svg("path", { d: "M0,0 L10,5 L0,10 z", class: "ek-arrowhead" }, marker);
+  const edgeLayer = svg("g", {}, root);
+  const boxLayer = svg("g", {}, root);
+  const labelLayer = svg("g", {}, root);
+  const edges = drawing.edges.map((e) => {
+    const path = svg("path", { d: pathData(e.path), class: "ek-edge", "marker-end": "url(#ek-arrow)", "data-from": e.from, "data-to": e.to }, edgeLayer);
+    return { ...e, path };
+  });
+  const labels = {};
+  drawing.labels.forEach((l) => {
+    const g = svg("g", { class: "ek-label", "data-edge": l.edge }, labelLayer);
+    svg("rect", { x: l.x, y: l.y, width: l.w, height: l.h, rx: 3 }, g);
+    svg("text", { x: l.x + 2, y: l.y + l.h - 4 }, g).textContent = l.text;
+    labels[l.edge] = g;
+  });
+  const boxes = {};
+  drawing.boxes.forEach((b) => { boxes[b.id] = drawBox(b, boxLayer); });
+  const drawn = (id) => drawing.alias[id] || id; // a node folded away is drawn as its layer
+  return { root, edges, labels, boxes, drawn, byId: Object.fromEntries(drawing.boxes.map((b) => [b.id, b])) };
+}
 
-// The forward step that makes each op and output node (leaves exist from the start).
-function madeBy(graph) {
+// --- showing one step ----------------------------------------------------------------
+
+function showStep(view, graph, entries, at) {
+  const entry = entries[at];
+  const { boxes, edges, labels, drawn } = view;
+  Object.values(boxes).forEach((g) => g.classList.remove("ek-current", "ek-input", "ek-output", "ek-future"));
+  edges.forEach((e) => e.path.classList.remove("ek-edge-active", "ek-edge-grad", "ek-future"));
+  Object.values(labels).forEach((g) => g.classList.remove("ek-shown"));
+  const records = new Set(entry.steps.map((s) => s.record));
+  let current = null;
+  if (entry.phase === "forward") {
+    // Boxes not made yet fade out (leaves exist from the start).
+    Object.entries(view.madeAt).forEach(([id, i]) => { if (i > at) boxes[id].classList.add("ek-future"); });
+    edges.forEach((e) => { if (view.madeAt[e.to] > at) e.path.classList.add("ek-future"); });
+    entry.steps.forEach((s) => {
+      s.inputs.forEach((id) => boxes[drawn(id)].classList.add("ek-input"));
+      boxes[drawn(s.output)].classList.add("ek-output");
+    });
+    edges.filter((e) => e.ids.some((id) => records.has(recordOf(id)))).forEach((e) => e.path.classList.add("ek-edge-active"));
+  } else if (entry.phase === "backward" || graph.phase === "backward") {
+    // Every sweep step so far has sent its gradients along its edges (all of them in the overview).
+    const sent = new Set();
+    const upto = entry.phase === "backward" ? at : entries.length - 1;
+    entries.slice(0, upto + 1).filter((e) => e.phase === "backward").forEach((e) => e.steps.forEach((s) => {
+      if (s.op) sent.add(`e${s.record}_out`);
+      s.grads.forEach((gr) => { if (gr.edge) sent.add(gr.edge); });
+    }));
+    edges.filter((e) => e.ids.some((id) => sent.has(id))).forEach((e) => {
+      e.path.classList.add("ek-edge-grad");
+      if (labels[e.id]) labels[e.id].classList.add("ek-shown");
+    });
+    entry.steps.forEach((s) => {
+      boxes[drawn(s.output)].classList.add("ek-output");
+      s.grads.forEach((gr) => boxes[drawn(gr.node)].classList.add("ek-input"));
+    });
+  }
+  if (entry.steps.length) {
+    const s = entry.steps[0];
+    current = drawn(s.op || s.output);
+    boxes[current].classList.add("ek-current");
+  }
+  return current;
+}
+
+function recordOf(edgeId) { return Number(edgeId.slice(1).split("_")[0]); }
+
+// The forward entry that makes each drawn box (a box made by no record is a leaf).
+function madeAt(entries, drawn) {
   const made = {};
-  graph.forward.forEach((s, i) => {
-    if (!s.op) return; // reading a variable makes nothing new
-    made[s.op] = i;
-    made[s.output] = i;
+  entries.forEach((e, i) => {
+    if (e.phase !== "forward") return;
+    e.steps.forEach((s) => {
+      if (!s.op) return; // reading a variable makes nothing new
+      [s.op, s.output].forEach((id) => { if (!(drawn(id) in made)) made[drawn(id)] = i; });
+    });
   });
   return made;
 }
 
-function showStep(view, graph, entry, info) {
-  const { nodes, edges } = view;
-  Object.values(nodes).forEach((g) => g.classList.remove("ek-current", "ek-input", "ek-output", "ek-future"));
-  Object.values(edges).forEach(({ path, label }) => {
-    path.classList.remove("ek-edge-active", "ek-edge-grad");
-    label.textContent = "";
-  });
-  let current = null;
-  if (entry.phase === "forward") {
-    Object.entries(view.made).forEach(([id, i]) => { if (i > entry.i) nodes[id].classList.add("ek-future"); });
-    const s = entry.step;
-    current = s.op || s.output;
-    s.inputs.forEach((id) => nodes[id].classList.add("ek-input"));
-    nodes[s.output].classList.add("ek-output");
-    graph.edges.filter((e) => e.record === s.record).forEach((e) => edges[e.id].path.classList.add("ek-edge-active"));
-  } else if (entry.phase === "backward") {
-    // Every sweep step up to this one has sent its gradients along its edges.
-    graph.backward.slice(0, entry.i + 1).forEach((s) => {
-      if (s.op) labelEdge(edges[`e${s.record}_out`], s.g);
-      s.grads.forEach((gr) => { if (gr.edge) labelEdge(edges[gr.edge], gr.value); });
-    });
-    const s = entry.step;
-    current = s.op || s.output;
-    nodes[s.output].classList.add("ek-output");
-    s.grads.forEach((gr) => nodes[gr.node].classList.add("ek-input"));
-  }
-  if (current) nodes[current].classList.add("ek-current");
-  if (graph.highlight) nodes[graph.highlight.node].classList.add("ek-highlight");
-  view.root.dataset.current = current || "";
-  view.root.dataset.phase = entry.phase;
-  writeInfo(info, graph, entry);
-  if (current) scrollIntoView(view.scroller, view.byId[current]);
-}
-
-function labelEdge(edge, text) {
-  if (!edge) return;
-  edge.path.classList.add("ek-edge-grad");
-  edge.label.textContent = text;
-}
-
-// Keep the current node visible inside the scrolling box (never scroll the notebook).
-function scrollIntoView(scroller, node) {
-  const top = node.y - 20, bottom = node.y + node.h + 30;
-  if (top < scroller.scrollTop) scroller.scrollTop = top;
-  else if (bottom > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = bottom - scroller.clientHeight;
-  const left = node.x - 20, right = node.x + node.w + 20;
-  if (left < scroller.scrollLeft) scroller.scrollLeft = left;
-  else if (right > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = right - scroller.clientWidth;
-}
-
-function writeInfo(info, graph, entry) {
+function writeInfo(info, graph, entries, at, selected) {
   info.replaceChildren();
+  const entry = entries[at];
   if (graph.highlight) {
-    // An exercise check marked one record: say which and why, whatever the step.
-    const h = graph.highlight;
+    const h = graph.highlight; // an exercise check marked one record: say which and why
     const note = html("div", "ek-note", info, `record ${h.record + 1}: ${h.text}`);
     if (h.note) html("div", "ek-note-text", note, h.note);
   }
+  if (graph.nonfinite) html("div", "ek-info-nan", info, graph.nonfinite.text);
   if (entry.phase === "overview") {
     const sweep = graph.phase === "backward"
       ? `after gradient(): ${graph.backward.length} steps of the reverse sweep to step through.`
       : "forward recorded; call tape.gradient(...) to see the reverse sweep here.";
     html("div", "ek-info-title", info, `${graph.forward.length} records. ${sweep}`);
     graph.nodes.filter((n) => n.none).forEach((n) => html("div", "ek-info-none", info, `${n.label}: gradient is None because ${n.none.text}.`));
-    return;
-  }
-  const s = entry.step;
-  if (entry.phase === "forward") {
-    html("div", "ek-info-title", info, `forward, record ${entry.i + 1} of ${graph.forward.length}: ${s.text}`);
-    return;
-  }
-  html("div", "ek-info-title", info, `reverse sweep, step ${entry.i + 1} of ${graph.backward.length} (record ${s.record + 1}): ${s.text}`);
-  html("div", "", info, `incoming gradient g = ${s.g}`);
-  s.grads.forEach((gr) => {
-    const line = html("div", "", info, `VJP → ${gr.name}: ${gr.value}`);
-    if (gr.count > 1) {
-      // Fan-out: this tensor was used more than once, so its gradients add up.
-      html("span", "ek-fanout", line, `  (fan-out: contribution ${gr.count}, running total ${gr.total})`);
+  } else {
+    const s = entry.steps[0];
+    const count = entry.phase === "forward" ? graph.forward.length : graph.backward.length;
+    const group = entry.group ? graph.groups.find((g) => g.id === entry.group) : null;
+    const what = group ? `${group.label}, ${entry.steps.length} records folded into one step` : s.text;
+    const head = entry.phase === "forward" ? `forward, record ${entry.first + 1} of ${count}` : `reverse sweep, step ${entry.first + 1} of ${count} (record ${s.record + 1})`;
+    html("div", "ek-info-title", info, `${head}: ${what}`);
+    if (entry.phase === "backward") {
+      entry.steps.forEach((st) => {
+        html("div", "", info, `${group ? `${st.text}: ` : ""}incoming gradient g = ${st.g}`);
+        st.grads.forEach((gr) => {
+          const line = html("div", "ek-vjp", info, `VJP → ${gr.name}: ${gr.value}`);
+          // Fan-out: this tensor was used more than once, so its gradients add up.
+          if (gr.count > 1) html("span", "ek-fanout", line, `  (fan-out: contribution ${gr.count}, running total ${gr.total})`);
+        });
+      });
     }
-  });
+  }
+  if (selected) describe(html("div", "ek-selected", info), graph, selected);
 }
 
-// --- the controls ------------------------------------------------------------------------
+// What a clicked box is: its values, and the user's line that made it.
+function describe(box, graph, id) {
+  const node = graph.nodes.find((n) => n.id === id);
+  const group = graph.groups.find((g) => g.id === id);
+  if (group) { html("div", "", box, `${group.label}: ${group.records.length} records (click to unfold)`); return; }
+  if (!node) return;
+  const title = node.type === "op" ? `op ${node.label}${node.params ? ` (${node.params})` : ""}` : `${node.label}: ${node.kind}, shape (${node.shape.join(", ")}) ${node.dtype}, value ${node.value}`;
+  html("div", "ek-info-title", box, title);
+  if (node.origin) html("div", "ek-origin", box, `made at ${node.origin.where}: ${node.origin.code}`);
+  if (node.saved) html("div", "", box, node.saved);
+}
+
+// --- zoom and pan: the svg's viewBox over the drawing -------------------------------
+
+function fitter(scroller, svgRoot, drawing) {
+  const state = { x: 0, y: 0, k: 1 };
+  const width = () => scroller.clientWidth || drawing.width;
+  const apply = () => {
+    const h = Math.min(drawing.height * state.k, maxHeight());
+    svgRoot.setAttribute("width", width());
+    svgRoot.setAttribute("height", h);
+    svgRoot.setAttribute("viewBox", `${state.x} ${state.y} ${width() / state.k} ${h / state.k}`);
+    svgRoot.dataset.zoom = state.k.toFixed(3);
+  };
+  // Fit the cell's width; show the whole graph too when that keeps text readable
+  // (or always, when asked). A narrow graph is centred.
+  const fit = (whole) => {
+    const wide = Math.min(1, width() / drawing.width);
+    const all = Math.min(wide, maxHeight() / drawing.height);
+    state.k = whole || all >= 0.7 ? all : wide;
+    state.x = Math.min(0, (drawing.width - width() / state.k) / 2);
+    state.y = 0;
+    apply();
+  };
+  const zoom = (factor) => { state.k = Math.max(0.05, Math.min(4, state.k * factor)); apply(); };
+  const show = (box) => { // pan so the box is in view, without scrolling the notebook
+    const w = width() / state.k, h = Math.min(drawing.height * state.k, maxHeight()) / state.k;
+    if (box.x < state.x || box.x + box.w > state.x + w) state.x = Math.min(Math.max(0, box.x + box.w / 2 - w / 2), Math.max(0, drawing.width - w));
+    if (box.y < state.y || box.y + box.h > state.y + h) state.y = Math.min(Math.max(0, box.y + box.h / 2 - h / 2), Math.max(0, drawing.height - h));
+    apply();
+  };
+  let drag = null;
+  svgRoot.addEventListener("pointerdown", (ev) => { drag = { x: ev.clientX, y: ev.clientY, sx: state.x, sy: state.y }; });
+  window.addEventListener("pointerup", () => { drag = null; });
+  svgRoot.addEventListener("pointermove", (ev) => {
+    if (!drag) return;
+    state.x = drag.sx - (ev.clientX - drag.x) / state.k;
+    state.y = drag.sy - (ev.clientY - drag.y) / state.k;
+    apply();
+  });
+  svgRoot.addEventListener("wheel", (ev) => { if (ev.ctrlKey) { ev.preventDefault(); zoom(ev.deltaY < 0 ? 1.2 : 1 / 1.2); } });
+  return { fit, zoom, show };
+}
+
+// --- the widget ------------------------------------------------------------------------
 
 function render({ model, el }) {
   let timer = null;
+  let unfolded = null; // the one layer drawn unfolded, or null: all folded
+  let at = null;
   const build = () => {
     if (timer) clearInterval(timer);
     timer = null;
     el.replaceChildren();
     const graph = model.get("graph");
+    const base = model.get("drawing");
+    const drawing = unfolded && base.unfolded && base.unfolded[unfolded] ? base.unfolded[unfolded] : base;
     const root = html("div", "eagerkit-tape", el);
     const bar = html("div", "ek-toolbar", root);
+    const folds = html("div", "ek-folds", root);
     const scroller = html("div", "ek-scroller", root);
     const info = html("div", "ek-info", root);
-    const view = { ...drawGraph(graph, scroller), root, scroller, made: madeBy(graph) };
-    const timeline = makeTimeline(graph);
-    let at = 0;
-    const button = (label, title, cls) => {
-      const b = html("button", `ek-button ${cls}`, bar, label);
+    const view = drawState(drawing, graph, scroller);
+    const entries = timeline(graph, drawing.folded);
+    view.madeAt = madeAt(entries, view.drawn);
+    const camera = fitter(scroller, view.root, drawing);
+    const button = (label, title, cls, parent = bar) => {
+      const b = html("button", `ek-button ${cls}`, parent, label);
       b.title = title;
       return b;
     };
@@ -214,17 +275,43 @@ function render({ model, el }) {
     const play = button("▶ play", "play the forward pass, then the reverse sweep", "ek-play");
     const next = button("next ▶", "next step", "ek-next");
     const slider = html("input", "ek-slider", bar);
-    Object.assign(slider, { type: "range", min: 0, max: timeline.length - 1, value: 0 });
+    Object.assign(slider, { type: "range", min: 0, max: entries.length - 1, value: 0 });
     const label = html("span", "ek-step-label", bar);
+    button("−", "zoom out (or ctrl + wheel)", "ek-zoom-out").onclick = () => camera.zoom(1 / 1.25);
+    button("+", "zoom in (or ctrl + wheel); drag to pan", "ek-zoom-in").onclick = () => camera.zoom(1.25);
+    button("fit", "show the whole graph", "ek-fit").onclick = () => camera.fit(true);
+    (graph.groups || []).forEach((g) => {
+      const open = unfolded === g.id;
+      const chip = button(`${open ? "▾" : "▸"} ${g.label}`, open ? "fold this layer into one box" : "unfold this layer in place", `ek-fold${open ? " ek-open" : ""}`, folds);
+      chip.dataset.group = g.id;
+      chip.onclick = () => { unfolded = open ? null : g.id; at = null; build(); };
+    });
     legend(html("div", "ek-legend", root), graph);
+    let selected = null;
     const go = (i) => {
-      at = Math.max(0, Math.min(timeline.length - 1, i));
+      at = Math.max(0, Math.min(entries.length - 1, i));
       slider.value = at;
+      const e = entries[at];
+      const inPhase = entries.filter((x) => x.phase === e.phase);
+      label.textContent = e.phase === "overview" ? "overview" : `${e.phase} ${inPhase.indexOf(e) + 1}/${inPhase.length}`;
+      const current = showStep(view, graph, entries, at);
+      if (graph.highlight) view.boxes[view.drawn(graph.highlight.node)].classList.add("ek-highlight");
+      if (graph.nonfinite) view.boxes[view.drawn(graph.nonfinite.node)].classList.add("ek-nonfinite");
+      root.dataset.phase = e.phase;
+      root.dataset.current = current || "";
       root.dataset.step = at;
-      const e = timeline[at];
-      label.textContent = e.phase === "overview" ? "overview" : `${e.phase} ${e.i + 1}/${e.phase === "forward" ? graph.forward.length : graph.backward.length}`;
-      showStep(view, graph, e, info);
+      root.dataset.steps = entries.length;
+      root.dataset.unfolded = unfolded || "";
+      writeInfo(info, graph, entries, at, selected);
+      if (current) camera.show(view.byId[current]);
     };
+    Object.entries(view.boxes).forEach(([id, g]) => {
+      g.addEventListener("click", () => {
+        if (graph.groups.some((x) => x.id === id)) { unfolded = id; at = null; build(); return; }
+        selected = id;
+        writeInfo(info, graph, entries, at, selected);
+      });
+    });
     const stop = () => { clearInterval(timer); timer = null; play.textContent = "▶ play"; };
     first.onclick = () => { stop(); go(0); };
     prev.onclick = () => { stop(); go(at - 1); };
@@ -232,20 +319,25 @@ function render({ model, el }) {
     slider.oninput = () => { stop(); go(Number(slider.value)); };
     play.onclick = () => {
       if (timer) return stop();
-      if (at === timeline.length - 1) go(0);
+      if (at === entries.length - 1) go(0);
       play.textContent = "❚❚ pause";
-      timer = setInterval(() => (at < timeline.length - 1 ? go(at + 1) : stop()), 800);
+      timer = setInterval(() => (at < entries.length - 1 ? go(at + 1) : stop()), 800);
     };
-    go(graph.highlight ? graph.highlight.record + 1 : 0); // open on the marked record
+    requestAnimationFrame(() => camera.fit(false)); // once the cell has its width
+    camera.fit(false);
+    const marked = graph.highlight ? entries.findIndex((e) => e.phase === "forward" && e.steps.some((s) => s.record === graph.highlight.record)) : 0;
+    go(at === null ? marked : at); // open on the marked record, or where we were
   };
   build();
-  model.on("change:graph", build);
-  return () => { if (timer) clearInterval(timer); model.off("change:graph", build); };
+  const rebuild = () => { at = null; build(); };
+  model.on("change:drawing", rebuild);
+  return () => { if (timer) clearInterval(timer); model.off("change:drawing", rebuild); };
 }
 
 function legend(box, graph) {
   const items = [["watched", "watched"], ["variable", "variable"], ["constant", "constant"], ["intermediate", "intermediate"], ["op", "op (1 tape)"]];
   if (graph.nodes.some((n) => n.type === "op" && n.depth > 1)) items.push(["depth-2", "op recorded by 2 tapes (nested)"]);
+  if ((graph.groups || []).length) items.push(["group", "a layer, folded (click to unfold)"]);
   items.forEach(([cls, text]) => {
     const item = html("span", "ek-legend-item", box);
     html("span", `ek-swatch ek-swatch-${cls}`, item);

@@ -14,11 +14,13 @@ import traitlets
 from eagerkit.tape import GradientTape, active_tapes
 from eagerkit.tensor import Tensor, convert_to_tensor
 
-from . import snapshot
+from . import origins
 from ._live import SnapshotWidget
-from .layout import layered_layout
 from .reasons import explain_none
-from .tape_model import OP_BOX, TENSOR_BOX, Namer, backward_steps, build_graph, host, preview
+from .tape_drawing import tape_drawing
+from .tape_marks import highlight_mark, nonfinite_mark, record_index
+from .tape_model import Namer, backward_steps, build_graph, host, preview
+from .tape_snapshot import tape_png
 
 HERE = pathlib.Path(__file__).parent
 
@@ -60,6 +62,7 @@ class TapeView(SnapshotWidget):
     _esm = HERE / "tape_view.js"
     _css = (HERE / "frame.css").read_text() + (HERE / "tape_view.css").read_text()
     graph = traitlets.Dict().tag(sync=True)
+    drawing = traitlets.Dict().tag(sync=True)
 
     def __init__(self, tape, names=None, *, highlight=None, note=""):
         if not isinstance(tape, GradientTape):
@@ -79,7 +82,11 @@ class TapeView(SnapshotWidget):
         self._depths = {}  # record index -> how many tapes recorded it
         self._watched = list(tape._watched)  # what tape.watch and variable reads watched
         self._paused = list(tape.paused_at)
-        self._namer = Namer(names)
+        self._names = names
+        self._given = []  # (tensor, name) pairs named by the view itself
+        self._origins = {}  # record index -> the user's line that made it
+        self._groups = {}  # record index -> id of the layer it ran in
+        self._layers = {}  # id(layer) -> group dict
         self._sweep = []  # BackwardSteps of the sweep in progress
         self._gradient = None  # (targets, sources, grads, steps) of the last gradient()
         self._highlight = None  # (record index, note)
@@ -91,9 +98,17 @@ class TapeView(SnapshotWidget):
 
     # --- what the tape tells us ------------------------------------------------------
     def on_record(self, tape, record):
+        index = len(self._records)
         watching = sum(1 for t in active_tapes if t._watches_any(record.inputs))
-        self._depths[len(self._records)] = max(1, watching)
+        self._depths[index] = max(1, watching)
         self._records.append(record)
+        origin, layer = origins.capture()
+        if origin is not None:
+            self._origins[index] = origin
+        if layer is not None:
+            group = self._layers.setdefault(id(layer), _group(layer, len(self._layers)))
+            group["records"].append(index)
+            self._groups[index] = group["id"]
 
     def on_backward(self, tape, step):
         self._sweep.append(step)
@@ -108,6 +123,10 @@ class TapeView(SnapshotWidget):
 
     # --- building what the browser shows ---------------------------------------------
     def _publish(self):
+        # A fresh namer each time: ``names=locals()`` may hold names made after the view.
+        self._namer = Namer(self._names)
+        for tensor, name in self._given:
+            self._namer.give(tensor, name)
         watched_ids = {id(t) for t in self._watched}
         targets, sources, grads, steps = self._gradient or ((), (), (), ())
         model = build_graph(
@@ -116,6 +135,8 @@ class TapeView(SnapshotWidget):
             watched_ids=watched_ids,
             depths=self._depths,
             extra=[t for t in (*targets, *sources) if isinstance(t, Tensor)],
+            origins=self._origins,
+            groups=self._groups,
         )
         nodes, node_of = model["nodes"], model["node_of"]
         by_id = {node["id"]: node for node in nodes}
@@ -131,39 +152,25 @@ class TapeView(SnapshotWidget):
                     source, targets, self._records, watched_ids, self._paused, self._namer
                 )
                 node["none"] = {"code": code, "text": text}
-        self._place(nodes, model["edges"])
-        self.graph = {
+        backward, edge_values, bad_gradient = backward_steps(
+            steps, self._records, node_of, self._namer, self._groups
+        )
+        graph = {
             "nodes": nodes,
             "edges": model["edges"],
             "forward": model["forward"],
-            "backward": backward_steps(steps, self._records, node_of, self._namer),
+            "backward": backward,
+            "groups": [g for g in self._layers.values() if g["records"]],
             "phase": "backward" if self._gradient else "forward",
-            "highlight": self._highlight_data(model["forward"]),
-            "width": self._size[0],
-            "height": self._size[1],
+            "highlight": highlight_mark(self._highlight, model["forward"]),
+            "nonfinite": nonfinite_mark(
+                model["nonfinite"] or bad_gradient, model["forward"], self._records, self._origins
+            ),
         }
-
-    def _highlight_data(self, forward):
-        if self._highlight is None:
-            return None
-        index, note = self._highlight
-        step = forward[index]
-        return {
-            "record": index,
-            "node": step["op"] or step["output"],
-            "text": step["text"],
-            "note": note,
-        }
-
-    def _place(self, nodes, edges):
-        sizes = {n["id"]: TENSOR_BOX if n["type"] == "tensor" else OP_BOX for n in nodes}
-        layout = layered_layout(
-            [n["id"] for n in nodes], [(e["from"], e["to"]) for e in edges], sizes
-        )
-        for node in nodes:
-            node["x"], node["y"] = layout["positions"][node["id"]]
-            node["w"], node["h"] = sizes[node["id"]]
-        self._size = (layout["width"], layout["height"])
+        self._published = len(self._records)
+        with self.hold_sync():  # the browser gets both at once
+            self.graph = graph
+            self.drawing = tape_drawing(graph, edge_values)
 
     def set_highlight(self, record, note=""):
         """Mark one record on the graph with a short note, and open the view on it.
@@ -187,31 +194,9 @@ class TapeView(SnapshotWidget):
         if record is None:
             self._highlight = None
         else:
-            self._highlight = (self._record_index(record), str(note))
+            self._highlight = (record_index(self._records, record), str(note))
         self._publish()
         return self
-
-    def _record_index(self, record):
-        count = len(self._records)
-        if isinstance(record, Tensor):
-            for index, entry in enumerate(self._records):
-                if entry.output is record:
-                    return index
-            raise ValueError(
-                "TapeView.set_highlight: that tensor was not made by a record of this tape; "
-                f"pass the index of a record (0 to {count - 1}) or an op's output"
-            )
-        if isinstance(record, bool) or not isinstance(record, int):
-            raise TypeError(
-                f"TapeView.set_highlight: expected a record index (int) or a Tensor, got "
-                f"{type(record).__name__}"
-            )
-        if not -count <= record < count:
-            raise IndexError(
-                f"TapeView.set_highlight: record {record} does not exist; this tape has "
-                f"{count} records (0 to {count - 1})"
-            )
-        return record % count
 
     # --- the other ways in ---------------------------------------------------------------
     @classmethod
@@ -238,16 +223,46 @@ class TapeView(SnapshotWidget):
                     tape.watch(tensor)
             out = fn(*tensors)
         if isinstance(out, Tensor):
-            view._namer.give(out, "out" if fn.__name__ == "<lambda>" else fn.__name__)
+            view._given.append((out, "out" if fn.__name__ == "<lambda>" else fn.__name__))
         tape.gradient(out, tensors)
         return view
 
     # --- display -----------------------------------------------------------------------
+    def refresh(self):
+        """Show what the tape recorded since the view last drew (displaying the view, and
+        ``tape.gradient``, refresh it too). Returns the view.
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> tape = ek.GradientTape()
+        >>> view = TapeView(tape)  # made first: it sees every record, nested tapes too
+        >>> with tape:
+        ...     x = ek.constant(2.0)
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> len(view.refresh().graph["forward"])
+        1
+        """
+        if self._published != len(self._records):
+            self._publish()
+        return self
+
+    def _repr_mimebundle_(self, **kwargs):
+        self.refresh()  # recorded more since it was made: show it all
+        return super()._repr_mimebundle_(**kwargs)
+
     def __repr__(self):
         return f"TapeView(records={len(self._records)}, phase={self.graph['phase']!r})"
 
     def snapshot_png(self):
-        return snapshot.tape_png(self.graph)
+        return tape_png(self.graph, self.drawing)
+
+
+def _group(layer, number):
+    """A fold group for ``layer``: its name and class, and the records it made."""
+    kind = type(layer).__name__
+    return {"id": f"g{number}", "label": f"{layer.name} ({kind})", "records": []}
 
 
 def _parameter_names(fn, count):

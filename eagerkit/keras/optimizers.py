@@ -135,4 +135,12 @@ class Adagrad(AdagradOptimizer):
         return value - step_size, {"accumulator": accum}
 
 
+def _repr(optimizer):
+    name, rate = type(optimizer).__name__, optimizer.learning_rate
+    return f"<ek.keras.optimizers.{name} learning_rate={rate}>"
+
+
+for _keras_optimizer in (SGD, Adam, RMSprop, Adagrad):
+    _keras_optimizer.__repr__ = _repr  # the name users wrote, not ek.train's
+
 __all__ = ["SGD", "Adagrad", "Adam", "Optimizer", "RMSprop"]

@@ -60,6 +60,20 @@ def lab(tmp_path_factory):
     root.mkdir()
     for notebook in HERE.glob("*.ipynb"):  # each browser test file has its demo notebook
         shutil.copy(notebook, root / notebook.name)
+    yield from _serve(base, root)
+
+
+@pytest.fixture(scope="module")
+def lab_without_kernels(lab, tmp_path_factory):
+    """A second JupyterLab on the first one's files that has no kernel at all: a saved
+    notebook opened there shows only what was saved in it."""
+    base = tmp_path_factory.mktemp("lab-no-kernel")
+    no_kernels = ["--KernelSpecManager.ensure_native_kernel=False"]
+    no_kernels.append("--KernelSpecManager.allowed_kernelspecs=no-such-kernel")
+    yield from _serve(base, lab[2], no_kernels)
+
+
+def _serve(base, root, extra=()):
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     for var, sub in [
         ("JUPYTER_CONFIG_DIR", "config"),
@@ -89,6 +103,7 @@ def lab(tmp_path_factory):
         "--LabApp.extension_manager=readonly",
         "--LabApp.expose_app_in_browser=True",
     ]
+    command += extra
     if os.geteuid() == 0:
         command.append("--ServerApp.allow_root=True")
     log = open(base / "server.log", "w")  # noqa: SIM115 - closed in teardown

@@ -2,7 +2,8 @@
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers import activations
-from eagerkit.keras.layers.base import Layer, check_rank, size_pair, whole_number
+from eagerkit.keras.layers.base import Layer, check_rank
+from eagerkit.keras.layers.sizes import size_pair, whole_number
 from eagerkit.ops.conv import conv2d, padding_name
 from eagerkit.ops.pool import avg_pool, max_pool
 from eagerkit.ops.shape import transpose

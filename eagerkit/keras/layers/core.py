@@ -4,7 +4,8 @@ import numbers
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers import activations
-from eagerkit.keras.layers.base import Layer, check_rank, whole_number
+from eagerkit.keras.layers.base import Layer, check_rank
+from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.ops.cast import cast
 from eagerkit.ops.creation import random_uniform
 from eagerkit.ops.indexing import gather

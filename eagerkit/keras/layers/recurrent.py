@@ -6,7 +6,8 @@ just one step after another, each recorded on the tape like any other op.
 
 from eagerkit.keras import initializers
 from eagerkit.keras.layers import activations
-from eagerkit.keras.layers.base import Layer, check_rank, whole_number
+from eagerkit.keras.layers.base import Layer, check_rank
+from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.ops.creation import zeros
 from eagerkit.ops.linalg import matmul
 from eagerkit.ops.shape import concat, reshape, stack

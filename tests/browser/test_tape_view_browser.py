@@ -1,0 +1,265 @@
+"""TapeView in a real JupyterLab, in Debian's chromium, with no network beyond 127.0.0.1.
+
+One test runs tape_demo.ipynb (lesson 02's tapes, f = c*c + c, a CNN step, a NaN, an
+exercise highlight), then checks what a student sees: the drawing's invariants measured
+in the rendered DOM (boxes against edge paths and labels, text inside its box), stepping
+through the folded CNN step and into an unfolded layer, the notebook saved and reopened
+in a JupyterLab that has no kernel, and the save_html page opened on its own. Screenshots
+go to test-artifacts/ for a human to look at.
+"""
+
+import json
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+from test_widgets_browser import ARTIFACTS, WIDGET_ERRORS, _assert_offline, _shot, _wait_for
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from drawing_checks import problems  # noqa: E402
+
+pytestmark = pytest.mark.browser
+NOTEBOOK = "tape_demo.ipynb"
+TAPES = [
+    "lesson02_fan_out",
+    "lesson02_nested",
+    "c_times_c_plus_c",
+    "cnn_folded",
+    "nan",
+    "highlight",
+]
+
+# The drawing as the browser rendered it (see the file), checked with drawing_checks.
+MEASURE = (Path(__file__).parent / "measure_drawing.js").read_text()
+
+
+def _page(browser, url, path, token):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.requests, page.problems = [], []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("pageerror", lambda error: page.problems.append(f"page error: {error}"))
+    page.on(
+        "console",
+        lambda msg: page.problems.append(f"console: {msg.text}") if msg.type == "error" else None,
+    )
+    page.goto(f"{url}/{path}?reset&token={token}" if "lab/" in path else f"{url}/{path}")
+    return page
+
+
+def _run_notebook(page):
+    page.wait_for_selector(".jp-NotebookPanel", timeout=60_000)
+    page.wait_for_function(
+        """() => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            const session = panel && panel.sessionContext;
+            return session && session.isReady && session.session.kernel.status === 'idle';
+        }""",
+        timeout=90_000,
+    )
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    _wait_for(page, ".eagerkit-tape", count=len(TAPES))
+    page.wait_for_function(
+        "() => document.querySelector('.jp-Notebook-ExecutionIndicator')"
+        "?.getAttribute('data-status') === 'idle'",
+        timeout=90_000,
+    )
+
+
+def check_drawing(tape, name):
+    """The drawing's invariants, and every text inside its own box, as rendered."""
+    seen = tape.evaluate(MEASURE)
+    found = problems(seen["width"], seen["height"], seen["boxes"], seen["edges"], seen["labels"])
+    assert found == [], f"{name}: {found}"
+    for text, x, y, w, h, bx, by, bw, bh in seen["texts"]:
+        inside = bx - 1 <= x and x + w <= bx + bw + 1 and by - 1 <= y and y + h <= by + bh + 1
+        assert inside, f"{name}: text {text!r} overflows its box"
+    return seen
+
+
+def test_tape_views_draw_step_save_and_reopen(lab, lab_without_kernels, browser):
+    url, token, root = lab
+    page = _page(browser, url, f"lab/tree/{NOTEBOOK}", token)
+    _run_notebook(page)
+    text = page.inner_text(".jp-NotebookPanel")
+    assert not any(message in text for message in WIDGET_ERRORS)
+    tapes = page.locator(".eagerkit-tape")
+    for i, name in enumerate(TAPES):
+        check_drawing(tapes.nth(i), name)
+        _shot(tapes.nth(i), f"tape_{name}.png")
+
+    _check_nested_colours(tapes.nth(1))
+    _check_fan_out_labels(tapes.nth(2))
+    _step_through_the_folded_cnn(tapes.nth(3))
+    _check_nan_origin(tapes.nth(4))
+    _check_highlight(tapes.nth(5))
+    _check_zoom_and_fit(tapes.nth(3))
+    assert page.problems == []
+    _assert_offline(page.requests)
+
+    _save(page, root / NOTEBOOK)
+    page.context.close()
+    _reopen_with_a_new_kernel(lab, browser)
+    _reopen_without_a_kernel(lab_without_kernels, browser)
+    _open_the_saved_page(url, token, browser)
+
+
+def _check_nested_colours(tape):
+    # A view made before the inner tape opened sees both tapes record the inner forward.
+    assert tape.locator("g.ek-op.ek-depth-2").count() == 2
+    assert "op recorded by 2 tapes" in tape.locator(".ek-legend").text_content()
+
+
+def _check_fan_out_labels(tape):
+    # c fans out three times: three edges leave c's box from three ports, all labelled.
+    starts = tape.evaluate(
+        """(root) => {
+            const c = [...root.querySelectorAll("g.ek-node")]
+                .find((g) => g.textContent.startsWith("c "));
+            return [...root.querySelectorAll(`path.ek-edge[data-from='${c.dataset.id}']`)]
+                .map((p) => p.getPointAtLength(0).x);
+        }"""
+    )
+    assert len(set(starts)) == 3
+    assert tape.locator("g.ek-label.ek-shown").count() == 6  # the overview shows them all
+
+
+def _step_through_the_folded_cnn(tape):
+    layers = ["g0", "g1", "g2", "g3", "g4"]
+    assert [tape.locator(".ek-fold").nth(i).get_attribute("data-group") for i in range(5)] == layers
+    assert tape.get_attribute("data-steps") == str(1 + 7 + 7)  # 5 layers + 2 loss ops, twice
+    for layer in layers:  # each folded layer is one forward step
+        tape.locator(".ek-next").click()
+        assert tape.get_attribute("data-current") == layer
+    assert (
+        "dense_1 (Dense), 4 records folded into one step" in tape.locator(".ek-info").inner_text()
+    )
+    while tape.get_attribute("data-phase") != "backward":
+        tape.locator(".ek-next").click()
+    visited = []
+    while tape.get_attribute("data-step") != str(int(tape.get_attribute("data-steps")) - 1):
+        tape.locator(".ek-next").click()
+        visited.append(tape.get_attribute("data-current"))
+    assert [v for v in visited if v.startswith("g")] == ["g4", "g3", "g2", "g1", "g0"]
+    _shot(tape, "tape_cnn_backward_folded.png")
+    # Unfold the conv layer in place: its five records become five steps, in the browser.
+    tape.locator("g.ek-group[data-id='g0']").click()
+    assert tape.get_attribute("data-unfolded") == "g0"
+    assert tape.get_attribute("data-steps") == str(1 + 11 + 11)
+    check_drawing(tape, "cnn_unfolded_g0")
+    tape.locator(".ek-next").click()
+    tape.locator(".ek-next").click()
+    assert "t0 = conv2d(images, conv2d/kernel)" in tape.locator(".ek-info").inner_text()
+    _shot(tape, "tape_cnn_unfolded_conv.png")
+    tape.locator(".ek-fold.ek-open").click()  # fold it again
+    assert tape.get_attribute("data-unfolded") == ""
+
+
+def _check_nan_origin(tape):
+    info = tape.locator(".ek-info-nan").inner_text()
+    assert info.startswith("first NaN/Inf of the forward pass: record 2, root = sqrt(doubled)")
+    assert info.endswith("line 6: root = ek.sqrt(doubled)")
+    assert tape.locator("g.ek-nonfinite").count() == 1
+    tape.locator("g.ek-nonfinite").click()  # selecting a box names its line
+    assert "made at cell In [" in tape.locator(".ek-selected").inner_text()
+
+
+def _check_highlight(tape):
+    assert tape.locator("g.ek-highlight").count() == 1
+    note = tape.locator(".ek-note").inner_text()
+    assert "record 1: sq = multiply(q, q)" in note and "your answer was 3.0" in note
+    assert tape.get_attribute("data-phase") == "forward"  # it opens on the marked record
+
+
+def _check_zoom_and_fit(tape):
+    svg = tape.locator("svg.ek-graph")
+    tape.locator(".ek-fit").click()
+    fitted = float(svg.get_attribute("data-zoom"))
+    box = svg.bounding_box()
+    assert box["height"] <= 0.75 * 900 + 1 and fitted <= 1
+    tape.locator(".ek-zoom-in").click()
+    assert float(svg.get_attribute("data-zoom")) > fitted
+    view_box = svg.get_attribute("viewBox")
+    svg.hover()
+    tape.page.mouse.down()
+    tape.page.mouse.move(box["x"] + 10, box["y"] + 10)
+    tape.page.mouse.up()
+    assert svg.get_attribute("viewBox") != view_box  # dragged: panned
+
+
+def _save(page, path):
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function(
+        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000
+    )
+    saved = json.loads(path.read_text())
+    state = saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    shown = [
+        output["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
+        for cell in saved["cells"]
+        for output in cell.get("outputs", [])
+        if "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+    ]
+    assert len(shown) == len(TAPES) and all(model in state for model in shown)
+
+
+def _api(lab, method, path):
+    url, token, _ = lab
+    request = urllib.request.Request(
+        f"{url}/api/{path}", method=method, headers={"Authorization": f"token {token}"}
+    )
+    with urllib.request.urlopen(request) as response:
+        body = response.read()
+    return json.loads(body) if body else None
+
+
+def _reopen_with_a_new_kernel(lab, browser):
+    """The student's case: the kernel that made the widgets is gone, a new one starts."""
+    for session in _api(lab, "GET", "sessions"):
+        _api(lab, "DELETE", f"sessions/{session['id']}")
+    url, token, _ = lab
+    page = _page(browser, url, f"lab/tree/{NOTEBOOK}", token)
+    _wait_for(page, ".eagerkit-tape", count=len(TAPES))  # live, from the saved state
+    assert not any(message in page.inner_text(".jp-NotebookPanel") for message in WIDGET_ERRORS)
+    tape = page.locator(".eagerkit-tape").nth(3)
+    check_drawing(tape, "cnn_reopened")
+    tape.locator(".ek-next").click()  # it still steps: the front end needs no kernel
+    assert tape.get_attribute("data-current") == "g0"
+    _shot(tape, "tape_reopened_new_kernel.png")
+    assert page.problems == []
+    page.context.close()
+
+
+def _reopen_without_a_kernel(lab, browser):
+    """A JupyterLab that cannot run code at all shows every widget's saved picture."""
+    assert _api(lab, "GET", "kernelspecs")["kernelspecs"] == {}
+    url, token, _ = lab
+    page = _page(browser, url, f"lab/tree/{NOTEBOOK}", token)
+    page.wait_for_selector(".jp-NotebookPanel", timeout=60_000)
+    shown = ".jp-OutputArea-output .eagerkit-tape, .jp-OutputArea-output img"
+    _wait_for(page, shown, count=len(TAPES))
+    page.locator(".jp-NotebookPanel").screenshot(
+        path=str(ARTIFACTS / "tape_reopened_without_kernel.png")
+    )
+    assert not any(message in page.inner_text(".jp-NotebookPanel") for message in WIDGET_ERRORS)
+    assert page.problems == []
+    _assert_offline(page.requests)
+    page.context.close()
+
+
+def _open_the_saved_page(url, token, browser):
+    page = _page(browser, url, f"files/cnn_tape.html?token={token}", token)
+    page.wait_for_selector("body[data-ready='true']")
+    tape = page.locator(".eagerkit-tape")
+    check_drawing(tape, "save_html")
+    for _ in range(3):
+        tape.locator(".ek-next").click()
+    assert tape.get_attribute("data-current") == "g2"
+    tape.locator(".ek-fold").first.click()
+    assert tape.get_attribute("data-unfolded") == "g0"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "tape_save_html.png"), full_page=True)
+    assert page.problems == []
+    _assert_offline(page.requests)
+    page.context.close()
