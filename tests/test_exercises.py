@@ -15,12 +15,23 @@ def test_a_placeholder_is_not_answered_yet_and_never_an_error():
     assert 'exercise("1.1").hint()' in repr(result)
 
 
-def test_a_function_left_as_a_stub_is_not_answered_yet():
-    def softsign(x): ...
+def test_a_function_left_as_in_the_student_copy_is_not_answered_yet():
+    def softsign(x): ...  # your code here
 
     result = exercise("1.3").check(softsign)
     assert result.status == "unanswered"
-    assert "softsign([-3.0, -0.5, 0.0, 2.0]) returned None" in repr(result)
+    assert "replace the ... with your answer" in repr(result)
+
+
+def test_a_function_that_returns_none_is_wrong_and_says_so():
+    def softsign(x):
+        x / (1.0 + ek.abs(x))  # no return
+
+    result = exercise("1.3").check(softsign)
+    assert result.status == "wrong"
+    assert result.lines == [
+        "softsign([-3.0, -0.5, 0.0, 2.0]) returned None: a return missing, or a gradient None?"
+    ]
 
 
 def test_a_value_of_the_wrong_dtype_is_named():
@@ -57,11 +68,11 @@ def test_a_wrong_forward_is_traced_to_the_first_wrong_op_on_the_students_tape():
     )
     # x / 1.0 and |x| are values the reference makes too; their sum is not.
     assert (result.record, result.op) == (2, "add")
-    assert "record 2: softsign = add(t1, t2)" in result.lines[1]
+    assert "record 3: softsign = add(t1, t2)" in result.lines[1]
     assert isinstance(result.view, TapeView)
     highlight = result.view.graph["highlight"]
     assert highlight["record"] == 2 and highlight["text"] == "softsign = add(t1, t2)"
-    assert highlight["note"] == "the first op whose value is wrong"
+    assert highlight["note"] == "the first op whose value the correct computation never makes"
 
 
 def test_a_wrong_custom_vjp_names_the_input_the_element_and_the_op():

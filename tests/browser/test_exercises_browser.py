@@ -43,14 +43,17 @@ def test_checks_say_why_and_point_at_the_op(page):
 
     forward, vjp = page.locator(".eagerkit-check-wrong").all()
     assert "differs at element [0]: it is 0.0 where -0.75 is expected" in forward.inner_text()
-    assert "record 2: softsign = add(t1, t2)" in forward.inner_text()
+    assert "record 3: softsign = add(t1, t2)" in forward.inner_text()
     assert "with respect to x differs at element [0]" in vjp.inner_text()
     assert "the op whose VJP sends the first wrong gradient" in vjp.inner_text()
 
     tapes = page.locator(".eagerkit-tape")
     softsign_tape, sigmoid_tape = tapes.nth(0), tapes.nth(1)
     # The view opens on the marked record, and its note says why the op is marked.
-    assert "the first op whose value is wrong" in softsign_tape.locator(".ek-info").inner_text()
+    assert (
+        "the first op whose value the correct computation never makes"
+        in softsign_tape.locator(".ek-info").inner_text()
+    )
     assert "softsign = add(t1, t2)" in softsign_tape.locator(".ek-info").inner_text()
     assert "VJP" in sigmoid_tape.locator(".ek-info").inner_text()
     hint = page.locator(".eagerkit-hint").first

@@ -16,13 +16,21 @@ each); ``python -m eagerkit.widgets.exercises.student`` writes the student copie
 lessons, with the solutions taken out.
 """
 
-from .exercise import CustomExercise, Exercise, FunctionExercise, ValueExercise, exercise
+from .exercise import (
+    CustomExercise,
+    Exercise,
+    FunctionExercise,
+    NotAnswered,
+    ValueExercise,
+    exercise,
+)
 from .result import Hint, Result
 
 __all__ = [
     "CustomExercise",
     "Exercise",
     "FunctionExercise",
+    "NotAnswered",
     "Hint",
     "Result",
     "ValueExercise",

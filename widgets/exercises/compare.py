@@ -21,11 +21,14 @@ def describe(value):
     return type(value).__name__
 
 
-def differences(answer, expected, *, what="your answer", reveal=True, rtol=1e-4, atol=1e-5):
+def differences(
+    answer, expected, *, what="your answer", items=None, reveal=True, rtol=1e-4, atol=1e-5
+):
     """Sentences saying how ``answer`` differs from ``expected`` (empty: they agree).
 
     ``reveal=False`` says only whether a wrong number is too large or too small, for
-    exercises whose answer *is* the number.
+    exercises whose answer *is* the number. ``items`` names the items of a list or tuple
+    (``["dz/dx", "dy/dx"]``), which are otherwise called item 0, item 1, ...
 
     Examples
     --------
@@ -36,7 +39,7 @@ def differences(answer, expected, *, what="your answer", reveal=True, rtol=1e-4,
     ['your answer has shape () but shape (1,) is expected']
     """
     if isinstance(expected, (tuple, list)):
-        return _sequence_differences(answer, expected, what, reveal, rtol, atol)
+        return _sequence_differences(answer, expected, what, items, reveal, rtol, atol)
     if isinstance(expected, (str, bool)) or expected is None:
         if answer == expected:
             return []
@@ -65,16 +68,15 @@ def _array(value):
     return np.asarray(value.numpy() if isinstance(value, Tensor) else value)
 
 
-def _sequence_differences(answer, expected, what, reveal, rtol, atol):
+def _sequence_differences(answer, expected, what, items, reveal, rtol, atol):
     if not isinstance(answer, (tuple, list)):
         return [f"{what} is a {describe(answer)}; a list of {len(expected)} items is expected"]
     if len(answer) != len(expected):
         return [f"{what} has {len(answer)} items but {len(expected)} are expected"]
     problems = []
     for i, (got, want) in enumerate(zip(answer, expected, strict=True)):
-        problems += differences(
-            got, want, what=f"item {i} of {what}", reveal=reveal, rtol=rtol, atol=atol
-        )
+        item = f"{items[i]} in {what}" if items else f"item {i} of {what}"
+        problems += differences(got, want, what=item, reveal=reveal, rtol=rtol, atol=atol)
     return problems
 
 

@@ -71,7 +71,7 @@ class Exercise:
             return self.result("unanswered", [_HOW_TO_ANSWER.format(key=self.key)])
         try:
             return self.judge(answer)
-        except _NotAnswered as reason:
+        except NotAnswered as reason:
             return self.result("unanswered", [str(reason)])
         except Exception as error:  # the student's code failed: say how, don't raise
             text = short(f"{type(error).__name__}: {error}", 300)
@@ -96,24 +96,36 @@ _HOW_TO_ANSWER = (
 )
 
 
-class _NotAnswered(Exception):
-    pass
+class NotAnswered(Exception):  # a verdict, not an error
+    """Raised inside ``judge`` to say "not answered yet", with the reason as its message."""
+
+
+_NotAnswered = NotAnswered  # the name lesson 12's checks import
 
 
 class ValueExercise(Exercise):
     """Compute a value. ``expected()`` gives the reference value (a tensor, number, list...).
 
     ``reveal=False`` keeps the expected number out of the message (it says too large or
-    too small) for exercises whose answer *is* a number.
+    too small) for exercises whose answer *is* a number. ``items`` names the items of an
+    answer that is a list.
     """
 
-    def __init__(self, key, title, *, expected, hints, reveal=True, rtol=1e-4, atol=1e-5):
+    def __init__(
+        self, key, title, *, expected, hints, items=None, reveal=True, rtol=1e-4, atol=1e-5
+    ):
         super().__init__(key, title, hints=hints)
-        self.expected, self.reveal, self.rtol, self.atol = expected, reveal, rtol, atol
+        self.expected, self.items, self.reveal = expected, items, reveal
+        self.rtol, self.atol = rtol, atol
 
     def judge(self, answer):
         problems = differences(
-            answer, self.expected(), reveal=self.reveal, rtol=self.rtol, atol=self.atol
+            answer,
+            self.expected(),
+            items=self.items,
+            reveal=self.reveal,
+            rtol=self.rtol,
+            atol=self.atol,
         )
         if problems:
             return self.result("wrong", problems)
@@ -145,10 +157,22 @@ class FunctionExercise(Exercise):
     """
 
     def __init__(
-        self, key, title, *, reference, inputs, hints, order=1, upstream=None, rtol=1e-4, atol=1e-5
+        self,
+        key,
+        title,
+        *,
+        reference,
+        inputs,
+        hints,
+        order=1,
+        upstream=None,
+        items=None,
+        rtol=1e-4,
+        atol=1e-5,
     ):
         super().__init__(key, title, hints=hints)
         self.reference, self.inputs, self.order = reference, inputs, order
+        self.items = items  # names of the results, for a function that returns several
         self.upstream = upstream  # the gradient that arrives at the output (default: ones)
         self.rtol, self.atol = rtol, atol
         self.names = list(inspect.signature(reference).parameters)
@@ -157,24 +181,32 @@ class FunctionExercise(Exercise):
         if not callable(fn):
             return self.result("wrong", [f"a function is expected, got {type(fn).__name__}"])
         name = getattr(fn, "__name__", "your function")
+        passed = []  # the calls that were right so far
         for args in self.inputs:
             tensors = [convert_to_tensor(a) for a in args]  # TF's dtypes: float32, int32
             call = f"{name}({', '.join(short(_text(a), 30) for a in args)})"
             got = fn(*tensors)
             if got is None or got is ...:
-                raise _NotAnswered(
-                    f"{call} returned {got!r} (no return yet?): "
-                    + _HOW_TO_ANSWER.format(key=self.key)
+                return self.result(
+                    "wrong", [f"{call} returned {got!r}: a return missing, or a gradient None?"]
                 )
             problems = differences(
-                got, self.reference(*tensors), what=call, rtol=self.rtol, atol=self.atol
+                got,
+                self.reference(*tensors),
+                what=call,
+                items=self.items,
+                rtol=self.rtol,
+                atol=self.atol,
             )
+            if problems and passed and hasattr(fn, "trace_count"):
+                return self.result("wrong", problems + [_frozen(passed[0])])
             if problems:
                 return self._wrong(fn, tensors, problems, forward=True)
             if self.order:
                 problems = self._gradient_differences(self._weighted(fn), tensors, call)
                 if problems:
                     return self._wrong(fn, tensors, problems, forward=False)
+            passed.append(call)
         return self.result("right", [])
 
     def _weighted(self, fn):
@@ -185,7 +217,7 @@ class FunctionExercise(Exercise):
         def weighted(*args):
             return fn(*args) * upstream
 
-        weighted.__name__ = getattr(fn, "__name__", "out")
+        weighted.__name__ = "weighted"  # the output times upstream, as the view labels it
         return weighted
 
     def _gradient_differences(self, fn, tensors, call):
@@ -218,6 +250,13 @@ class FunctionExercise(Exercise):
             reference = self.reference
         lines, where = point_at(fn, reference, tensors, self.names, forward=forward)
         return self.result("wrong", problems + lines, **where)
+
+
+def _frozen(right_call):
+    return (
+        f"{right_call} was right: an ek.function traced then, and calls with the same shapes "
+        "and dtypes reuse that trace, with every choice Python made while tracing frozen in"
+    )
 
 
 def _text(value):

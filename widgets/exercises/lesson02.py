@@ -8,6 +8,7 @@ ValueExercise(
     "2.1",
     "The sweep by hand",
     expected=lambda: [3.0, 8.0],
+    items=["df/da", "df/db"],
     reveal=False,
     hints=[
         "Draw the tape: s = add(a, b), then f = multiply(s, b). b is used twice: fan-out.",

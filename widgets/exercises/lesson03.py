@@ -6,10 +6,17 @@ import eagerkit as ek
 
 from .exercise import FunctionExercise, ValueExercise
 
-ValueExercise(
+
+def _gradient_of_square(x):
+    return 2.0 * x
+
+
+FunctionExercise(
     "3.1",
     "Watch what you differentiate",
-    expected=lambda: ek.constant(8.0),
+    reference=_gradient_of_square,
+    inputs=[(4.0,), ([1.0, -2.0],)],
+    order=0,
     hints=[
         "A constant is not watched unless you ask: the tape did not record y = x * x.",
         "The tape has a method for that, called inside the with-block, before the ops.",
@@ -26,6 +33,7 @@ ValueExercise(
     "3.2",
     "Two gradients from one tape",
     expected=_persistent_pair,
+    items=["dz/dx", "dy/dx"],
     hints=[
         "A plain tape frees its records after the first gradient() call.",
         "GradientTape takes an argument that keeps the records for more calls.",

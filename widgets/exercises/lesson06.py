@@ -14,6 +14,7 @@ FunctionExercise(
     reference=_momentum_step,
     inputs=[([1.0, -2.0], [0.5, 0.0], [0.2, -1.0]), ([3.0], [-1.0], [2.0])],
     order=0,
+    items=["the new weight", "the new velocity"],
     hints=[
         "MomentumOptimizer(learning_rate=0.1, momentum=0.9) keeps a velocity per variable.",
         "First the velocity: momentum times the old velocity, plus the gradient.",
@@ -25,6 +26,7 @@ ValueExercise(
     "6.2",
     "Move one variable only",
     expected=lambda: [1.0, 0.6],
+    items=["a", "b"],
     hints=[
         "minimize takes the loss as a function, and a keyword argument listing what may move.",
         "One step of gradient descent from b = 0: the gradient of (b - 3)^2 there is -6.",

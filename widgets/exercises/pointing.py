@@ -10,7 +10,7 @@ def point_at(fn, reference, inputs, names, *, forward):
     student = Trace(fn, inputs)
     if forward:
         index = first_wrong_value(student, Trace(reference, inputs))
-        why = "the first op whose value is wrong"
+        why = "the first op whose value the correct computation never makes"
     else:
         found = first_wrong_gradient(student, Trace(reference, inputs))
         index = found[0] if found else _users_op(student)
@@ -26,7 +26,8 @@ def point_at(fn, reference, inputs, names, *, forward):
     step = view.graph["forward"][index]["text"]
     op = student.tape.records[index].op.name
     view.set_highlight(index, note=why)
-    line = f"on your tape (highlighted below) {why} is record {index}: {step}"
+    # Numbered from 1, as the view numbers its steps ("forward, record 3 of 3").
+    line = f"on your tape (highlighted below) {why} is record {index + 1}: {step}"
     if not forward and found is None:
         line += (
             f". Its first derivative is right, but the tape cannot differentiate {op}'s "

@@ -15,8 +15,9 @@ class Result:
     """The verdict of one check.
 
     Attributes: ``status`` (``"right"``, ``"wrong"`` or ``"unanswered"``), ``lines`` (why),
-    ``record`` and ``op`` (the tape record the diagnosis points at, and its op's name, or
-    None), ``view`` (a TapeView of the student's tape with that record highlighted).
+    ``record`` and ``op`` (the index in ``tape.records`` of the record the diagnosis points
+    at, and its op's name, or None; the text numbers records from 1, as the view does),
+    ``view`` (a TapeView of the student's tape with that record highlighted).
     """
 
     def __init__(self, key, title, status, lines=(), *, record=None, op=None, view=None):
@@ -68,6 +69,11 @@ class Hint:
 
     def _repr_html_(self):
         return f'<div class="eagerkit-check eagerkit-hint">{html.escape(repr(self))}</div>' + _STYLE
+
+    def _ipython_display_(self):  # shown like a check's verdict: no Out[n] prompt
+        from IPython.display import display
+
+        display({"text/plain": repr(self), "text/html": self._repr_html_()}, raw=True)
 
 
 _STYLE = (
