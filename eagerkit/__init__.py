@@ -13,6 +13,7 @@ import sys as _sys
 
 from eagerkit import (  # noqa: F401 - ops registers every primitive
     config,
+    contrib,
     data,
     datasets,
     debugging,

@@ -31,7 +31,7 @@ from eagerkit import dispatch, recording, summary
 from eagerkit.errors import OpError
 from eagerkit.train import global_step, tracking
 
-EXAMPLES = int(os.environ.get("EK_FUZZ_EXAMPLES", "25"))
+EXAMPLES = int(os.environ.get("EK_FUZZ_EXAMPLES", "20"))  # per callable
 SECONDS_PER_CALL = 20
 CALLABLES = public_api.fuzzed_callables()
 METHODS = public_api.public_methods(
