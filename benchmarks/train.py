@@ -255,11 +255,13 @@ def autoencoder_contenders(torch, samples=10_000, visible=784, hidden=196):
         )
         decay = backend.sum(w1 * w1) + backend.sum(w2 * w2)
         return (
-            0.5 / samples * backend.sum(error * error) + DECAY / 2 * decay + BETA * backend.sum(kl)
+            0.5 / samples * backend.sum(backend.square(error))
+            + DECAY / 2 * decay
+            + BETA * backend.sum(kl)
         )
 
     class EagerkitBackend:
-        sigmoid, matmul, log, sum = ek.sigmoid, ek.matmul, ek.log, ek.reduce_sum
+        sigmoid, matmul, log, sum, square = ek.sigmoid, ek.matmul, ek.log, ek.reduce_sum, ek.square
         mean = staticmethod(lambda t, axis: ek.reduce_mean(t, axis=axis))
 
     tensors = [ek.constant(v) for v in (x, w1, b1, w2, b2)]
@@ -279,6 +281,7 @@ def autoencoder_contenders(torch, samples=10_000, visible=784, hidden=196):
 
         class TorchBackend:
             sigmoid, matmul, log, sum = torch.sigmoid, torch.matmul, torch.log, torch.sum
+            square = torch.square
             mean = staticmethod(lambda t, axis: t.mean(axis))
 
         params = [torch.tensor(v, requires_grad=True) for v in (w1, b1, w2, b2)]

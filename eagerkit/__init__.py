@@ -11,9 +11,9 @@ ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
 
 import sys as _sys
 
-from eagerkit import boundary as _boundary
 from eagerkit import (  # noqa: F401 - ops registers every primitive
     config,
+    contrib,
     data,
     datasets,
     debugging,
@@ -29,8 +29,10 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
     random,
     strings,
     summary,
+    testing,
     train,
 )
+from eagerkit import namespaces as _namespaces
 from eagerkit.context import enable_eager_execution, executing_eagerly
 from eagerkit.custom_gradient import custom_gradient
 from eagerkit.data import Iterator
@@ -203,6 +205,6 @@ PUBLIC_NAMESPACES = (
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
     *("strings", "io"),
 )
-_boundary.install(_boundary.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES))
+_namespaces.install(_namespaces.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES))
 
 __version__ = "0.1.0"

@@ -70,6 +70,22 @@ def size(value, what, op):
     return value
 
 
+def positive(value, what, op):
+    """A count that must be at least 1 (units of a layer, steps between summaries).
+
+    Examples
+    --------
+    >>> positive(1.5, "units", "Dense")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    eagerkit.errors.InvalidArgumentError: Dense: units must be an integer, got float 1.5...
+    """
+    value = whole_number(value, what, op)
+    if value < 1:
+        raise InvalidArgumentError(f"{op}: {what} must be >= 1, got {value}", op=op)
+    return value
+
+
 def count_or_all(value, what, op):
     """A count where -1 means "all", as in TF's take, skip and repeat: None for all.
 

@@ -193,6 +193,8 @@ def _result(g, source, on_tensors):
     """A source's gradient as a Tensor on the source's device (None stays None)."""
     if g is None or on_tensors:
         return g
+    if not getattr(getattr(g, "flags", None), "writeable", True):
+        g = g.copy()  # a broadcast view (reduce_sum's VJP): the caller gets an array of its own
     return Tensor(g, source._device)
 
 

@@ -9,15 +9,13 @@ TensorFlow 2.7+ shows it (``tf.debugging.disable_traceback_filtering()`` there, 
 One mechanism does it, as TF's ``traceback_utils.filter_traceback`` does: every public
 function and method runs inside ``at_the_boundary``, a ``try`` that does nothing until an
 exception passes through it (a ``try`` costs nothing in Python 3.11 when nothing is raised).
-Primitive ops need no wrapper: dispatch (registry.py) calls ``user_error`` where it turns a
-numpy error into an op error. ``install`` puts the wrappers on the public namespaces once, at
-import; eagerkit's own modules call the unwrapped functions.
+Primitive ops need no wrapper: dispatch.py calls ``user_error`` where it turns a numpy error
+into an op error. namespaces.py puts the wrappers on the public namespaces once, at import;
+eagerkit's own modules call the unwrapped functions.
 """
 
 import functools
-import inspect
 import os
-import sys
 import sysconfig
 import types
 
@@ -43,8 +41,8 @@ _CONVERSIONS = (
     (Exception, errors.InvalidArgumentError),
 )
 _BOTH = {}  # (eagerkit class, Python class) -> a class that is both, named as the first
-# Signals, not errors: iteration's end, and the AssertionError TF's assert_* methods raise.
-_PROTOCOL = (StopIteration, StopAsyncIteration, GeneratorExit, AssertionError)
+# Not errors to convert: the AssertionError TF's assert_* methods raise on purpose.
+_PROTOCOL = (AssertionError,)
 
 
 def set_filtering(enabled):
@@ -97,7 +95,7 @@ def public_method(function, method_name):
             raise
         except Exception as error:
             label = type(self).__name__
-            if method_name not in _CONSTRUCTION:
+            if method_name not in CONSTRUCTION:
                 label += "." + method_name
             shown = _shown(error, label, args, kwargs)
             raise shown from shown.__cause__  # see ek.debugging.disable_traceback_filtering()
@@ -106,7 +104,7 @@ def public_method(function, method_name):
     return at_the_boundary
 
 
-_CONSTRUCTION = ("__init__", "__call__")
+CONSTRUCTION = ("__init__", "__call__")  # methods whose errors name just the class
 
 
 def _shown(error, label, args, kwargs):
@@ -157,7 +155,9 @@ def _raised_by_user_code(traceback):
         return False
     while traceback.tb_next is not None:
         traceback = traceback.tb_next
-    return not traceback.tb_frame.f_code.co_filename.startswith(_LIBRARY_DIRS)
+    filename = traceback.tb_frame.f_code.co_filename
+    compiled = not os.path.isabs(filename) and not filename.startswith("<")  # Cython's .pyx
+    return not (compiled or filename.startswith(_LIBRARY_DIRS))
 
 
 def _user_frames(traceback):
@@ -195,73 +195,3 @@ def _describe_value(value):
         text = repr(value)
         return text if len(text) <= 24 else text[:21] + "..."
     return type(value).__name__
-
-
-# --- putting the boundary on the public namespaces ------------------------------------------
-def install(namespaces):
-    """Wrap every public function and class method reachable from ``namespaces`` (modules).
-
-    One wrapper per function, shared by every namespace that names it, so ``ek.math.exp is
-    ek.exp`` still holds. Primitive ops (they have ``.op``) are their own boundary.
-    """
-    wrapped, seen_classes = {}, set()
-    for module in namespaces:
-        for attribute in _public_names(module):
-            value = getattr(module, attribute, None)
-            if not _exported_by(module, value, namespaces[0]):
-                continue
-            if inspect.isclass(value) and issubclass(value, BaseException):
-                continue  # error classes are what the boundary raises
-            if inspect.isclass(value) and _ours(value) and value not in seen_classes:
-                seen_classes.add(value)
-                _wrap_methods(value)
-            elif _wrappable(value):
-                if value not in wrapped:
-                    wrapped[value] = public(value)
-                setattr(module, attribute, wrapped[value])
-    return len(wrapped) + len(seen_classes)
-
-
-def _public_names(module):
-    """``__all__``, or else every attribute without a leading underscore."""
-    names = getattr(module, "__all__", None)
-    return list(names) if names is not None else [n for n in vars(module) if n[0] != "_"]
-
-
-def _exported_by(module, value, root):
-    """A module lists what it exports in ``__all__``; without one (the root aside), only
-    what it defines counts, not the helpers it imports for its own use."""
-    if module is root or hasattr(module, "__all__"):
-        return True
-    return getattr(value, "__module__", None) == module.__name__
-
-
-def _ours(value):
-    return getattr(value, "__module__", "").split(".")[0] == "eagerkit"
-
-
-def _wrappable(value):
-    return (
-        isinstance(value, types.FunctionType)
-        and _ours(value)
-        and not hasattr(value, "op")  # a primitive: dispatch is its boundary
-        and not getattr(value, "__boundary__", False)
-    )
-
-
-def _wrap_methods(cls):
-    for name, member in list(vars(cls).items()):
-        if name.startswith("_") and name not in _CONSTRUCTION:
-            continue
-        if cls.__name__ == "Tensor" and name == "__init__":
-            continue  # made on every op: its arguments come from eagerkit, not from users
-        if isinstance(member, (staticmethod, classmethod)) and _wrappable(member.__func__):
-            setattr(cls, name, type(member)(public(member.__func__, f"{cls.__name__}.{name}")))
-        elif _wrappable(member):
-            setattr(cls, name, public_method(member, name))
-
-
-def module_namespaces(root, names):
-    """``root`` and those of its sub-namespaces ``names`` (dotted) that exist."""
-    found = [sys.modules.get(f"{root.__name__}.{dotted}") for dotted in names]
-    return [root] + [module for module in found if module is not None]

@@ -117,6 +117,11 @@ def canonical_name(name):
 
 def register_device(device):
     """Make ``device`` reachable by its name."""
+    if not isinstance(device, Device):
+        raise InvalidArgumentError(
+            f"register_device: expected an ek.Device, got {type(device).__name__}",
+            op="register_device",
+        )
     _DEVICES[device.name] = device
     return device
 

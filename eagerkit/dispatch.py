@@ -17,12 +17,16 @@ Two more things happen in exactly one place each:
   work at all.
 """
 
+import inspect
+
 from eagerkit import boundary, op_errors, operands, recording
 from eagerkit.errors import OpError
 from eagerkit.tensor import Tensor
 
 execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
-_KERNEL_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError, MemoryError)
+# What a kernel raises on input it cannot take (AttributeError: a Python object where an
+# array belongs); op_error turns each into an eagerkit error.
+_KERNEL_ERRORS = (ValueError, TypeError, LookupError, AttributeError, ArithmeticError, MemoryError)
 
 
 def call(op, inputs, params):
@@ -64,12 +68,25 @@ def after(op, inputs, arrays, output, params):
         callback(op, inputs, output)
 
 
+def inputs_by_keyword(op, inputs, params):
+    """Inputs passed by keyword (``ek.ceil(x=3)``, as TF allows) moved into ``inputs``."""
+    names = list(inspect.signature(op.forward).parameters)[1 : 1 + op.nin]
+    given = list(inputs)
+    for input_name in names[len(inputs) :]:
+        if input_name not in params:
+            break
+        given.append(params.pop(input_name))
+    return tuple(given), params
+
+
 def reference_function(op):
     """The public function of ``op``: every call goes through ``call``."""
 
     def function(*inputs, name=None, **params):
         if op.nin is not None and len(inputs) > op.nin:
             inputs, params = op.by_name(inputs, params)
+        elif params and op.nin is not None and len(inputs) < op.nin:
+            inputs, params = inputs_by_keyword(op, inputs, params)
         return call(op, inputs, params)
 
     return function
@@ -89,6 +106,8 @@ def fast_function(op):
     def function(*inputs, name=None, **params):
         if nin is not None and len(inputs) > nin:
             inputs, params = op.by_name(inputs, params)
+        elif params and nin is not None and len(inputs) < nin:
+            inputs, params = inputs_by_keyword(op, inputs, params)
         first = inputs[0] if inputs else None
         if type(first) is Tensor and len(inputs) == 1:  # one Tensor: the commonest case
             arrays, device = (first._data,), first._device

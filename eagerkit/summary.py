@@ -38,8 +38,10 @@ import time
 
 import numpy as np
 
+from eagerkit.arguments import positive, whole_number
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.tensor import Tensor
+from eagerkit.train.checks import number
 
 _writers = []  # the default writer is the last one
 _policies = []  # zero-argument callables; the last one decides (none: always record)
@@ -51,12 +53,13 @@ class SummaryWriter:
 
     def __init__(self, logdir, max_queue=10, flush_millis=120_000):
         self.logdir = os.fspath(logdir)
+        # Check every argument before the first file is made: a failed call leaves no files.
+        self.max_queue = max(whole_number(max_queue, "max_queue", "create_file_writer"), 1)
+        self.flush_seconds = number(flush_millis, "flush_millis", "create_file_writer") / 1000
         os.makedirs(self.logdir, exist_ok=True)
         name = f"events.{int(time.time())}.{os.getpid()}.{next(_file_numbers)}.jsonl"
         self.path = os.path.join(self.logdir, name)
         open(self.path, "a").close()  # the file exists from the start, even if empty
-        self.max_queue = max(int(max_queue), 1)
-        self.flush_seconds = flush_millis / 1000.0
         self._queue = []
         self._last_flush = time.monotonic()
         self.closed = False
@@ -143,10 +146,7 @@ def record_summaries_every_n_global_steps(n, global_step=None):
 
     The step is read at each summary call, so training steps taken inside the block count.
     """
-    if int(n) < 1:
-        raise InvalidArgumentError(
-            f"record_summaries_every_n_global_steps: n must be >= 1, got {n}"
-        )
+    n = positive(n, "n", "record_summaries_every_n_global_steps")
     if global_step is None:
         from eagerkit.train.global_step import get_or_create_global_step
 

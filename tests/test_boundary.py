@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import eagerkit as ek
-from eagerkit import boundary, errors
+from eagerkit import boundary, errors, namespaces
 
 PACKAGE = ek.__file__.rsplit("/", 1)[0]
 
@@ -37,9 +37,11 @@ def test_a_composite_names_the_users_call_and_its_inputs():
 
 
 def test_a_layer_names_its_class_and_the_input_it_got():
-    layer = ek.keras.layers.Conv2D(2, 3)
-    with pytest.raises(errors.InvalidArgumentError, match=r"^Conv2D\(float32\[2, 4\]\): "):
-        layer(ek.ones([2, 4]))
+    layer = ek.keras.layers.Dense(3)
+    with pytest.raises(errors.InvalidArgumentError) as caught:
+        layer(ek.constant([["a", "b"]]))  # the matmul inside fails
+    assert str(caught.value).startswith("Dense(string[1, 2]): cannot compute matmul")
+    assert not layer.built and layer.variables == []  # the failed first call built nothing
 
 
 def test_the_traceback_ends_at_the_users_line_with_one_boundary_frame():
@@ -126,3 +128,15 @@ def test_a_hint_never_suggests_a_lossy_cast(call, hint):
     assert hint in str(caught.value)
     assert "ek.cast(x, ek.int" not in str(caught.value)
     assert "ek.cast(value, ek.float32)" not in str(caught.value)
+
+
+def test_every_public_namespace_exists_once_eagerkit_is_imported():
+    """A namespace imported later (``import eagerkit.testing``) would miss the boundary."""
+    import functools
+    import types
+
+    for dotted in ek.PUBLIC_NAMESPACES:
+        module = functools.reduce(getattr, dotted.split("."), ek)
+        assert isinstance(module, types.ModuleType), dotted
+        assert module in namespaces.module_namespaces(ek, ek.PUBLIC_NAMESPACES)
+    assert ek.testing.check_grads.__boundary__

@@ -1,8 +1,8 @@
 """TF2's "Customization basics: tensors and operations" and "Eager execution" guides, ported
 with ``import eagerkit as tf``. eagerkit prints ``ek.Tensor(...)`` where TF prints
 ``tf.Tensor(...)`` and ``str(dtype)`` is ``int32`` (TF: ``<dtype: 'int32'>``); the values
-are TF's. Summaries (``tf.summary``) and the MNIST download are out of scope (the digits
-stand in for MNIST)."""
+are TF's. The MNIST download is out of scope (scikit-learn's digits stand in for MNIST), and
+summaries are JSON lines that ``tf.summary.read_events`` reads, not TensorBoard files."""
 
 import time
 
@@ -300,3 +300,19 @@ def test_custom_gradients_and_log1pexp():
         tape.watch(x)
         y = clip_gradient_by_norm(x, 1.0) * [3.0, 4.0]  # the gradient arriving is [3, 4]
     assert tape.gradient(y, x).numpy().tolist() == [0.6000000238418579, 0.800000011920929]
+
+
+def test_summaries_and_tensorboard(tmp_path):
+    logdir = str(tmp_path / "tb")
+    writer = tf.summary.create_file_writer(logdir)
+    steps = 1000
+    with writer.as_default():  # or call writer.set_as_default() before the loop.
+        for i in range(steps):
+            step = i + 1
+            # Calculate loss with your real train function.
+            loss = 1 - 0.001 * step
+            if step % 100 == 0:
+                tf.summary.scalar("loss", loss, step=step)
+    events = tf.summary.read_events(logdir)
+    assert [e["step"] for e in events] == list(range(100, 1001, 100))
+    assert [round(e["value"], 3) for e in events] == [round(1 - 0.1 * k, 3) for k in range(1, 11)]

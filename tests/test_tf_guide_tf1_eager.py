@@ -1,7 +1,7 @@
 """TF1's "Eager Execution" guide (TF 1.8-1.15), ported: ``import tensorflow as tf`` and
 ``import tensorflow.contrib.eager as tfe`` become ``import eagerkit as tf`` / ``as tfe``.
 The seed articles' own examples are in test_seeds_*.py; this file adds the guide's other
-sections. ``tf.contrib.summary`` and the MNIST download are out of scope."""
+sections. The MNIST download is out of scope (the data here is generated)."""
 
 import numpy as np
 
@@ -283,3 +283,16 @@ def test_performance_and_devices(capsys):
             np.testing.assert_allclose(on_gpu.cpu().numpy(), on_cpu.numpy(), rtol=1e-6)
     finally:
         tf.devices.disable_simulated_gpu()
+
+
+def test_summaries_and_tensorboard(tmp_path):
+    global_step = tf.train.get_or_create_global_step()
+    logdir = str(tmp_path / "logs")
+    summary_writer = tf.contrib.summary.create_file_writer(logdir, flush_millis=10000)
+    with summary_writer.as_default(), tf.contrib.summary.always_record_summaries():
+        # model code goes here
+        # and in it call
+        tf.contrib.summary.scalar("loss", 0.25)
+        # In this case every call to tf.contrib.summary.scalar will generate a record
+    (event,) = tf.contrib.summary.read_events(logdir)
+    assert (event["tag"], event["value"], event["step"]) == ("loss", 0.25, int(global_step))

@@ -171,3 +171,20 @@ def test_a_view_shows_records_made_after_it_when_displayed():
 def test_the_png_draws_the_folded_drawing(name):
     png = CORPUS[name]()._repr_mimebundle_()[0]["image/png"]
     assert len(png) > 1000
+
+
+def test_records_made_in_a_name_scope_fold_together():
+    x = ek.constant(2.0)
+    with ek.GradientTape() as tape:
+        view = TapeView(tape)
+        tape.watch(x)
+        with ek.name_scope("encoder"):
+            h = ek.tanh(x * 3.0) + 1.0
+        y = h * h
+    tape.gradient(y, x)
+    assert [(g["label"], g["records"]) for g in view.graph["groups"]] == [
+        ("encoder (name scope)", [0, 1, 2])
+    ]
+    box = next(b for b in view.drawing["boxes"] if b["type"] == "group")
+    assert box["lines"] == ["▸ encoder (name scope)", "3 records"]
+    assert [s["group"] for s in view.graph["forward"]] == ["g0", "g0", "g0", None]

@@ -1,4 +1,5 @@
-"""Where a record came from: the user's line that ran the op, and the layer it ran in.
+"""Where a record came from: the user's line that ran the op, and the layer (or name
+scope) it ran in.
 
 A TapeView asks this once per record *while it listens* (``on_record``), so code runs at
 full speed when no view watches. We walk up the Python stack from the op: the first frame
@@ -11,14 +12,16 @@ import pathlib
 import sys
 
 import eagerkit
+from eagerkit.name_scope import current_prefix
 
 ENGINE = str(pathlib.Path(eagerkit.__file__).parent)
 WIDGETS = str(pathlib.Path(__file__).parent)
 
 
 def capture():
-    """``(origin, layer)`` of the op running now: origin is a dict (file, line, code,
-    where), layer is the innermost Layer object whose ``__call__`` is on the stack."""
+    """``(origin, fold)`` of the op running now: origin is a dict (file, line, code,
+    where); fold is ``(key, label)`` of what the record folds into: the innermost Layer
+    whose ``__call__`` is on the stack, else the name scope it runs in, else None."""
     layer_type = eagerkit.layers.Layer
     frame, origin, layer = sys._getframe(1), None, None
     while frame is not None and (origin is None or layer is None):
@@ -30,7 +33,10 @@ def capture():
             if isinstance(owner, layer_type):
                 layer = owner
         frame = frame.f_back
-    return origin, layer
+    if layer is not None:
+        return origin, (id(layer), f"{layer.name} ({type(layer).__name__})")
+    scope = current_prefix()
+    return origin, (("scope", scope), f"{scope[:-1]} (name scope)") if scope else None
 
 
 def _origin(frame):

@@ -1,9 +1,11 @@
 """TapeView: the recorded tape as a graph you can step through, forwards then backwards.
 
 The view listens to its tape (``tape.listeners``): it keeps its own copy of the records,
-notes how many tapes recorded each op (nested tapes), collects the steps of the reverse
-sweep and, when ``gradient()`` returns, explains every ``None``. It then lays the graph
-out in Python and sends it to the browser in one piece; stepping happens there.
+notes how many tapes recorded each op (nested tapes), the user's line and the layer (or
+name scope) of each record, collects the steps of the reverse sweep and, when
+``gradient()`` returns, explains every ``None``. It sends the browser two things: ``graph``
+(what happened) and ``drawing`` (where everything goes, in pixels, for every folding
+state); stepping, folding and zooming happen there, without the kernel.
 """
 
 import inspect
@@ -29,8 +31,11 @@ class TapeView(SnapshotWidget):
     """Show a GradientTape as a graph; step through its records and its reverse sweep.
 
     Make the view before calling ``tape.gradient`` (the view then sees the sweep), or use
-    ``TapeView.record(f, x)``. A view made while the tape still records also sees how many
-    tapes recorded each op, which colours a nested tape's backward pass.
+    ``TapeView.record(f, x)``. A view made before the records (inside the with-block) also
+    knows each record's line in the user's code, folds the records of each layer into one
+    box, and sees how many tapes recorded each op, which colours a nested tape's backward
+    pass. The first NaN or Inf is marked and named; ``view.save_html(path)`` writes a page
+    that steps with no kernel.
 
     Parameters
     ----------
@@ -59,7 +64,7 @@ class TapeView(SnapshotWidget):
     '6.0'
     """
 
-    _esm = HERE / "tape_view.js"
+    _esm = (HERE / "tape_camera.js").read_text() + (HERE / "tape_view.js").read_text()
     _css = (HERE / "frame.css").read_text() + (HERE / "tape_view.css").read_text()
     graph = traitlets.Dict().tag(sync=True)
     drawing = traitlets.Dict().tag(sync=True)
@@ -85,8 +90,8 @@ class TapeView(SnapshotWidget):
         self._names = names
         self._given = []  # (tensor, name) pairs named by the view itself
         self._origins = {}  # record index -> the user's line that made it
-        self._groups = {}  # record index -> id of the layer it ran in
-        self._layers = {}  # id(layer) -> group dict
+        self._groups = {}  # record index -> id of the layer or name scope it ran in
+        self._folds = {}  # a layer's or name scope's key -> its group
         self._sweep = []  # BackwardSteps of the sweep in progress
         self._gradient = None  # (targets, sources, grads, steps) of the last gradient()
         self._highlight = None  # (record index, note)
@@ -102,11 +107,12 @@ class TapeView(SnapshotWidget):
         watching = sum(1 for t in active_tapes if t._watches_any(record.inputs))
         self._depths[index] = max(1, watching)
         self._records.append(record)
-        origin, layer = origins.capture()
+        origin, fold = origins.capture()
         if origin is not None:
             self._origins[index] = origin
-        if layer is not None:
-            group = self._layers.setdefault(id(layer), _group(layer, len(self._layers)))
+        if fold is not None:
+            key, label = fold
+            group = self._folds.setdefault(key, _group(label, len(self._folds)))
             group["records"].append(index)
             self._groups[index] = group["id"]
 
@@ -160,7 +166,7 @@ class TapeView(SnapshotWidget):
             "edges": model["edges"],
             "forward": model["forward"],
             "backward": backward,
-            "groups": [g for g in self._layers.values() if g["records"]],
+            "groups": list(self._folds.values()),
             "phase": "backward" if self._gradient else "forward",
             "highlight": highlight_mark(self._highlight, model["forward"]),
             "nonfinite": nonfinite_mark(
@@ -259,10 +265,9 @@ class TapeView(SnapshotWidget):
         return tape_png(self.graph, self.drawing)
 
 
-def _group(layer, number):
-    """A fold group for ``layer``: its name and class, and the records it made."""
-    kind = type(layer).__name__
-    return {"id": f"g{number}", "label": f"{layer.name} ({kind})", "records": []}
+def _group(label, number):
+    """A fold group: what it is called, and the records made in it."""
+    return {"id": f"g{number}", "label": label, "records": []}
 
 
 def _parameter_names(fn, count):

@@ -14,7 +14,13 @@ Examples
 import math
 
 from eagerkit import dtypes, random
+from eagerkit.arguments import whole_number
 from eagerkit.ops import creation
+
+
+def _seed(seed, where):
+    """``None`` or a whole number: a fractional seed is refused, not truncated."""
+    return None if seed is None else whole_number(seed, "seed", where)
 
 
 def _sample(distribution, shape, seed, *args, dtype):
@@ -96,7 +102,7 @@ class RandomNormal(Initializer):
     """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
-        self.mean, self.stddev, self.seed = mean, stddev, seed
+        self.mean, self.stddev, self.seed = mean, stddev, _seed(seed, "RandomNormal")
 
     def __call__(self, shape, dtype=dtypes.float32):
         return _sample("normal", shape, self.seed, self.mean, self.stddev, dtype=dtype)
@@ -131,7 +137,7 @@ class RandomUniform(Initializer):
     """
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
-        self.minval, self.maxval, self.seed = minval, maxval, seed
+        self.minval, self.maxval, self.seed = minval, maxval, _seed(seed, "RandomUniform")
 
     def __call__(self, shape, dtype=dtypes.float32):
         return _sample("uniform", shape, self.seed, self.minval, self.maxval, dtype=dtype)
@@ -152,7 +158,7 @@ class GlorotUniform(Initializer):
     """
 
     def __init__(self, seed=None):
-        self.seed = seed
+        self.seed = _seed(seed, type(self).__name__)
 
     def __call__(self, shape, dtype=dtypes.float32):
         fan_in, fan_out = fans(shape)

@@ -49,7 +49,26 @@ def logical_not(xp, x):
 
 @defop("where", dtype_args=(1, 2))
 def _where(xp, condition, x, y):
+    # where(c, g, 0) and where(c, 0, g) are what relu's and maximum's VJPs ask for, on every
+    # backward pass: multiplying by the mask is one fast pass, where xp.where chooses element
+    # by element (twenty times slower on a random mask).
+    if _is_zero(y) and getattr(x, "dtype", None) is not None and x.dtype.kind == "f":
+        return _masked(xp, x, condition, lambda: xp.where(condition, x, y))
+    if _is_zero(x) and getattr(y, "dtype", None) is not None and y.dtype.kind == "f":
+        return _masked(xp, y, xp.logical_not(condition), lambda: xp.where(condition, x, y))
     return xp.where(condition, x, y)
+
+
+def _is_zero(value):
+    return getattr(value, "ndim", 0) == 0 and value == 0
+
+
+def _masked(xp, values, keep, reference):
+    """``values`` where ``keep``, else 0, as ``reference()`` (xp.where) would give it: equal
+    for finite values (+ 0 turns the -0.0 of a negative value times False into 0.0)."""
+    result = values * keep
+    result += 0
+    return result if xp.isfinite(result).all() else reference()
 
 
 _where.defvjp(

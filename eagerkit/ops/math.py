@@ -131,7 +131,7 @@ tanh.defvjp(lambda ops, g, ans, x: g * (1 - ans * ans))
 
 @defop("sigmoid", dtypes=FLOATING)
 def sigmoid(xp, x):
-    """1 / (1 + e**-x), computed without overflow; derivative s * (1 - s).
+    """1 / (1 + e**-x); its derivative is s * (1 - s).
 
     Examples
     --------
@@ -139,9 +139,14 @@ def sigmoid(xp, x):
     >>> ek.sigmoid(0.0)
     <ek.Tensor: shape=(), dtype=float32, numpy=0.5>
     """
-    # exp of a large positive number overflows; only ever exponentiate -|x|.
-    e = xp.exp(-xp.abs(x))
-    return xp.where(x >= 0, 1 / (1 + e), e / (1 + e))
+    if x.ndim == 0:
+        return 1 / (1 + xp.exp(-x))
+    # e**-x overflows to inf for very negative x, and 1 / (1 + inf) is 0, the right answer
+    # (numpy's overflow warning is silenced in ops/). One new array, written in place.
+    s = xp.negative(x)
+    xp.exp(s, out=s)
+    s += 1
+    return xp.reciprocal(s, out=s)
 
 
 sigmoid.defvjp(lambda ops, g, ans, x: g * ans * (1 - ans))

@@ -243,11 +243,19 @@ def tile(input, multiples, name=None):  # noqa: A002 - TF's argument name
 
 @defop("broadcast_to")
 def _broadcast_to(xp, x, *, shape):
-    # A fresh array rather than numpy's read-only broadcast view: ten times cheaper for the
-    # small gradients that reductions broadcast back, and safe to hand out.
+    size = 1
+    for n in shape:
+        size *= n
+    if size >= _VIEW_FROM:  # a read-only view: no copy of a big gradient (reduce_sum's VJP)
+        return xp.broadcast_to(x, shape)
+    # A fresh array rather than the view: ten times cheaper for the small gradients that
+    # reductions broadcast back.
     result = xp.empty(shape, dtype=x.dtype)
     result[...] = x
     return result
+
+
+_VIEW_FROM = 1 << 16  # elements; eagerkit never writes into an array it did not make
 
 
 # The engine sums g back down to x's shape (unbroadcast), so the VJP just passes it on.

@@ -12,8 +12,8 @@ so it runs wherever the variables live.
 """
 
 import collections
-import numbers
 
+from eagerkit.arguments import positive, size
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tape import GradientTape
 from eagerkit.train.checks import number
@@ -62,8 +62,8 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
             "lbfgs_minimize: loss_fn must be a zero-argument callable, e.g. lambda: ...",
             op="lbfgs_minimize",
         )
-    history_size = _whole(history_size, "history_size", 1)
-    max_iterations = _whole(max_iterations, "max_iterations", 0)
+    history_size = positive(history_size, "history_size", "lbfgs_minimize")
+    max_iterations = size(max_iterations, "max_iterations", "lbfgs_minimize")
     tolerance = number(tolerance, "tolerance", "lbfgs_minimize")
     evaluate = _Evaluator(loss_fn, variables)
     x = [v._data for v in variables]
@@ -101,16 +101,6 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
         for variable, array in zip(variables, x, strict=True):  # the last accepted point
             variable._write(array, "lbfgs_minimize")
     return LBFGSResult(converged, iterations, evaluate.count, loss, grad_norm, losses)
-
-
-def _whole(value, what, least):
-    """``value`` as an int >= ``least``; fractions and bools are refused, never truncated."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
-        raise InvalidArgumentError(
-            f"lbfgs_minimize: {what} must be a whole number >= {least}, got {value!r}",
-            op="lbfgs_minimize",
-        )
-    return int(value)
 
 
 class _Evaluator:

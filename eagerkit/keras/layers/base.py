@@ -11,6 +11,7 @@ import inspect
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import initializers
+from eagerkit.keras.layers import first_call
 from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.module import Module, snake_case
 from eagerkit.ops.cast import cast
@@ -78,13 +79,19 @@ class Layer(Module):
                 "layer is used"
             )
         inputs = self._convert(inputs)
-        if not self.built:
-            self.build(_shape_of(inputs))
-            self.built = True
-            restore_deferred(self)  # values a checkpoint restored before the variables existed
-        if "training" in kwargs and not _takes_training(type(self)):
-            del kwargs["training"]  # Sequential passes it to every layer; most ignore it
-        outputs = self.call(inputs, *args, **kwargs)
+        unbuilt = None if self.built else first_call.attributes_before(self)
+        try:
+            if unbuilt is not None:
+                self.build(_shape_of(inputs))
+                self.built = True
+                restore_deferred(self)  # values a checkpoint restored before they existed
+            if "training" in kwargs and not _takes_training(type(self)):
+                del kwargs["training"]  # Sequential passes it to every layer; most ignore it
+            outputs = self.call(inputs, *args, **kwargs)
+        except BaseException:
+            if unbuilt is not None:  # a failed first call leaves no half-built layers behind
+                first_call.restore(unbuilt)
+            raise
         if isinstance(outputs, Tensor):
             self.last_output_shape = (None,) + tuple(outputs.shape[1:])
         return outputs

@@ -1,5 +1,6 @@
 """BatchNormalization: normalize each channel by its batch statistics while training."""
 
+from eagerkit.arguments import whole_number
 from eagerkit.keras.layers.base import Layer
 from eagerkit.ops.math import rsqrt
 from eagerkit.ops.reduce import reduce_mean
@@ -24,7 +25,8 @@ class BatchNormalization(Layer):
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, **kwargs):
         super().__init__(**kwargs)
-        self.axis, self.momentum, self.epsilon = int(axis), float(momentum), float(epsilon)
+        self.axis = whole_number(axis, "axis", "BatchNormalization")
+        self.momentum, self.epsilon = float(momentum), float(epsilon)
         self.center, self.scale = center, scale
 
     def build(self, input_shape):
@@ -44,10 +46,8 @@ class BatchNormalization(Layer):
             mean = reduce_mean(inputs, axis=reduced, keepdims=True)
             variance = reduce_mean((inputs - mean) ** 2, axis=reduced, keepdims=True)
             keep = self.momentum
-            self.moving_mean.assign(self.moving_mean * keep + reshape(mean, [-1]) * (1 - keep))
-            self.moving_variance.assign(
-                self.moving_variance * keep + reshape(variance, [-1]) * (1 - keep)
-            )
+            new_mean = self.moving_mean * keep + reshape(mean, [-1]) * (1 - keep)
+            new_variance = self.moving_variance * keep + reshape(variance, [-1]) * (1 - keep)
         else:
             mean = reshape(self.moving_mean, kept)
             variance = reshape(self.moving_variance, kept)
@@ -56,4 +56,7 @@ class BatchNormalization(Layer):
             outputs = outputs * reshape(self.gamma, kept)
         if self.beta is not None:
             outputs = outputs + reshape(self.beta, kept)
+        if training:  # only now that nothing can fail: a failed call changes no statistic
+            self.moving_mean.assign(new_mean)
+            self.moving_variance.assign(new_variance)
         return outputs
