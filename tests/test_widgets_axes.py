@@ -160,3 +160,17 @@ def test_the_colour_scale_fits_the_runs_own_norms_and_the_png_uses_it():
     assert "brighter = larger" in heat.get_title()
     mesh = heat.collections[0]
     assert mesh.get_clim() == (scale["lo"], scale["hi"])
+
+
+def test_a_metric_that_is_only_nan_keeps_its_panel_and_says_why_it_is_empty():
+    curve = LossCurve()
+    curve.log(0, loss=float("nan"))
+    curve.log(1, loss=float("inf"))
+    curve.flush(final=True)
+    axes = curve.history["axes"]["loss"]
+    assert axes["x"]["labels"] == ["0", "1"] and axes["y"] is None and axes["ylog"] is None
+    [panel] = curves_figure(curve.history).axes
+    assert "no finite values yet" in panel.texts[0].get_text()
+    curve.log(2, loss=0.5)  # the first finite value gives the panel its y axis
+    curve.flush(final=True)
+    assert curve.history["axes"]["loss"]["y"]["lo"] < 0.5 < curve.history["axes"]["loss"]["y"]["hi"]

@@ -74,6 +74,10 @@ function drawPanel(holder, name, lines, runNames, options, axes) {
   holder.appendChild(box);
   const root = svg("svg", { width: W, height: H, class: "ek-panel", "data-panel": name }, box);
   svg("text", { x: W / 2, y: 15, class: "ek-panel-title" }, root).textContent = name;
+  if (!axes.y) { // every value so far is NaN or infinite: say so, rather than draw nothing
+    svg("text", { x: W / 2, y: H / 2, class: "ek-no-values" }, root).textContent = "no finite values yet (NaN or inf)";
+    return;
+  }
   const yAxis = options.log && axes.ylog ? axes.ylog : axes.y;
   const logScale = yAxis === axes.ylog; // no positive value: stay linear
   // On a log axis the drawn value is log10(y); non-positive values cannot be drawn there.

@@ -152,23 +152,25 @@ class LossCurve(LiveWidget):
         return {"type": "points", "series": series, "axes": self._axes()}, buffers
 
     def _widen(self, panel, xs, ys):
-        """Grow the panel's data range to take in new points (NaNs and infinities aside)."""
-        finite = np.isfinite(ys)
-        if not finite.any():
-            return
-        ys, xs = ys[finite], xs[finite]
+        """Grow the panel's data range to take in new points (y: NaNs and infinities aside;
+        a y bound stays None while no value is finite)."""
+        ys = ys[np.isfinite(ys)]
         positive = ys[ys > 0]
-        new = [xs.min(), xs.max(), ys.min(), ys.max(), positive.min() if positive.size else None]
-        old = self._ranges.get(panel)
-        if old is not None:
-            new[:4] = (
-                min(old[0], new[0]),
-                max(old[1], new[1]),
-                min(old[2], new[2]),
-                max(old[3], new[3]),
-            )
-            new[4] = min((v for v in (old[4], new[4]) if v is not None), default=None)
-        self._ranges[panel] = new
+        new = [
+            xs.min(),
+            xs.max(),
+            ys.min() if ys.size else None,
+            ys.max() if ys.size else None,
+            positive.min() if positive.size else None,
+        ]
+        old = self._ranges.get(panel, new)
+        self._ranges[panel] = [
+            _bound(min, old[0], new[0]),
+            _bound(max, old[1], new[1]),
+            _bound(min, old[2], new[2]),
+            _bound(max, old[3], new[3]),
+            _bound(min, old[4], new[4]),
+        ]
 
     def _axes(self):
         """Each panel's axes: limits, ticks and labels for x, y, and y on a log scale
@@ -179,7 +181,7 @@ class LossCurve(LiveWidget):
                 x0, x1, y0, y1, positive = ranges
                 axes = {
                     "x": ticks.linear_axis(x0, x1, integer=True),
-                    "y": ticks.linear_axis(y0, y1, pad=0.05),
+                    "y": None if y0 is None else ticks.linear_axis(y0, y1, pad=0.05),
                     "ylog": None
                     if positive is None
                     else ticks.log_axis(positive, max(y1, positive)),
@@ -209,6 +211,11 @@ class LossCurve(LiveWidget):
     def snapshot_png(self):
         self.flush(final=True)  # draw every point logged so far
         return curves_png(self.history, self.title)
+
+
+def _bound(pick, old, new):
+    """``pick`` (min or max) of two bounds, either of which may be None (no finite value)."""
+    return pick((v for v in (old, new) if v is not None), default=None)
 
 
 def panel_of(metric):

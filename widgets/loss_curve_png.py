@@ -6,6 +6,7 @@ from matplotlib.figure import Figure
 
 from .snapshot import to_png
 
+NO_VALUES = "no finite values yet (NaN or inf)"  # as in the .js
 DOTS_UP_TO = 30  # a series this short has a dot on every point (as in the .js)
 RUN_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]  # as the .js
 
@@ -38,7 +39,12 @@ def curves_figure(history, title=""):
             )
         if panel in all_axes:  # the ticks the browser shows (widgets/ticks.py)
             _set_axis(axes.set_xlim, axes.set_xticks, all_axes[panel]["x"])
-            _set_axis(axes.set_ylim, axes.set_yticks, all_axes[panel]["y"])
+            if all_axes[panel]["y"] is not None:
+                _set_axis(axes.set_ylim, axes.set_yticks, all_axes[panel]["y"])
+            else:
+                axes.text(
+                    0.5, 0.5, NO_VALUES, ha="center", color="#c0392b", transform=axes.transAxes
+                )
         axes.set_title(panel, fontsize=10)
         axes.set_xlabel(history.get("x", "step"), fontsize=8)
         axes.tick_params(labelsize=8)

@@ -1,9 +1,11 @@
 """TapeView: the recorded tape as a graph you can step through, forwards then backwards.
 
 The view listens to its tape (``tape.listeners``): it keeps its own copy of the records,
-notes how many tapes recorded each op (nested tapes), collects the steps of the reverse
-sweep and, when ``gradient()`` returns, explains every ``None``. It then lays the graph
-out in Python and sends it to the browser in one piece; stepping happens there.
+notes how many tapes recorded each op (nested tapes), the user's line and the layer (or
+name scope) of each record, collects the steps of the reverse sweep and, when
+``gradient()`` returns, explains every ``None``. It sends the browser two things: ``graph``
+(what happened) and ``drawing`` (where everything goes, in pixels, for every folding
+state); stepping, folding and zooming happen there, without the kernel.
 """
 
 import inspect
@@ -29,8 +31,11 @@ class TapeView(SnapshotWidget):
     """Show a GradientTape as a graph; step through its records and its reverse sweep.
 
     Make the view before calling ``tape.gradient`` (the view then sees the sweep), or use
-    ``TapeView.record(f, x)``. A view made while the tape still records also sees how many
-    tapes recorded each op, which colours a nested tape's backward pass.
+    ``TapeView.record(f, x)``. A view made before the records (inside the with-block) also
+    knows each record's line in the user's code, folds the records of each layer into one
+    box, and sees how many tapes recorded each op, which colours a nested tape's backward
+    pass. The first NaN or Inf is marked and named; ``view.save_html(path)`` writes a page
+    that steps with no kernel.
 
     Parameters
     ----------
@@ -85,7 +90,7 @@ class TapeView(SnapshotWidget):
         self._names = names
         self._given = []  # (tensor, name) pairs named by the view itself
         self._origins = {}  # record index -> the user's line that made it
-        self._groups = {}  # record index -> id of the layer it ran in
+        self._groups = {}  # record index -> id of the layer or name scope it ran in
         self._folds = {}  # a layer's or name scope's key -> its group
         self._sweep = []  # BackwardSteps of the sweep in progress
         self._gradient = None  # (targets, sources, grads, steps) of the last gradient()

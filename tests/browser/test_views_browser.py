@@ -9,7 +9,10 @@ pass titles and numbers. Screenshots go to test-artifacts/ for a human to look a
 import re
 
 import pytest
+from eagerkit.widgets import GraphPassView, LossCurve
 from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot, _wait_for
+
+import eagerkit as ek
 
 pytestmark = pytest.mark.browser
 
@@ -125,3 +128,33 @@ def _check_passes(view, page):
     view.focus()
     page.keyboard.press("ArrowLeft")
     assert view.locator(".ek-stage-title").inner_text() == "pass 4 of 4: buffer reuse"
+
+
+def test_saved_pages_of_the_views_step_and_read_out_offline(browser, tmp_path):
+    def f(x):
+        return ek.tanh(x) * (ek.constant(1.0) + 1.0) + ek.tanh(x)
+
+    GraphPassView(ek.function(f), ek.zeros([10])).save_html(tmp_path / "passes.html")
+    curve = LossCurve(title="saved", x="epoch")
+    for epoch in range(5):
+        curve.log(epoch, loss=1.0 / (epoch + 1))
+    curve.flush(final=True)
+    curve.save_html(tmp_path / "curve.html")
+
+    context = browser.new_context(viewport={"width": 1000, "height": 700}, offline=True)
+    page = context.new_page()
+    page.goto((tmp_path / "passes.html").as_uri())
+    page.wait_for_selector("body[data-ready=true] .eagerkit-passes g.ek-node")
+    title = page.locator(".ek-stage-title")
+    assert title.inner_text() == "pass 1 of 4: constant folding"
+    page.locator(".ek-next").click()
+    assert title.inner_text() == "pass 2 of 4: dead code elimination"
+    page.goto((tmp_path / "curve.html").as_uri())
+    page.wait_for_selector("body[data-ready=true] svg.ek-panel")
+    assert _tick_labels(page.locator("text.ek-tick-x")) == ["0", "1", "2", "3", "4"]
+    box = page.locator("svg.ek-panel").bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
+    hover = page.locator(".ek-hover:not([hidden])")
+    hover.wait_for(state="visible")
+    assert hover.inner_text().startswith("epoch 2\nloss 0.3333")
+    context.close()
