@@ -151,6 +151,8 @@ def test_a_typical_wrong_answer_is_caught(key, answer, says, op):
     assert result.status == "wrong", repr(result)
     assert says in repr(result)
     assert result.op == op, repr(result)
+    if "is on /" in says:  # a device mismatch: the values are right, no op is to blame
+        assert len(result.lines) == 1
     if op is not None:  # the view shows the student's tape with that op highlighted
         highlight = result.view.graph["highlight"]
         assert highlight["record"] == result.record

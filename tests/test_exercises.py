@@ -30,7 +30,8 @@ def test_a_function_that_returns_none_is_wrong_and_says_so():
     result = exercise("1.3").check(softsign)
     assert result.status == "wrong"
     assert result.lines == [
-        "softsign([-3.0, -0.5, 0.0, 2.0]) returned None: a return missing, or a gradient None?"
+        "softsign([-3.0, -0.5, 0.0, 2.0]) returned None: is a return missing, or is it a "
+        "gradient that came out None (was the source watched?)"
     ]
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from eagerkit.tensor import Tensor, convert_to_tensor
 
-from .compare import differences
+from .compare import differences, same_values
 from .result import Hint, Result
 from .text import short
 
@@ -188,11 +188,16 @@ class FunctionExercise(Exercise):
             got = fn(*tensors)
             if got is None or got is ...:
                 return self.result(
-                    "wrong", [f"{call} returned {got!r}: a return missing, or a gradient None?"]
+                    "wrong",
+                    [
+                        f"{call} returned {got!r}: is a return missing, or is it a gradient "
+                        "that came out None (was the source watched?)"
+                    ],
                 )
+            want = self.reference(*tensors)
             problems = differences(
                 got,
-                self.reference(*tensors),
+                want,
                 what=call,
                 items=self.items,
                 rtol=self.rtol,
@@ -200,6 +205,8 @@ class FunctionExercise(Exercise):
             )
             if problems and passed and hasattr(fn, "trace_count"):
                 return self.result("wrong", problems + [_frozen(passed[0])])
+            if problems and same_values(got, want):  # a dtype or a device: the tape can't help
+                return self.result("wrong", problems)
             if problems:
                 return self._wrong(fn, tensors, problems, forward=True)
             if self.order:
