@@ -33,6 +33,7 @@ import functools
 import inspect
 
 from eagerkit import dispatch, dtypes
+from eagerkit.errors import InvalidArgumentError
 
 REGISTRY = {}  # name -> OpDef, in definition order
 _ALL_NUMPY = frozenset(d.as_numpy_dtype for d in dtypes.ALL)
@@ -88,8 +89,10 @@ class OpDef:
         extra = inputs[self.nin :]
         if len(extra) > len(self.param_names):
             most = self.nin + len(self.param_names)
-            raise TypeError(
-                f"{self.name}() takes at most {most} positional arguments ({len(inputs)} given)"
+            raise InvalidArgumentError(
+                f"{self.name}: takes at most {most} positional arguments but {len(inputs)} "
+                f"were given; its signature is {self.name}{inspect.signature(self.call)}",
+                op=self.name,
             )
         params.update(zip(self.param_names[: len(extra)], extra, strict=True))
         params.pop("name", None)  # TF's op name: eager tensors have none
