@@ -1,17 +1,26 @@
 """The reverse sweep: walk a tape's records backwards, applying each op's VJP.
 
-The sweep is a plain loop over the list (no recursion, so no depth limit). Gradients are
-kept in a dict keyed by tensor identity and returned, never stored on tensors, so a
-persistent tape gives the same answer every time.
+``tape.gradient(loss, w)`` (tape.py) calls ``gradients`` here; ``sweep`` is the loop. It walks
+the records from last to first (a plain loop: no recursion, no depth limit), and for each
+record whose output has a gradient ``g`` it asks the record's op for its inputs' gradients
+and adds them to theirs. Gradients are kept in a dict keyed by tensor identity and returned,
+never stored on tensors, so a persistent tape gives the same answer every time.
 
-Two speeds, one set of VJPs:
+Every op that can be on a tape answers one question, ``op.input_gradients(ops, g, ans,
+inputs, params, wanted)``: one gradient per input (None where there is none):
 
-- no tape is recording: the VJPs run on raw arrays through ``ArrayOps`` (as fast as numpy
-  by hand);
-- a tape is recording (we are inside an outer tape, computing a gradient we will
-  differentiate again): the VJPs run on Tensors through the public ops, so the outer tape
-  records the backward pass itself (``TensorOps``). That is all higher-order gradients need.
-  ``tensor_vjps()`` forces this reference mode.
+- a primitive (registry.OpDef) calls its VJPs, ``vjps[i](ops, g, ans, *inputs, **params)``,
+  the functions written beside each forward in ops/ (multiply's is ``g * y`` and ``g * x``);
+- a copy between devices is a primitive too (ops/copy.py);
+- a variable read (recording.READ_VARIABLE) passes ``g`` on to the variable;
+- a custom gradient (custom_gradient.py) calls the user's ``grad_fn`` once;
+- an ``ek.function`` called under a tape records the primitives of its graph, one by one.
+
+Two speeds, one set of VJPs. With no tape recording, the VJPs run on raw arrays through
+``ArrayOps`` (as fast as numpy by hand). Inside an outer tape (a gradient we will
+differentiate again) they run on Tensors through the public ops, ``TensorOps``, so the outer
+tape records the backward pass itself: that is all higher-order gradients need.
+``tensor_vjps()`` forces this reference mode; ``vjp_ops`` is where the mode is chosen.
 """
 
 import contextlib

@@ -17,8 +17,6 @@ Two more things happen in exactly one place each:
   work at all.
 """
 
-import inspect
-
 from eagerkit import boundary, op_errors, operands, recording
 from eagerkit.errors import OpError
 from eagerkit.tensor import Tensor
@@ -70,9 +68,8 @@ def after(op, inputs, arrays, output, params):
 
 def inputs_by_keyword(op, inputs, params):
     """Inputs passed by keyword (``ek.ceil(x=3)``, as TF allows) moved into ``inputs``."""
-    names = list(inspect.signature(op.forward).parameters)[1 : 1 + op.nin]
     given = list(inputs)
-    for input_name in names[len(inputs) :]:
+    for input_name in op.input_names[len(inputs) :]:
         if input_name not in params:
             break
         given.append(params.pop(input_name))

@@ -43,8 +43,9 @@ class OpDef:
 
     ``vjps[i](ops, g, ans, *inputs, **params)`` is the gradient for input ``i``;
     ``None`` there means input ``i`` gets no gradient (an index, a condition).
-    ``nin`` is the number of tensor inputs (``None`` for an op on a list, like concat) and
-    ``param_names`` the parameters that may also be passed by position (TF's ``axis``).
+    ``nin`` is the number of tensor inputs (``None`` for an op on a list, like concat),
+    ``input_names`` their names and ``param_names`` the parameters that may also be passed
+    by position (TF's ``axis``).
     """
 
     __slots__ = (
@@ -57,6 +58,7 @@ class OpDef:
         "differentiable",
         "call",
         "nin",
+        "input_names",
         "param_names",
     )
 
@@ -70,6 +72,8 @@ class OpDef:
         self.differentiable = differentiable
         self.call = None
         self.nin, self.param_names = _inputs_and_params(forward)
+        names = list(inspect.signature(forward).parameters)[1:]
+        self.input_names = tuple(names[: self.nin or 0])  # for inputs given by keyword
 
     def defvjp(self, *vjps):
         """Attach one VJP per input (``None`` for inputs without a gradient)."""

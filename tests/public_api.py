@@ -8,6 +8,8 @@ namespace tomorrow is fuzzed tomorrow.
 
 import inspect
 import math
+import os
+import tempfile
 
 import numpy as np
 
@@ -69,6 +71,17 @@ def public_methods(classes):
 
 
 def _buildable_with(cls):
+    """The first of CONSTRUCTOR_ARGUMENTS that builds ``cls`` (tried in a scratch directory:
+    a summary writer built from ``"x"`` makes a folder ``x``), or None."""
+    here = os.getcwd()
+    os.chdir(tempfile.mkdtemp(prefix="ek-public-api-"))
+    try:
+        return _first_that_builds(cls)
+    finally:
+        os.chdir(here)
+
+
+def _first_that_builds(cls):
     for arguments in CONSTRUCTOR_ARGUMENTS:
         try:
             cls(*arguments)

@@ -93,15 +93,9 @@ def _stage(report):
         for i, (change, target) in marks.items()
         if change == "reuses"
     ]
-    return {
-        "title": report.title,
-        "drawing": drawing,
-        "changes": [f"{names[i]}: {notes[i]}" for i in sorted(notes)],
-        "nodes": [len(report.before.nodes), len(report.after.nodes)],
-        "ops": [len(report.before.ops), len(report.after.ops)],
-        "bytes": [report.bytes_before, report.bytes_after],
-        "bytes_saved": report.bytes_saved,
-    }
+    changes = [f"{names[i]}: {notes[i]}" for i in sorted(notes)]
+    bytes_ = (report.bytes_before, report.bytes_after)
+    return _summary(report.title, drawing, changes, report.before, report.after, bytes_)
 
 
 def _result(traced, last):
@@ -112,15 +106,20 @@ def _result(traced, last):
     notes = {i: WORDS["reuses"].format(target=names[t]) for i, _, t in last.changes}
     drawing = _drawing(graph, names, marks, notes)
     drawing["edges"] += [_edge(drawing, t, i, "reuse") for i, _, t in last.changes]
-    before = bytes_per_call(traced)
+    bytes_ = (bytes_per_call(traced), last.bytes_after)
+    return _summary("optimized graph", drawing, [], traced, graph, bytes_)
+
+
+def _summary(title, drawing, changes, before, after, bytes_):
+    """A stage as the front end reads it: what to draw, what changed, and the numbers."""
     return {
-        "title": "optimized graph",
+        "title": title,
         "drawing": drawing,
-        "changes": [],
-        "nodes": [len(traced.nodes), len(graph.nodes)],
-        "ops": [len(traced.ops), len(graph.ops)],
-        "bytes": [before, last.bytes_after],
-        "bytes_saved": before - last.bytes_after,
+        "changes": changes,
+        "nodes": [len(before.nodes), len(after.nodes)],
+        "ops": [len(before.ops), len(after.ops)],
+        "bytes": list(bytes_),
+        "bytes_saved": bytes_[0] - bytes_[1],
     }
 
 

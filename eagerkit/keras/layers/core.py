@@ -7,9 +7,11 @@ from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.ops.cast import cast
+from eagerkit.ops.compare import equal
 from eagerkit.ops.creation import random_uniform
 from eagerkit.ops.indexing import gather
 from eagerkit.ops.linalg import matmul
+from eagerkit.ops.reduce import reduce_all
 from eagerkit.ops.shape import reshape
 
 
@@ -181,5 +183,11 @@ class Embedding(Layer):
         )
 
     def call(self, inputs):
-        ids = inputs if inputs.dtype.is_integer else cast(inputs, "int32")
+        ids = inputs if inputs.dtype.is_integer else cast(inputs, "int32")  # as Keras does,
+        if ids is not inputs and not bool(reduce_all(equal(cast(ids, inputs.dtype), inputs))):
+            raise InvalidArgumentError(  # but a fractional id is refused, never truncated
+                f"Embedding layer '{self.name}': ids must be whole numbers, got "
+                f"{inputs.dtype.name} values with a fractional part; pass integer ids",
+                op="Embedding",
+            )
         return gather(self.embeddings, ids)
