@@ -14,7 +14,7 @@ DEVICE_PLACEMENT_EXPLICIT = "explicit"  # raise, naming the fix (the default, as
 DEVICE_PLACEMENT_WARN = "warn"  # copy, with a warning
 DEVICE_PLACEMENT_SILENT = "silent"  # copy quietly
 _POLICIES = (DEVICE_PLACEMENT_EXPLICIT, DEVICE_PLACEMENT_WARN, DEVICE_PLACEMENT_SILENT)
-_policy = [DEVICE_PLACEMENT_EXPLICIT]
+_policy = DEVICE_PLACEMENT_EXPLICIT  # changed only by set_device_policy
 
 
 def set_device_policy(policy):
@@ -35,7 +35,8 @@ def set_device_policy(policy):
             f"set_device_policy: unknown policy {policy!r}; use one of {', '.join(_POLICIES)}",
             op="set_device_policy",
         )
-    previous, _policy[0] = _policy[0], policy
+    global _policy
+    previous, _policy = _policy, policy
     return previous
 
 
@@ -51,7 +52,7 @@ def resolve_conflict(op_name, position, tensor, device):
       ...
     eagerkit.errors.InvalidArgumentError: Tensors on conflicting devices: cannot compute add ...
     """
-    if _policy[0] == DEVICE_PLACEMENT_EXPLICIT:
+    if _policy == DEVICE_PLACEMENT_EXPLICIT:
         raise InvalidArgumentError(
             f"Tensors on conflicting devices: cannot compute {op_name} because input "
             f"#{position} (zero-based) is on {tensor._device.name} while the op runs on "
@@ -61,7 +62,7 @@ def resolve_conflict(op_name, position, tensor, device):
             "ek.set_device_policy('silent').",
             op=op_name,
         )
-    if _policy[0] == DEVICE_PLACEMENT_WARN:
+    if _policy == DEVICE_PLACEMENT_WARN:
         warnings.warn(
             f"{op_name}: copying input #{position} from {tensor._device.name} to {device.name}",
             stacklevel=4,

@@ -85,7 +85,13 @@ class OpDef:
 
     def by_name(self, inputs, params):
         """Parameters passed by position (``reduce_sum(x, 0)``) moved into ``params``."""
-        params.update(zip(self.param_names, inputs[self.nin :], strict=False))
+        extra = inputs[self.nin :]
+        if len(extra) > len(self.param_names):
+            most = self.nin + len(self.param_names)
+            raise TypeError(
+                f"{self.name}() takes at most {most} positional arguments ({len(inputs)} given)"
+            )
+        params.update(zip(self.param_names[: len(extra)], extra, strict=True))
         params.pop("name", None)  # TF's op name: eager tensors have none
         return inputs[: self.nin], params
 
