@@ -15,6 +15,13 @@ import os
 import sys
 
 from eagerkit import boundary, dispatch
+from eagerkit.asserts import (  # noqa: F401  (re-exported as ek.debugging.assert_*)
+    assert_equal,
+    assert_greater,
+    assert_less,
+    assert_near,
+    assert_rank,
+)
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
 

@@ -1,0 +1,142 @@
+"""``ek.debugging.assert_*``: check a condition on tensor values, raise if it fails.
+
+As in TensorFlow 2 eager mode, each assertion runs at once: it returns ``None`` when the
+condition holds and raises ``InvalidArgumentError`` (listing the first values that break it)
+when it does not. Shapes count as tensors, so ``assert_equal(x.shape, (32, 10))`` works.
+"""
+
+import numpy as np
+
+from eagerkit.errors import InvalidArgumentError
+
+_SHOWN = 3  # how many offending values a message lists
+
+
+def _values(value, what, op):
+    """``value`` (a Tensor, shape, list or number) as a numpy array."""
+    if hasattr(value, "numpy"):
+        return np.asarray(value.numpy())
+    try:
+        return np.asarray(tuple(value) if hasattr(value, "as_list") else value)
+    except (TypeError, ValueError) as err:
+        raise InvalidArgumentError(
+            f"{op}: {what} must be a tensor or array-like, got {type(value).__name__} ({err})",
+            op=op,
+        ) from None
+
+
+def _compare(x, y, holds, sign, message, op):
+    xs, ys = _values(x, "x", op), _values(y, "y", op)
+    try:
+        ok = np.broadcast_to(holds(xs, ys), np.broadcast_shapes(xs.shape, ys.shape))
+    except ValueError:
+        raise InvalidArgumentError(
+            f"{op}: x of shape {xs.shape} and y of shape {ys.shape} do not broadcast together; "
+            "compare tensors of the same (or broadcastable) shapes",
+            op=op,
+        ) from None
+    if ok.all():
+        return
+    bad = np.argwhere(~ok)[:_SHOWN]
+    xb = np.broadcast_to(xs, ok.shape)
+    yb = np.broadcast_to(ys, ok.shape)
+    prefix = f"{message}\n" if message else ""
+    raise InvalidArgumentError(
+        f"{prefix}Condition x {sign} y did not hold.\n"
+        f"Indices of first {len(bad)} different values:\n{bad.tolist()}\n"
+        f"Corresponding x values:\n{[xb[tuple(i)].item() for i in bad]}\n"
+        f"Corresponding y values:\n{[yb[tuple(i)].item() for i in bad]}",
+        op=op,
+    )
+
+
+def assert_equal(x, y, message=None, summarize=None, name=None):
+    """Raise ``InvalidArgumentError`` unless ``x == y`` everywhere (broadcasting).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.debugging.assert_equal(ek.zeros([32, 10]).shape, (32, 10))
+    >>> ek.debugging.assert_equal(ek.constant([1, 2]), ek.constant([1, 3]))
+    Traceback (most recent call last):
+    ...
+    eagerkit.errors.InvalidArgumentError: Condition x == y did not hold.
+    Indices of first 1 different values:
+    [[1]]
+    Corresponding x values:
+    [2]
+    Corresponding y values:
+    [3]
+    """
+    _compare(x, y, np.equal, "==", message, "assert_equal")
+
+
+def assert_less(x, y, message=None, summarize=None, name=None):
+    """Raise ``InvalidArgumentError`` unless ``x < y`` everywhere.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.debugging.assert_less(ek.constant([1.0, 2.0]), 3.0)
+    """
+    _compare(x, y, np.less, "<", message, "assert_less")
+
+
+def assert_greater(x, y, message=None, summarize=None, name=None):
+    """Raise ``InvalidArgumentError`` unless ``x > y`` everywhere.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.debugging.assert_greater(ek.constant([1.0, 2.0]), 0.0)
+    """
+    _compare(x, y, np.greater, ">", message, "assert_greater")
+
+
+def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
+    """Raise unless ``|x - y| <= atol + rtol * |y|`` everywhere (default tolerances 10 * eps).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.debugging.assert_near(ek.constant([1.0]), ek.constant([1.0000001]))
+    >>> ek.debugging.assert_near(ek.constant([1.0]), ek.constant([1.1]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    eagerkit.errors.InvalidArgumentError: x and y not equal to tolerance rtol = ..., atol = ...
+    """
+    xs = _values(x, "x", "assert_near")
+    eps = np.finfo(xs.dtype if xs.dtype.kind == "f" else np.float32).eps
+    rtol = 10 * eps if rtol is None else rtol
+    atol = 10 * eps if atol is None else atol
+    header = f"x and y not equal to tolerance rtol = {rtol:g}, atol = {atol:g}"
+    _compare(
+        xs,
+        y,
+        lambda a, b: np.abs(a - b) <= atol + rtol * np.abs(b),
+        "~=",
+        f"{message}\n{header}" if message else header,
+        "assert_near",
+    )
+
+
+def assert_rank(x, rank, message=None, name=None):
+    """Raise ``InvalidArgumentError`` unless ``x`` has ``rank`` dimensions.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.debugging.assert_rank(ek.zeros([2, 3]), 2)
+    >>> ek.debugging.assert_rank(ek.zeros([3]), 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    eagerkit.errors.InvalidArgumentError: assert_rank: x must have rank 2. Received rank 1, ...
+    """
+    xs = _values(x, "x", "assert_rank")
+    if xs.ndim != int(rank):
+        prefix = f"{message}\n" if message else ""
+        raise InvalidArgumentError(
+            f"{prefix}assert_rank: x must have rank {int(rank)}. "
+            f"Received rank {xs.ndim}, shape {xs.shape}",
+            op="assert_rank",
+        )
