@@ -38,7 +38,7 @@ install: $(BIN)/python
 lab: install
 	$(WORKSPACES) $(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_ARGS)
 
-test: $(BIN)/python
+test: install
 	$(SUDO) apt-get update -q
 	$(SUDO) apt-get install -y -q chromium fonts-dejavu-core
 	$(BIN)/pip install -e ".[dev]"
