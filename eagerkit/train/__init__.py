@@ -4,7 +4,7 @@ from eagerkit.train.adagrad import AdagradOptimizer
 from eagerkit.train.adam import AdamOptimizer
 from eagerkit.train.checkpoint import Checkpoint
 from eagerkit.train.checkpoint_manager import CheckpointManager
-from eagerkit.train.checkpoint_state import latest_checkpoint
+from eagerkit.train.checkpoint_state import latest_checkpoint, list_variables
 from eagerkit.train.checkpoint_status import LoadStatus
 from eagerkit.train.global_step import get_global_step, get_or_create_global_step
 from eagerkit.train.lbfgs import LBFGSResult, lbfgs_minimize
@@ -28,5 +28,6 @@ __all__ = [
     "get_or_create_global_step",
     "latest_checkpoint",
     "lbfgs_minimize",
+    "list_variables",
     "restore_deferred",
 ]

@@ -84,10 +84,33 @@ class Checkpoint:
         """Write ``<file_prefix>-<counter + 1>``; the counter moves only once the files exist."""
         number = int(self.save_counter._data) + 1
         path = f"{os.fspath(file_prefix)}-{number}"
-        arrays = self._values(save_counter=number)
-        checkpoint_io.write(path, arrays)
+        checkpoint_io.write(path, self._values(save_counter=number))
         self.save_counter._write(self.save_counter._data + 1, "save")
         return path
+
+    def write(self, file_prefix):
+        """Write checkpoint ``file_prefix`` itself: no number, no state file, counter unchanged.
+
+        Examples
+        --------
+        >>> import eagerkit as ek, os, tempfile
+        >>> v = ek.Variable(3.0)
+        >>> checkpoint = ek.train.Checkpoint(v=v)
+        >>> path = checkpoint.write(os.path.join(tempfile.mkdtemp(), "weights"))
+        >>> os.path.basename(path), int(checkpoint.save_counter)
+        ('weights', 0)
+        >>> _ = v.assign(0.0)
+        >>> _ = checkpoint.read(path)
+        >>> float(v)
+        3.0
+        """
+        path = os.fspath(file_prefix)
+        checkpoint_io.write(path, self._values(save_counter=int(self.save_counter._data)))
+        return path
+
+    def read(self, save_path):
+        """Load a checkpoint written by ``write`` (or ``save``); the same as ``restore``."""
+        return self.restore(save_path)
 
     def _values(self, save_counter):
         """``{key: host numpy array}`` for every variable and slot reachable from here."""

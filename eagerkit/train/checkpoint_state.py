@@ -8,7 +8,7 @@ written atomically after the checkpoint it names.
 import json
 import os
 
-from eagerkit.errors import DataLossError
+from eagerkit.errors import DataLossError, NotFoundError
 from eagerkit.train import checkpoint_io
 from eagerkit.train.atomic_files import replace_atomically
 
@@ -75,3 +75,28 @@ def latest_checkpoint(checkpoint_dir):
         return None
     prefix = os.path.join(checkpoint_dir, state["model_checkpoint_path"])
     return prefix if os.path.exists(checkpoint_io.index_path(prefix)) else None
+
+
+def list_variables(ckpt_dir_or_file):
+    """``[(key, shape), ...]`` sorted by key: what a checkpoint (or a directory's latest) holds.
+
+    Examples
+    --------
+    >>> import eagerkit as ek, os, tempfile
+    >>> checkpoint = ek.train.Checkpoint(w=ek.Variable(ek.zeros([2, 3])))
+    >>> path = checkpoint.write(os.path.join(tempfile.mkdtemp(), "weights"))
+    >>> ek.train.list_variables(path)
+    [('save_counter/.ATTRIBUTES/VARIABLE_VALUE', []), ('w/.ATTRIBUTES/VARIABLE_VALUE', [2, 3])]
+    """
+    path = os.fspath(ckpt_dir_or_file)
+    if os.path.isdir(path):
+        latest = latest_checkpoint(path)
+        if latest is None:
+            raise NotFoundError(
+                f"list_variables: the directory {path!r} has no checkpoint state file; pass a "
+                "checkpoint path (what save() or write() returned)",
+                op="list_variables",
+            )
+        path = latest
+    arrays = checkpoint_io.read(path)  # checks the checksums, as a restore would
+    return sorted((key, list(array.shape)) for key, array in arrays.items())
