@@ -51,6 +51,16 @@ HOST_ONLY = {
         {"numpy.argmax", "numpy.mean"},
         "Keras' accuracies compare host copies (.numpy()) of labels and predictions",
     ),
+    "asserts.py": (
+        {
+            "numpy.asarray",
+            "numpy.broadcast_shapes",
+            "numpy.broadcast_to",
+            "numpy.argwhere",
+            "numpy.abs",
+        },
+        "ek.debugging.assert_* compare host copies (.numpy()) to print the values that differ",
+    ),
     "summary.py": (
         {"numpy.asarray", "numpy.isfinite", "numpy.histogram"},
         "summaries describe host copies (.numpy()) of the values they log",
