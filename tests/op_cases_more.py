@@ -38,6 +38,14 @@ def elementwise_cases(normal, positive, away_from_zero, distinct):
     ]
 
 
+def _diagonal_gradient(a, b):
+    """The gradient of einsum 'ii->i' (g put back on a diagonal), recorded as an op itself."""
+    with ek.GradientTape() as tape:
+        tape.watch(a)
+        y = ek.reduce_sum(ek.einsum("ii->i", a * a) * b)
+    return tape.gradient(y, a)
+
+
 def linalg_cases(normal, positive, away_from_zero, distinct):
     well_conditioned = normal(3, 3) * 0.3 + 2.0 * np.eye(3)
     return [
@@ -49,6 +57,15 @@ def linalg_cases(normal, positive, away_from_zero, distinct):
             (normal(2, 2, 3), normal(1, 3)),
         ),
         ("einsum/outer", lambda a, b: ek.einsum("i,j", a, b), (normal(3), normal(2))),
+        ("einsum/diagonal", lambda a: ek.einsum("ii->i", a), (normal(3, 3),)),
+        ("einsum/trace", lambda a: ek.einsum("ii->", a), (normal(3, 3),)),
+        ("einsum/batch_diagonal", lambda a: ek.einsum("bxby->bxy", a), (normal(2, 3, 2, 2),)),
+        (
+            "einsum/diagonal_and_product",
+            lambda a, b: ek.einsum("ii,i->i", a, b),
+            (normal(3, 3), normal(3)),
+        ),
+        ("einsum/diagonal_vjp", _diagonal_gradient, (normal(3, 3), normal(3))),
         ("matrix_inverse", ek.matrix_inverse, (well_conditioned,)),
         ("matrix_determinant", ek.matrix_determinant, (normal(2, 3, 3),)),
         ("matrix_solve", ek.matrix_solve, (well_conditioned, normal(3, 2))),

@@ -43,6 +43,11 @@ def test_exp_log_family_matches_numpy():
         ("...ij,...jk->...ik", [(5, 2, 3), (3, 4)]),
         ("ijk", [(2, 3, 4)]),
         ("ba, ab", [(2, 3), (3, 2)]),
+        ("ii->i", [(3, 3)]),
+        ("ii->", [(3, 3)]),
+        ("ii", [(3, 3)]),
+        ("bxby->bxy", [(2, 3, 2, 4)]),
+        ("iij,j->ij", [(2, 2, 3), (3,)]),
     ],
 )
 def test_einsum_matches_numpy(equation, shapes):
@@ -58,8 +63,8 @@ def test_einsum_errors_name_the_problem():
         ek.einsum("ij,jk->ik", ek.ones([2, 3]), ek.ones([4, 2]))
     with pytest.raises(InvalidArgumentError, match="'ijk' have 3 letters but the operand has"):
         ek.einsum("ijk->i", ek.ones([2, 3]))
-    with pytest.raises(UnimplementedError, match="diag_part"):
-        ek.einsum("ii->i", ek.ones([2, 2]))
+    with pytest.raises(InvalidArgumentError, match="letter 'i' has size 2 .* and 3"):
+        ek.einsum("ii->i", ek.ones([2, 3]))  # a diagonal needs equal sizes
     with pytest.raises(InvalidArgumentError, match="equation string"):
         ek.einsum(ek.ones([2]), "i")
 

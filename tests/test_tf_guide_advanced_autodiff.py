@@ -6,7 +6,6 @@ SavedModel part of the custom-gradient section is out of scope.
 """
 
 import numpy as np
-import pytest
 
 import eagerkit as tf
 
@@ -197,10 +196,6 @@ def test_batch_jacobian():
     assert f"jb.shape: {jb.shape}" == "jb.shape: (7, 6, 5)"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ek.einsum (ops) refuses a letter repeated within one operand ('bxby', a diagonal)",
-)
 def test_batch_jacobian_diagonal_by_einsum():
     x = tf.random.normal([7, 5])
     layer = tf.keras.layers.Dense(6, activation=tf.nn.elu)

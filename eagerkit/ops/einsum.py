@@ -4,6 +4,8 @@ The gradient of one operand is itself an einsum: put g where that operand was, a
 for the operand's letters. For ``'ij,jk->ik'`` the gradient of the first operand is
 ``'ik,jk->ij'`` of (g, b), which is g @ b^T. A letter only that operand had (``'ij->i'``
 sums j away) was summed over, so every entry along it gets the same g: broadcast it back.
+A letter repeated in one operand (``'ii->i'``) read its diagonal, so g goes back onto the
+diagonal of zeros (``einsum_diagonal_embed``, whose own gradient reads the diagonal again).
 
 The public function first rewrites the equation into one plain form: ``...`` replaced by
 letters of their own, the output written out, no spaces. The primitive only sees that form.
@@ -12,7 +14,7 @@ letters of their own, the output written out, no spaces. The primitive only sees
 import string
 
 from eagerkit.dtypes import NUMERIC
-from eagerkit.errors import InvalidArgumentError, UnimplementedError
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 
@@ -30,19 +32,41 @@ def _einsum_vjp(i, ops, g, ans, *operands, equation):
     others = [j for j in range(len(operands)) if j != i]
     present = set(output).union(*(subscripts[j] for j in others))
     target = subscripts[i]
-    kept = "".join(letter for letter in target if letter in present)
+    letters = "".join(dict.fromkeys(target))  # each letter once: 'bxby' -> 'bxy'
+    kept = "".join(letter for letter in letters if letter in present)
     grad_equation = ",".join([output] + [subscripts[j] for j in others]) + "->" + kept
     grad = ops.einsum(g, *(operands[j] for j in others), equation=grad_equation)
-    if kept != target:  # letters summed away in the forward: broadcast g back along them
-        x = operands[i]
-        size_one = tuple(
-            n if letter in present else 1 for letter, n in zip(target, x.shape, strict=True)
+    sizes = dict(zip(target, operands[i].shape, strict=True))
+    if kept != letters:  # letters summed away in the forward: broadcast g back along them
+        size_one = tuple(sizes[letter] if letter in present else 1 for letter in letters)
+        grad = ops.broadcast_to(
+            ops.reshape(grad, shape=size_one), shape=tuple(sizes[c] for c in letters)
         )
-        grad = ops.broadcast_to(ops.reshape(grad, shape=size_one), shape=tuple(x.shape))
+    if letters != target:  # a repeated letter read a diagonal: g goes back onto it
+        grad = ops.einsum_diagonal_embed(grad, letters=letters, target=target)
     return grad
 
 
 _einsum.defvjp_variadic(_einsum_vjp)
+
+
+@defop("einsum_diagonal_embed", dtypes=NUMERIC)
+def _einsum_diagonal_embed(xp, x, *, letters, target):
+    # The inverse view of einsum 'target->letters' (e.g. 'ii->i'): zeros, with x written on
+    # the diagonal; x's axes are ``letters``, the output's ``target`` (letters repeated).
+    sizes = dict(zip(letters, x.shape, strict=True))
+    out = xp.zeros(tuple(sizes[c] for c in target), dtype=x.dtype)
+    grid = {
+        c: xp.arange(n).reshape([n if d == c else 1 for d in letters]) for c, n in sizes.items()
+    }
+    out[tuple(grid[c] for c in target)] = x
+    return out
+
+
+# Its VJP reads the diagonal back: einsum 'target->letters', so both stay differentiable.
+_einsum_diagonal_embed.defvjp(
+    lambda ops, g, ans, x, *, letters, target: ops.einsum(g, equation=f"{target}->{letters}")
+)
 
 
 def _plain_equation(equation, operands):
@@ -82,12 +106,6 @@ def _plain_equation(equation, operands):
                 f"{x.shape} (rank {x.ndim}); use one letter per axis, or '...' for the rest",
                 op="einsum",
             )
-        if len(set(s)) != len(s):
-            raise UnimplementedError(
-                f"einsum: a letter repeated within one operand ({s!r}, a diagonal) is not "
-                "supported; use ek.linalg.diag_part or ek.linalg.trace first",
-                op="einsum",
-            )
         plain.append(s)
     if arrow:
         output = output.replace("...", batch)
@@ -110,6 +128,8 @@ def einsum(equation, *inputs, **kwargs):
     TensorShape([2, 4])
     >>> ek.einsum("...i,...i", [[1.0, 2.0]], [[3.0, 4.0]])  # a batch of dot products
     <ek.Tensor: shape=(1,), dtype=float32, numpy=array([11.], dtype=float32)>
+    >>> ek.einsum("ii->i", [[1.0, 2.0], [3.0, 4.0]])  # a letter repeated: the diagonal
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([1., 4.], dtype=float32)>
     """
     if not isinstance(equation, str):
         raise InvalidArgumentError(
