@@ -7,6 +7,7 @@ with the note saying why. Screenshots go to test-artifacts/.
 """
 
 import pytest
+from pages import recorded_page
 from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot, _wait_for
 
 pytestmark = pytest.mark.browser
@@ -15,18 +16,9 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def page(lab, browser):
     url, token, _ = lab
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.requests, page.problems = [], []
-    page.on("request", lambda request: page.requests.append(request.url))
-    page.on("pageerror", lambda error: page.problems.append(f"page error: {error}"))
-    page.on(
-        "console",
-        lambda msg: page.problems.append(f"console: {msg.text}") if msg.type == "error" else None,
-    )
-    page.goto(f"{url}/lab/tree/exercises_demo.ipynb?reset&token={token}")
+    page = recorded_page(browser, f"{url}/lab/tree/exercises_demo.ipynb?reset&token={token}")
     yield page
-    context.close()
+    page.context.close()
 
 
 def test_checks_say_why_and_point_at_the_op(page):

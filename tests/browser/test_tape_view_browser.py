@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from pages import recorded_page
 from test_widgets_browser import ARTIFACTS, WIDGET_ERRORS, _assert_offline, _shot, _wait_for
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -35,17 +36,9 @@ MEASURE = (Path(__file__).parent / "measure_drawing.js").read_text()
 
 
 def _page(browser, url, path, token):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.requests, page.problems = [], []
-    page.on("request", lambda request: page.requests.append(request.url))
-    page.on("pageerror", lambda error: page.problems.append(f"page error: {error}"))
-    page.on(
-        "console",
-        lambda msg: page.problems.append(f"console: {msg.text}") if msg.type == "error" else None,
+    return recorded_page(
+        browser, f"{url}/{path}?reset&token={token}" if "lab/" in path else f"{url}/{path}"
     )
-    page.goto(f"{url}/{path}?reset&token={token}" if "lab/" in path else f"{url}/{path}")
-    return page
 
 
 def _run_notebook(page):

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from eagerkit.widgets import GraphPassView, LossCurve
+from pages import recorded_page
 from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot, _wait_for
 
 import eagerkit as ek
@@ -20,18 +21,9 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def page(lab, browser):
     url, token, _ = lab
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.requests, page.problems = [], []
-    page.on("request", lambda request: page.requests.append(request.url))
-    page.on("pageerror", lambda error: page.problems.append(f"page error: {error}"))
-    page.on(
-        "console",
-        lambda msg: page.problems.append(f"console: {msg.text}") if msg.type == "error" else None,
-    )
-    page.goto(f"{url}/lab/tree/views_demo.ipynb?reset&token={token}")
+    page = recorded_page(browser, f"{url}/lab/tree/views_demo.ipynb?reset&token={token}")
     yield page
-    context.close()
+    page.context.close()
 
 
 def _tick_labels(locator):

@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from pages import recorded_page
 
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"  # gitignored
 pytestmark = pytest.mark.browser
@@ -22,18 +23,9 @@ WIDGET_ERRORS = ["Error displaying widget", "Click to show javascript error"]
 def page(lab, browser):
     """A notebook page with every request and console error recorded."""
     url, token, _ = lab
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.requests, page.problems = [], []
-    page.on("request", lambda request: page.requests.append(request.url))
-    page.on("pageerror", lambda error: page.problems.append(f"page error: {error}"))
-    page.on(
-        "console",
-        lambda msg: page.problems.append(f"console: {msg.text}") if msg.type == "error" else None,
-    )
-    page.goto(f"{url}/lab/tree/widgets_demo.ipynb?reset&token={token}")
+    page = recorded_page(browser, f"{url}/lab/tree/widgets_demo.ipynb?reset&token={token}")
     yield page
-    context.close()
+    page.context.close()
 
 
 def _run_all_cells(page):

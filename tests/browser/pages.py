@@ -1,0 +1,17 @@
+"""A chromium page that keeps every request and console error, for the browser tests."""
+
+
+def recorded_page(browser, address):
+    """Open ``address`` in a fresh 1280x900 context; ``page.requests`` and ``page.problems``
+    collect every request made and every page or console error (tests assert on both)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.requests, page.problems = [], []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("pageerror", lambda error: page.problems.append(f"page error: {error}"))
+    page.on(
+        "console",
+        lambda msg: page.problems.append(f"console: {msg.text}") if msg.type == "error" else None,
+    )
+    page.goto(address)
+    return page
