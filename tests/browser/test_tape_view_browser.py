@@ -15,7 +15,14 @@ from pathlib import Path
 
 import pytest
 from pages import recorded_page
-from test_widgets_browser import ARTIFACTS, WIDGET_ERRORS, _assert_offline, _shot, _wait_for
+from test_widgets_browser import (
+    ARTIFACTS,
+    WIDGET_ERRORS,
+    _assert_offline,
+    _run_all_cells,
+    _shot,
+    _wait_for,
+)
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from drawing_checks import problems  # noqa: E402
@@ -42,16 +49,7 @@ def _page(browser, url, path, token):
 
 
 def _run_notebook(page):
-    page.wait_for_selector(".jp-NotebookPanel", timeout=60_000)
-    page.wait_for_function(
-        """() => {
-            const panel = window.jupyterapp.shell.currentWidget;
-            const session = panel && panel.sessionContext;
-            return session && session.isReady && session.session.kernel.status === 'idle';
-        }""",
-        timeout=90_000,
-    )
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    _run_all_cells(page)
     _wait_for(page, ".eagerkit-tape", count=len(TAPES))
     page.wait_for_function(
         "() => document.querySelector('.jp-Notebook-ExecutionIndicator')"
