@@ -21,6 +21,10 @@ Two speeds, one set of VJPs. With no tape recording, the VJPs run on raw arrays 
 differentiate again) they run on Tensors through the public ops, ``TensorOps``, so the outer
 tape records the backward pass itself: that is all higher-order gradients need.
 ``tensor_vjps()`` forces this reference mode; ``vjp_ops`` is where the mode is chosen.
+
+Two sweeps, one answer. ``sweep`` below is the reference, written to be read. In the common
+case (raw arrays, no listener) ``gradients`` takes ``fast_sweep.sweep_arrays`` instead: the
+same steps in the same order, written for speed; ``reference_sweep()`` forces the reference.
 """
 
 import contextlib
@@ -47,7 +51,12 @@ def gradients(tape, targets, sources, output_gradients=None, unconnected="none")
     if unconnected not in ("none", "zero"):
         raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}")
     seeds = _seeds(targets, output_gradients)
-    grads = sweep(tape, targets, seeds, sources)
+    if tape.listeners or _force_reference_sweep or _vjps_on_tensors():
+        grads = sweep(tape, targets, seeds, sources)
+    else:  # the common case: the same sweep, written for speed
+        from eagerkit.fast_sweep import sweep_arrays
+
+        grads = sweep_arrays(tape, targets, seeds, sources)
     if unconnected == "zero":
         from eagerkit.ops.creation import zeros_like
 
@@ -253,6 +262,20 @@ def tensor_vjps():
         yield
     finally:
         _force_tensor_ops = previous
+
+
+_force_reference_sweep = False
+
+
+@contextlib.contextmanager
+def reference_sweep():
+    """Take the reference ``sweep`` even in the common case (tests compare the two sweeps)."""
+    global _force_reference_sweep
+    previous, _force_reference_sweep = _force_reference_sweep, True
+    try:
+        yield
+    finally:
+        _force_reference_sweep = previous
 
 
 def unbroadcast(ops, g, shape):
