@@ -108,7 +108,7 @@ def _seed_like(position, target, g):
 
 def sweep(tape, targets, seeds, sources):
     """The reverse pass proper: returns one gradient (Tensor or None) per source."""
-    needed = _needing_gradients(tape.records, sources, tape._watched_ids)
+    needed = _needing_gradients(tape, sources)
     on_tensors = _vjps_on_tensors()
     grads = _seed_gradients(targets, seeds, needed, on_tensors)
     owned = set()  # ids of gradient sums made here, which nothing else holds: add in place
@@ -138,13 +138,13 @@ def sweep(tape, targets, seeds, sources):
     return [_result(grads.get(id(s)), s, on_tensors) for s in sources]
 
 
-def _needing_gradients(records, sources, watched):
+def _needing_gradients(tape, sources):
     """Ids of the float tensors that depend on a watched source: only they need gradients.
 
     A source the tape never watched (nor computed) gets None, as in TF, even if an op read it.
     """
-    needed = {id(s) for s in sources if s._data.dtype.kind == "f" and id(s) in watched}
-    for record in records:
+    needed = {id(s) for s in sources if s._data.dtype.kind == "f" and tape._watches(s)}
+    for record in tape.records:
         for x in record.inputs:
             if id(x) in needed:
                 if record.output._data.dtype.kind == "f":

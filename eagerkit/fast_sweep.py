@@ -29,7 +29,7 @@ from eagerkit.registry import OpDef
 def sweep_arrays(tape, targets, seeds, sources):
     """``backprop.sweep`` for the common case (raw arrays, no listeners): the same answers."""
     records = tape.records
-    needed = _needing_gradients(records, sources, tape._watched_ids)
+    needed = _needing_gradients(tape, sources)
     grads = _seed_gradients(targets, seeds, needed, on_tensors=False)
     owned = set()  # ids of sums made here, held nowhere else: _accumulate adds into them
     keep = {id(s) for s in sources}
