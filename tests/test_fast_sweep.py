@@ -11,8 +11,8 @@ import pytest
 from op_cases import cases
 
 import eagerkit as ek
-from eagerkit import backprop, fast_sweep
-from eagerkit.errors import InvalidArgumentError
+from eagerkit import backprop, fast_sweep, registry
+from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
 CASES = cases()
 
@@ -241,6 +241,48 @@ def test_errors_raised_inside_the_sweep_are_the_same(fast_calls):
 
         error_type, message = assert_both_sweeps_agree(_tape_gradient(build, list), fast_calls)
         assert error_type in (ValueError, InvalidArgumentError) and message
+
+
+@pytest.fixture
+def primitive():
+    """Declare throwaway primitives (``primitive(name, forward)``); unregistered afterwards."""
+    names = []
+
+    def declare(name, forward):
+        names.append(name)
+        return registry.defop(name, dtypes=ek.dtypes.FLOATING)(forward)
+
+    yield declare
+    for name in names:
+        del registry.REGISTRY[name]
+
+
+def test_errors_raised_by_a_primitive_vjp_are_the_same(fast_calls, primitive):
+    def refuse(ops, g, ans, *inputs):
+        raise InvalidArgumentError(f"no gradient for {len(inputs)} inputs here", op="refuse")
+
+    unary = primitive("unary_refusing_vjp", lambda xp, x: x * 2)
+    unary.defvjp(refuse)
+    binary = primitive("binary_refusing_vjp", lambda xp, x, y: x * y)
+    binary.defvjp(lambda ops, g, ans, x, y: g * y, refuse)
+    undeclared = primitive("binary_without_vjps", lambda xp, x, y: x + y)  # no defvjp
+
+    for f in (unary, lambda x: binary(x, x), lambda x: undeclared(x, x)):
+
+        def build(tape, f=f):
+            x = ek.constant([1.0, 2.0])
+            tape.watch(x)
+            return ek.reduce_sum(f(x) * x), (x,)
+
+        error_type, message = assert_both_sweeps_agree(_tape_gradient(build, list), fast_calls)
+        assert error_type in (InvalidArgumentError, UnimplementedError) and message
+    assert "binary_without_vjps has no gradient: its VJPs were never declared" in message
+
+
+def test_a_vjp_for_each_input_is_checked_where_it_is_declared(primitive):
+    op = primitive("needs_two_vjps", lambda xp, x, y: x + y)
+    with pytest.raises(TypeError, match=r"needs_two_vjps.defvjp: got 1 VJPs but .* 2 inputs"):
+        op.defvjp(lambda ops, g, ans, x, y: g)
 
 
 def test_other_modes_take_the_reference_sweep(fast_calls):
