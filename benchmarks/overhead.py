@@ -6,6 +6,7 @@ Measures, on (10,) float64 arrays, a 100-op chain of small elementwise ops:
 - forward only, no tape (eagerkit) / no autograd (PyTorch) / plain numpy;
 - forward + backward (eagerkit tape, PyTorch autograd, numpy with hand-written gradients);
 - the same chain reading two trainable Variables (PyTorch: two parameters) at every op;
+- the backward pass alone, over a chain recorded once (the reverse sweep);
 and ``sum(A @ B)`` forward+backward on 1024x1024 float32, and the memory a tape holds per
 recorded op. The contenders are timed in alternation, round after round, and each figure is
 the median of its rounds, so a busy neighbour on the machine slows all columns alike.
@@ -118,6 +119,43 @@ def forward_backward_torch(x, y):
     z = chain_torch(x, y)
     z.backward(torch.ones_like(z))
     return x.grad
+
+
+def backward_cases(x_np, y_np):
+    """The backward pass alone, over one chain recorded once: what the reverse sweep costs."""
+    x, y = ek.constant(x_np), ek.constant(y_np)
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        z = chain_eagerkit(x, y)
+    saved = []  # numpy by hand: what its forward kept
+    h = x_np
+    for _ in range(CHAIN // 4):
+        t = np.tanh(h * y_np + y_np)
+        saved.append(t)
+        h = t - y_np
+
+    def numpy_backward():
+        g = np.ones_like(h)
+        for t in reversed(saved):
+            g = g * (1 - t * t) * y_np
+        return g
+
+    cases = {
+        "numpy by hand": (numpy_backward, ()),
+        "eagerkit": (tape.gradient, (z, x)),
+    }
+    if torch is not None:
+        tx = torch.tensor(x_np, requires_grad=True)
+        tz = chain_torch(tx, torch.tensor(y_np))
+        seed = torch.ones_like(tz)
+
+        def torch_backward():
+            tx.grad = None
+            tz.backward(seed, retain_graph=True)
+            return tx.grad
+
+        cases["PyTorch"] = (torch_backward, ())
+    return cases
 
 
 # --- timing ------------------------------------------------------------------------------------
@@ -269,6 +307,13 @@ def main():
                 "ops reading Variables: eagerkit / PyTorch", var["eagerkit"] / var["PyTorch"], 1.0
             )
         )
+
+    bwd = {k: v / CHAIN for k, v in median_microseconds(backward_cases(x_np, y_np)).items()}
+    print("\nThe backward pass alone (a chain recorded once), median microseconds per op")
+    for name, us in bwd.items():
+        print(f"{name:26}{us:10.2f}")
+    if torch is not None:
+        print(f"{'backward only: eagerkit / PyTorch':44}{bwd['eagerkit'] / bwd['PyTorch']:8.2f}")
 
     times = median_microseconds(matmul_cases(), rounds=7, repeat=1)
     print("\nsum(A @ B) on 1024x1024 float32, forward + backward, median milliseconds")

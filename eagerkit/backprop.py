@@ -21,6 +21,10 @@ Two speeds, one set of VJPs. With no tape recording, the VJPs run on raw arrays 
 differentiate again) they run on Tensors through the public ops, ``TensorOps``, so the outer
 tape records the backward pass itself: that is all higher-order gradients need.
 ``tensor_vjps()`` forces this reference mode; ``vjp_ops`` is where the mode is chosen.
+
+Two sweeps, one answer. ``sweep`` below is the reference, written to be read. In the common
+case (raw arrays, no listener) ``gradients`` takes ``fast_sweep.sweep_arrays`` instead: the
+same steps in the same order, written for speed; ``reference_sweep()`` forces the reference.
 """
 
 import contextlib
@@ -47,7 +51,12 @@ def gradients(tape, targets, sources, output_gradients=None, unconnected="none")
     if unconnected not in ("none", "zero"):
         raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}")
     seeds = _seeds(targets, output_gradients)
-    grads = sweep(tape, targets, seeds, sources)
+    if tape.listeners or _force_reference_sweep or _vjps_on_tensors():
+        grads = sweep(tape, targets, seeds, sources)
+    else:  # the common case: the same sweep, written for speed
+        from eagerkit.fast_sweep import sweep_arrays
+
+        grads = sweep_arrays(tape, targets, seeds, sources)
     if unconnected == "zero":
         from eagerkit.ops.creation import zeros_like
 
@@ -99,7 +108,7 @@ def _seed_like(position, target, g):
 
 def sweep(tape, targets, seeds, sources):
     """The reverse pass proper: returns one gradient (Tensor or None) per source."""
-    needed = _needing_gradients(tape.records, sources, tape._watched_ids)
+    needed = _needing_gradients(tape, sources)
     on_tensors = _vjps_on_tensors()
     grads = _seed_gradients(targets, seeds, needed, on_tensors)
     owned = set()  # ids of gradient sums made here, which nothing else holds: add in place
@@ -129,13 +138,13 @@ def sweep(tape, targets, seeds, sources):
     return [_result(grads.get(id(s)), s, on_tensors) for s in sources]
 
 
-def _needing_gradients(records, sources, watched):
+def _needing_gradients(tape, sources):
     """Ids of the float tensors that depend on a watched source: only they need gradients.
 
     A source the tape never watched (nor computed) gets None, as in TF, even if an op read it.
     """
-    needed = {id(s) for s in sources if s._data.dtype.kind == "f" and id(s) in watched}
-    for record in records:
+    needed = {id(s) for s in sources if s._data.dtype.kind == "f" and tape._watches(s)}
+    for record in tape.records:
         for x in record.inputs:
             if id(x) in needed:
                 if record.output._data.dtype.kind == "f":
@@ -253,6 +262,20 @@ def tensor_vjps():
         yield
     finally:
         _force_tensor_ops = previous
+
+
+_force_reference_sweep = False
+
+
+@contextlib.contextmanager
+def reference_sweep():
+    """Take the reference ``sweep`` even in the common case (tests compare the two sweeps)."""
+    global _force_reference_sweep
+    previous, _force_reference_sweep = _force_reference_sweep, True
+    try:
+        yield
+    finally:
+        _force_reference_sweep = previous
 
 
 def unbroadcast(ops, g, shape):

@@ -1,6 +1,6 @@
 """Finding where NaN and Inf come from: a guard on every op, and an explicit check.
 
-``enable_check_numerics()`` adds a callback to ``dispatch.execution_callbacks``, the list of
+``enable_check_numerics()`` adds a callback to ``recording.execution_callbacks``, the list of
 functions the engine calls after every op. The callback looks at the op's output and, at
 the first NaN or Inf, raises an error naming the op and the line of *your* code that ran it
 (it walks up the call stack past eagerkit's own files). When the guard is off the list is
@@ -14,7 +14,7 @@ import linecache
 import os
 import sys
 
-from eagerkit import boundary, dispatch
+from eagerkit import boundary, recording
 from eagerkit.asserts import (  # noqa: F401  (re-exported as ek.debugging.assert_*)
     assert_equal,
     assert_greater,
@@ -44,14 +44,14 @@ def enable_check_numerics():
     >>> ek.log(ek.constant([1.0, 0.0]))
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([  0., -inf], dtype=float32)>
     """
-    if _check_output not in dispatch.execution_callbacks:
-        dispatch.execution_callbacks.append(_check_output)
+    if _check_output not in recording.execution_callbacks:
+        recording.add_callback(_check_output)
 
 
 def disable_check_numerics():
     """Turn the guard off again (ops cost nothing extra afterwards)."""
-    while _check_output in dispatch.execution_callbacks:
-        dispatch.execution_callbacks.remove(_check_output)
+    while _check_output in recording.execution_callbacks:
+        recording.remove_callback(_check_output)
 
 
 def disable_traceback_filtering():

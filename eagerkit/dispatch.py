@@ -1,10 +1,14 @@
 """Calling a primitive op: convert the inputs, run the forward, wrap the answer, record it.
 
 ``call`` is the whole story, in four lines, and every op could run through it alone. It is
-the reference. ``fast_function`` builds the public function of an op (``ek.multiply``) that
-takes the common case (Tensors of one dtype on one ordinary device, perhaps with a Python
-number beside them) without the general conversion, and hands everything else to ``call``.
-tests/test_dispatch.py proves that both give the same answers and the same errors.
+the reference. ``public_function`` builds the public function of an op (``ek.multiply``),
+which takes the common case (Tensors of one dtype on one ordinary device) without the
+general conversion and hands everything else to ``call``. There are three such functions:
+``fast_function`` for any op (it also takes a Python number beside a tensor, ``x * 3.0``),
+and ``unary_function`` / ``binary_function`` for ops on ``(x)`` or ``(x, y)`` alone, the
+commonest of all, which take their inputs by name instead of packing them. The per-op cost
+of eager execution lives in these few lines. tests/test_dispatch.py proves that every one
+of them gives the answers and the errors that ``call`` gives.
 
 Two more things happen in exactly one place each:
 
@@ -13,15 +17,15 @@ Two more things happen in exactly one place each:
   shapes and the dtypes (op_errors.py words it), with eagerkit's own frames left out of the
   traceback (boundary.py);
 - ``anyone_recording`` asks whether a tape, an ``ek.function`` trace or an execution
-  callback wants to hear about the op that just ran. When none does, an op costs no tape
-  work at all.
+  callback wants to hear about the op that just ran (the fast functions read the same
+  answer, ``recording.on``, without a call). When none does, an op costs no tape work.
 """
 
 from eagerkit import boundary, op_errors, operands, recording
 from eagerkit.errors import OpError
+from eagerkit.recording import NO_PARAMS
 from eagerkit.tensor import Tensor
 
-execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
 # What a kernel raises on input it cannot take (AttributeError: a Python object where an
 # array belongs); op_error turns each into an eagerkit error.
 _KERNEL_ERRORS = (ValueError, TypeError, LookupError, AttributeError, ArithmeticError, MemoryError)
@@ -51,18 +55,18 @@ def op_error(op, inputs, error):
 
 def anyone_recording():
     """True when a tape, a graph trace or an execution callback wants to see each op."""
-    return bool(recording.active_tapes or recording.graph_tracers or execution_callbacks)
+    return recording.on
 
 
 def after(op, inputs, arrays, output, params):
     """Tell whoever is recording that ``output = op(*inputs, **params)`` ran."""
-    params = params or recording.NO_PARAMS  # one shared empty dict: records stay small
+    params = params or NO_PARAMS  # one shared empty dict: records stay small
     if recording.graph_tracers:  # ek.function is tracing: its graph gets the op as called
         recording.graph_tracers[-1].record(op, inputs, arrays, output, params)
     if recording.active_tapes and op.differentiable:
         inputs = recording.recorded_inputs(inputs, arrays, output._device)
         recording.record(op, inputs, output, params)
-    for callback in execution_callbacks:
+    for callback in recording.execution_callbacks:
         callback(op, inputs, output)
 
 
@@ -129,9 +133,121 @@ def fast_function(op):
             shown = op_error(op, inputs, error)
             raise shown from shown.__cause__
         output = new(Tensor)
-        output._data, output._device = data, device
+        output._data, output._device, output._recorded_by = data, device, None
         if anyone_recording():
             after(op, inputs, arrays, output, params)
         return output
 
     return function
+
+
+def unary_function(op):
+    """The public function of an op on one tensor ``x`` and nothing else (``ek.tanh``).
+
+    ``fast_function``'s common case with the input taken by name: no tuple of inputs and no
+    dict of params is built unless someone records. Anything else goes to ``fast_function``.
+    """
+    general = fast_function(op)
+    forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
+
+    def function(x=_MISSING, name=None, *more, **params):
+        if type(x) is Tensor and not (more or params):
+            device, a = x._device, x._data
+            if a.dtype in allowed and not device.restricted:
+                try:
+                    data = forward(device.xp, a)
+                except (OpError, *_KERNEL_ERRORS) as error:
+                    shown = op_error(op, (x,), error)
+                    raise shown from shown.__cause__
+                output = new(Tensor)
+                output._data, output._device, output._recorded_by = data, device, None
+                if recording.on:
+                    if differentiable and recording.sole_tape is not None:
+                        recording.record_on_sole_tape(op, (x,), output)
+                    else:
+                        after(op, (x,), (a,), output, NO_PARAMS)
+                return output
+        if more or params or x is _MISSING:
+            return _as_called(general, op, (x,), name, more, params)
+        if isinstance(x, Tensor) and x._is_variable:
+            return _with_reads(function, general, (x,))
+        return general(x)
+
+    return function
+
+
+def binary_function(op):
+    """The public function of an op on two tensors ``(x, y)`` and nothing else (``ek.add``).
+
+    As ``unary_function``: two Tensors of one dtype on one unrestricted device are computed
+    here; anything else (a Variable, a Python number, a list) goes to ``fast_function``.
+    """
+    general = fast_function(op)
+    forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
+
+    def function(x=_MISSING, y=_MISSING, name=None, *more, **params):
+        if type(x) is Tensor and type(y) is Tensor and not (more or params):
+            device, a, b = x._device, x._data, y._data
+            dtype = a.dtype
+            # ``is``: numpy shares one dtype object per type; any other goes the long way
+            same = b.dtype is dtype and y._device is device
+            if same and dtype in allowed and not device.restricted:
+                try:
+                    data = forward(device.xp, a, b)
+                except (OpError, *_KERNEL_ERRORS) as error:
+                    shown = op_error(op, (x, y), error)
+                    raise shown from shown.__cause__
+                output = new(Tensor)
+                output._data, output._device, output._recorded_by = data, device, None
+                if recording.on:
+                    if differentiable and recording.sole_tape is not None:
+                        recording.record_on_sole_tape(op, (x, y), output)
+                    else:
+                        after(op, (x, y), (a, b), output, NO_PARAMS)
+                return output
+        if more or params or x is _MISSING or y is _MISSING:
+            return _as_called(general, op, (x, y), name, more, params)
+        if (isinstance(x, Tensor) and x._is_variable) or (isinstance(y, Tensor) and y._is_variable):
+            return _with_reads(function, general, (x, y))
+        return general(x, y)
+
+    return function
+
+
+_MISSING = object()  # an input not given: the general path says which one is missing
+
+
+def _with_reads(function, general, inputs):
+    """``function`` called again with each Variable among ``inputs`` replaced by its latest
+    read, when that needs no new record (``recording.reusable_read``); else ``general``,
+    which records the new read after the op ran."""
+    reads = []
+    for x in inputs:
+        if isinstance(x, Tensor) and x._is_variable:
+            x = recording.reusable_read(x)
+            if x is None:
+                return general(*inputs)
+        reads.append(x)
+    return function(*reads)
+
+
+def _as_called(general, op, inputs, name, more, params):
+    """The call as the user made it, handed to ``general`` (which explains what is wrong)."""
+    if more:  # more positional arguments than the op takes
+        return general(*inputs, name, *more, **params)
+    if all(x is not _MISSING for x in inputs):
+        return general(*inputs, name=name, **params)
+    # Some input was given by keyword (ek.add(x=1, y=2)), or not at all.
+    given = {n: x for n, x in zip(op.input_names, inputs, strict=True) if x is not _MISSING}
+    return general(name=name, **given, **params)
+
+
+def public_function(op):
+    """The function ``ek.<op>`` is: the fastest of the functions above that fits the op."""
+    if op.dtype_args is not None:  # inputs of several dtypes (indices): the reference path
+        return reference_function(op)
+    if op.param_names == ("name",) and op.input_names == ("x",):
+        return unary_function(op)
+    if op.param_names == ("name",) and op.input_names == ("x", "y"):
+        return binary_function(op)
+    return fast_function(op)

@@ -1,18 +1,70 @@
-"""Recording: the stack of active tapes, what one record holds, and how an op gets on a tape.
+"""Recording: who listens to the ops that run, what one record holds, how an op gets on a tape.
 
-``dispatch`` calls ``record`` after an op ran while a tape was active; the op goes onto every
-active tape that watches one of its inputs. A Variable among the inputs is recorded as a
-read (``read_variable``), so a later ``assign`` cannot change what the gradient sees.
-GradientTape (tape.py) is the user's side of the same lists.
+Three kinds of listener hear about each op after it ran: the active tapes (GradientTape),
+``ek.function``'s graph tracers and execution callbacks (debugging.py). They come and go
+only through the functions below, which keep two answers ready for dispatch.py, read after
+every op:
+
+- ``on``: does anyone listen at all? When not, an op costs no recording work;
+- ``sole_tape``: the one active tape when it is the only listener (the common case), or
+  None. ``record_on_sole_tape`` records on it in one step; ``record`` is the general path.
+
+An op goes onto every active tape that watches one of its inputs. A Variable among the
+inputs is recorded as a read (``read_variable``), so a later ``assign`` cannot change what
+the gradient sees. GradientTape (tape.py) is the user's side of the same lists.
 """
 
 import contextlib
 
 from eagerkit.tensor import Tensor
 
-active_tapes = []  # the tapes recording now, innermost last; only this module changes it
+active_tapes = []  # the tapes recording now, innermost last
 graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), innermost last
+execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
+on = False  # someone listens: a tape, a tracer or a callback
+sole_tape = None  # the only active tape, when no tracer and no callback listens either
 NO_PARAMS = {}  # the params of every op called without any: one dict, never written to
+
+
+def _listeners_changed():
+    global on, sole_tape
+    on = bool(active_tapes or graph_tracers or execution_callbacks)
+    alone = len(active_tapes) == 1 and not graph_tracers and not execution_callbacks
+    sole_tape = active_tapes[0] if alone else None
+
+
+def push_tape(tape):
+    """``tape`` records from now on (its ``with`` block begins)."""
+    active_tapes.append(tape)
+    _listeners_changed()
+
+
+def pop_tape(tape):
+    """``tape`` stops recording."""
+    active_tapes.remove(tape)
+    _listeners_changed()
+
+
+def push_tracer(tracer):
+    """``tracer`` (graph/trace.py) sees every op from now on."""
+    graph_tracers.append(tracer)
+    _listeners_changed()
+
+
+def pop_tracer():
+    graph_tracers.pop()
+    _listeners_changed()
+
+
+def add_callback(callback):
+    """Call ``callback(op, inputs, output)`` after every op."""
+    execution_callbacks.append(callback)
+    _listeners_changed()
+
+
+def remove_callback(callback):
+    execution_callbacks.remove(callback)
+    _listeners_changed()
 
 
 class TapeRecord:
@@ -68,15 +120,33 @@ def record(op, inputs, output, params):
     """Append ``op`` to every active tape that watches one of ``inputs`` (a tuple of Tensors)."""
     entry = None
     for tape in active_tapes:
-        watched = tape._watched_ids
-        for x in inputs:
-            if id(x) in watched:
-                break
-        else:
-            continue  # this tape watches none of the inputs
-        if entry is None:
-            entry = TapeRecord(op, inputs, output, params)
-        tape._append(entry)
+        if tape._watches_any(inputs):
+            if entry is None:
+                entry = TapeRecord(op, inputs, output, params)
+            tape._append(entry)
+
+
+def record_on_sole_tape(op, inputs, output):
+    """``record(op, inputs, output, NO_PARAMS)`` when ``sole_tape`` is the only tape.
+
+    The common case of a training loop, written out in one function: the inputs are Tensors
+    (no Variable, no Python number) and the op has no params. tests/test_recording.py proves
+    that it records what ``record`` records.
+    """
+    tape = sole_tape
+    mark, watched = tape._mark, tape._watched_ids
+    for x in inputs:  # as tape._watches(x), for each input
+        by = x._recorded_by
+        if by is mark or id(x) in watched or (type(by) is tuple and mark in by):
+            break
+    else:
+        return  # the tape watches none of the inputs
+    entry = TapeRecord(op, inputs, output, NO_PARAMS)
+    tape.records.append(entry)
+    output._recorded_by = mark
+    if tape.listeners:
+        for listener in tape.listeners:
+            listener.on_record(tape, entry)
 
 
 def recorded_inputs(inputs, arrays, device):
@@ -98,31 +168,45 @@ def recorded_inputs(inputs, arrays, device):
 def read_variable(variable, tapes=None):
     """The Tensor that stands for reading ``variable`` now, recorded on the tapes watching it.
 
-    A variable read again before any assign is the same read: the tapes already hold it,
-    so a loop that reads its weights at every step records each weight once.
+    A variable read again before any assign is the same read (``variable._last_read``): the
+    tapes already hold it, so a loop that reads its weights at every step records each
+    weight once.
     """
-    key, value = id(variable), variable._data
-    watching, held, fresh = [], None, True
+    key, watching = id(variable), []
     for tape in active_tapes if tapes is None else tapes:
-        if key not in tape._watched_ids:
-            if tape._watch_accessed and variable.trainable:
-                tape._watch_one(variable, warn=False)
-            if key not in tape._watched_ids:
-                continue  # this tape does not watch the variable
-        watching.append(tape)
-        read = tape._reads.get(key)
-        # Reusable only if every watching tape holds this same read of the current value.
-        if read is None or read._data is not value or (held is not None and read is not held):
-            fresh = False
-        held = read
-    if watching and fresh:
-        return held
-    snapshot = Tensor(value, variable._device)
-    entry = TapeRecord(READ_VARIABLE, (variable,), snapshot, NO_PARAMS)
-    for tape in watching:
-        tape._reads[key] = snapshot
-        tape._append(entry)
-    return snapshot
+        if key not in tape._watched_ids and tape._watch_accessed and variable.trainable:
+            tape._watch_one(variable, warn=False)
+        if key in tape._watched_ids:
+            watching.append(tape)
+    read = variable._last_read
+    # Reusable if it holds the current value (no assign since) and every watching tape has it.
+    if read is not None and read._data is variable._data:
+        if all(tape._watches(read) for tape in watching):
+            return read
+    read = variable._last_read = Tensor(variable._data, variable._device)
+    if watching:
+        entry = TapeRecord(READ_VARIABLE, (variable,), read, NO_PARAMS)
+        for tape in watching:
+            tape._append(entry)
+    return read
+
+
+def reusable_read(variable):
+    """``variable``'s latest read if it stands for reading it now with nothing to record,
+    else None (then ``read_variable`` records a new one).
+
+    The common cases, in a few lines: nobody records (any Tensor holding the value will do),
+    or the sole tape recorded this read already.
+    """
+    read = variable._last_read
+    if read is None or read._data is not variable._data:  # never read, or assigned since
+        if on:
+            return None
+        read = variable._last_read = Tensor(variable._data, variable._device)
+        return read
+    if not on or (sole_tape is not None and read._recorded_by is sole_tape._mark):
+        return read
+    return None
 
 
 @contextlib.contextmanager
@@ -131,7 +215,9 @@ def paused():
     tapes); the same tapes record again afterwards."""
     suspended = active_tapes[:]
     active_tapes.clear()
+    _listeners_changed()
     try:
         yield
     finally:
         active_tapes[:] = suspended
+        _listeners_changed()

@@ -162,8 +162,7 @@ def defop(name, *, dtypes=None, dtype_args=None, differentiable=True):
 
     def register(forward):
         op = OpDef(name, forward, allowed, dtype_args, differentiable)
-        make = dispatch.fast_function if dtype_args is None else dispatch.reference_function
-        call = make(op)
+        call = dispatch.public_function(op)
         functools.update_wrapper(call, forward)
         call.__signature__ = _public_signature(forward)
         call.op = op

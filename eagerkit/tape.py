@@ -2,15 +2,16 @@
 
 While a tape is active (inside its ``with`` block) every op whose inputs it watches is
 appended to ``tape.records`` as a ``TapeRecord(op, inputs, output, params)``. Watching
-spreads: an op's output is watched because its input was. Trainable variables are watched
-the moment they are read. Several tapes can be active at once (a stack); each records the
-ops that touch what *it* watches, which is how nested tapes give higher-order gradients.
+spreads: an op's output is watched because its input was (the tape puts its mark on the
+output, ``_recorded_by``). Trainable variables are watched the moment they are read.
+Several tapes can be active at once (a stack); each records the ops that touch what *it*
+watches, which is how nested tapes give higher-order gradients.
 """
 
 import contextlib
 import warnings
 
-from eagerkit import nest
+from eagerkit import nest, recording
 from eagerkit.errors import FailedPreconditionError
 from eagerkit.recording import (  # noqa: F401 - TapeRecord and READ_VARIABLE for readers
     READ_VARIABLE,
@@ -44,9 +45,9 @@ class GradientTape:
         self._persistent = persistent
         self._watch_accessed = watch_accessed_variables
         self.records = []
-        self._watched_ids = set()
+        self._mark = object()  # put on every output this tape records; new when it forgets
+        self._watched_ids = set()  # what tape.watch and variable reads watched (not outputs)
         self._watched = []  # keeps watched tensors alive, so their ids stay theirs
-        self._reads = {}  # id(variable) -> its latest read on this tape (a Tensor)
         self._recording = False
         self._spent = False
         self.listeners = []  # objects with on_record(tape, record) / on_backward(tape, step)
@@ -68,11 +69,11 @@ class GradientTape:
                 "make a new tape (or pass persistent=True)",
                 op="GradientTape",
             )
-        active_tapes.append(self)
+        recording.push_tape(self)
         self._recording = True
 
     def _pop(self):
-        active_tapes.remove(self)
+        recording.pop_tape(self)
         self._recording = False
 
     @contextlib.contextmanager
@@ -102,9 +103,9 @@ class GradientTape:
     def reset(self):
         """Forget everything recorded and watched so far (keeps recording if it was)."""
         self.records = []
+        self._mark = object()  # the outputs recorded so far are not watched any more
         self._watched_ids = set()
         self._watched = []
-        self._reads = {}
         self.paused_at = []
 
     # --- watching --------------------------------------------------------------------------
@@ -138,16 +139,23 @@ class GradientTape:
         found = [t for t in self._watched if t._is_variable]
         return tuple(sorted(found, key=lambda v: v._creation_index))
 
+    def _watches(self, x):
+        """Whether this tape watches the Tensor ``x``: watched, or the output of an op recorded."""
+        by = x._recorded_by  # None, one tape's mark, or a tuple of marks (nested tapes)
+        mark = self._mark
+        return by is mark or id(x) in self._watched_ids or (type(by) is tuple and mark in by)
+
     def _watches_any(self, inputs):
-        ids = self._watched_ids
         for x in inputs:
-            if id(x) in ids:
+            if self._watches(x):
                 return True
         return False
 
     def _append(self, entry):
         self.records.append(entry)
-        self._watched_ids.add(id(entry.output))
+        output, mark = entry.output, self._mark
+        by = output._recorded_by  # marked by another tape too: it keeps both marks
+        output._recorded_by = mark if by is None else (*(by if type(by) is tuple else (by,)), mark)
         if self.listeners:
             for listener in self.listeners:
                 listener.on_record(self, entry)
@@ -228,5 +236,5 @@ class GradientTape:
             self.records = []  # free the intermediate values now, not when the tape dies
             # Keep only the variables (they live on anyway): watched_variables() still answers.
             self._watched = [t for t in self._watched if t._is_variable]
+            self._mark = object()
             self._watched_ids = set()
-            self._reads = {}

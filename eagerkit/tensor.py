@@ -1,8 +1,10 @@
 """Tensor: an immutable array plus the device it lives on.
 
-A Tensor is just ``(_data, _device)``. It knows nothing about gradients: the tape
-(tape.py) remembers which ops made which tensors. Its operators are ops (``x * y`` is
-``ek.multiply(x, y)``): the table at the end of this file says which op each one is.
+A Tensor is just ``(_data, _device)``, plus the mark of the tape that recorded the op which
+made it (``_recorded_by``), so that a tape sees at a glance that it watches the tensor. It
+knows nothing about gradients: the tape (tape.py) remembers which ops made which tensors.
+Its operators are ops (``x * y`` is ``ek.multiply(x, y)``): the table at the end of this
+file says which op each one is.
 """
 
 import numpy as np
@@ -29,7 +31,7 @@ class Tensor:
     <ek.Tensor: shape=(), dtype=float32, numpy=6.0>
     """
 
-    __slots__ = ("_data", "_device", "__weakref__")
+    __slots__ = ("_data", "_device", "_recorded_by")
     # Make numpy's binary operators defer to ours: ndarray * Tensor -> Tensor.
     __array_priority__ = 100
     _is_variable = False  # Variable (variables.py) says True; the tape snapshots its reads
@@ -37,6 +39,7 @@ class Tensor:
     def __init__(self, data, device=CPU):
         self._data = data
         self._device = device
+        self._recorded_by = None  # a tape's mark once a tape records the op that made it
 
     # --- what it is -------------------------------------------------------------------
     @property

@@ -32,7 +32,7 @@ class Variable(Tensor):
     np.float32(3.5)
     """
 
-    __slots__ = ("_name", "trainable", "_creation_index")
+    __slots__ = ("_name", "trainable", "_creation_index", "_last_read")
     _is_variable = True
 
     def __init__(self, initial_value, trainable=True, name=None, dtype=None):
@@ -48,6 +48,7 @@ class Variable(Tensor):
         self._name = current_prefix() + (name or "Variable") + ":0"  # e.g. "dense/w:0"
         self.trainable = trainable
         self._creation_index = next(_creation_counter)
+        self._last_read = None  # the Tensor of its latest read (recording.read_variable)
 
     @property
     def name(self):

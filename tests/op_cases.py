@@ -176,6 +176,13 @@ def _nn_cases(normal, positive, away_from_zero, distinct):
             lambda x: ek.nn.sparse_softmax_cross_entropy_with_logits(labels=[2, 0], logits=x),
             (normal(2, 3),),
         ),
+        (  # more rows than classes: the forward reduces down columns
+            "nn.sparse_softmax_cross_entropy_with_logits/columns",
+            lambda x: ek.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=[[2, 0], [1, 1], [0, 2]], logits=x
+            ),
+            (normal(3, 2, 3),),
+        ),
         ("nn.leaky_relu", ek.nn.leaky_relu, (away_from_zero(4),)),
         ("nn.elu", ek.nn.elu, (away_from_zero(4),)),
         ("nn.gelu", ek.nn.gelu, (normal(4),)),

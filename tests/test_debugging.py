@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import eagerkit as ek
-from eagerkit import dispatch
+from eagerkit import recording
 from eagerkit.errors import InvalidArgumentError
 
 
@@ -56,12 +56,12 @@ def test_integer_ops_and_finite_values_pass(guard):
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_disable_removes_the_callback():
-    before = list(dispatch.execution_callbacks)
+    before = list(recording.execution_callbacks)
     ek.debugging.enable_check_numerics()
     ek.debugging.enable_check_numerics()  # idempotent
-    assert len(dispatch.execution_callbacks) == len(before) + 1
+    assert len(recording.execution_callbacks) == len(before) + 1
     ek.debugging.disable_check_numerics()
-    assert dispatch.execution_callbacks == before
+    assert recording.execution_callbacks == before
     assert np.isinf(ek.log(ek.constant(0.0)).numpy())
 
 

@@ -1,10 +1,11 @@
-"""The fast common case of dispatch gives what the reference path gives: values and errors.
+"""The fast common cases of dispatch give what the reference path gives: values and errors.
 
-Every primitive call that the op-case table makes (tests/op_cases.py) is replayed twice:
-through ``dispatch.fast_function(op)`` and through ``dispatch.call``, the reference. Then
-the same call is spoiled in the ways users spoil calls (another dtype, a wrong shape, a
-Python list, an int tensor, a Python number) and both paths must fail with the same error,
-or succeed with the same answer.
+Every primitive call that the op-case table makes (tests/op_cases.py) is replayed three
+times: through the op's public function (``unary_function``/``binary_function`` where the
+op fits them), through ``dispatch.fast_function(op)`` and through ``dispatch.call``, the
+reference. Then the same call is spoiled in the ways users spoil calls (another dtype, a
+wrong shape, a Python list, an int tensor, a Python number, a Variable) and every path must
+fail with the same error, or succeed with the same answer.
 """
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 from op_cases import cases
 
 import eagerkit as ek
-from eagerkit import dispatch
+from eagerkit import dispatch, registry
 from eagerkit.registry import OpDef
 
 
@@ -42,9 +43,17 @@ def _outcome(function):
     return ("value", result.dtype, result.shape, result.device, result.numpy().tobytes())
 
 
-def _both(op, inputs, params):
+def _outcomes(op, inputs, params):
+    """The outcome of the public function, of ``fast_function`` and of ``call``."""
+    public = _outcome(lambda: op.call(*inputs, **params))
     fast = _outcome(lambda: dispatch.fast_function(op)(*inputs, **params))
     reference = _outcome(lambda: dispatch.call(op, tuple(inputs), dict(params)))
+    return public, fast, reference
+
+
+def _both(op, inputs, params):
+    public, fast, reference = _outcomes(op, inputs, params)
+    assert public == fast, "the public function and fast_function disagree"
     return fast, reference
 
 
@@ -59,6 +68,8 @@ def _spoiled(inputs):
         "an int tensor": ek.constant(np.round(first.numpy()).astype(np.int32)),
         "a Python float": 1.5,
         "a Python int": 2,
+        "a Variable": ek.Variable(first),
+        "a float64 Variable": ek.Variable(ek.cast(first, ek.float64)),
     }
 
 
@@ -113,3 +124,70 @@ def test_nobody_recording_means_no_tape_work():
         assert dispatch.anyone_recording()
     assert not dispatch.anyone_recording()
     np.testing.assert_array_equal(ek.multiply(2.0, 3.0).numpy(), 6.0)
+
+
+def test_ops_on_x_or_x_y_alone_get_the_functions_that_take_them_by_name():
+    unary = dispatch.unary_function(ek.tanh.op)
+    binary = dispatch.binary_function(ek.add.op)
+    assert ek.tanh.__code__ is unary.__code__
+    assert ek.multiply.__code__ is binary.__code__
+    assert ek.Tensor.__mul__ is ek.multiply  # the operator is the public function itself
+    assert ek.reduce_sum.__code__ is dispatch.fast_function(ek.reduce_sum.op).__code__
+    several_dtypes = [op for op in registry.all_ops() if op.dtype_args is not None]
+    assert several_dtypes  # indices beside values: these take the reference path
+    for op in several_dtypes:
+        assert op.call.__code__ is dispatch.reference_function(op).__code__
+
+
+_ODD_CALLS = {  # calls that the by-name functions hand on: the answer or error of the reference
+    "a missing input": lambda f, x: f(x),
+    "no input at all": lambda f, x: f(),
+    "inputs by keyword": lambda f, x: f(x=x, y=x + 1.0),
+    "only the second input by keyword": lambda f, x: f(y=x),
+    "TF's name by position": lambda f, x: f(x, x, "product"),
+    "too many positional arguments": lambda f, x: f(x, x, "product", 4),
+    "an unknown keyword": lambda f, x: f(x, x, scale=2.0),
+    "a Python number first": lambda f, x: f(2.0, x),
+    "a list first": lambda f, x: f([1.0, 2.0], x),
+    "a Variable second": lambda f, x: f(x, ek.Variable([3.0, 4.0])),
+}
+
+
+@pytest.mark.parametrize("how", list(_ODD_CALLS))
+@pytest.mark.parametrize("recording", [False, True], ids=["no tape", "a tape"])
+def test_odd_calls_of_a_binary_op_match_the_reference_function(how, recording):
+    x = ek.constant([1.0, 2.0])
+    outcomes = []
+    for function in (ek.multiply, dispatch.reference_function(ek.multiply.op)):
+        with ek.GradientTape() as tape:
+            if not recording:
+                tape._pop()  # the tape exists but does not record
+            tape.watch(x)
+            outcomes.append(_outcome(lambda f=function: _ODD_CALLS[how](f, x)))
+            records = [(r.op.name, len(r.inputs)) for r in tape.records]
+        outcomes.append(records)
+    assert outcomes[:2] == outcomes[2:]
+
+
+@pytest.mark.parametrize("recording", [False, True], ids=["no tape", "a tape"])
+def test_odd_calls_of_a_unary_op_match_the_reference_function(recording):
+    x = ek.constant([1.0, 2.0])
+    calls = [lambda f: f(), lambda f: f(x=x), lambda f: f(x, "t"), lambda f: f(x, "t", 3)]
+    calls += [lambda f: f(x, axis=0), lambda f: f([0.5]), lambda f: f(ek.Variable([0.5]))]
+    for call in calls:
+        outcomes = []
+        for function in (ek.tanh, dispatch.reference_function(ek.tanh.op)):
+            with ek.GradientTape(persistent=True) as tape:
+                if not recording:
+                    tape._pop()
+                tape.watch(x)
+                outcomes.append(_outcome(lambda f=function, c=call: c(f)))
+        assert outcomes[0] == outcomes[1]
+
+
+def test_a_failed_call_on_a_variable_records_nothing():
+    w = ek.Variable([1.0, 2.0])
+    with ek.GradientTape() as tape:
+        with pytest.raises(ek.errors.InvalidArgumentError, match="multiply"):
+            ek.multiply(w, ek.ones([3]))
+    assert tape.records == []

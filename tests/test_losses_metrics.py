@@ -49,6 +49,17 @@ def test_cross_entropies_match_the_formulas():
     )
 
 
+@pytest.mark.parametrize("shape", [(3, 40), (40, 3), (2, 5, 3), (0, 4)])
+def test_sparse_cross_entropy_per_example_in_both_table_layouts(shape):
+    # more rows than classes reduces down columns, fewer along rows: the same answers
+    logits = rng.standard_normal(shape) * 30  # large enough that an unshifted exp would overflow
+    ids = rng.integers(0, shape[-1], shape[:-1])
+    got = ek.nn.sparse_softmax_cross_entropy_with_logits(labels=ids, logits=logits)
+    expected = -np.take_along_axis(log_softmax(logits), ids[..., None], -1)[..., 0]
+    assert got.shape == shape[:-1]
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12, atol=1e-12)
+
+
 def test_cross_entropies_stay_finite_for_huge_logits():
     logits = ek.constant([[1000.0, -1000.0]])
     assert float(ek.losses.sparse_softmax_cross_entropy([1], logits)) == 2000.0

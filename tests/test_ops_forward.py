@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import eagerkit as ek
-from eagerkit import dispatch, registry
+from eagerkit import recording, registry
 
 rng = np.random.default_rng(1)
 A = rng.standard_normal((2, 3)).astype(np.float32)
@@ -182,12 +182,12 @@ def test_every_core_primitive_has_a_forward_case():
     def seen(op, inputs, output):
         ran.add(op.name)
 
-    dispatch.execution_callbacks.append(seen)
+    recording.add_callback(seen)
     try:
         for _, ours, _ in FORWARD:
             ours()
     finally:
-        dispatch.execution_callbacks.remove(seen)
+        recording.remove_callback(seen)
     core = [op.name for op in registry.all_ops() if op.forward.__module__ in CORE_MODULES]
     vjp_helpers = {"unslice", "scatter_add"}
     missing = [name for name in core if name not in ran | vjp_helpers]

@@ -98,6 +98,37 @@ def test_two_steps_match_the_formulas(make, expected):
     assert w.dtype == ek.float32
 
 
+def test_sgd_step_is_value_minus_rate_times_gradient_bit_for_bit():
+    w = ek.Variable(W0)
+    ek.train.GradientDescentOptimizer(0.1).apply_gradients([(ek.constant(G1), w)])
+    np.testing.assert_array_equal(w.numpy(), W0 - np.float32(0.1) * G1)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: ek.train.GradientDescentOptimizer(0.1),
+        lambda: ek.train.MomentumOptimizer(0.1, 0.9),
+        lambda: ek.train.AdamOptimizer(0.1),
+        lambda: ek.train.RMSPropOptimizer(0.1, momentum=0.5),
+        lambda: ek.train.AdagradOptimizer(0.1),
+    ],
+    ids=["sgd", "momentum", "adam", "rmsprop", "adagrad"],
+)
+def test_a_step_leaves_what_was_read_before_it_unchanged(make):
+    # An update may compute into a fresh buffer, never into an array someone else holds.
+    optimizer, w, g = make(), ek.Variable(W0), ek.constant(G1)
+    optimizer.apply_gradients([(g, w)])  # the slots exist from here on
+    held = [w.numpy(), w.read_value(), ek.identity(w), w * 1.0, g]
+    slots = [optimizer.get_slot(w, name) for name in optimizer.get_slot_names()]
+    held += [slot.numpy() for slot in slots] + [slot.read_value() for slot in slots]
+    copies = [np.array(x) for x in held]
+    optimizer.apply_gradients([(g, w)])
+    assert not np.array_equal(w.numpy(), copies[0])  # the variable did change
+    for x, before in zip(held, copies, strict=True):
+        np.testing.assert_array_equal(np.array(x), before)
+
+
 def test_tf1_default_hyperparameters():
     adam = ek.train.AdamOptimizer()
     assert (adam.learning_rate, adam.beta1, adam.beta2, adam.epsilon) == (0.001, 0.9, 0.999, 1e-8)

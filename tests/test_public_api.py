@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import eagerkit as ek
-from eagerkit import dispatch, recording, summary
+from eagerkit import recording, summary
 from eagerkit.errors import OpError
 from eagerkit.train import global_step, tracking
 
@@ -196,7 +196,7 @@ def _state(objects):
         for f in names
     )
     engine = (len(recording.active_tapes), len(recording.graph_tracers))
-    return variables, files, engine, tuple(dispatch.execution_callbacks)
+    return variables, files, engine, tuple(recording.execution_callbacks)
 
 
 def _variables_of(obj):

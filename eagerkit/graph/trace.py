@@ -95,8 +95,8 @@ class Tracer:
 def tracing(tracer):
     """Make ``tracer`` see every op; the caller's tapes do not see the trace run."""
     with recording.paused():
-        recording.graph_tracers.append(tracer)
+        recording.push_tracer(tracer)
         try:
             yield tracer
         finally:
-            recording.graph_tracers.pop()
+            recording.pop_tracer()

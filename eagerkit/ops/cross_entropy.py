@@ -30,15 +30,24 @@ def _sparse_softmax_cross_entropy(xp, logits, labels):
             f"for logits of shape {tuple(logits.shape)}",
             op="sparse_softmax_cross_entropy_with_logits",
         )
-    # log(sum(exp(x))) - x[label], shifted by the row max so exp never overflows.
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    log_total = xp.log(xp.exp(shifted).sum(axis=-1))
-    rows = shifted.reshape(-1, classes)
-    picked = rows[xp.arange(rows.shape[0]), labels.reshape(-1)].reshape(labels.shape)
-    return log_total - picked
+    # log(sum(exp(x))) - x[label], in a table of our own so every step can work in place.
+    rows, flat_labels = logits.reshape(-1, classes), labels.reshape(-1)
+    count = xp.arange(rows.shape[0])
+    # numpy reduces fast along one long axis but slowly along many short ones (a call per
+    # row): with more rows than classes, the table is transposed and reduced down columns.
+    if rows.shape[0] >= classes:
+        table, axis, label_cells = xp.ascontiguousarray(rows.T), 0, (flat_labels, count)
+    else:
+        table, axis, label_cells = rows.copy(), 1, (count, flat_labels)
+    table -= table.max(axis=axis, keepdims=True)  # shifted by the max: exp never overflows
+    picked = table[label_cells]
+    log_total = xp.log(xp.exp(table, out=table).sum(axis=axis))
+    return (log_total - picked).reshape(labels.shape)
 
 
 def _sparse_softmax_cross_entropy_vjp(ops, g, ans, logits, labels):
+    if not ops.on_tensors:  # raw arrays: the same formula in one fresh array, updated in place
+        return _gradient_on_arrays(ops.xp, g, ans, logits, labels)
     hot = ops.one_hot(labels, depth=logits.shape[-1], on_value=1, off_value=0, dtype=logits.dtype)
     # ans = logsumexp(logits) - logits[label], so logsumexp comes back without another pass
     # over exp; logits - logsumexp <= 0, so the exp below never overflows.
@@ -46,6 +55,19 @@ def _sparse_softmax_cross_entropy_vjp(ops, g, ans, logits, labels):
     kept = tuple(g.shape) + (1,)
     probabilities = ops.exp(logits - ops.reshape(log_total, shape=kept))
     return ops.reshape(g, shape=kept) * (probabilities - hot)
+
+
+def _gradient_on_arrays(xp, g, ans, logits, labels):
+    """The VJP above on raw arrays, bit for bit (tests/test_vjp_modes.py compares them),
+    without one_hot's table: pick each row's label logit, subtract 1 at the label in place."""
+    classes = logits.shape[-1]
+    rows, labels = logits.reshape(-1, classes), labels.reshape(-1)
+    count = xp.arange(rows.shape[0])
+    log_total = ans.reshape(-1) + rows[count, labels]
+    probabilities = xp.exp(rows - log_total[:, None])  # a fresh array: ours to change
+    probabilities[count, labels] -= 1
+    probabilities *= g.reshape(-1, 1)
+    return probabilities.reshape(logits.shape)
 
 
 _sparse_softmax_cross_entropy.defvjp(_sparse_softmax_cross_entropy_vjp, None)

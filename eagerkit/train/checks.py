@@ -43,7 +43,6 @@ def checked_pairs(grads_and_vars):
 
 def _checked_gradient(grad, variable):
     """``grad`` as a Tensor with the variable's shape, dtype and device, or an error."""
-    where = f"apply_gradients: gradient for '{variable.name}'"
     if not variable.dtype.is_floating:  # an update would be truncated to an integer
         raise InvalidArgumentError(
             f"apply_gradients: variable '{variable.name}' is {variable.dtype.name}; optimizers "
@@ -56,23 +55,29 @@ def _checked_gradient(grad, variable):
             grad = convert_to_tensor(grad)
         except (OpError, TypeError, ValueError, OverflowError):
             raise InvalidArgumentError(
-                f"{where} is a {type(grad).__name__}, not a tensor: pass the gradients "
+                f"{_where(variable)} is a {type(grad).__name__}, not a tensor: pass the gradients "
                 "tape.gradient returned",
                 op="apply_gradients",
             ) from None
-    if grad.shape != variable.shape or grad.dtype != variable.dtype:
+    # raw shapes and dtypes: this runs for every variable on every step
+    if grad._data.shape != variable._data.shape or grad._data.dtype != variable._data.dtype:
         raise InvalidArgumentError(
-            f"{where} has shape {grad.shape} and dtype {grad.dtype.name} but the variable has "
-            f"shape {variable.shape} and dtype {variable.dtype.name}",
+            f"{_where(variable)} has shape {grad.shape} and dtype {grad.dtype.name} but the "
+            f"variable has shape {variable.shape} and dtype {variable.dtype.name}",
             op="apply_gradients",
         )
     if grad._device is not variable._device:
         raise InvalidArgumentError(
-            f"{where} is on {grad.device} but the variable is on {variable.device}; move it "
-            "with .cpu() or .gpu()",
+            f"{_where(variable)} is on {grad.device} but the variable is on {variable.device}; "
+            "move it with .cpu() or .gpu()",
             op="apply_gradients",
         )
     return grad
+
+
+def _where(variable):
+    """How an error about ``variable``'s gradient begins (worded only when one is raised)."""
+    return f"apply_gradients: gradient for '{variable.name}'"
 
 
 def check_global_step(global_step):

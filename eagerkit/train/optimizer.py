@@ -222,4 +222,6 @@ class GradientDescentOptimizer(Optimizer):
     """
 
     def _update(self, xp, value, g, slots, step):
-        return value - _value(self.learning_rate) * g, {}
+        new_value = g * -_value(self.learning_rate)  # a fresh array: ours to add into
+        new_value += value  # value - rate * g, bit for bit, with one temporary fewer
+        return new_value, {}

@@ -79,24 +79,31 @@ class Layer(Module):
                 "layer is used"
             )
         inputs = self._convert(inputs)
-        unbuilt = None if self.built else first_call.attributes_before(self)
-        try:
-            if unbuilt is not None:
-                self.build(_shape_of(inputs))
-                self.built = True
-                restore_deferred(self)  # values a checkpoint restored before they existed
-            if "training" in kwargs and not _takes_training(type(self)):
-                del kwargs["training"]  # Sequential passes it to every layer; most ignore it
+        if "training" in kwargs and not _takes_training(type(self)):
+            del kwargs["training"]  # Sequential passes it to every layer; most ignore it
+        if self.built:
             outputs = self.call(inputs, *args, **kwargs)
-        except BaseException:
-            if unbuilt is not None:  # a failed first call leaves no half-built layers behind
-                first_call.restore(unbuilt)
-            raise
-        if isinstance(outputs, Tensor):
-            self.last_output_shape = (None,) + tuple(outputs.shape[1:])
+        else:
+            outputs = self._first_call(inputs, args, kwargs)
+        if isinstance(outputs, Tensor):  # from the array's shape: a TensorShape costs more
+            self.last_output_shape = (None, *outputs._data.shape[1:])
         return outputs
 
+    def _first_call(self, inputs, args, kwargs):
+        """Build, then call; if either fails, the build is taken back (nothing half-built)."""
+        unbuilt = first_call.attributes_before(self)
+        try:
+            self.build(_shape_of(inputs))
+            self.built = True
+            restore_deferred(self)  # values a checkpoint restored before they existed
+            return self.call(inputs, *args, **kwargs)
+        except BaseException:
+            first_call.restore(unbuilt)
+            raise
+
     def _convert(self, inputs):
+        if type(inputs) is Tensor and inputs._data.dtype == self.dtype.as_numpy_dtype:
+            return inputs  # the common case, at once
         # A list holding tensors is several inputs; a nested list of numbers is one input.
         if isinstance(inputs, (list, tuple)) and any(isinstance(x, Tensor) for x in inputs):
             return type(inputs)(self._convert(x) for x in inputs)

@@ -1,0 +1,174 @@
+"""Recording's fast path records what its general path records, and variable reads are reused.
+
+``recording.record_on_sole_tape`` takes the common case (one tape, nobody else listening)
+in one function; ``recording.record`` is the general path. Every case of the op table
+(tests/op_cases.py), a model reading Variables, nested tapes and listeners are run twice:
+once as they are, once with a do-nothing execution callback, which makes the tape share
+the ops with another listener and so sends every op down the general path. Both runs must
+leave the same records on the tape and give the same gradients.
+"""
+
+import numpy as np
+import pytest
+from op_cases import cases
+
+import eagerkit as ek
+from eagerkit import recording
+
+
+def _describe(tape, names):
+    """The tape's records as plain data: op, inputs (by name or value), params, output."""
+    rows = []
+    for k, record in enumerate(tape.records):
+        inputs = []
+        for x in record.inputs:
+            inputs.append(names.get(id(x)) or ("constant", x.numpy().tolist()))
+        names[id(record.output)] = f"output {k}"
+        rows.append((record.op.name, inputs, dict(record.params), record.output.numpy().tolist()))
+    return rows
+
+
+def _run(fn, args, general):
+    """Records and gradients of ``fn(*args)`` on one tape; ``general``: with another listener."""
+    tensors = [ek.constant(a) for a in args]
+    names = {id(t): f"argument {i}" for i, t in enumerate(tensors)}
+    if general:
+        recording.add_callback(lambda op, inputs, output: None)
+    try:
+        assert (recording.sole_tape is None) is True
+        with ek.GradientTape(persistent=True) as tape:
+            assert (recording.sole_tape is tape) is not general
+            tape.watch(tensors)
+            y = fn(*tensors)
+        grads = tape.gradient(y, tensors)
+    finally:
+        if general:
+            recording.remove_callback(recording.execution_callbacks[-1])
+    return _describe(tape, names), [None if g is None else g.numpy().tolist() for g in grads]
+
+
+CASES = cases()
+
+
+@pytest.mark.parametrize(("name", "fn", "args"), CASES, ids=[name for name, _, _ in CASES])
+def test_the_sole_tape_path_records_what_the_general_path_records(name, fn, args):
+    assert _run(fn, args, general=False) == _run(fn, args, general=True)
+
+
+def _model_step(general):
+    """Two steps of a small model whose ops read Variables, with an assign in between."""
+    w = ek.Variable(np.linspace(0.1, 0.6, 6).reshape(2, 3).astype(np.float32), name="w")
+    b = ek.Variable([0.5, -0.5, 0.25], name="b")
+    frozen = ek.Variable([2.0, 2.0, 2.0], trainable=False)
+    x = ek.constant([[1.0, 2.0], [3.0, 4.0]])
+    names = {id(w): "w", id(b): "b", id(frozen): "frozen", id(x): "x"}
+    if general:
+        recording.add_callback(lambda op, inputs, output: None)
+    try:
+        with ek.GradientTape(persistent=True) as tape:
+            h = ek.tanh(ek.matmul(x, w) + b) * frozen - b
+            w.assign_sub(ek.ones([2, 3]) * 0.1)  # a new value: the next use is a new read
+            loss = ek.reduce_sum(ek.matmul(x, w) * h + b * 2.0)
+        grads = tape.gradient(loss, [w, b, frozen])
+    finally:
+        if general:
+            recording.remove_callback(recording.execution_callbacks[-1])
+    return _describe(tape, names), [None if g is None else g.numpy().tolist() for g in grads]
+
+
+def test_a_model_reading_variables_is_recorded_alike_on_both_paths():
+    fast, general = _model_step(False), _model_step(True)
+    assert fast == general
+    names = [row[0] for row in fast[0]]
+    assert names.count("read_variable") == 3  # w, b, then w again after its assign
+    assert fast[1][2] is None  # the frozen variable is not watched
+
+
+def test_nested_tapes_record_alike_whichever_path_the_inner_ops_take():
+    x = ek.constant(1.5)
+    results = []
+    for general in (False, True):
+        if general:
+            recording.add_callback(lambda op, inputs, output: None)
+        try:
+            with ek.GradientTape() as outer:
+                outer.watch(x)
+                with ek.GradientTape() as inner:
+                    inner.watch(x)
+                    y = ek.tanh(x * x) * x
+                dy = inner.gradient(y, x)  # recorded on outer alone: the sole tape again
+            d2y = outer.gradient(dy, x)
+        finally:
+            if general:
+                recording.remove_callback(recording.execution_callbacks[-1])
+        results.append((float(dy), float(d2y)))
+    assert results[0] == results[1]
+    t = np.tanh(1.5**2)
+    assert results[0][0] == pytest.approx(t + 2 * 1.5**2 * (1 - t * t))
+
+
+def test_listeners_hear_the_same_records_on_both_paths():
+    heard = []
+    for general in (False, True):
+
+        class Listener:
+            def __init__(self):
+                self.names = []
+
+            def on_record(self, tape, record):
+                self.names.append((record.op.name, record.output is tape.records[-1].output))
+
+        listener = Listener()
+        if general:
+            recording.add_callback(lambda op, inputs, output: None)
+        try:
+            x = ek.constant([1.0, 2.0])
+            with ek.GradientTape() as tape:
+                tape.listeners.append(listener)
+                tape.watch(x)
+                ek.exp(x * x - 1.0)
+        finally:
+            if general:
+                recording.remove_callback(recording.execution_callbacks[-1])
+        heard.append(listener.names)
+    assert heard[0] == heard[1] == [("multiply", True), ("subtract", True), ("exp", True)]
+
+
+def test_the_listeners_answers_follow_the_tapes_tracers_and_callbacks():
+    assert (recording.on, recording.sole_tape) == (False, None)
+    with ek.GradientTape() as outer:
+        assert (recording.on, recording.sole_tape) == (True, outer)
+        with ek.GradientTape():
+            assert (recording.on, recording.sole_tape) == (True, None)
+        assert recording.sole_tape is outer
+        with outer.stop_recording():
+            assert (recording.on, recording.sole_tape) == (False, None)
+        ek.function(lambda t: (recording.on, recording.sole_tape))(ek.constant(1.0))
+        assert recording.sole_tape is outer
+    assert (recording.on, recording.sole_tape) == (False, None)
+
+
+def test_a_tape_forgets_what_it_recorded_when_reset():
+    x = ek.constant(2.0)
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x * x
+        assert tape._watches(y)
+        tape.reset()
+        assert not tape._watches(y) and not tape._watches(x)
+        z = y * 3.0  # y is no longer watched: nothing is recorded
+    assert tape.records == []
+    assert tape.gradient(z, y) is None
+
+
+def test_a_variable_read_is_reused_until_assign_and_across_ops_without_tapes():
+    w = ek.Variable([1.0, 2.0])
+    first = w * 1.0
+    read = w._last_read
+    assert read is not None and read._data is w._data
+    _ = w + 1.0
+    assert w._last_read is read  # no tape, same value: the same read serves again
+    w.assign([3.0, 4.0])
+    np.testing.assert_array_equal((w * 1.0).numpy(), [3.0, 4.0])
+    assert w._last_read is not read  # assigned: a new read
+    np.testing.assert_array_equal(first.numpy(), [1.0, 2.0])  # what was read stays as read
