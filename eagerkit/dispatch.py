@@ -21,6 +21,8 @@ Two more things happen in exactly one place each:
   answer, ``recording.on``, without a call). When none does, an op costs no tape work.
 """
 
+import inspect
+
 from eagerkit import boundary, op_errors, operands, recording
 from eagerkit.errors import OpError
 from eagerkit.recording import NO_PARAMS
@@ -134,11 +136,14 @@ def fast_function(op):
             raise shown from shown.__cause__
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
-        if anyone_recording():
+        if recording.on:
             after(op, inputs, arrays, output, params)
         return output
 
     return function
+
+
+_MISSING = object()  # an input not given: the general path says which one is missing
 
 
 def unary_function(op):
@@ -214,9 +219,6 @@ def binary_function(op):
     return function
 
 
-_MISSING = object()  # an input not given: the general path says which one is missing
-
-
 def _with_reads(function, general, inputs):
     """``function`` called again with each Variable among ``inputs`` replaced by its latest
     read, when that needs no new record (``recording.reusable_read``); else ``general``,
@@ -246,8 +248,9 @@ def public_function(op):
     """The function ``ek.<op>`` is: the fastest of the functions above that fits the op."""
     if op.dtype_args is not None:  # inputs of several dtypes (indices): the reference path
         return reference_function(op)
-    if op.param_names == ("name",) and op.input_names == ("x",):
+    arguments = tuple(inspect.signature(op.forward).parameters)[1:]  # after xp
+    if arguments == ("x",):  # no params at all, not even keyword-only ones
         return unary_function(op)
-    if op.param_names == ("name",) and op.input_names == ("x", "y"):
+    if arguments == ("x", "y"):
         return binary_function(op)
     return fast_function(op)

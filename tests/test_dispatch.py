@@ -8,6 +8,8 @@ wrong shape, a Python list, an int tensor, a Python number, a Variable) and ever
 fail with the same error, or succeed with the same answer.
 """
 
+import inspect
+
 import numpy as np
 import pytest
 from op_cases import cases
@@ -133,6 +135,11 @@ def test_ops_on_x_or_x_y_alone_get_the_functions_that_take_them_by_name():
     assert ek.multiply.__code__ is binary.__code__
     assert ek.Tensor.__mul__ is ek.multiply  # the operator is the public function itself
     assert ek.reduce_sum.__code__ is dispatch.fast_function(ek.reduce_sum.op).__code__
+    for op in registry.all_ops():  # only ops without params, not even keyword-only ones
+        arguments = list(inspect.signature(op.forward).parameters)
+        if op.call.__code__ in (unary.__code__, binary.__code__):
+            assert arguments in (["xp", "x"], ["xp", "x", "y"]), op.name
+    assert registry.REGISTRY["reshape"].call.__code__ is not unary.__code__  # (x, *, shape)
     several_dtypes = [op for op in registry.all_ops() if op.dtype_args is not None]
     assert several_dtypes  # indices beside values: these take the reference path
     for op in several_dtypes:
