@@ -4,158 +4,40 @@
 
 Measures, on (10,) float64 arrays, a 100-op chain of small elementwise ops:
 - forward only, no tape (eagerkit) / no autograd (PyTorch) / plain numpy;
+- the forward under a tape (eagerkit) / with autograd (PyTorch): what recording costs;
 - forward + backward (eagerkit tape, PyTorch autograd, numpy with hand-written gradients);
 - the same chain reading two trainable Variables (PyTorch: two parameters) at every op;
 - the backward pass alone, over a chain recorded once (the reverse sweep);
 and ``sum(A @ B)`` forward+backward on 1024x1024 float32, and the memory a tape holds per
-recorded op. The contenders are timed in alternation, round after round, and each figure is
-the median of its rounds, so a busy neighbour on the machine slows all columns alike.
-Figures are printed as ratios against the issue's targets (issue 12).
+recorded op. The contenders (benchmarks/chains.py) are timed in alternation, round after
+round, and each figure is the median of its rounds, so a busy neighbour on the machine
+slows all columns alike. Figures are printed as ratios against the issue's targets (issue 12).
 """
 
 import gc
-import os
-import sys
 import time
 import tracemalloc
 
 import numpy as np
+from chains import (  # the contenders, each chain written three ways
+    CHAIN,
+    SIZE,
+    backward_cases,
+    chain_eagerkit,
+    chain_numpy,
+    ek,
+    forward_backward_eagerkit,
+    forward_backward_numpy,
+    forward_backward_torch,
+    forward_torch,
+    recording_eagerkit,
+    recording_torch,
+    torch,
+    variable_chain_eagerkit,
+    variable_chain_numpy,
+    variable_chain_torch,
+)
 from threadpoolctl import threadpool_limits
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-import eagerkit as ek  # noqa: E402
-
-try:
-    import torch
-except ImportError:  # PyTorch is a reference, not a dependency
-    torch = None
-else:
-    torch.set_num_threads(1)  # as numpy's BLAS below: the machine's cores are shared
-
-CHAIN = 100  # ops per chain: 25 x (multiply, add, tanh, subtract)
-SIZE = 10
-
-
-# --- the chain, three ways ---------------------------------------------------------------------
-def chain_eagerkit(x, y):
-    for _ in range(CHAIN // 4):
-        x = ek.tanh(x * y + y) - y
-    return x
-
-
-def forward_backward_eagerkit(x, y):
-    with ek.GradientTape() as tape:
-        tape.watch(x)
-        z = chain_eagerkit(x, y)
-    return tape.gradient(z, x)
-
-
-def variable_chain_eagerkit(x, w, b):
-    """The chain with trainable Variables: every op reads one (an RNN or a layer's weights)."""
-    with ek.GradientTape() as tape:
-        for _ in range(CHAIN // 4):
-            x = ek.tanh(x * w + b) - b
-    return tape.gradient(x, [w, b])
-
-
-def variable_chain_numpy(x, w, b):
-    saved = []
-    for _ in range(CHAIN // 4):
-        h = x
-        t = np.tanh(x * w + b)
-        saved.append((h, t))
-        x = t - b
-    g = np.ones_like(x)
-    gw, gb = np.zeros_like(w), np.zeros_like(b)
-    for h, t in reversed(saved):
-        gb -= g  # the "- b"
-        d = g * (1 - t * t)
-        gw += d * h
-        gb += d
-        g = d * w
-    return gw, gb
-
-
-def variable_chain_torch(x, w, b):
-    w.grad = b.grad = None
-    for _ in range(CHAIN // 4):
-        x = torch.tanh(x * w + b) - b
-    x.backward(torch.ones_like(x))
-    return w.grad, b.grad
-
-
-def chain_numpy(x, y):
-    for _ in range(CHAIN // 4):
-        x = np.tanh(x * y + y) - y
-    return x
-
-
-def forward_backward_numpy(x, y):
-    # The floor: the same chain with its gradient written by hand, keeping what backward needs.
-    saved = []
-    for _ in range(CHAIN // 4):
-        t = np.tanh(x * y + y)
-        saved.append(t)
-        x = t - y
-    g = np.ones_like(x)
-    for t in reversed(saved):
-        g = g * (1 - t * t) * y  # d/dx tanh(x*y + y) - y
-    return g
-
-
-def chain_torch(x, y):
-    for _ in range(CHAIN // 4):
-        x = torch.tanh(x * y + y) - y
-    return x
-
-
-def forward_torch(x, y):
-    with torch.no_grad():
-        return chain_torch(x, y)
-
-
-def forward_backward_torch(x, y):
-    x = x.detach().requires_grad_(True)
-    z = chain_torch(x, y)
-    z.backward(torch.ones_like(z))
-    return x.grad
-
-
-def backward_cases(x_np, y_np):
-    """The backward pass alone, over one chain recorded once: what the reverse sweep costs."""
-    x, y = ek.constant(x_np), ek.constant(y_np)
-    with ek.GradientTape(persistent=True) as tape:
-        tape.watch(x)
-        z = chain_eagerkit(x, y)
-    saved = []  # numpy by hand: what its forward kept
-    h = x_np
-    for _ in range(CHAIN // 4):
-        t = np.tanh(h * y_np + y_np)
-        saved.append(t)
-        h = t - y_np
-
-    def numpy_backward():
-        g = np.ones_like(h)
-        for t in reversed(saved):
-            g = g * (1 - t * t) * y_np
-        return g
-
-    cases = {
-        "numpy by hand": (numpy_backward, ()),
-        "eagerkit": (tape.gradient, (z, x)),
-    }
-    if torch is not None:
-        tx = torch.tensor(x_np, requires_grad=True)
-        tz = chain_torch(tx, torch.tensor(y_np))
-        seed = torch.ones_like(tz)
-
-        def torch_backward():
-            tx.grad = None
-            tz.backward(seed, retain_graph=True)
-            return tx.grad
-
-        cases["PyTorch"] = (torch_backward, ())
-    return cases
 
 
 # --- timing ------------------------------------------------------------------------------------
@@ -256,6 +138,7 @@ def main():
     x, y = ek.constant(x_np), ek.constant(y_np)
     w, b = ek.Variable(w_np), ek.Variable(b_np)
     forward = {"numpy": (chain_numpy, (x_np, y_np)), "eagerkit": (chain_eagerkit, (x, y))}
+    forward["eagerkit recording"] = (recording_eagerkit, (x, y))
     both = {
         "numpy by hand": (forward_backward_numpy, (x_np, y_np)),
         "eagerkit": (forward_backward_eagerkit, (x, y)),
@@ -269,6 +152,7 @@ def main():
         tw = torch.tensor(w_np, requires_grad=True)
         tb = torch.tensor(b_np, requires_grad=True)
         forward["PyTorch"] = (forward_torch, (tx, ty))
+        forward["PyTorch recording"] = (recording_torch, (tx, ty))
         both["PyTorch"] = (forward_backward_torch, (tx, ty))
         variables["PyTorch"] = (variable_chain_torch, (tx, tw, tb))
     else:
@@ -278,16 +162,18 @@ def main():
     fb = {k: v / CHAIN for k, v in median_microseconds(both).items()}
     var = {k: v / CHAIN for k, v in median_microseconds(variables).items()}
     print(f"Chains of {CHAIN} elementwise ops on (10,) float64 arrays, median microseconds per op")
-    print(f"{'':26}{'forward':>10}{'fwd+bwd':>10}{'variables':>11}")
+    print(f"{'':26}{'forward':>10}{'recording':>11}{'fwd+bwd':>10}{'variables':>11}")
     for name, key_f, key_b in [
         ("numpy (by hand)", "numpy", "numpy by hand"),
         ("PyTorch CPU", "PyTorch", "PyTorch"),
         ("eagerkit", "eagerkit", "eagerkit"),
     ]:
         if key_f in fwd:
-            print(f"{name:26}{fwd[key_f]:10.2f}{fb[key_b]:10.2f}{var[key_b]:11.2f}")
+            recorded = fwd.get(f"{key_f} recording")
+            recorded = "" if recorded is None else f"{recorded:.2f}"
+            print(f"{name:26}{fwd[key_f]:10.2f}{recorded:>11}{fb[key_b]:10.2f}{var[key_b]:11.2f}")
     print(
-        f"{'eagerkit / numpy':26}{fwd['eagerkit'] / fwd['numpy']:10.2f}"
+        f"{'eagerkit / numpy':26}{fwd['eagerkit'] / fwd['numpy']:10.2f}{'':11}"
         f"{fb['eagerkit'] / fb['numpy by hand']:10.2f}"
         f"{var['eagerkit'] / var['numpy by hand']:11.2f}"
     )
@@ -297,6 +183,8 @@ def main():
                 "forward, no tape: eagerkit / PyTorch", fwd["eagerkit"] / fwd["PyTorch"], 0.8
             )
         )
+        recording = fwd["eagerkit recording"] / fwd["PyTorch recording"]
+        print(f"{'forward under a tape: eagerkit / PyTorch':44}{recording:8.2f}")
         print(
             ratio_line(
                 "forward + backward: eagerkit / PyTorch", fb["eagerkit"] / fb["PyTorch"], 0.7
