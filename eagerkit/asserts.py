@@ -3,13 +3,26 @@
 As in TensorFlow 2 eager mode, each assertion runs at once: it returns ``None`` when the
 condition holds and raises ``InvalidArgumentError`` (listing the first values that break it)
 when it does not. Shapes count as tensors, so ``assert_equal(x.shape, (32, 10))`` works.
+``summarize`` is how many values a message lists: 3 by default, every one when negative.
 """
 
 import numpy as np
 
 from eagerkit.errors import InvalidArgumentError
 
-_SHOWN = 3  # how many offending values a message lists
+_SHOWN = 3  # how many offending values a message lists unless summarize says otherwise
+
+
+def _shown(summarize, op):
+    """TF's rule: None lists 3 values, a negative number lists them all."""
+    if summarize is None:
+        return _SHOWN
+    if isinstance(summarize, bool) or not isinstance(summarize, (int, np.integer)):
+        raise InvalidArgumentError(
+            f"{op}: summarize must be an int (how many values to list), got {summarize!r}",
+            op=op,
+        )
+    return int(summarize) if summarize >= 0 else None  # None slices to the end
 
 
 def _values(value, what, op):
@@ -25,7 +38,8 @@ def _values(value, what, op):
         ) from None
 
 
-def _compare(x, y, holds, sign, message, op):
+def _compare(x, y, holds, sign, message, summarize, op):
+    shown = _shown(summarize, op)
     xs, ys = _values(x, "x", op), _values(y, "y", op)
     try:
         ok = np.broadcast_to(holds(xs, ys), np.broadcast_shapes(xs.shape, ys.shape))
@@ -37,17 +51,25 @@ def _compare(x, y, holds, sign, message, op):
         ) from None
     if ok.all():
         return
-    bad = np.argwhere(~ok)[:_SHOWN]
-    xb = np.broadcast_to(xs, ok.shape)
-    yb = np.broadcast_to(ys, ok.shape)
-    prefix = f"{message}\n" if message else ""
-    raise InvalidArgumentError(
-        f"{prefix}Condition x {sign} y did not hold.\n"
-        f"Indices of first {len(bad)} different values:\n{bad.tolist()}\n"
-        f"Corresponding x values:\n{[xb[tuple(i)].item() for i in bad]}\n"
-        f"Corresponding y values:\n{[yb[tuple(i)].item() for i in bad]}",
-        op=op,
-    )
+    lines = [message] if message else []
+    lines.append(f"Condition x {sign} y did not hold.")
+    if shown != 0:  # summarize=0: the condition alone, as in TF
+        bad = np.argwhere(~ok)[:shown]
+        xb, yb = np.broadcast_to(xs, ok.shape), np.broadcast_to(ys, ok.shape)
+        first_x, first_y = xs.reshape(-1)[:shown], ys.reshape(-1)[:shown]
+        lines += [
+            f"Indices of first {len(bad)} different values:",
+            str(bad.tolist()),
+            "Corresponding x values:",
+            str([xb[tuple(i)].item() for i in bad]),
+            "Corresponding y values:",
+            str([yb[tuple(i)].item() for i in bad]),
+            f"First {first_x.size} elements of x:",
+            str(first_x.tolist()),
+            f"First {first_y.size} elements of y:",
+            str(first_y.tolist()),
+        ]
+    raise InvalidArgumentError("\n".join(lines), op=op)
 
 
 def assert_equal(x, y, message=None, summarize=None, name=None):
@@ -67,8 +89,12 @@ def assert_equal(x, y, message=None, summarize=None, name=None):
     [2]
     Corresponding y values:
     [3]
+    First 2 elements of x:
+    [1, 2]
+    First 2 elements of y:
+    [1, 3]
     """
-    _compare(x, y, np.equal, "==", message, "assert_equal")
+    _compare(x, y, np.equal, "==", message, summarize, "assert_equal")
 
 
 def assert_less(x, y, message=None, summarize=None, name=None):
@@ -79,7 +105,7 @@ def assert_less(x, y, message=None, summarize=None, name=None):
     >>> import eagerkit as ek
     >>> ek.debugging.assert_less(ek.constant([1.0, 2.0]), 3.0)
     """
-    _compare(x, y, np.less, "<", message, "assert_less")
+    _compare(x, y, np.less, "<", message, summarize, "assert_less")
 
 
 def assert_greater(x, y, message=None, summarize=None, name=None):
@@ -90,7 +116,7 @@ def assert_greater(x, y, message=None, summarize=None, name=None):
     >>> import eagerkit as ek
     >>> ek.debugging.assert_greater(ek.constant([1.0, 2.0]), 0.0)
     """
-    _compare(x, y, np.greater, ">", message, "assert_greater")
+    _compare(x, y, np.greater, ">", message, summarize, "assert_greater")
 
 
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
@@ -116,6 +142,7 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
         lambda a, b: np.abs(a - b) <= atol + rtol * np.abs(b),
         "~=",
         f"{message}\n{header}" if message else header,
+        summarize,
         "assert_near",
     )
 

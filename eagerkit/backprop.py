@@ -51,7 +51,7 @@ def gradients(tape, targets, sources, output_gradients=None, unconnected="none")
     if unconnected not in ("none", "zero"):
         raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}")
     seeds = _seeds(targets, output_gradients)
-    if tape.listeners or _force_reference_sweep or _vjps_on_tensors():
+    if tape.listeners or _forced["reference sweep"] or _vjps_on_tensors():
         grads = sweep(tape, targets, seeds, sources)
     else:  # the common case: the same sweep, written for speed
         from eagerkit.fast_sweep import sweep_arrays
@@ -232,13 +232,21 @@ _array_ops = {}  # Device -> its ArrayOps, made on first use
 def _vjps_on_tensors():
     """Work on Tensors inside an outer tape (it records the backward pass), while ek.function
     traces (the backward ops join its graph), or when the reference mode is forced."""
-    return _force_tensor_ops or bool(recording.active_tapes or recording.graph_tracers)
+    return _forced["tensor vjps"] or bool(recording.active_tapes or recording.graph_tracers)
 
 
-_force_tensor_ops = False
+_forced = {"tensor vjps": False, "reference sweep": False}  # what the two switches below force
 
 
 @contextlib.contextmanager
+def _forcing(switch):
+    previous, _forced[switch] = _forced[switch], True
+    try:
+        yield
+    finally:
+        _forced[switch] = previous  # as it was, even after an error
+
+
 def tensor_vjps():
     """Run every VJP on Tensors (``TensorOps``), the reference mode, even with no outer tape.
 
@@ -256,26 +264,25 @@ def tensor_vjps():
     ...     print(tape.gradient(y, x))
     ek.Tensor(6.0, shape=(), dtype=float32)
     """
-    global _force_tensor_ops
-    previous, _force_tensor_ops = _force_tensor_ops, True
-    try:
-        yield
-    finally:
-        _force_tensor_ops = previous
+    return _forcing("tensor vjps")
 
 
-_force_reference_sweep = False
-
-
-@contextlib.contextmanager
 def reference_sweep():
-    """Take the reference ``sweep`` even in the common case (tests compare the two sweeps)."""
-    global _force_reference_sweep
-    previous, _force_reference_sweep = _force_reference_sweep, True
-    try:
-        yield
-    finally:
-        _force_reference_sweep = previous
+    """Take the reference ``sweep`` even in the common case (tests compare the two sweeps).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.constant([1.0, 2.0])
+    >>> with ek.GradientTape(persistent=True) as tape:
+    ...     tape.watch(x)
+    ...     y = ek.reduce_sum(ek.tanh(x) * x)
+    >>> with reference_sweep():
+    ...     reference = tape.gradient(y, x)
+    >>> bool(ek.reduce_all(tape.gradient(y, x) == reference))  # the fast sweep: the same bits
+    True
+    """
+    return _forcing("reference sweep")
 
 
 def unbroadcast(ops, g, shape):

@@ -23,6 +23,7 @@ from eagerkit.asserts import (  # noqa: F401  (re-exported as ek.debugging.asser
     assert_rank,
 )
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.shape_asserts import assert_shapes  # noqa: F401  (ek.debugging.assert_shapes)
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep

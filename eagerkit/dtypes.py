@@ -14,13 +14,18 @@ import numpy as np
 class DType:
     """A tensor's element type, e.g. ``ek.float32``.
 
-    Compares equal to itself, its name and the numpy dtype it wraps.
+    Compares equal to itself, its name and the numpy dtype it wraps. As in TF, ``repr``
+    is the name you type (``ek.float32``) and ``str`` (what ``print`` shows) is
+    ``<dtype: 'float32'>``; ``.name`` is the bare name.
 
     Examples
     --------
     >>> import eagerkit as ek
     >>> ek.float32 == "float32", ek.float32.is_floating
     (True, True)
+    >>> print(ek.int32), ek.int32, ek.int32.name
+    <dtype: 'int32'>
+    (None, ek.int32, 'int32')
     """
 
     __slots__ = ("name", "as_numpy_dtype", "is_floating", "is_integer", "is_bool", "is_string")
@@ -44,7 +49,7 @@ class DType:
         return f"ek.{self.name}"
 
     def __str__(self):
-        return self.name
+        return f"<dtype: {self.name!r}>"
 
     def __eq__(self, other):
         try:

@@ -100,7 +100,7 @@ def explain(op, values, error):
 def _described(value):
     """``float32(2, 3)`` for an array (or Tensor), the type's name for anything else."""
     if hasattr(value, "dtype") and hasattr(value, "shape"):
-        return f"{value.dtype}{tuple(value.shape)}"
+        return f"{value.dtype.name}{tuple(value.shape)}"
     return type(value).__name__
 
 

@@ -33,7 +33,7 @@ import functools
 import inspect
 
 from eagerkit import dispatch, dtypes
-from eagerkit.errors import InvalidArgumentError
+from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
 REGISTRY = {}  # name -> OpDef, in definition order
 _ALL_NUMPY = frozenset(d.as_numpy_dtype for d in dtypes.ALL)
@@ -78,6 +78,12 @@ class OpDef:
 
     def defvjp(self, *vjps):
         """Attach one VJP per input (``None`` for inputs without a gradient)."""
+        if self.nin is not None and len(vjps) != self.nin:
+            raise TypeError(
+                f"{self.name}.defvjp: got {len(vjps)} VJPs but {self.name} has {self.nin} "
+                f"inputs {self.input_names}; give one per input, None for an input without "
+                "a gradient"
+            )
         self.vjps = vjps
 
     def defvjp_variadic(self, vjp):
@@ -109,6 +115,12 @@ class OpDef:
             for i, want in enumerate(wanted):
                 grads.append(self.variadic_vjp(i, ops, g, ans, *inputs, **params) if want else None)
             return grads
+        if len(self.vjps) != len(wanted):
+            raise UnimplementedError(
+                f"{self.name} has no gradient: its VJPs were never declared "
+                f"({self.name}.defvjp(...)); declare them, or defop(..., differentiable=False)",
+                op=self.name,
+            )
         for vjp, want in zip(self.vjps, wanted, strict=True):
             grads.append(vjp(ops, g, ans, *inputs, **params) if want and vjp is not None else None)
         return grads

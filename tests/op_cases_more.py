@@ -38,6 +38,17 @@ def elementwise_cases(normal, positive, away_from_zero, distinct):
     ]
 
 
+def _svd_squares(full_matrices=False):
+    """s, u**2 and v**2 side by side: squares do not change when a singular vector flips sign
+    (LAPACK and cuSOLVER may pick different signs), yet every part of the VJP is used."""
+
+    def parts(a):
+        s, u, v = ek.linalg.svd(a, full_matrices=full_matrices)
+        return ek.concat([ek.reshape(t, [-1]) for t in (s, u * u, v * v)], axis=0)
+
+    return parts
+
+
 def _diagonal_gradient(a, b):
     """The gradient of einsum 'ii->i' (g put back on a diagonal), recorded as an op itself."""
     with ek.GradientTape() as tape:
@@ -75,6 +86,12 @@ def linalg_cases(normal, positive, away_from_zero, distinct):
             (well_conditioned, normal(3, 2)),
         ),
         ("cholesky", lambda a: ek.cholesky(_spd(a)), (normal(3, 3),)),
+        ("svd", lambda a: ek.linalg.svd(a, compute_uv=False), (normal(3, 2),)),
+        ("svd/vectors_wide", _svd_squares(), (normal(2, 4),)),
+        ("svd/vectors_tall_batch", _svd_squares(), (normal(2, 4, 3),)),
+        ("svd/vectors_square", _svd_squares(), (normal(3, 3),)),
+        ("svd/full_matrices", _svd_squares(full_matrices=True), (normal(3, 2),)),
+        ("norm/matrix_2", lambda x: ek.norm(x, ord=2, axis=[-1, 0]), (normal(3, 4),)),
         ("band_part", lambda x: ek.matrix_band_part(x, 1, 0), (normal(2, 3, 3),)),
         ("matrix_diag", ek.matrix_diag, (normal(2, 3),)),
         ("matrix_diag_part", ek.matrix_diag_part, (normal(3, 2),)),

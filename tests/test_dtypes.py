@@ -154,7 +154,8 @@ def test_dtype_objects():
     assert ek.float32 == np.dtype("float32")
     assert ek.float32 != ek.float64
     assert ek.as_dtype(np.int64) is ek.int64
-    assert repr(ek.float32) == "ek.float32" and str(ek.int32) == "int32"
+    assert repr(ek.float32) == "ek.float32" and str(ek.int32) == "<dtype: 'int32'>"
+    assert ek.int32.name == "int32" and f"{ek.bool}" == "<dtype: 'bool'>"  # as TF prints
     assert ek.float16.is_floating and ek.int32.is_integer and ek.bool.is_bool
     assert not ek.int32.is_floating and ek.float64.size == 8
     assert {ek.float32: 1}[ek.as_dtype("float32")] == 1

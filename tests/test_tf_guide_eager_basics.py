@@ -34,7 +34,7 @@ def test_tensors_and_operations(capsys):
         "ek.Tensor(13, shape=(), dtype=int32)",
         "ek.Tensor([[2 3]], shape=(1, 2), dtype=int32)",
         "(1, 2)",
-        "int32",
+        "<dtype: 'int32'>",  # TF prints a dtype this way
     ]
 
 

@@ -70,7 +70,7 @@ def test_dtypes_repr_like_tf():
         "ek.float32",
         "ek.bool",
     ]
-    assert ek.constant([1, 2]).dtype == ek.int32 and str(ek.float64) == "float64"
+    assert ek.constant([1, 2]).dtype == ek.int32 and str(ek.float64) == "<dtype: 'float64'>"
     assert repr(ek.constant([1.0]).dtype) == "ek.float32"
 
 

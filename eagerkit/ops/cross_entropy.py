@@ -31,18 +31,26 @@ def _sparse_softmax_cross_entropy(xp, logits, labels):
             op="sparse_softmax_cross_entropy_with_logits",
         )
     # log(sum(exp(x))) - x[label], in a table of our own so every step can work in place.
-    rows, flat_labels = logits.reshape(-1, classes), labels.reshape(-1)
-    count = xp.arange(rows.shape[0])
+    rows, flat_labels = logits.reshape(-1, classes), labels.reshape(-1).astype(xp.intp, copy=False)
+    count = rows.shape[0]
     # numpy reduces fast along one long axis but slowly along many short ones (a call per
     # row): with more rows than classes, the table is transposed and reduced down columns.
-    if rows.shape[0] >= classes:
-        table, axis, label_cells = xp.ascontiguousarray(rows.T), 0, (flat_labels, count)
+    if count >= classes:
+        table, axis = xp.ascontiguousarray(rows.T), 0
+        cells = flat_labels * count + xp.arange(count)  # where (label, row) sits in the table
     else:
-        table, axis, label_cells = rows.copy(), 1, (count, flat_labels)
+        table, axis = rows.copy(), 1
+        cells = _label_cells(xp, flat_labels, classes)
     table -= table.max(axis=axis, keepdims=True)  # shifted by the max: exp never overflows
-    picked = table[label_cells]
+    picked = table.take(cells)
     log_total = xp.log(xp.exp(table, out=table).sum(axis=axis))
     return (log_total - picked).reshape(labels.shape)
+
+
+def _label_cells(xp, labels, classes):
+    """The flat positions of each row's label in a (rows, classes) table: row * classes + label.
+    (One flat index is cheaper than a pair of index arrays, to read or to update.)"""
+    return xp.arange(labels.shape[0]) * classes + labels
 
 
 def _sparse_softmax_cross_entropy_vjp(ops, g, ans, logits, labels):
@@ -61,11 +69,11 @@ def _gradient_on_arrays(xp, g, ans, logits, labels):
     """The VJP above on raw arrays, bit for bit (tests/test_vjp_modes.py compares them),
     without one_hot's table: pick each row's label logit, subtract 1 at the label in place."""
     classes = logits.shape[-1]
-    rows, labels = logits.reshape(-1, classes), labels.reshape(-1)
-    count = xp.arange(rows.shape[0])
-    log_total = ans.reshape(-1) + rows[count, labels]
+    rows = logits.reshape(-1, classes)
+    cells = _label_cells(xp, labels.reshape(-1), classes)
+    log_total = ans.reshape(-1) + rows.take(cells)
     probabilities = xp.exp(rows - log_total[:, None])  # a fresh array: ours to change
-    probabilities[count, labels] -= 1
+    probabilities.reshape(-1)[cells] -= 1
     probabilities *= g.reshape(-1, 1)
     return probabilities.reshape(logits.shape)
 

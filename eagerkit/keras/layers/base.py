@@ -86,7 +86,9 @@ class Layer(Module):
         else:
             outputs = self._first_call(inputs, args, kwargs)
         if isinstance(outputs, Tensor):  # from the array's shape: a TensorShape costs more
-            self.last_output_shape = (None, *outputs._data.shape[1:])
+            shape = (None, *outputs._data.shape[1:])
+            if shape != self.last_output_shape:  # usually as last time: no attribute write
+                self.last_output_shape = shape
         return outputs
 
     def _first_call(self, inputs, args, kwargs):
