@@ -77,11 +77,26 @@ def public(function, name=None):
         except _PROTOCOL:
             raise
         except Exception as error:
+            recorded = symbolic_fallback(at_the_boundary, label, args, kwargs)
+            if recorded is not NOT_SYMBOLIC:
+                return recorded  # given a KerasTensor: a node of a functional model
             shown = _shown(error, label, args, kwargs)
             raise shown from shown.__cause__  # see ek.debugging.disable_traceback_filtering()
 
     at_the_boundary.__boundary__ = True
     return at_the_boundary
+
+
+NOT_SYMBOLIC = object()
+
+
+def symbolic_fallback(function, label, args, kwargs):
+    """A call that failed because it was given a KerasTensor (the Keras functional API)
+    is recorded as a node of the model being built (keras/symbolic.py); any other failed
+    call gets ``NOT_SYMBOLIC`` back and raises its error."""
+    from eagerkit.keras import symbolic  # the engine's error path only; keras imports us
+
+    return symbolic.fallback(function, label, args, kwargs)
 
 
 def public_method(function, method_name):
