@@ -27,6 +27,7 @@ from eagerkit import boundary, op_errors, operands, recording
 from eagerkit.errors import OpError
 from eagerkit.recording import NO_PARAMS
 from eagerkit.tensor import Tensor
+from eagerkit.variables import Variable
 
 # What a kernel raises on input it cannot take (AttributeError: a Python object where an
 # array belongs); op_error turns each into an eagerkit error.
@@ -150,7 +151,8 @@ def unary_function(op):
     """The public function of an op on one tensor ``x`` and nothing else (``ek.tanh``).
 
     ``fast_function``'s common case with the input taken by name: no tuple of inputs and no
-    dict of params is built unless someone records. Anything else goes to ``fast_function``.
+    dict of params is built unless someone records. A Variable stands in for its latest
+    read (``_with_reads``); anything else goes to ``fast_function``.
     """
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
@@ -174,7 +176,7 @@ def unary_function(op):
                 return output
         if more or params or x is _MISSING:
             return _as_called(general, op, (x,), name, more, params)
-        if isinstance(x, Tensor) and x._is_variable:
+        if type(x) is Variable:
             return _with_reads(function, general, (x,))
         return general(x)
 
@@ -185,7 +187,8 @@ def binary_function(op):
     """The public function of an op on two tensors ``(x, y)`` and nothing else (``ek.add``).
 
     As ``unary_function``: two Tensors of one dtype on one unrestricted device are computed
-    here; anything else (a Variable, a Python number, a list) goes to ``fast_function``.
+    here, a Variable stands in for its latest read, and anything else (a Python number, a
+    list, two dtypes) goes to ``fast_function``.
     """
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
@@ -212,7 +215,7 @@ def binary_function(op):
                 return output
         if more or params or x is _MISSING or y is _MISSING:
             return _as_called(general, op, (x, y), name, more, params)
-        if (isinstance(x, Tensor) and x._is_variable) or (isinstance(y, Tensor) and y._is_variable):
+        if type(x) is Variable or type(y) is Variable:
             return _with_reads(function, general, (x, y))
         return general(x, y)
 
@@ -225,7 +228,7 @@ def _with_reads(function, general, inputs):
     which records the new read after the op ran."""
     reads = []
     for x in inputs:
-        if isinstance(x, Tensor) and x._is_variable:
+        if type(x) is Variable:
             x = recording.reusable_read(x)
             if x is None:
                 return general(*inputs)

@@ -196,7 +196,8 @@ def reusable_read(variable):
     else None (then ``read_variable`` records a new one).
 
     The common cases, in a few lines: nobody records (any Tensor holding the value will do),
-    or the sole tape recorded this read already.
+    the sole tape recorded this read already, or the sole tape does not watch the variable
+    and will not (a frozen variable).
     """
     read = variable._last_read
     if read is None or read._data is not variable._data:  # never read, or assigned since
@@ -204,8 +205,12 @@ def reusable_read(variable):
             return None
         read = variable._last_read = Tensor(variable._data, variable._device)
         return read
-    if not on or (sole_tape is not None and read._recorded_by is sole_tape._mark):
+    tape = sole_tape
+    if not on or (tape is not None and read._recorded_by is tape._mark):
         return read
+    if tape is not None and id(variable) not in tape._watched_ids:
+        if not (tape._watch_accessed and variable.trainable):
+            return read  # the tape never watches it: there is nothing to record
     return None
 
 
