@@ -187,3 +187,23 @@ def test_resize_matches_pytorch_interpolate(size):
     np.testing.assert_array_equal(
         ek.image.resize(images, size, method="nearest"), nearest.numpy().transpose(0, 2, 3, 1)
     )
+
+
+def test_images_on_the_simulated_gpu_stay_there():
+    device = ek.devices.enable_simulated_gpu()
+    try:
+        with ek.device("/sim:0"):
+            images = ek.constant(BATCH)
+            outputs = [
+                ek.image.random_flip_left_right(images, seed=2),
+                ek.image.random_flip_up_down(images[0], seed=2),
+                ek.image.resize(images, [3, 8]),
+                ek.image.resize(images, [3, 8], method="nearest"),
+                ek.image.per_image_standardization(images),
+                ek.image.convert_image_dtype(images, ek.uint8),
+            ]
+        for output in outputs:
+            assert output.device == device.full_name
+        np.testing.assert_allclose(outputs[2].numpy(), ek.image.resize(BATCH, [3, 8]).numpy())
+    finally:
+        ek.devices.disable_simulated_gpu()

@@ -5,6 +5,8 @@ from TF: TF computes some of these in float32 even for float64 images; eagerkit 
 float image's own dtype (float64 stays float64, which is what gradient checks need).
 """
 
+import math
+
 import numpy as np
 
 from eagerkit import dtypes
@@ -138,10 +140,10 @@ def per_image_standardization(image):
     if not x.dtype.is_floating:
         x = cast(x, dtypes.float32)
     axes = [-3, -2, -1]
-    count = int(np.prod(x.shape[-3:]))
+    count = math.prod(x.shape[-3:])
     centred = x - reduce.reduce_mean(x, axis=axes, keepdims=True)
     spread = math_ops.sqrt(reduce.reduce_mean(centred * centred, axis=axes, keepdims=True))
-    return centred / arithmetic.maximum(spread, 1.0 / np.sqrt(max(count, 1)))
+    return centred / arithmetic.maximum(spread, 1.0 / math.sqrt(max(count, 1)))
 
 
 def rgb_to_grayscale(images):

@@ -11,6 +11,19 @@ from eagerkit.image.checks import image_tensor, integers, require, size_of
 from eagerkit.ops.rearrange import pad
 
 
+def _box(op, image, offset_height, offset_width, target_height, target_width):
+    """The image tensor and the four numbers of a box, as ints (fractions refused)."""
+    x, _ = image_tensor(image, op)
+    numbers_of_box = integers(
+        op,
+        offset_height=offset_height,
+        offset_width=offset_width,
+        target_height=target_height,
+        target_width=target_width,
+    )
+    return (x, *numbers_of_box)
+
+
 def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     """The ``target_height x target_width`` window whose top-left pixel is at the offsets.
 
@@ -23,13 +36,8 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
            [10, 11]], dtype=int32)
     """
     op = "crop_to_bounding_box"
-    x, _ = image_tensor(image, op)
-    top, left, rows, cols = integers(
-        op,
-        offset_height=offset_height,
-        offset_width=offset_width,
-        target_height=target_height,
-        target_width=target_width,
+    x, top, left, rows, cols = _box(
+        op, image, offset_height, offset_width, target_height, target_width
     )
     height, width = size_of(x)
     require(left >= 0, "offset_width must be >= 0.", op, x, f"offset_width {left}")
@@ -65,13 +73,8 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
            [0., 0.]], dtype=float32)
     """
     op = "pad_to_bounding_box"
-    x, batched = image_tensor(image, op)
-    top, left, rows, cols = integers(
-        op,
-        offset_height=offset_height,
-        offset_width=offset_width,
-        target_height=target_height,
-        target_width=target_width,
+    x, top, left, rows, cols = _box(
+        op, image, offset_height, offset_width, target_height, target_width
     )
     height, width = size_of(x)
     bottom, right = rows - top - height, cols - left - width
@@ -92,7 +95,7 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
         f"height {height} > target_height {rows} - offset_height {top}",
     )
     paddings = [[top, bottom], [left, right], [0, 0]]
-    return pad(x, [[0, 0], *paddings] if batched else paddings)
+    return pad(x, [[0, 0], *paddings] if x.ndim == 4 else paddings)
 
 
 def resize_with_crop_or_pad(image, target_height, target_width):
