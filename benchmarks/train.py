@@ -177,8 +177,14 @@ def torch_trainer(torch, model, kind, data):
 
 
 # --- one SGD step, and the autoencoder's loss and gradient -----------------------------------
-def median_milliseconds(contenders, rounds):
-    """Median milliseconds per call of each contender; they take turns in every round."""
+def median_milliseconds(contenders, rounds, warmup=5):
+    """Median milliseconds per call of each contender; they take turns in every round.
+
+    ``warmup`` untimed rounds come first (first calls fill caches and allocator pools).
+    """
+    for _ in range(warmup):
+        for function in contenders.values():
+            function()
     times = {name: [] for name in contenders}
     for _ in range(rounds):
         for name, function in contenders.items():
@@ -300,13 +306,13 @@ def step_benchmarks(torch, data):
     x_train, y_train = data[0], data[1]
     print("one SGD step of an MLP 64-128-10, median milliseconds (contenders alternate)")
     for label, index in (("batch 64", np.arange(64)), ("full batch", np.arange(len(x_train)))):
-        times = median_milliseconds(sgd_step_contenders(torch, x_train[index], y_train[index]), 60)
+        times = median_milliseconds(sgd_step_contenders(torch, x_train[index], y_train[index]), 200)
         line = f"  {label:<11}" + "".join(f"{k} {v:7.3f}   " for k, v in times.items())
         if torch is not None:
             ratio = times["eagerkit"] / times["pytorch"]
             line += f"eagerkit / pytorch {ratio:.2f} ({_verdict(ratio, 0.9)} <= 0.9)"
         print(line)
-    times = median_milliseconds(autoencoder_contenders(torch), 7)
+    times = median_milliseconds(autoencoder_contenders(torch), 7, warmup=1)
     print("sparse autoencoder 784-196-784, loss + gradient on 10,000 samples, median ms")
     print("  " + "".join(f"{k} {v:8.1f}   " for k, v in times.items()))
     ratio = times["eagerkit"] / times["numpy by hand"]

@@ -27,6 +27,7 @@ from eagerkit import boundary, op_errors, operands, recording
 from eagerkit.errors import OpError
 from eagerkit.recording import NO_PARAMS
 from eagerkit.tensor import Tensor
+from eagerkit.variables import Variable
 
 # What a kernel raises on input it cannot take (AttributeError: a Python object where an
 # array belongs); op_error turns each into an eagerkit error.
@@ -105,13 +106,14 @@ def fast_function(op):
     dtype without a kernel) goes to ``call``, which converts or explains.
     """
     forward, allowed, nin, new = op.forward, op.dtypes, op.nin, object.__new__
+    differentiable = op.differentiable
 
     def function(*inputs, name=None, **params):
         if nin is not None and len(inputs) > nin:
             inputs, params = op.by_name(inputs, params)
         elif params and nin is not None and len(inputs) < nin:
             inputs, params = inputs_by_keyword(op, inputs, params)
-        first = inputs[0] if inputs else None
+        first, plain = inputs[0] if inputs else None, True  # plain: Tensors only
         if type(first) is Tensor and len(inputs) == 1:  # one Tensor: the commonest case
             arrays, device = (first._data,), first._device
         elif (  # two Tensors of one dtype on one device: the next commonest
@@ -127,6 +129,7 @@ def fast_function(op):
             if found is None:
                 return call(op, inputs, params)
             arrays, device = found
+            plain = False  # Variables or Python numbers: the record needs what they stood for
         if device.restricted or arrays[0].dtype not in allowed:
             return call(op, inputs, params)  # the reference path checks and explains
         try:
@@ -137,7 +140,10 @@ def fast_function(op):
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
         if recording.on:
-            after(op, inputs, arrays, output, params)
+            if plain and differentiable and recording.sole_tape is not None:
+                recording.record_on_sole_tape(op, inputs, output, params or NO_PARAMS)
+            else:
+                after(op, inputs, arrays, output, params)
         return output
 
     return function
@@ -150,7 +156,8 @@ def unary_function(op):
     """The public function of an op on one tensor ``x`` and nothing else (``ek.tanh``).
 
     ``fast_function``'s common case with the input taken by name: no tuple of inputs and no
-    dict of params is built unless someone records. Anything else goes to ``fast_function``.
+    dict of params is built unless someone records. A Variable stands in for its latest
+    read (``_with_reads``); anything else goes to ``fast_function``.
     """
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
@@ -168,13 +175,13 @@ def unary_function(op):
                 output._data, output._device, output._recorded_by = data, device, None
                 if recording.on:
                     if differentiable and recording.sole_tape is not None:
-                        recording.record_on_sole_tape(op, (x,), output)
+                        recording.record_on_sole_tape(op, (x,), output, NO_PARAMS)
                     else:
                         after(op, (x,), (a,), output, NO_PARAMS)
                 return output
         if more or params or x is _MISSING:
             return _as_called(general, op, (x,), name, more, params)
-        if isinstance(x, Tensor) and x._is_variable:
+        if type(x) is Variable:
             return _with_reads(function, general, (x,))
         return general(x)
 
@@ -185,7 +192,8 @@ def binary_function(op):
     """The public function of an op on two tensors ``(x, y)`` and nothing else (``ek.add``).
 
     As ``unary_function``: two Tensors of one dtype on one unrestricted device are computed
-    here; anything else (a Variable, a Python number, a list) goes to ``fast_function``.
+    here, a Variable stands in for its latest read, and anything else (a Python number, a
+    list, two dtypes) goes to ``fast_function``.
     """
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
@@ -206,13 +214,13 @@ def binary_function(op):
                 output._data, output._device, output._recorded_by = data, device, None
                 if recording.on:
                     if differentiable and recording.sole_tape is not None:
-                        recording.record_on_sole_tape(op, (x, y), output)
+                        recording.record_on_sole_tape(op, (x, y), output, NO_PARAMS)
                     else:
                         after(op, (x, y), (a, b), output, NO_PARAMS)
                 return output
         if more or params or x is _MISSING or y is _MISSING:
             return _as_called(general, op, (x, y), name, more, params)
-        if (isinstance(x, Tensor) and x._is_variable) or (isinstance(y, Tensor) and y._is_variable):
+        if type(x) is Variable or type(y) is Variable:
             return _with_reads(function, general, (x, y))
         return general(x, y)
 
@@ -225,7 +233,7 @@ def _with_reads(function, general, inputs):
     which records the new read after the op ran."""
     reads = []
     for x in inputs:
-        if isinstance(x, Tensor) and x._is_variable:
+        if type(x) is Variable:
             x = recording.reusable_read(x)
             if x is None:
                 return general(*inputs)

@@ -15,6 +15,7 @@ from eagerkit.ops.linalg import matmul, tensordot
 from eagerkit.ops.matrix_parts import band_part, diag, diag_part, trace
 from eagerkit.ops.shape import transpose
 from eagerkit.ops.statistics import norm
+from eagerkit.ops.svd import svd
 from eagerkit.tensor import convert_to_tensor
 
 
@@ -51,6 +52,7 @@ __all__ = [
     "matrix_transpose",
     "norm",
     "solve",
+    "svd",
     "tensordot",
     "trace",
 ]

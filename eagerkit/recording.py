@@ -126,12 +126,12 @@ def record(op, inputs, output, params):
             tape._append(entry)
 
 
-def record_on_sole_tape(op, inputs, output):
-    """``record(op, inputs, output, NO_PARAMS)`` when ``sole_tape`` is the only tape.
+def record_on_sole_tape(op, inputs, output, params):
+    """``record(op, inputs, output, params)`` when ``sole_tape`` is the only tape.
 
     The common case of a training loop, written out in one function: the inputs are Tensors
-    (no Variable, no Python number) and the op has no params. tests/test_recording.py proves
-    that it records what ``record`` records.
+    (no Variable, no Python number: what ``recorded_inputs`` would keep as they are).
+    tests/test_recording.py proves that it records what ``record`` records.
     """
     tape = sole_tape
     mark, watched = tape._mark, tape._watched_ids
@@ -141,7 +141,7 @@ def record_on_sole_tape(op, inputs, output):
             break
     else:
         return  # the tape watches none of the inputs
-    entry = TapeRecord(op, inputs, output, NO_PARAMS)
+    entry = TapeRecord(op, inputs, output, params)
     tape.records.append(entry)
     output._recorded_by = mark
     if tape.listeners:
@@ -172,6 +172,10 @@ def read_variable(variable, tapes=None):
     tapes already hold it, so a loop that reads its weights at every step records each
     weight once.
     """
+    if tapes is None:
+        read = reusable_read(variable)  # the common cases, in a few lines
+        if read is not None:
+            return read
     key, watching = id(variable), []
     for tape in active_tapes if tapes is None else tapes:
         if key not in tape._watched_ids and tape._watch_accessed and variable.trainable:
@@ -196,7 +200,8 @@ def reusable_read(variable):
     else None (then ``read_variable`` records a new one).
 
     The common cases, in a few lines: nobody records (any Tensor holding the value will do),
-    or the sole tape recorded this read already.
+    the sole tape recorded this read already, or the sole tape does not watch the variable
+    and will not (a frozen variable).
     """
     read = variable._last_read
     if read is None or read._data is not variable._data:  # never read, or assigned since
@@ -204,8 +209,12 @@ def reusable_read(variable):
             return None
         read = variable._last_read = Tensor(variable._data, variable._device)
         return read
-    if not on or (sole_tape is not None and read._recorded_by is sole_tape._mark):
+    tape = sole_tape
+    if not on or (tape is not None and read._recorded_by is tape._mark):
         return read
+    if tape is not None and id(variable) not in tape._watched_ids:
+        if not (tape._watch_accessed and variable.trainable):
+            return read  # the tape never watches it: there is nothing to record
     return None
 
 

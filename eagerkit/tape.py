@@ -153,9 +153,11 @@ class GradientTape:
 
     def _append(self, entry):
         self.records.append(entry)
-        output, mark = entry.output, self._mark
-        by = output._recorded_by  # marked by another tape too: it keeps both marks
-        output._recorded_by = mark if by is None else (*(by if type(by) is tuple else (by,)), mark)
+        output, by = entry.output, entry.output._recorded_by
+        if by is None:
+            output._recorded_by = self._mark
+        else:  # another tape (nested) recorded it too: the output keeps every mark
+            output._recorded_by = (*by, self._mark) if type(by) is tuple else (by, self._mark)
         if self.listeners:
             for listener in self.listeners:
                 listener.on_record(self, entry)

@@ -38,6 +38,17 @@ def elementwise_cases(normal, positive, away_from_zero, distinct):
     ]
 
 
+def _svd_squares(full_matrices=False):
+    """s, u**2 and v**2 side by side: squares do not change when a singular vector flips sign
+    (LAPACK and cuSOLVER may pick different signs), yet every part of the VJP is used."""
+
+    def parts(a):
+        s, u, v = ek.linalg.svd(a, full_matrices=full_matrices)
+        return ek.concat([ek.reshape(t, [-1]) for t in (s, u * u, v * v)], axis=0)
+
+    return parts
+
+
 def _diagonal_gradient(a, b):
     """The gradient of einsum 'ii->i' (g put back on a diagonal), recorded as an op itself."""
     with ek.GradientTape() as tape:
@@ -75,6 +86,12 @@ def linalg_cases(normal, positive, away_from_zero, distinct):
             (well_conditioned, normal(3, 2)),
         ),
         ("cholesky", lambda a: ek.cholesky(_spd(a)), (normal(3, 3),)),
+        ("svd", lambda a: ek.linalg.svd(a, compute_uv=False), (normal(3, 2),)),
+        ("svd/vectors_wide", _svd_squares(), (normal(2, 4),)),
+        ("svd/vectors_tall_batch", _svd_squares(), (normal(2, 4, 3),)),
+        ("svd/vectors_square", _svd_squares(), (normal(3, 3),)),
+        ("svd/full_matrices", _svd_squares(full_matrices=True), (normal(3, 2),)),
+        ("norm/matrix_2", lambda x: ek.norm(x, ord=2, axis=[-1, 0]), (normal(3, 4),)),
         ("band_part", lambda x: ek.matrix_band_part(x, 1, 0), (normal(2, 3, 3),)),
         ("matrix_diag", ek.matrix_diag, (normal(2, 3),)),
         ("matrix_diag_part", ek.matrix_diag_part, (normal(3, 2),)),
@@ -110,4 +127,33 @@ def rearrange_cases(normal, positive, away_from_zero, distinct):
             (normal(4, 2),),
         ),
         ("segment_sum", lambda x: ek.segment_sum(x, [0, 0, 2]), (normal(3),)),
+    ]
+
+
+def image_cases(normal, positive, away_from_zero, distinct):
+    """ek.image: compositions (gather, slices, pads, reductions), checked end to end."""
+    return [
+        ("image.resize/bilinear_up", lambda x: ek.image.resize(x, [5, 7]), (normal(1, 3, 4, 2),)),
+        ("image.resize/bilinear_down", lambda x: ek.image.resize(x, [2, 3]), (normal(5, 7, 1),)),
+        (
+            "image.resize/nearest",
+            lambda x: ek.image.resize(x, [5, 3], "nearest"),
+            (normal(2, 3, 2, 1),),
+        ),
+        ("image.rot90", lambda x: ek.image.rot90(x, 3), (normal(2, 3, 2, 1),)),
+        ("image.flip_left_right", ek.image.flip_left_right, (normal(3, 2, 2),)),
+        (
+            "image.resize_with_crop_or_pad",
+            lambda x: ek.image.resize_with_crop_or_pad(x, 2, 5),
+            (normal(4, 3, 2),),
+        ),
+        ("image.central_crop", lambda x: ek.image.central_crop(x, 0.5), (normal(2, 4, 4, 1),)),
+        ("image.adjust_contrast", lambda x: ek.image.adjust_contrast(x, 1.7), (normal(2, 3, 2),)),
+        (
+            "image.adjust_brightness",
+            lambda x: ek.image.adjust_brightness(x, 0.3),
+            (normal(2, 2, 1),),
+        ),
+        ("image.per_image_standardization", ek.image.per_image_standardization, (normal(3, 2, 2),)),
+        ("image.rgb_to_grayscale", ek.image.rgb_to_grayscale, (normal(2, 2, 3),)),
     ]

@@ -126,7 +126,9 @@ def _wrap(value):
     if isinstance(value, np.generic):
         return SimArray(np.asarray(value))
     if isinstance(value, (tuple, list)):
-        return type(value)(_wrap(v) for v in value)
+        items = [_wrap(v) for v in value]
+        # A named tuple (numpy's SVDResult) takes its fields one by one.
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     return value
 
 

@@ -27,6 +27,7 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     sorting,
     statistics,
     strings,
+    svd,
 )
 from eagerkit.tensor import install_operators
 

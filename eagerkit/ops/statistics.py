@@ -1,16 +1,18 @@
 """How spread out and how big: reduce_variance, reduce_std and norm.
 
-All three are compositions of reductions and elementwise ops, so they need no gradient code:
-the tape records the pieces. As in TF, the Euclidean norm's gradient at the zero vector is
-NaN (x / |x| is 0 / 0 there).
+All three are compositions of reductions and elementwise ops (and, for the matrix 2-norm,
+of svd), so they need no gradient code: the tape records the pieces. As in TF, the
+Euclidean norm's gradient at the zero vector is NaN (x / |x| is 0 / 0 there).
 """
 
 import math
 
 from eagerkit.arguments import axis_index
-from eagerkit.errors import InvalidArgumentError, UnimplementedError
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import math as math_ops
 from eagerkit.ops import reduce
+from eagerkit.ops.shape import reshape, transpose
+from eagerkit.ops.svd import svd
 from eagerkit.tensor import convert_to_tensor
 
 
@@ -67,10 +69,13 @@ def _matrix_norm(x, order, axes, keepdims):
     rows, cols = axes
     if order in ("fro", "euclidean"):
         return math_ops.sqrt(reduce.reduce_sum(x * x, axis=list(axes), keepdims=keepdims))
+    if order == 2 and x.shape[rows] and x.shape[cols]:
+        return _spectral_norm(x, axes, keepdims)
+    if order == 2:  # an empty matrix: every norm of it is 0, the Frobenius one included
+        return _matrix_norm(x, "fro", axes, keepdims)
     if order not in (1, math.inf):
-        raise UnimplementedError(
-            f"norm: the matrix norm ord={order!r} needs singular values, which eagerkit does "
-            "not compute; use ord='fro', 1 or np.inf",
+        raise InvalidArgumentError(
+            f"norm: a matrix norm takes ord='fro', 'euclidean', 1, 2 or np.inf, got {order!r}",
             op="norm",
         )
     # ord=1: the largest column sum of |x|; ord=inf: the largest row sum.
@@ -80,12 +85,23 @@ def _matrix_norm(x, order, axes, keepdims):
     return result if keepdims else reduce.reduce_sum(result, axis=list(axes))
 
 
+def _spectral_norm(x, axes, keepdims):
+    """The largest singular value of the matrices on ``axes`` (ord=2), through ek.linalg.svd."""
+    rest = [axis for axis in range(x.ndim) if axis not in axes]
+    matrices = transpose(x, rest + list(axes))  # the two axes last, as svd wants them
+    largest = svd(matrices, compute_uv=False)[..., 0]  # singular values come descending
+    if not keepdims:
+        return largest
+    return reshape(largest, [1 if axis in axes else x.shape[axis] for axis in range(x.ndim)])
+
+
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
     """Vector and matrix norms, as ``tf.norm``.
 
     ``axis=None`` treats the whole tensor as one vector; an int gives vector norms along
     it; a pair of axes gives matrix norms. ``ord`` is 'euclidean', 'fro', 1, 2, np.inf or
-    any p > 0 for vectors, and 'fro', 'euclidean', 1 or np.inf for matrices.
+    any p > 0 for vectors, and 'fro', 'euclidean', 1, 2 (the largest singular value, see
+    ek.linalg.svd) or np.inf for matrices.
 
     Examples
     --------
@@ -94,6 +110,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     <ek.Tensor: shape=(), dtype=float32, numpy=5.0>
     >>> ek.norm([[1.0, -2.0], [3.0, 4.0]], ord=1, axis=[0, 1])  # largest column sum
     <ek.Tensor: shape=(), dtype=float32, numpy=6.0>
+    >>> ek.norm([[3.0, 0.0], [0.0, -4.0]], ord=2, axis=[-2, -1])  # largest singular value
+    <ek.Tensor: shape=(), dtype=float32, numpy=4.0>
     """
     x = _floating(tensor, "norm")
     keepdims = bool(keepdims)

@@ -153,6 +153,8 @@ class Optimizer:
 
     def _slot_arrays(self, variable):
         """The current slot arrays of ``variable`` by name (initial values if not made yet)."""
+        if not self.slot_names:  # plain gradient descent keeps none: skip the lookups
+            return {}
         existing = self._slots.get(variable.ref(), {})
         arrays = {}
         for slot_name in self.slot_names:
