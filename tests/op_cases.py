@@ -260,4 +260,5 @@ def cases():
         *op_cases_more.elementwise_cases(*makers),
         *op_cases_more.linalg_cases(*makers),
         *op_cases_more.rearrange_cases(*makers),
+        *op_cases_more.image_cases(*makers),
     ]

@@ -153,10 +153,35 @@ def test_sources_that_are_op_outputs_and_an_integer_detour(fast_calls):
         tape.watch(x)
         h = ek.sin(x) * 2.0  # a source computed on the tape
         n = ek.cast(h * 10.0, ek.int32)  # gradients stop at integers, as in TF
-        return ek.reduce_sum(h * h + ek.cast(n, ek.float32) + x), (x, h, n)
+        back = ek.cast(n, ek.float32)  # a float that depends on x only through integers
+        return ek.reduce_sum(h * h + back + x + back * h), (x, h, n)
 
     got = assert_both_sweeps_agree(_tape_gradient(build), fast_calls)
     assert got[2] is None
+
+
+def test_the_tape_answers_what_needs_a_gradient_when_all_it_watched_are_sources(
+    fast_calls, monkeypatch
+):
+    walks = []
+    real = fast_sweep._needing_gradients
+    monkeypatch.setattr(fast_sweep, "_needing_gradients", lambda *a: walks.append(1) or real(*a))
+    w = ek.Variable([0.5, -1.5])
+
+    def build(tape):
+        x, y = ek.constant([1.0, 2.0]), ek.constant([3.0, -1.0])
+        tape.watch([x, y])
+        return ek.reduce_sum(ek.sin(x * w) * y + y * y), (x, y, w)
+
+    assert_both_sweeps_agree(_tape_gradient(build), fast_calls)
+    assert walks == []  # x, y and w: all the tape watched are sources
+
+    def build_fewer_sources(tape):  # y and w are watched too: the sweep walks the tape
+        target, (x, y, w) = build(tape)
+        return target, (x,)
+
+    assert_both_sweeps_agree(_tape_gradient(build_fewer_sources), fast_calls)
+    assert walks == [1]
 
 
 def test_a_persistent_tape_asked_twice_gives_the_same_untouched_arrays(fast_calls):
