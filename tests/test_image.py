@@ -106,7 +106,7 @@ def test_bad_images_and_sizes_get_tfs_messages(call, text):
 
 def test_resize_refuses_what_it_does_not_implement():
     with pytest.raises(UnimplementedError, match="method 'bicubic' is not implemented"):
-        ek.image.resize(IMAGE, [2, 2], method="bicubic")
+        ek.image.resize(IMAGE, [2, 2], method=ek.image.ResizeMethod.BICUBIC)
     with pytest.raises(UnimplementedError, match="antialias=True is not implemented"):
         ek.image.resize(IMAGE, [2, 2], antialias=True)
 

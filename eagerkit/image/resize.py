@@ -20,10 +20,17 @@ from eagerkit.ops.shape import reshape
 
 
 class ResizeMethod:
-    """The ``method`` names ``resize`` takes (TF's spelling)."""
+    """TF's ``method`` names. ``resize`` computes BILINEAR and NEAREST_NEIGHBOR; the others
+    are named so that code ported from TF gets resize's clear "not implemented" error."""
 
     BILINEAR = "bilinear"
     NEAREST_NEIGHBOR = "nearest"
+    BICUBIC = "bicubic"
+    AREA = "area"
+    LANCZOS3 = "lanczos3"
+    LANCZOS5 = "lanczos5"
+    GAUSSIAN = "gaussian"
+    MITCHELLCUBIC = "mitchellcubic"
 
 
 def _sources(in_size, out_size):
