@@ -73,9 +73,9 @@ HOST_ONLY = {
     "train/checkpoint_io.py": ({"numpy.savez", "numpy.load"}, "reads and writes .npz files"),
     "image/resize.py": (
         {"numpy.arange", "numpy.floor", "numpy.ceil", "numpy.maximum", "numpy.minimum"}
-        | {"numpy.round"},
-        "where each output pixel samples the input, from the sizes alone, on the host; gather "
-        "and multiply move those indices and weights to the image's device",
+        | {"numpy.round", "numpy.zeros", "numpy.add.at"},
+        "the interpolation matrices (and nearest indices) come from the sizes alone, built "
+        "on the host; matmul and gather move them to the image's device",
     ),
 }
 

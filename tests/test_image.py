@@ -106,7 +106,7 @@ def test_bad_images_and_sizes_get_tfs_messages(call, text):
 
 def test_resize_refuses_what_it_does_not_implement():
     with pytest.raises(UnimplementedError, match="method 'bicubic' is not implemented"):
-        ek.image.resize(IMAGE, [2, 2], method="bicubic")
+        ek.image.resize(IMAGE, [2, 2], method=ek.image.ResizeMethod.BICUBIC)
     with pytest.raises(UnimplementedError, match="antialias=True is not implemented"):
         ek.image.resize(IMAGE, [2, 2], antialias=True)
 
@@ -207,3 +207,40 @@ def test_images_on_the_simulated_gpu_stay_there():
         np.testing.assert_allclose(outputs[2].numpy(), ek.image.resize(BATCH, [3, 8]).numpy())
     finally:
         ek.devices.disable_simulated_gpu()
+
+
+# TF's own documented examples (the tf.image API pages), with the values they print.
+X12 = [[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[7.0, 8.0, 9.0], [10.0, 11.0, 12.0]]]
+
+
+def test_tfs_documented_resize_example():
+    image = ek.constant(np.eye(5, dtype=np.int32))[ek.newaxis, ..., ek.newaxis]
+    resized = ek.image.resize(image, [3, 5])[0, ..., 0].numpy()
+    expected = [
+        [0.6666667, 0.3333333, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.3333335, 0.6666665],  # float32 sample positions, as TF's kernel
+    ]
+    np.testing.assert_allclose(resized, np.array(expected, np.float32), rtol=0, atol=1e-7)
+    assert ek.image.resize(image[0], [3, 5]).shape.as_list() == [3, 5, 1]
+
+
+def test_tfs_documented_colour_examples():
+    np.testing.assert_allclose(
+        ek.image.adjust_brightness(X12, delta=0.1), np.array(X12, np.float32) + 0.1
+    )
+    contrast = [[[-3.5, -2.5, -1.5], [2.5, 3.5, 4.5]], [[8.5, 9.5, 10.5], [14.5, 15.5, 16.5]]]
+    np.testing.assert_allclose(ek.image.adjust_contrast(X12, 2.0), contrast)
+    image = ek.constant(np.arange(1, 13, dtype=np.int32).reshape(2, 2, 3))
+    standard = ek.image.per_image_standardization(image)
+    assert standard.dtype == ek.float32
+    expected = [
+        [[-1.593255, -1.3035723, -1.0138896], [-0.7242068, -0.4345241, -0.14484136]],
+        [[0.14484136, 0.4345241, 0.7242068], [1.0138896, 1.3035723, 1.593255]],
+    ]
+    np.testing.assert_allclose(standard, expected, rtol=1e-6)
+    gray = ek.image.rgb_to_grayscale([[[1.0, 2.0, 3.0]]])
+    np.testing.assert_allclose(gray, [[[1.8149]]], rtol=1e-6)
+    np.testing.assert_array_equal(
+        ek.image.flip_left_right(X12), [[[4, 5, 6], [1, 2, 3]], [[10, 11, 12], [7, 8, 9]]]
+    )

@@ -146,7 +146,7 @@ def per_image_standardization(image):
     return centred / arithmetic.maximum(spread, 1.0 / math.sqrt(max(count, 1)))
 
 
-def rgb_to_grayscale(images):
+def rgb_to_grayscale(images, name=None):
     """One luma channel from RGB: ``0.2989 R + 0.5870 G + 0.1140 B`` (the last axis, size 3).
 
     Examples
@@ -169,7 +169,7 @@ def rgb_to_grayscale(images):
     return convert_image_dtype(gray, x.dtype)
 
 
-def grayscale_to_rgb(images):
+def grayscale_to_rgb(images, name=None):
     """Three equal channels from one (the last axis, size 1).
 
     Examples

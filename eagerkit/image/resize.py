@@ -3,8 +3,9 @@
 Output pixel ``i`` samples the input at ``(i + 0.5) * in_size / out_size - 0.5`` (bilinear)
 or ``floor((i + 0.5) * in_size / out_size)`` (nearest): pixel centres line up, as in
 ``tf.image.resize`` and PyTorch's ``interpolate(align_corners=False)``. Bilinear resizing
-mixes the two nearest rows (then columns) with weights fixed by the sizes alone: it is
-``gather``, subtract, multiply, add, so its gradient needs no code of its own.
+mixes the two nearest columns (then rows) with weights fixed by the sizes alone: it is a
+linear map, one matrix product per axis, so its gradient is the transposed products and
+needs no code of its own. Nearest-neighbour resizing gathers one pixel per output pixel.
 """
 
 import numpy as np
@@ -14,13 +15,22 @@ from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.image.checks import image_tensor, integers, size_of
 from eagerkit.ops.cast import cast
 from eagerkit.ops.indexing import gather
+from eagerkit.ops.linalg import matmul
+from eagerkit.ops.shape import reshape
 
 
 class ResizeMethod:
-    """The ``method`` names ``resize`` takes (TF's spelling)."""
+    """TF's ``method`` names. ``resize`` computes BILINEAR and NEAREST_NEIGHBOR; the others
+    are named so that code ported from TF gets resize's clear "not implemented" error."""
 
     BILINEAR = "bilinear"
     NEAREST_NEIGHBOR = "nearest"
+    BICUBIC = "bicubic"
+    AREA = "area"
+    LANCZOS3 = "lanczos3"
+    LANCZOS5 = "lanczos5"
+    GAUSSIAN = "gaussian"
+    MITCHELLCUBIC = "mitchellcubic"
 
 
 def _sources(in_size, out_size):
@@ -29,19 +39,31 @@ def _sources(in_size, out_size):
     return (np.arange(out_size, dtype=np.float32) + np.float32(0.5)) * scale
 
 
-def _bilinear_along(x, axis, out_size):
-    """``x`` resized along ``axis`` (-3: rows, -2: columns) by linear interpolation."""
-    in_size = int(x.shape[axis])
+def _interpolation_matrix(in_size, out_size, dtype):
+    """The ``out_size x in_size`` matrix of linear interpolation: row i mixes the two input
+    pixels around output pixel i's centre, with weights that add up to 1."""
     position = _sources(in_size, out_size) - np.float32(0.5)
     below = np.floor(position)
-    lower = np.maximum(below, 0).astype(np.int32)
-    upper = np.minimum(np.ceil(position), in_size - 1).astype(np.int32)
-    # The weight of the pixel after the point: 0 on a pixel centre, up to 1 before the next.
-    weight = (position - below).astype(x.dtype.as_numpy_dtype)
-    weight = weight.reshape((out_size,) + (1,) * (-axis - 1))  # broadcasts along ``axis``
-    first = gather(x, lower, axis=x.ndim + axis)
-    second = gather(x, upper, axis=x.ndim + axis)
-    return first + (second - first) * weight
+    lower = np.maximum(below, 0).astype(np.int64)  # edges clamp to the edge pixel
+    upper = np.minimum(np.ceil(position), in_size - 1).astype(np.int64)
+    weight = position - below  # of the upper pixel: 0 on a pixel centre, up to 1 before the next
+    matrix = np.zeros((out_size, in_size), dtype)
+    rows = np.arange(out_size)
+    np.add.at(matrix, (rows, lower), 1 - weight)  # add: lower and upper may be one pixel
+    np.add.at(matrix, (rows, upper), weight)
+    return matrix
+
+
+def _bilinear(x, rows, cols):
+    """Resize ``[..., h, w, c]`` to ``[..., rows, cols, c]``: a matrix product per axis."""
+    *batch, height, width, channels = (int(size) for size in x.shape)
+    dtype = x.dtype.as_numpy_dtype
+    # Columns: [cols, w] @ [..., h, w, c] is [..., h, cols, c] (matmul broadcasts over h).
+    x = matmul(_interpolation_matrix(width, cols, dtype), x)
+    # Rows: the same on [..., h, cols * c], then back to [..., rows, cols, c].
+    flat = reshape(x, [*batch, height, cols * channels])
+    x = matmul(_interpolation_matrix(height, rows, dtype), flat)
+    return reshape(x, [*batch, rows, cols, channels])
 
 
 def _nearest_along(x, axis, out_size):
@@ -117,4 +139,4 @@ def resize(
         )
     if x.dtype != dtypes.float64:
         x = cast(x, dtypes.float32)
-    return _bilinear_along(_bilinear_along(x, -3, rows), -2, cols)
+    return _bilinear(x, rows, cols)
