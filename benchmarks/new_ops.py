@@ -1,5 +1,6 @@
-"""The ops TF users reach for (einsum, solve, cumsum, sort, reduce_prod, segment sums), forward
-and backward, side by side with numpy by hand and PyTorch (CPU), in one run.
+"""The ops TF users reach for (einsum, solve, cumsum, sort, reduce_prod, segment sums, the
+matrix 2-norm through svd, image resizing), forward and backward, side by side with numpy by
+hand and PyTorch (CPU), in one run.
 
     python benchmarks/new_ops.py
 
@@ -17,6 +18,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import eagerkit as ek  # noqa: E402
+from eagerkit.image.resize import _interpolation_matrix  # noqa: E402  (the by-hand reference)
 
 try:
     import torch
@@ -55,6 +57,18 @@ def _cases():
     prods[::7, 3] = 0.0  # zeros: the gradient is the product of the others, not NaN
     ids = rng.integers(0, 50, 1000)
     solve_w = rng.standard_normal((64, 8))
+    images = rng.standard_normal((8, 64, 64, 3))
+    rows, cols = (
+        _interpolation_matrix(64, 96, np.float64),
+        _interpolation_matrix(64, 80, np.float64),
+    )
+
+    def two_norm_grad(x, w):  # d sigma_max = u1 v1^T
+        u, _, vh = np.linalg.svd(x)
+        return w[:, None, None] * u[:, :, :1] * vh[:, :1, :]
+
+    def resize_grad(x, w):  # resize is rows @ x @ cols^T per channel: the transposes back
+        return np.einsum("oh,pw,nopc->nhwc", rows, cols, w, optimize=True)
 
     def solve_grad(x, w):  # X = A^-1 B; dL/dA = -A^-T w X^T
         solution = np.linalg.solve(x, rhs)
@@ -109,6 +123,22 @@ def _cases():
             lambda x, w: w[ids],
             lambda x: torch.zeros(50, 32, dtype=x.dtype).index_add(0, torch.from_numpy(ids), x),
         ),
+        "norm ord=2 (svd) 32x16x16": (
+            rng.standard_normal((32, 16, 16)),
+            rng.standard_normal(32),
+            lambda x: ek.norm(x, ord=2, axis=[-2, -1]),
+            two_norm_grad,
+            lambda x: torch.linalg.matrix_norm(x, ord=2),
+        ),
+        "image.resize 8x64x64x3->96x80": (
+            images,
+            rng.standard_normal((8, 96, 80, 3)),
+            lambda x: ek.image.resize(x, [96, 80]),
+            resize_grad,
+            lambda x: torch.nn.functional.interpolate(
+                x.permute(0, 3, 1, 2), size=(96, 80), mode="bilinear", align_corners=False
+            ).permute(0, 2, 3, 1),
+        ),
     }
     return cases
 
@@ -143,8 +173,10 @@ def main():
         if torch:
             contenders["torch"] = _torch(torch_f)
         expected = by_hand(x, w)
+        # resize places its samples in float32, as TF does; PyTorch uses float64 for doubles.
+        atol = 1e-4 if name.startswith("image.") else 1e-9
         for who, run in contenders.items():
-            np.testing.assert_allclose(run(x, w), expected, rtol=1e-7, atol=1e-9, err_msg=who)
+            np.testing.assert_allclose(run(x, w), expected, rtol=1e-7, atol=atol, err_msg=who)
         t = median_microseconds(contenders, (x, w))
         torch_text = f"{t['torch']:10.1f}" if torch else f"{'-':>10s}"
         ratio = f"{t['eagerkit'] / t['torch']:8.2f}" if torch else f"{'-':>8s}"

@@ -312,7 +312,7 @@ def step_benchmarks(torch, data):
             ratio = times["eagerkit"] / times["pytorch"]
             line += f"eagerkit / pytorch {ratio:.2f} ({_verdict(ratio, 0.9)} <= 0.9)"
         print(line)
-    times = median_milliseconds(autoencoder_contenders(torch), 7, warmup=1)
+    times = median_milliseconds(autoencoder_contenders(torch), 11, warmup=1)
     print("sparse autoencoder 784-196-784, loss + gradient on 10,000 samples, median ms")
     print("  " + "".join(f"{k} {v:8.1f}   " for k, v in times.items()))
     ratio = times["eagerkit"] / times["numpy by hand"]

@@ -19,6 +19,7 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
     debugging,
     devices,
     errors,
+    image,
     io,
     keras,
     linalg,
@@ -204,7 +205,7 @@ PUBLIC_NAMESPACES = (
     *("keras.initializers", "keras.activations", "keras.models", "keras.backend"),
     *("layers", "losses", "metrics"),
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
-    *("strings", "io"),
+    *("strings", "io", "image"),
 )
 _namespaces.install(_namespaces.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES))
 

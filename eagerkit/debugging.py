@@ -15,7 +15,7 @@ import os
 import sys
 
 from eagerkit import boundary, recording
-from eagerkit.asserts import (  # noqa: F401  (re-exported as ek.debugging.assert_*)
+from eagerkit.asserts import (
     assert_equal,
     assert_greater,
     assert_less,
@@ -23,8 +23,25 @@ from eagerkit.asserts import (  # noqa: F401  (re-exported as ek.debugging.asser
     assert_rank,
 )
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.shape_asserts import assert_shapes  # noqa: F401  (ek.debugging.assert_shapes)
+from eagerkit.shape_asserts import assert_shapes
 from eagerkit.tensor import Tensor, convert_to_tensor
+
+# What ek.debugging exports: its own functions and the assertions (asserts.py,
+# shape_asserts.py); listing them puts them at the error boundary and in the property test.
+__all__ = [
+    "assert_equal",
+    "assert_greater",
+    "assert_less",
+    "assert_near",
+    "assert_rank",
+    "assert_shapes",
+    "check_numerics",
+    "disable_check_numerics",
+    "disable_traceback_filtering",
+    "enable_check_numerics",
+    "enable_traceback_filtering",
+    "is_traceback_filtering_enabled",
+]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 

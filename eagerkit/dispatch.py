@@ -109,13 +109,14 @@ def fast_function(op):
     dtype without a kernel) goes to ``call``, which converts or explains.
     """
     forward, allowed, nin, new = op.forward, op.dtypes, op.nin, object.__new__
+    differentiable = op.differentiable
 
     def function(*inputs, name=None, **params):
         if nin is not None and len(inputs) > nin:
             inputs, params = op.by_name(inputs, params)
         elif params and nin is not None and len(inputs) < nin:
             inputs, params = inputs_by_keyword(op, inputs, params)
-        first = inputs[0] if inputs else None
+        first, plain = inputs[0] if inputs else None, True  # plain: Tensors only
         if type(first) is Tensor and len(inputs) == 1:  # one Tensor: the commonest case
             arrays, device = (first._data,), first._device
         elif (  # two Tensors of one dtype on one device: the next commonest
@@ -131,6 +132,7 @@ def fast_function(op):
             if found is None:
                 return call(op, inputs, params)
             arrays, device = found
+            plain = False  # Variables or Python numbers: the record needs what they stood for
         if device.restricted or arrays[0].dtype not in allowed:
             return call(op, inputs, params)  # the reference path checks and explains
         try:
@@ -141,7 +143,10 @@ def fast_function(op):
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
         if recording.on:
-            after(op, inputs, arrays, output, params)
+            if plain and differentiable and recording.sole_tape is not None:
+                recording.record_on_sole_tape(op, inputs, output, params or NO_PARAMS)
+            else:
+                after(op, inputs, arrays, output, params)
         return output
 
     return function
@@ -173,7 +178,7 @@ def unary_function(op):
                 output._data, output._device, output._recorded_by = data, device, None
                 if recording.on:
                     if differentiable and recording.sole_tape is not None:
-                        recording.record_on_sole_tape(op, (x,), output)
+                        recording.record_on_sole_tape(op, (x,), output, NO_PARAMS)
                     else:
                         after(op, (x,), (a,), output, NO_PARAMS)
                 return output
@@ -212,7 +217,7 @@ def binary_function(op):
                 output._data, output._device, output._recorded_by = data, device, None
                 if recording.on:
                     if differentiable and recording.sole_tape is not None:
-                        recording.record_on_sole_tape(op, (x, y), output)
+                        recording.record_on_sole_tape(op, (x, y), output, NO_PARAMS)
                     else:
                         after(op, (x, y), (a, b), output, NO_PARAMS)
                 return output

@@ -2,7 +2,8 @@
 
 ``backprop.sweep`` is the loop a student reads: one record at a time, through named helpers.
 ``sweep_arrays`` does the same work in the same order with the same VJPs and the same
-``backprop._accumulate``, so it returns identical gradients and raises identical errors
+``backprop._accumulate`` (and at most a gradient more, that reaches no source: see
+``_depends_on_a_source``), so it returns identical gradients and raises identical errors
 (tests/test_fast_sweep.py checks it, against ``backprop.reference_sweep()``). It is taken
 only in the common case (``backprop.gradients`` decides):
 
@@ -16,7 +17,9 @@ What makes it faster, measured on a chain of small ops (benchmarks/overhead.py):
   has its VJPs called directly, ``vjp(ops, g, ans, x, y)``: no ``op.input_gradients``
   call, no ``wanted`` list, no ``*inputs`` or ``**params`` to unpack;
 - the loop reads attributes into locals once, and builds no list or comprehension for
-  these records (in Python 3.11 each comprehension is a function call of its own).
+  these records (in Python 3.11 each comprehension is a function call of its own);
+- when every tensor the tape watched is a source, the tape's own marks tell which tensors
+  depend on a source (``_depends_on_a_source``): no first walk over the whole tape.
 
 Every other record (a variable read, a custom gradient, concat, an op with parameters such
 as ``reduce_sum(x, axis=0)``) answers ``op.input_gradients`` as in the reference.
@@ -28,14 +31,14 @@ from eagerkit.registry import OpDef
 
 def sweep_arrays(tape, targets, seeds, sources):
     """``backprop.sweep`` for the common case (raw arrays, no listeners): the same answers."""
-    records = tape.records
-    needed = _needing_gradients(tape, sources)
-    grads = _seed_gradients(targets, seeds, needed, on_tensors=False)
-    owned = set()  # ids of sums made here, held nowhere else: _accumulate adds into them
     keep = {id(s) for s in sources}
+    depends = _depends_on_a_source(tape, sources, keep)
+    wanted = {id(x) for x in targets if depends(x) and x._data.dtype.kind == "f"}
+    grads = _seed_gradients(targets, seeds, wanted, on_tensors=False)
+    owned = set()  # ids of sums made here, held nowhere else: _accumulate adds into them
     pop = grads.pop
     device = ops = None
-    for record in reversed(records):
+    for record in reversed(tape.records):
         output = record.output
         key = id(output)
         g = pop(key, None)  # all its consumers are done: free it once passed on
@@ -51,8 +54,8 @@ def sweep_arrays(tape, targets, seeds, sources):
         op, inputs, params = record.op, record.inputs, record.params
         ans, count = output._data, len(inputs)
         if type(op) is not OpDef or params or count > 2 or len(op.vjps) != count:
-            wanted = [id(x) in needed for x in inputs]
             values = [x._data for x in inputs]
+            wanted = [depends(x) and x._data.dtype.kind == "f" for x in inputs]
             input_grads = op.input_gradients(ops, g, ans, values, params, wanted)
             for x, gx in zip(inputs, input_grads, strict=True):
                 if gx is not None:
@@ -60,7 +63,7 @@ def sweep_arrays(tape, targets, seeds, sources):
         elif count == 1:  # a unary primitive: its VJP, called directly
             x = inputs[0]
             vjp = op.vjps[0]
-            if vjp is not None and id(x) in needed:
+            if vjp is not None and depends(x) and x._data.dtype.kind == "f":
                 gx = vjp(ops, g, ans, x._data)
                 if gx is not None:
                     _accumulate(grads, owned, x, gx, ops, False)
@@ -68,12 +71,29 @@ def sweep_arrays(tape, targets, seeds, sources):
             x, y = inputs
             vjp_x, vjp_y = op.vjps
             gx = gy = None
-            if vjp_x is not None and id(x) in needed:
+            if vjp_x is not None and depends(x) and x._data.dtype.kind == "f":
                 gx = vjp_x(ops, g, ans, x._data, y._data)
-            if vjp_y is not None and id(y) in needed:
+            if vjp_y is not None and depends(y) and y._data.dtype.kind == "f":
                 gy = vjp_y(ops, g, ans, x._data, y._data)
             if gx is not None:
                 _accumulate(grads, owned, x, gx, ops, False)
             if gy is not None:
                 _accumulate(grads, owned, y, gy, ops, False)
     return [_result(grads.get(id(s)), s, on_tensors=False) for s in sources]
+
+
+def _depends_on_a_source(tape, sources, keep):
+    """The test "does tensor ``x`` depend on a source?": a float that does needs a gradient.
+
+    The reference (``backprop._needing_gradients``) walks the whole tape first to find out.
+    When every tensor watched by hand (or variable read) is a source, the common case, the
+    tape already knows: it recorded an op only because an input was watched, and marked the
+    output (``tape._watches``). One difference, harmless: a float made from a source only
+    through integers (``cast(cast(h, int32), float32)``) counts here, not in the reference,
+    so it gets a gradient the reference does not compute; that gradient stops at the
+    integers, and every other gradient is the same. Otherwise the reference's walk decides.
+    """
+    if tape._watched_ids <= keep:
+        return tape._watches
+    needed = _needing_gradients(tape, sources)
+    return lambda x: id(x) in needed

@@ -14,6 +14,7 @@ from eagerkit.ops.conv import conv2d
 from eagerkit.ops.cross_entropy import sparse_softmax_cross_entropy_with_logits
 from eagerkit.ops.indexing import gather as embedding_lookup
 from eagerkit.ops.nn import (
+    bias_add,
     elu,
     gelu,
     l2_loss,
@@ -36,6 +37,7 @@ avg_pool2d = avg_pool
 __all__ = [
     "avg_pool",
     "avg_pool2d",
+    "bias_add",
     "conv2d",
     "elu",
     "embedding_lookup",

@@ -126,12 +126,12 @@ def record(op, inputs, output, params):
             tape._append(entry)
 
 
-def record_on_sole_tape(op, inputs, output):
-    """``record(op, inputs, output, NO_PARAMS)`` when ``sole_tape`` is the only tape.
+def record_on_sole_tape(op, inputs, output, params):
+    """``record(op, inputs, output, params)`` when ``sole_tape`` is the only tape.
 
     The common case of a training loop, written out in one function: the inputs are Tensors
-    (no Variable, no Python number) and the op has no params. tests/test_recording.py proves
-    that it records what ``record`` records.
+    (no Variable, no Python number: what ``recorded_inputs`` would keep as they are).
+    tests/test_recording.py proves that it records what ``record`` records.
     """
     tape = sole_tape
     mark, watched = tape._mark, tape._watched_ids
@@ -141,7 +141,7 @@ def record_on_sole_tape(op, inputs, output):
             break
     else:
         return  # the tape watches none of the inputs
-    entry = TapeRecord(op, inputs, output, NO_PARAMS)
+    entry = TapeRecord(op, inputs, output, params)
     tape.records.append(entry)
     output._recorded_by = mark
     if tape.listeners:
@@ -172,6 +172,10 @@ def read_variable(variable, tapes=None):
     tapes already hold it, so a loop that reads its weights at every step records each
     weight once.
     """
+    if tapes is None:
+        read = reusable_read(variable)  # the common cases, in a few lines
+        if read is not None:
+            return read
     key, watching = id(variable), []
     for tape in active_tapes if tapes is None else tapes:
         if key not in tape._watched_ids and tape._watch_accessed and variable.trainable:

@@ -25,6 +25,7 @@ _conv_filter = REGISTRY["conv2d_backprop_filter"].call
 _max_pool_grad = REGISTRY["max_pool_grad"].call
 _max_pool_gather = REGISTRY["max_pool_gather"].call
 _avg_pool_grad = REGISTRY["avg_pool_grad"].call
+_bias_add_grad = REGISTRY["bias_add_grad"].call
 # The (fixed, tie-free) image whose window maxima max_pool_grad / max_pool_gather route by.
 _pool_input = np.random.default_rng(1).permutation(9).reshape(1, 3, 3, 1).astype(np.float64)
 
@@ -183,6 +184,9 @@ def _nn_cases(normal, positive, away_from_zero, distinct):
             ),
             (normal(3, 2, 3),),
         ),
+        ("nn.bias_add", ek.nn.bias_add, (normal(4, 3), normal(3))),
+        ("nn.bias_add/images", ek.nn.bias_add, (normal(2, 2, 2, 3), normal(3))),
+        ("bias_add_grad", _bias_add_grad, (normal(2, 4, 3),)),
         ("nn.leaky_relu", ek.nn.leaky_relu, (away_from_zero(4),)),
         ("nn.elu", ek.nn.elu, (away_from_zero(4),)),
         ("nn.gelu", ek.nn.gelu, (normal(4),)),
@@ -256,4 +260,5 @@ def cases():
         *op_cases_more.elementwise_cases(*makers),
         *op_cases_more.linalg_cases(*makers),
         *op_cases_more.rearrange_cases(*makers),
+        *op_cases_more.image_cases(*makers),
     ]

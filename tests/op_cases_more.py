@@ -128,3 +128,32 @@ def rearrange_cases(normal, positive, away_from_zero, distinct):
         ),
         ("segment_sum", lambda x: ek.segment_sum(x, [0, 0, 2]), (normal(3),)),
     ]
+
+
+def image_cases(normal, positive, away_from_zero, distinct):
+    """ek.image: compositions (gather, slices, pads, reductions), checked end to end."""
+    return [
+        ("image.resize/bilinear_up", lambda x: ek.image.resize(x, [5, 7]), (normal(1, 3, 4, 2),)),
+        ("image.resize/bilinear_down", lambda x: ek.image.resize(x, [2, 3]), (normal(5, 7, 1),)),
+        (
+            "image.resize/nearest",
+            lambda x: ek.image.resize(x, [5, 3], "nearest"),
+            (normal(2, 3, 2, 1),),
+        ),
+        ("image.rot90", lambda x: ek.image.rot90(x, 3), (normal(2, 3, 2, 1),)),
+        ("image.flip_left_right", ek.image.flip_left_right, (normal(3, 2, 2),)),
+        (
+            "image.resize_with_crop_or_pad",
+            lambda x: ek.image.resize_with_crop_or_pad(x, 2, 5),
+            (normal(4, 3, 2),),
+        ),
+        ("image.central_crop", lambda x: ek.image.central_crop(x, 0.5), (normal(2, 4, 4, 1),)),
+        ("image.adjust_contrast", lambda x: ek.image.adjust_contrast(x, 1.7), (normal(2, 3, 2),)),
+        (
+            "image.adjust_brightness",
+            lambda x: ek.image.adjust_brightness(x, 0.3),
+            (normal(2, 2, 1),),
+        ),
+        ("image.per_image_standardization", ek.image.per_image_standardization, (normal(3, 2, 2),)),
+        ("image.rgb_to_grayscale", ek.image.rgb_to_grayscale, (normal(2, 2, 3),)),
+    ]

@@ -71,6 +71,12 @@ HOST_ONLY = {
     ),
     "train/checkpoint.py": ({"numpy.asarray"}, "a checkpoint holds host copies (.numpy())"),
     "train/checkpoint_io.py": ({"numpy.savez", "numpy.load"}, "reads and writes .npz files"),
+    "image/resize.py": (
+        {"numpy.arange", "numpy.floor", "numpy.ceil", "numpy.maximum", "numpy.minimum"}
+        | {"numpy.round", "numpy.zeros", "numpy.add.at"},
+        "the interpolation matrices (and nearest indices) come from the sizes alone, built "
+        "on the host; matmul and gather move them to the image's device",
+    ),
 }
 
 # Device data handed to a numpy function: reported to the module's owner. Remove when fixed

@@ -123,6 +123,12 @@ FORWARD = [
     ),
     ("nn.relu", lambda: ek.nn.relu(A), lambda: np.maximum(A, 0)),
     ("nn.softplus", lambda: ek.nn.softplus(A * 100), lambda: np.logaddexp(f32(0), A * 100)),
+    ("nn.bias_add", lambda: ek.nn.bias_add(A, B[0]), lambda: A + B[0]),
+    (
+        "bias_add_grad",  # the bias's gradient: a sum over every axis but the last
+        lambda: registry.REGISTRY["bias_add_grad"].call(M),
+        lambda: M.sum(axis=0),
+    ),
     (
         "nn.softmax",
         lambda: ek.nn.softmax(A * 100),

@@ -72,7 +72,8 @@ def _gradient_on_arrays(xp, g, ans, logits, labels):
     rows = logits.reshape(-1, classes)
     cells = _label_cells(xp, labels.reshape(-1), classes)
     log_total = ans.reshape(-1) + rows.take(cells)
-    probabilities = xp.exp(rows - log_total[:, None])  # a fresh array: ours to change
+    probabilities = rows - log_total[:, None]  # a fresh array: ours to change
+    xp.exp(probabilities, out=probabilities)
     probabilities.reshape(-1)[cells] -= 1
     probabilities *= g.reshape(-1, 1)
     return probabilities.reshape(logits.shape)

@@ -61,7 +61,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     >>> print(ek.matmul([[2.0]], [[2.0]]))
     ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
     """
-    return _matmul(a, b, transpose_a=bool(transpose_a), transpose_b=bool(transpose_b))
+    if transpose_a or transpose_b:
+        return _matmul(a, b, transpose_a=bool(transpose_a), transpose_b=bool(transpose_b))
+    return _matmul(a, b)  # no flags recorded: the plain product takes the engine's fast paths
 
 
 def tensordot(a, b, axes, name=None):

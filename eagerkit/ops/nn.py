@@ -1,11 +1,12 @@
 """Neural-network functions (``ek.nn``): activations and numerically stable losses.
 
-Only ``relu`` and ``softplus`` are primitives; the rest are compositions of other ops, so
-their gradients come for free. Stability comes from how they are composed (subtract the
-max before exp, never exponentiate a large positive number).
+Only ``relu``, ``softplus`` and ``bias_add`` are primitives; the rest are compositions of
+other ops, so their gradients come for free. Stability comes from how they are composed
+(subtract the max before exp, never exponentiate a large positive number).
 """
 
 from eagerkit.dtypes import FLOATING
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import math, reduce, shape
 from eagerkit.ops.arithmetic import maximum, minimum
 from eagerkit.ops.compare import where
@@ -43,6 +44,57 @@ def softplus(xp, x):
 
 
 softplus.defvjp(lambda ops, g, ans, x: g * ops.sigmoid(x))
+
+
+@defop("bias_add", dtypes=FLOATING)
+def _bias_add(xp, value, bias):
+    if bias.ndim != 1 or value.ndim < 2 or value.shape[-1] != bias.shape[0]:
+        raise InvalidArgumentError(
+            f"bias_add: bias must be a vector with one entry per channel (the last axis of "
+            f"value, which must be at least 2-D), got value {tuple(value.shape)} and bias "
+            f"{tuple(bias.shape)}",
+            op="bias_add",
+        )
+    return value + bias
+
+
+@defop("bias_add_grad", dtypes=FLOATING)
+def _bias_add_grad(xp, g):
+    # g summed over every axis but the last, as a product with a vector of ones: BLAS sums
+    # the columns of a (batch, channels) gradient several times faster than a reduction.
+    rows = g.reshape(-1, g.shape[-1])
+    return xp.ones(rows.shape[0], dtype=rows.dtype) @ rows
+
+
+# The value's gradient is g itself (same shape); the bias's is g summed down to a vector.
+_bias_add.defvjp(
+    lambda ops, g, ans, value, bias: g,
+    lambda ops, g, ans, value, bias: ops.bias_add_grad(g),
+)
+# Each bias entry was added to every row, so its gradient spreads back over all of them.
+_bias_add_grad.defvjp(lambda ops, g, ans, x: ops.broadcast_to(g, shape=tuple(x.shape)))
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """``value + bias`` with one bias per channel (the last axis), as Dense and Conv2D add it.
+
+    One op, as in TF (``BiasAdd``); its bias gradient sums ``g`` over every other axis.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.nn.bias_add([[1.0, 2.0], [3.0, 4.0]], [10.0, 20.0])
+    <ek.Tensor: shape=(2, 2), dtype=float32, numpy=
+    array([[11., 22.],
+           [13., 24.]], dtype=float32)>
+    """
+    if data_format not in (None, "NHWC", "N...C"):
+        raise InvalidArgumentError(
+            f"bias_add: only channels-last data (data_format='NHWC') is supported, got "
+            f"{data_format!r}; transpose NCHW input with ek.transpose(x, [0, 2, 3, 1])",
+            op="bias_add",
+        )
+    return _bias_add(value, bias)
 
 
 def leaky_relu(features, alpha=0.2, name=None):

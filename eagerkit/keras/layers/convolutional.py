@@ -5,6 +5,7 @@ from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.keras.layers.sizes import size_pair, whole_number
 from eagerkit.ops.conv import conv2d, padding_name
+from eagerkit.ops.nn import bias_add
 from eagerkit.ops.pool import avg_pool, max_pool
 from eagerkit.ops.shape import transpose
 
@@ -92,7 +93,7 @@ class Conv2D(Layer):
             )
         outputs = conv2d(x, self.kernel, self.strides, self.padding, self.dilation_rate)
         if self.bias is not None:
-            outputs = outputs + self.bias
+            outputs = bias_add(outputs, self.bias)
         if self.activation is not None:
             outputs = self.activation(outputs)
         return _from_nhwc(outputs, self.data_format)

@@ -11,6 +11,7 @@ from eagerkit.ops.compare import equal
 from eagerkit.ops.creation import random_uniform
 from eagerkit.ops.indexing import gather
 from eagerkit.ops.linalg import matmul
+from eagerkit.ops.nn import bias_add
 from eagerkit.ops.reduce import reduce_all
 from eagerkit.ops.shape import reshape
 
@@ -73,7 +74,7 @@ class Dense(Layer):
             flat = matmul(reshape(inputs, [-1, features]), self.kernel)
             outputs = reshape(flat, inputs.shape[:-1] + (self.units,))
         if self.bias is not None:
-            outputs = outputs + self.bias
+            outputs = bias_add(outputs, self.bias)  # one op, as TF's Dense records it
         return outputs if self.activation is None else self.activation(outputs)
 
 
