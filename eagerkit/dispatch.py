@@ -41,10 +41,10 @@ def call(op, inputs, params):
         arrays, device, inputs = operands.to_arrays(op, inputs)
         data = op.forward(device.xp, *arrays, **params)
     except (OpError, *_KERNEL_ERRORS) as error:
-        recorded = boundary.symbolic_fallback(op.call, op.name, inputs, params)
-        if recorded is not boundary.NOT_SYMBOLIC:
-            return recorded  # given a KerasTensor: a node of a functional model
-        shown = op_error(op, inputs, error)
+        outcome = boundary.symbolic_fallback(op.call, op.name, inputs, params, error)
+        if not isinstance(outcome, BaseException):
+            return outcome  # given a KerasTensor: a node of a functional model
+        shown = op_error(op, inputs, outcome)
         raise shown from shown.__cause__
     output = Tensor(data, device)
     if anyone_recording():

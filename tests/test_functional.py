@@ -131,3 +131,34 @@ def test_calling_a_model_on_the_wrong_shape_names_the_input_and_the_fix():
     with pytest.raises(InvalidArgumentError, match=r"expects float32 tensors, got int32"):
         model(ek.constant([[1, 2, 3]]))
     assert model(ek.ones([2, 3], dtype=ek.float64)).dtype == ek.float32  # floats are cast
+
+
+def test_an_op_that_fails_on_the_input_shape_fails_when_the_model_is_built():
+    x = ek.keras.Input(shape=[2, 3])
+    with pytest.raises(InvalidArgumentError) as failure:
+        ek.concat([x, x], axis=5)
+    assert str(failure.value) == (
+        "concat: axis 5 is out of range for a tensor of rank 3 (valid: -3 to 2)"
+    )
+    with pytest.raises(InvalidArgumentError) as eager_failure:
+        ek.concat([ek.ones([1, 2, 3])] * 2, axis=5)
+    assert _files(failure.value) == _files(eager_failure.value)  # no more of eagerkit shown
+
+
+def _files(error):
+    traceback, files = error.__traceback__, []
+    while traceback is not None:
+        files.append(traceback.tb_frame.f_code.co_filename)
+        traceback = traceback.tb_next
+    return files
+
+
+def test_sequential_takes_an_input_and_is_a_layer_of_a_functional_model(capsys):
+    seq = ek.keras.Sequential([ek.keras.Input(shape=[3]), dense(2, "d", kernel=1.0)], name="seq")
+    seq.summary()  # the Input's shape builds it
+    assert "d (Dense)      (None, 2)      8" in capsys.readouterr().out
+    x = ek.keras.Input(shape=[3], name="x")
+    model = ek.keras.Model(x, seq(x) * 2.0)
+    assert model.input is x and model.output is model.outputs[0]
+    assert model([[1.0, 2.0, 3.0]]).numpy().tolist() == [[12.0, 12.0]]
+    assert model.layers[1] is seq and model.variables == seq.variables

@@ -69,6 +69,16 @@ class Functional(Model):
             values.update(zip(map(id, nest.flatten(node.outputs)), results, strict=True))
         return nest.pack_sequence_as(self._nested_outputs, [values[id(t)] for t in self.outputs])
 
+    @property
+    def input(self):
+        """The model's Input tensor (a list of them when it has several)."""
+        return self.inputs[0] if len(self.inputs) == 1 else list(self.inputs)
+
+    @property
+    def output(self):
+        """The model's output KerasTensor (a list of them when it has several)."""
+        return self.outputs[0] if len(self.outputs) == 1 else list(self.outputs)
+
     # --- layers and variables, in TF's order -------------------------------------------------
     @property
     def layers(self):

@@ -6,6 +6,7 @@ way, ``self.track_layer(layer)``, works too.
 """
 
 from eagerkit.errors import FailedPreconditionError
+from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers.base import Layer, sublayers
 from eagerkit.ops.creation import zeros
 
@@ -171,7 +172,11 @@ class Sequential(Model):
             self.add(layer)
 
     def add(self, layer):
-        """Append ``layer`` to the end of the stack."""
+        """Append ``layer`` to the end of the stack (an ``ek.keras.Input`` first, as Keras
+        allows, only says the shape of the examples)."""
+        if isinstance(layer, KerasTensor) and not self._tracked_layers:
+            self.input_spec_shape = tuple(layer.shape.as_list()[1:])
+            return
         self.track_layer(layer)
 
     def call(self, inputs, training=None):
@@ -181,8 +186,11 @@ class Sequential(Model):
         return x
 
     def summary(self, print_fn=print):
-        """As ``Network.summary``; a first layer made with ``input_shape=`` builds the model."""
+        """As ``Network.summary``; an ``Input`` or a first layer made with ``input_shape=``
+        builds the model."""
         first = self._tracked_layers[0] if self._tracked_layers else None
-        if not self.built and first is not None and first.input_spec_shape is not None:
-            self(zeros((1, *first.input_spec_shape), dtype=self.dtype))  # one dummy example
+        shape = self.input_spec_shape or (first and first.input_spec_shape)
+        if not self.built and first is not None and shape is not None:
+            example = [1 if size is None else size for size in shape]
+            self(zeros((1, *example), dtype=self.dtype))  # one dummy example
         super().summary(print_fn)
