@@ -155,3 +155,31 @@ def test_failed_builds_leave_no_half_made_model():
         ek.keras.Model([a, a], a)
     with pytest.raises(InvalidArgumentError, match=r"outputs= is empty"):
         ek.keras.Model(a, [])
+
+
+def test_unknown_sizes_beyond_the_batch_axis_stay_unknown():
+    images = ek.keras.Input(shape=[None, None, 3])
+    features = ek.keras.layers.Conv2D(4, 5)(images)  # a 5x5 window: stand-ins must be large
+    pooled = ek.keras.layers.GlobalAveragePooling2D()(features)
+    assert features.shape.as_list() == [None, None, None, 4]
+    assert pooled.shape.as_list() == [None, 4]
+    model = ek.keras.Model(images, pooled)
+    assert model(ek.ones([3, 9, 7, 3])).shape == (3, 4)
+    sequence = ek.keras.Input(shape=[None])
+    assert ek.reshape(sequence, [-1, 2]).shape.as_list() == [None, 2]
+
+
+def test_building_a_model_under_a_tape_records_nothing():
+    x = ek.keras.Input(shape=[2])
+    with ek.GradientTape() as tape:
+        model = ek.keras.Model(x, ek.keras.layers.Dense(1)(ek.nn.relu(x)))
+    assert len(model.variables) == 2 and len(tape.watched_variables()) == 0
+
+
+def test_a_layer_that_returns_no_tensor_cannot_join_a_model():
+    class Describe(ek.keras.layers.Layer):
+        def call(self, inputs):
+            return "a description"
+
+    with pytest.raises(InvalidArgumentError, match=r"describe: called on a KerasTensor, it must"):
+        Describe()(ek.keras.Input(shape=[2]))

@@ -3,9 +3,10 @@
 A layer (or an op such as ``ek.concat``) called on a KerasTensor cannot compute: there is no
 value. It records a ``Node`` (the layer, and the arguments as given, KerasTensors inside)
 and returns KerasTensors for its outputs. Their shapes and dtypes come from running the
-call once for real on stand-in tensors (ones, or zeros for integers) with every unknown
-size set to 2, then again with 3: a size that changes with the stand-in's is unknown
-(``None``) in the output too. The first run also builds the layer, as Keras does.
+call for real on stand-in tensors (ones, or zeros for integers), twice: an unknown batch
+size is 2, then 4; any other unknown size (a sequence's length) 8, then 16, large enough
+for a convolution's window. An output size that changes with the stand-ins' is unknown
+(``None``) too. The first run also builds the layer, as Keras does.
 
 An op is recorded as TF records it: the op's public function fails to convert the
 KerasTensor, and the error boundary (boundary.py), or dispatch for a primitive, hands the
@@ -31,10 +32,13 @@ import numpy as np
 
 from eagerkit import boundary, nest, recording
 from eagerkit.boundary import NOT_SYMBOLIC
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.ops.creation import ones, zeros
+from eagerkit.tensor import Tensor
 
-_STAND_IN_SIZES = (2, 3)  # two runs tell which output sizes follow an unknown input size
+# Two runs tell which output sizes follow an unknown input size: (batch axis, other axes).
+_STAND_IN_SIZES = ((2, 8), (4, 16))
 _serial = itertools.count()  # nodes in the order they were made: a topological order
 
 
@@ -67,12 +71,13 @@ def holds_symbolic(args, kwargs):
 def record(layer, args, kwargs):
     """Add the call ``layer(*args, **kwargs)`` to the graph; return its KerasTensor(s)."""
     node = Node(layer, args, kwargs)
-    runs = [_run_on_stand_ins(node, size) for size in _STAND_IN_SIZES]
+    runs = [_run_on_stand_ins(node, sizes) for sizes in _STAND_IN_SIZES]
     leaves = [nest.flatten(outputs) for outputs in runs]
-    if not all(_is_tensor(x) for x in leaves[0]):
-        raise TypeError(
+    if not all(isinstance(x, Tensor) for x in leaves[0]):
+        raise InvalidArgumentError(
             f"{layer.name}: called on a KerasTensor, it must return tensors (or lists or "
-            f"dicts of them) to be part of a functional model, but it returned {runs[0]!r:.80}"
+            f"dicts of them) to be part of a functional model, but it returned {runs[0]!r:.80}",
+            op=layer.name,
         )
     tensors = [
         KerasTensor(
@@ -104,14 +109,16 @@ def fallback(function, label, args, kwargs):
     return record_op(function, label, args, kwargs)
 
 
-def _run_on_stand_ins(node, size):
-    values = {id(t): _stand_in(t, size) for t in node.inputs}
+def _run_on_stand_ins(node, sizes):
+    values = {id(t): _stand_in(t, sizes) for t in node.inputs}
     with recording.paused(), np.errstate(all="ignore"):  # no tape sees it; 1/0 is no news
         return node.run(values)
 
 
-def _stand_in(tensor, size):
-    shape = [size if d is None else d for d in tensor.shape.as_list()]
+def _stand_in(tensor, sizes):
+    batch, other = sizes
+    dims = tensor.shape.as_list()
+    shape = [d if d is not None else batch if axis == 0 else other for axis, d in enumerate(dims)]
     make = ones if tensor.dtype.is_floating else zeros  # zeros: a valid index for any table
     return make(shape, dtype=tensor.dtype)
 
@@ -123,12 +130,6 @@ def _substitute(structure, values):
     if isinstance(structure, (list, tuple)):
         return type(structure)(_substitute(item, values) for item in structure)
     return values[id(structure)] if is_symbolic(structure) else structure
-
-
-def _is_tensor(value):
-    from eagerkit.tensor import Tensor
-
-    return isinstance(value, Tensor)
 
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
