@@ -20,6 +20,7 @@ from eagerkit.boundary import public_method
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.functional_checks import conform, input_tensors, output_tensors
 from eagerkit.keras.functional_summary import summary_lines
+from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers.base import unique_name
 from eagerkit.keras.layers.input_layer import InputLayer
 from eagerkit.keras.models import Model
@@ -65,8 +66,12 @@ class Functional(Model):
         """Replay the graph on ``inputs`` (a tensor, or a list or dict like the Inputs)."""
         values = dict(zip(map(id, self.inputs), conform(self, inputs), strict=True))
         for node in self._nodes:
-            results = nest.flatten(node.run(values, training))
-            values.update(zip(map(id, nest.flatten(node.outputs)), results, strict=True))
+            results = node.run(values, training)
+            if isinstance(node.outputs, KerasTensor):  # one output: the commonest case
+                values[id(node.outputs)] = results
+            else:
+                outputs = map(id, nest.flatten(node.outputs))
+                values.update(zip(outputs, nest.flatten(results), strict=True))
         return nest.pack_sequence_as(self._nested_outputs, [values[id(t)] for t in self.outputs])
 
     @property

@@ -108,7 +108,7 @@ def _conformed(model, index, expected, value):
                 op=model.name,
             )
         value = cast(value, expected.dtype)  # Keras casts floats to the Input's dtype
-    _check_shape(model, index, expected, value.shape)
+    _check_shape(model, index, expected, value._data.shape)  # the array's: a plain tuple
     return value
 
 
@@ -117,11 +117,8 @@ def _numeric(value):
 
 
 def _check_shape(model, index, expected, shape):
-    wanted = expected.shape.as_list()
-    got = shape.as_list()
-    if len(wanted) == len(got) and all(
-        w is None or w == g for w, g in zip(wanted, got, strict=False)
-    ):
+    wanted, got = expected.shape.as_list(), shape
+    if len(wanted) == len(got) and all(w in (None, g) for w, g in zip(wanted, got, strict=True)):
         return
     wanted_text = "(" + ", ".join(map(str, wanted)) + ("," if len(wanted) == 1 else "") + ")"
     fix = (

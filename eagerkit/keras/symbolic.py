@@ -50,10 +50,16 @@ class Node:
         self.inputs = [t for t in nest.flatten([list(args), kwargs]) if is_symbolic(t)]
         self.serial = next(_serial)
         self.outputs = None  # the KerasTensors this call returned (same structure as eagerly)
+        # The commonest call, a layer on one tensor, is replayed without walking the args.
+        only = args[0] if len(args) == 1 and not kwargs else None
+        self._only_input = only if is_symbolic(only) else None
 
     def run(self, values, training=None):
         """Call the layer again, each KerasTensor replaced by its value in ``values``."""
-        args, kwargs = _substitute((list(self.args), self.kwargs), values)
+        if self._only_input is not None:
+            args, kwargs = (values[id(self._only_input)],), {}
+        else:
+            args, kwargs = _substitute((list(self.args), self.kwargs), values)
         if training is not None and "training" not in kwargs:
             kwargs["training"] = training  # Layer.__call__ drops it where call() takes none
         return self.layer(*args, **kwargs)
