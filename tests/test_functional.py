@@ -162,3 +162,14 @@ def test_sequential_takes_an_input_and_is_a_layer_of_a_functional_model(capsys):
     assert model.input is x and model.output is model.outputs[0]
     assert model([[1.0, 2.0, 3.0]]).numpy().tolist() == [[12.0, 12.0]]
     assert model.layers[1] is seq and model.variables == seq.variables
+
+
+def test_a_failed_call_without_keras_tensors_keeps_its_own_error():
+    # The symbolic fallback looks through any arguments (dicts with any keys, a list that
+    # holds itself) and leaves the error of a call that holds no KerasTensor as it was.
+    with pytest.raises(InvalidArgumentError, match=r"cannot make a tensor from dict"):
+        ek.constant({1: 2, "a": 3})
+    looped = [1.0]
+    looped.append(looped)
+    with pytest.raises(InvalidArgumentError, match=r"^constant\(list of 2\)"):
+        ek.constant(looped)

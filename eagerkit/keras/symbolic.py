@@ -47,7 +47,7 @@ class Node:
 
     def __init__(self, layer, args, kwargs):
         self.layer, self.args, self.kwargs = layer, args, kwargs
-        self.inputs = [t for t in nest.flatten([list(args), kwargs]) if is_symbolic(t)]
+        self.inputs = list(symbolic_leaves((args, kwargs)))
         self.serial = next(_serial)
         self.outputs = None  # the KerasTensors this call returned (same structure as eagerly)
         # The commonest call, a layer on one tensor, is replayed without walking the args.
@@ -71,7 +71,20 @@ def is_symbolic(value):
 
 def holds_symbolic(args, kwargs):
     """Whether any KerasTensor is among ``args`` and ``kwargs`` (nested lists/dicts too)."""
-    return any(is_symbolic(leaf) for leaf in nest.flatten([list(args), kwargs]))
+    return any(True for _ in symbolic_leaves((args, kwargs)))
+
+
+def symbolic_leaves(structure):
+    """The KerasTensors inside ``structure``, in order: lists, tuples and dict values are
+    opened (any keys, each container once: a list that holds itself is no endless loop)."""
+    pending, seen = [structure], set()
+    while pending:
+        value = pending.pop()
+        if is_symbolic(value):
+            yield value
+        elif isinstance(value, (list, tuple, dict)) and id(value) not in seen:
+            seen.add(id(value))
+            pending.extend(reversed(list(value.values() if isinstance(value, dict) else value)))
 
 
 def record(layer, args, kwargs):
