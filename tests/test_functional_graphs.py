@@ -183,3 +183,16 @@ def test_a_layer_that_returns_no_tensor_cannot_join_a_model():
 
     with pytest.raises(InvalidArgumentError, match=r"describe: called on a KerasTensor, it must"):
         Describe()(ek.keras.Input(shape=[2]))
+
+
+def test_a_functional_model_checkpoints_what_is_kept_in_its_attributes(tmp_path):
+    inputs = ek.keras.Input(shape=[2])
+    model = ek.keras.Model(inputs, ek.keras.layers.Dense(1)(inputs))
+    model.temperature = ek.Variable(2.0)
+    model.step = ek.Variable(0, trainable=False)
+    assert model.trainable_variables[-1] is model.temperature  # after the layers', as in TF
+    assert model.non_trainable_variables == [model.step]
+    path = ek.train.Checkpoint(model=model).save(str(tmp_path / "ckpt"))
+    model.temperature.assign(5.0)
+    ek.train.Checkpoint(model=model).restore(path).assert_consumed()
+    assert model.temperature.numpy() == 2.0

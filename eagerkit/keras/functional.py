@@ -1,6 +1,6 @@
 """The functional model: ``ek.keras.Model(inputs, outputs)`` over a graph of layer calls.
 
-Layers called on KerasTensors recorded nodes (keras/symbolic.py); the model walks back from
+Layers called on KerasTensors have recorded nodes (keras/symbolic.py); the model walks back from
 its outputs to its inputs, keeps the nodes it meets in the order they were made (a node's
 inputs always exist before it), and, when called, replays them on real tensors: eagerly, so
 a GradientTape sees every op and Python errors point at the layer that failed.
@@ -24,6 +24,9 @@ from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers.base import unique_name
 from eagerkit.keras.layers.input_layer import InputLayer
 from eagerkit.keras.models import Model
+from eagerkit.module import Module
+from eagerkit.train import tracking
+from eagerkit.variables import Variable
 
 
 def _public(method):
@@ -55,7 +58,8 @@ class Functional(Model):
         self._nodes = _nodes_between(self, self.inputs, self.outputs)
         self._layers = _layers_of(self.inputs, self._nodes)
         self.built = True
-        self.last_output_shape = None if len(self.outputs) > 1 else self.outputs[0].shape.dims
+        only = self.outputs[0] if len(self.outputs) == 1 else None
+        self.last_output_shape = None if only is None else tuple(only.shape.as_list())
 
     # --- calling -----------------------------------------------------------------------------
     def _convert(self, inputs):
@@ -94,7 +98,8 @@ class Functional(Model):
     def get_layer(self, name=None, index=None):
         """The layer called ``name`` (or at position ``index`` of ``layers``)."""
         if index is not None:
-            if not isinstance(index, int) or not -len(self._layers) <= index < len(self._layers):
+            count = len(self._layers)
+            if type(index) is not int or not -count <= index < count:
                 raise InvalidArgumentError(
                     f"get_layer: model '{self.name}' has {len(self._layers)} layers, so index "
                     f"must be a whole number from 0 to {len(self._layers) - 1}, got {index!r}",
@@ -112,19 +117,46 @@ class Functional(Model):
 
     @property
     def trainable_variables(self):
-        """The trainable variables of each layer in turn (TF's order), each once."""
+        """The trainable variables of each layer in turn (TF's order), each once, then
+        those the model keeps in its own attributes."""
         if not self.trainable:
             return []
-        return _each_once(v for layer in self._layers for v in layer.trainable_variables)
+        in_layers = (v for layer in self._layers for v in layer.trainable_variables)
+        return _each_once([*in_layers, *(v for v, trainable in self._own() if trainable)])
 
     @property
     def non_trainable_variables(self):
         """The other variables, layer by layer (all of them when the model is frozen)."""
         if not self.trainable:
-            return _each_once(v for layer in self._layers for v in layer.variables)
+            in_layers = (v for layer in self._layers for v in layer.variables)
+            return _each_once([*in_layers, *(v for v, _ in self._own())])
         trainable = set(map(id, self.trainable_variables))
-        every = (v for layer in self._layers for v in layer.non_trainable_variables)
+        in_layers = (v for layer in self._layers for v in layer.non_trainable_variables)
+        every = [*in_layers, *(v for v, trainable in self._own() if not trainable)]
         return _each_once(v for v in every if id(v) not in trainable)
+
+    def _own(self):
+        """(variable, trainable) for the variables the user kept in the model's attributes
+        (``model.temperature = ek.Variable(1.0)``), directly or in a module or a list."""
+        found = []
+        for value in nest.flatten(self._kept()):
+            if isinstance(value, Variable):
+                found.append((value, value.trainable))
+            elif isinstance(value, Module):
+                found += [(v, True) for v in value.trainable_variables]
+                found += [(v, False) for v in value.non_trainable_variables]
+        if not found:
+            return found  # the usual case, at once
+        in_layers = {id(v) for layer in self._layers for v in layer.variables}
+        return [(v, trainable) for v, trainable in found if id(v) not in in_layers]
+
+    def _kept(self):
+        """The model's public attributes, but for its graph (``inputs``, ``outputs``)."""
+        return {
+            name: value
+            for name, value in vars(self).items()
+            if not name.startswith("_") and name not in ("inputs", "outputs")
+        }
 
     @property
     def variables(self):
@@ -136,8 +168,9 @@ class Functional(Model):
 
     def _checkpoint_dependencies(self):
         """A checkpoint names the layers by position, so another model built the same way
-        (with other layer names) restores it."""
-        return [(f"layer-{i}", layer) for i, layer in enumerate(self._layers)]
+        (with other layer names) restores it; what the user kept in attributes follows."""
+        layers = [(f"layer-{i}", layer) for i, layer in enumerate(self._layers)]
+        return layers + tracking.dependencies(self._kept())  # those that can hold variables
 
     @_public
     def summary(self, print_fn=print):
