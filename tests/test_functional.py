@@ -173,3 +173,18 @@ def test_a_failed_call_without_keras_tensors_keeps_its_own_error():
     looped.append(looped)
     with pytest.raises(InvalidArgumentError, match=r"^constant\(list of 2\)"):
         ek.constant(looped)
+
+
+def test_one_sgd_step_on_a_functional_model_moves_its_variables_as_by_hand():
+    inputs = ek.keras.Input(shape=[1])
+    layer = dense(1, "line", kernel=0.0, bias=0.0)
+    model = ek.keras.Model(inputs, layer(inputs))
+    x, y = ek.constant([[1.0], [2.0]]), ek.constant([[3.0], [5.0]])
+    optimizer = ek.keras.optimizers.SGD(learning_rate=0.1)
+    with ek.GradientTape() as tape:
+        loss = ek.reduce_mean((model(x) - y) ** 2)
+    gradients = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(gradients, model.trainable_variables, strict=True))
+    # d/dw mean((w x + b - y)^2) at w = b = 0: mean(-2 y x) = -13; d/db: mean(-2 y) = -8
+    np.testing.assert_allclose(layer.kernel.numpy(), [[1.3]], rtol=1e-6)
+    np.testing.assert_allclose(layer.bias.numpy(), [0.8], rtol=1e-6)
