@@ -3,6 +3,8 @@ nested models, TF's order of layers and variables, training=, get_layer, Input's
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import eagerkit as ek
 from eagerkit.errors import InvalidArgumentError
@@ -196,3 +198,23 @@ def test_a_functional_model_checkpoints_what_is_kept_in_its_attributes(tmp_path)
     model.temperature.assign(5.0)
     ek.train.Checkpoint(model=model).restore(path).assert_consumed()
     assert model.temperature.numpy() == 2.0
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+@given(
+    widths=st.lists(st.integers(1, 5), min_size=1, max_size=4),
+    features=st.integers(1, 4),
+    batch=st.integers(1, 3),
+)
+def test_a_functional_chain_computes_what_sequential_computes_with_the_same_layers(
+    widths, features, batch
+):
+    layers = [ek.keras.layers.Dense(w, activation="tanh") for w in widths]
+    x = inputs = ek.keras.Input(shape=[features])
+    for layer in layers:
+        x = layer(x)
+    functional = ek.keras.Model(inputs, x)
+    sequential = ek.keras.Sequential(layers)
+    data = ek.constant(np.random.default_rng(batch).normal(size=(batch, features)), ek.float32)
+    np.testing.assert_array_equal(functional(data).numpy(), sequential(data).numpy())
+    assert functional.trainable_variables == sequential.trainable_variables
