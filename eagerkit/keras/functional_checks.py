@@ -6,7 +6,7 @@ Keras' "Input 0 of layer "model" is incompatible with the layer" does, but reada
 
 from eagerkit import nest
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras.keras_tensor import KerasTensor
+from eagerkit.keras.keras_tensor import KerasTensor, shape_text
 from eagerkit.keras.layers.input_layer import InputLayer
 from eagerkit.ops.cast import cast
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -120,7 +120,7 @@ def _check_shape(model, index, expected, shape):
     wanted, got = expected.shape.as_list(), shape
     if len(wanted) == len(got) and all(w in (None, g) for w, g in zip(wanted, got, strict=True)):
         return
-    wanted_text = "(" + ", ".join(map(str, wanted)) + ("," if len(wanted) == 1 else "") + ")"
+    wanted_text = shape_text(expected.shape)
     fix = (
         "Add the batch axis, e.g. model(ek.expand_dims(x, 0))"
         if len(got) == len(wanted) - 1

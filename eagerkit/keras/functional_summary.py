@@ -8,6 +8,7 @@ once), and which of its outputs.
 """
 
 from eagerkit import nest
+from eagerkit.keras.keras_tensor import shape_text
 from eagerkit.keras.layers.input_layer import InputLayer
 from eagerkit.keras.models import summary_table
 
@@ -76,12 +77,8 @@ def _output_shape(layer, nodes):
 
 
 def _shapes_text(outputs):
-    texts = [_shape_text(t.shape.as_list()) for t in nest.flatten(outputs)]
+    texts = [shape_text(t.shape) for t in nest.flatten(outputs)]
     return texts[0] if len(texts) == 1 else f"[{', '.join(texts)}]"
-
-
-def _shape_text(dims):
-    return str(tuple(dims))
 
 
 def _source(tensor, calls):

@@ -50,7 +50,7 @@ class KerasTensor:
 
     def __repr__(self):
         return (
-            f"<KerasTensor: shape={_shape_text(self.shape)} dtype={self.dtype.name} "
+            f"<KerasTensor: shape={shape_text(self.shape)} dtype={self.dtype.name} "
             f"(created by layer '{self.node.layer.name}')>"
         )
 
@@ -95,7 +95,7 @@ def no_value(tensor, use):
     eagerkit.errors.InvalidArgumentError: KerasTensor 'pixels' ... has no value...
     """
     return InvalidArgumentError(
-        f"KerasTensor '{tensor.name}' (shape {_shape_text(tensor.shape)}, "
+        f"KerasTensor '{tensor.name}' (shape {shape_text(tensor.shape)}, "
         f"{tensor.dtype.name}) is symbolic: it has no value, so it cannot be used as {use}. "
         "It stands for the tensors a functional model will compute. Build the model with "
         "ek.keras.Model(inputs, outputs) and call it on data, e.g. model(ek.constant(...)), "
@@ -104,16 +104,17 @@ def no_value(tensor, use):
     )
 
 
-def _shape_text(shape):
-    dims = [str(d) for d in shape.as_list()]
-    return f"({dims[0]},)" if len(dims) == 1 else f"({', '.join(dims)})"
+def shape_text(shape):
+    """``(None, 3)``: a shape as Keras prints it."""
+    return str(tuple(shape.as_list()))
 
 
 def _operator(name, function, reflected=False):
     """A Tensor operator on a KerasTensor: recorded as a node named ``ek.__operators__.x``."""
-    from eagerkit.keras import symbolic
 
     def method(self, *other):
+        from eagerkit.keras import symbolic  # symbolic.py imports this module
+
         args = (*other, self) if reflected else (self, *other)
         return symbolic.record_op(function, f"__operators__.{name}", args, {})
 
