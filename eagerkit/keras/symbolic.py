@@ -125,6 +125,8 @@ def fallback(function, label, args, kwargs):
     the outer call is the one recorded, as TF records the call the user made."""
     if not holds_symbolic(args, kwargs) or _inside_a_public_call():
         return NOT_SYMBOLIC
+    if getattr(getattr(function, "__wrapped__", None), "calls_a_layer", False):
+        return NOT_SYMBOLIC  # it recorded its layer itself; its error is the real one
     return record_op(function, label, args, kwargs)
 
 

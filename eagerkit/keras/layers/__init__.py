@@ -28,10 +28,44 @@ from eagerkit.keras.layers.global_pooling import (
     GlobalMaxPooling2D,
 )
 from eagerkit.keras.layers.input_layer import Input, InputLayer
+from eagerkit.keras.layers.merge import (
+    Add,
+    Average,
+    Concatenate,
+    Dot,
+    Maximum,
+    Minimum,
+    Multiply,
+    Subtract,
+    add,
+    average,
+    concatenate,
+    dot,
+    maximum,
+    minimum,
+    multiply,
+    subtract,
+)
 from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.recurrent import GRU, LSTM
 
 __all__ = [
+    "Add",
+    "Average",
+    "Concatenate",
+    "Dot",
+    "Maximum",
+    "Minimum",
+    "Multiply",
+    "Subtract",
+    "add",
+    "average",
+    "concatenate",
+    "dot",
+    "maximum",
+    "minimum",
+    "multiply",
+    "subtract",
     "GRU",
     "LSTM",
     "AveragePooling2D",
