@@ -61,7 +61,16 @@ def _mean(xp, x, axis, keepdims):
         total = xp.sum(x, axis=axis, keepdims=keepdims, dtype=xp.int64)
         count = x.size // max(xp.size(total), 1)
         return xp.trunc(total / count).astype(x.dtype)
-    return xp.mean(x, axis=axis, keepdims=keepdims)
+    count = 1
+    for a in axis:
+        count *= x.shape[a]
+    if x.dtype.kind != "f" or x.dtype.itemsize < 4 or count == 0:
+        # complex, float16 (summed in float32) and empty means (a warning): xp.mean's way
+        return xp.mean(x, axis=axis, keepdims=keepdims)
+    # What xp.mean computes, without numpy's Python wrapper around it (most of the time of a
+    # small mean): the sum, divided by the count in float64, rounded back to x's dtype.
+    total = xp.sum(x, axis=axis, keepdims=keepdims)
+    return (total / xp.intp(count)).astype(x.dtype, copy=False)
 
 
 def _count(x, axis):
