@@ -50,6 +50,8 @@ def test_where_with_a_zero_branch_still_broadcasts_the_condition():
         ((3, 5, 7), (0, 2), False),
         ((), None, False),
         ((100_003,), None, True),
+        ((2000, 37), 1, False),  # 2000 divisions, each rounded as np.mean rounds it
+        ((37, 3000), 0, False),
     ],
 )
 def test_reduce_mean_of_floats_is_np_mean_bit_for_bit(dtype, shape, axis, keepdims):

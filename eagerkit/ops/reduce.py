@@ -64,13 +64,12 @@ def _mean(xp, x, axis, keepdims):
     count = 1
     for a in axis:
         count *= x.shape[a]
-    if x.dtype.kind != "f" or x.dtype.itemsize < 4 or count == 0:
-        # complex, float16 (summed in float32) and empty means (a warning): xp.mean's way
+    if x.dtype.kind != "f" or x.dtype.itemsize < 4 or not 0 < count <= 2**24:
+        # complex, float16 (summed in float32), empty (a warning), too many to count exactly
         return xp.mean(x, axis=axis, keepdims=keepdims)
-    # What xp.mean computes, without numpy's Python wrapper around it (most of the time of a
-    # small mean): the sum, divided by the count in float64, rounded back to x's dtype.
-    total = xp.sum(x, axis=axis, keepdims=keepdims)
-    return (total / xp.intp(count)).astype(x.dtype, copy=False)
+    # xp.mean without numpy's Python wrapper (most of the time of a small mean). It divides
+    # the sum in float64 and rounds back; dividing in x's dtype rounds to the same bits.
+    return xp.sum(x, axis=axis, keepdims=keepdims) / count
 
 
 def _count(x, axis):
