@@ -202,7 +202,8 @@ newaxis = None
 PUBLIC_NAMESPACES = (
     *("nn", "math", "linalg", "random", "config", "train", "data", "data.experimental"),
     *("keras", "keras.layers", "keras.losses", "keras.metrics", "keras.optimizers"),
-    *("keras.initializers", "keras.activations", "keras.models", "layers", "losses", "metrics"),
+    *("keras.initializers", "keras.activations", "keras.models", "keras.backend"),
+    *("layers", "losses", "metrics"),
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
     *("strings", "io", "image"),
 )

@@ -8,6 +8,7 @@ when it does not. Shapes count as tensors, so ``assert_equal(x.shape, (32, 10))`
 
 import numpy as np
 
+from eagerkit.arguments import whole_number
 from eagerkit.errors import InvalidArgumentError
 
 _SHOWN = 3  # how many offending values a message lists unless summarize says otherwise
@@ -160,10 +161,11 @@ def assert_rank(x, rank, message=None, name=None):
     eagerkit.errors.InvalidArgumentError: assert_rank: x must have rank 2. Received rank 1, ...
     """
     xs = _values(x, "x", "assert_rank")
-    if xs.ndim != int(rank):
+    rank = whole_number(rank, "rank", "assert_rank")  # rank=0.5 is refused, not truncated
+    if xs.ndim != rank:
         prefix = f"{message}\n" if message else ""
         raise InvalidArgumentError(
-            f"{prefix}assert_rank: x must have rank {int(rank)}. "
+            f"{prefix}assert_rank: x must have rank {rank}. "
             f"Received rank {xs.ndim}, shape {xs.shape}",
             op="assert_rank",
         )

@@ -77,11 +77,30 @@ def public(function, name=None):
         except _PROTOCOL:
             raise
         except Exception as error:
-            shown = _shown(error, label, args, kwargs)
+            outcome = symbolic_fallback(at_the_boundary, label, args, kwargs, error)
+            if not isinstance(outcome, BaseException):
+                return outcome  # given a KerasTensor: a node of a functional model
+            shown = _shown(outcome, label, args, kwargs)
             raise shown from shown.__cause__  # see ek.debugging.disable_traceback_filtering()
 
     at_the_boundary.__boundary__ = True
     return at_the_boundary
+
+
+NOT_SYMBOLIC = object()
+
+
+def symbolic_fallback(function, label, args, kwargs, error):
+    """What a call that raised ``error`` gives instead: when it was given a KerasTensor (the
+    Keras functional API), a node of the model being built (keras/symbolic.py) or, if the
+    call fails for real too (``ek.concat(..., axis=5)``), that error; else ``error``."""
+    from eagerkit.keras import symbolic  # the engine's error path only; keras imports us
+
+    try:
+        recorded = symbolic.fallback(function, label, args, kwargs)
+    except Exception as failure:  # noqa: BLE001 - the caller raises it as its own error
+        return failure
+    return error if recorded is NOT_SYMBOLIC else recorded
 
 
 def public_method(function, method_name):

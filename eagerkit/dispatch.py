@@ -42,7 +42,10 @@ def call(op, inputs, params):
         arrays, device, inputs = operands.to_arrays(op, inputs)
         data = op.forward(device.xp, *arrays, **params)
     except (OpError, *_KERNEL_ERRORS) as error:
-        shown = op_error(op, inputs, error)
+        outcome = boundary.symbolic_fallback(op.call, op.name, inputs, params, error)
+        if not isinstance(outcome, BaseException):
+            return outcome  # given a KerasTensor: a node of a functional model
+        shown = op_error(op, inputs, outcome)
         raise shown from shown.__cause__
     output = Tensor(data, device)
     if anyone_recording():

@@ -151,6 +151,7 @@ def value_pool():
         "float32",
         lambda: ek.constant(1.0),
         object(),
+        ek.keras.Input(shape=[3], name="pool_input"),  # a symbolic tensor (functional API)
     ]
 
 

@@ -1,8 +1,7 @@
 """TF2's guide "Introduction to modules, layers, and models", ported with
 ``import eagerkit as tf``. SavedModel and TensorBoard parts are out of scope; the
 checkpoint part uses ``save``/``restore`` (eagerkit has no ``Checkpoint.write`` or
-``tf.train.list_variables``), and the Keras functional API (``tf.keras.Input``) is not
-in eagerkit."""
+``tf.train.list_variables``)."""
 
 import numpy as np
 import pytest
@@ -212,3 +211,54 @@ def test_keras_models(capsys):
     my_sequential_model.summary()
     table = capsys.readouterr().out
     assert "(FlexibleDense)" in table and "Total params: 20" in table
+
+
+def test_the_functional_api(capsys):
+    inputs = tf.keras.Input(shape=[3])
+    x = FlexibleDense(3)(inputs)
+    x = FlexibleDense(2)(x)
+    my_functional_model = tf.keras.Model(inputs=inputs, outputs=x)
+    my_functional_model.summary()
+    table = capsys.readouterr().out.splitlines()
+    first, second = (layer.name for layer in my_functional_model.layers[1:])
+    input_name = my_functional_model.layers[0].name
+    assert table[0] == f'Model: "{my_functional_model.name}"'
+    assert table[2].split() == ["Layer", "(type)", "Output", "Shape", "Param", "#"]
+    assert [line.split() for line in table[4:7]] == [
+        [input_name, "(InputLayer)", "[(None,", "3)]", "0"],
+        [first, "(FlexibleDense)", "(None,", "3)", "12"],
+        [second, "(FlexibleDense)", "(None,", "2)", "8"],
+    ]
+    assert table[8:] == ["Total params: 20", "Trainable params: 20", "Non-trainable params: 0"]
+
+    out = my_functional_model(tf.constant([[2.0, 2.0, 2.0]]))
+    w1, b1, w2, b2 = (v.numpy() for v in my_functional_model.variables)
+    np.testing.assert_allclose(out.numpy(), ([[2.0, 2.0, 2.0]] @ w1 + b1) @ w2 + b2, rtol=1e-5)
+
+
+def test_the_functional_api_on_layers_of_a_built_model():
+    # The guide's sequential model's layers, called again on an Input: the same variables.
+    my_sequential_model = MySequentialModel(name="the_model")
+    eager = my_sequential_model(tf.constant([[2.0, 2.0, 2.0]]))
+    inputs = tf.keras.Input(shape=[3])
+    x = my_sequential_model.dense_1(inputs)
+    x = my_sequential_model.dense_2(x)
+    my_functional_model = tf.keras.Model(inputs=inputs, outputs=x)
+    assert my_functional_model.variables == my_sequential_model.variables
+    np.testing.assert_array_equal(
+        my_functional_model(tf.constant([[2.0, 2.0, 2.0]])).numpy(), eager.numpy()
+    )
+
+
+def test_a_functional_model_is_checkpointed(tmp_path):
+    def build():
+        inputs = tf.keras.Input(shape=[3])
+        return tf.keras.Model(inputs, FlexibleDense(2)(FlexibleDense(3)(inputs)))
+
+    model = build()
+    before = model(tf.constant([[2.0, 2.0, 2.0]]))
+    save_path = tf.train.Checkpoint(model=model).save(str(tmp_path / "functional"))
+    restored = build()  # other layer names, other random values
+    assert not np.allclose(restored(tf.constant([[2.0, 2.0, 2.0]])).numpy(), before.numpy())
+    tf.train.Checkpoint(model=restored).restore(save_path).assert_consumed()
+    np.testing.assert_array_equal(restored(tf.constant([[2.0, 2.0, 2.0]])).numpy(), before.numpy())

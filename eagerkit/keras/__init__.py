@@ -1,6 +1,8 @@
 """``ek.keras``: the Keras-style pieces, laid out as ``tf.keras``.
 
-``layers``, ``Model``/``Sequential`` (``models``), ``initializers``, ``activations``, and
+``layers``, ``Model``/``Sequential`` (``models``), ``Input`` (the functional API:
+``Model(inputs, outputs)`` over layers called on ``Input`` tensors), ``initializers``,
+``activations``, and
 Keras' ``losses`` (``y_true, y_pred``), ``metrics`` (float32) and ``optimizers`` (``SGD``,
 ``Adam``, ... with ``learning_rate=``). TF1's ``tf.losses`` and ``tfe.metrics`` live here
 too, as ``tf1_losses`` and ``tf1_metrics``, and are what ``ek.losses`` and ``ek.metrics``
@@ -16,14 +18,17 @@ Examples
 TensorShape([128, 16, 16, 64])
 """
 
-from eagerkit.keras import initializers, layers, losses, metrics, models, optimizers
+from eagerkit.keras import backend, initializers, layers, losses, metrics, models, optimizers
 from eagerkit.keras.layers import activations
+from eagerkit.keras.layers.input_layer import Input
 from eagerkit.keras.models import Model, Sequential
 
 __all__ = [
+    "Input",
     "Model",
     "Sequential",
     "activations",
+    "backend",
     "initializers",
     "layers",
     "losses",

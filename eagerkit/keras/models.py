@@ -6,6 +6,7 @@ way, ``self.track_layer(layer)``, works too.
 """
 
 from eagerkit.errors import FailedPreconditionError
+from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers.base import Layer, sublayers
 from eagerkit.ops.creation import zeros
 
@@ -69,27 +70,37 @@ class Network(Layer):
 
 
 def _summary_lines(model):
-    """The summary table: one row per direct sublayer, columns padded to fit, then totals."""
+    """The summary table: one row per direct sublayer, then totals."""
     rows = [
         (f"{layer.name} ({type(layer).__name__})", _shape_text(layer), f"{layer.count_params():,}")
         for layer in model.layers
     ]
-    header = ("Layer (type)", "Output Shape", "Param #")
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
-    widths = [widths[0] + 3, widths[1] + 3, widths[2]]  # 3 spaces between columns
+    return summary_table(model, ("Layer (type)", "Output Shape", "Param #"), rows)
+
+
+def summary_table(model, header, rows):
+    """``Model: "name"``, the rows under ``header`` in columns padded to fit, then totals.
+    A cell may be a list of lines (a layer connected to several others)."""
+    rows = [[cell if isinstance(cell, list) else [cell] for cell in row] for row in rows]
+    table = [[[h] for h in header], *rows]
+    widths = [max(len(line) for row in table for line in row[i]) for i in range(len(header))]
+    widths = [width + 3 for width in widths[:-1]] + widths[-1:]  # 3 spaces between columns
     rule = "=" * sum(widths)
 
-    def line(cells):
-        return "".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True))
+    def lines(row):
+        height = max(len(cell) for cell in row)
+        for j in range(height):
+            cells = [cell[j] if j < len(cell) else "" for cell in row]
+            yield "".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
 
     total = model.count_params()
     trainable = sum(v.size for v in model.trainable_variables)
     return [
         f'Model: "{model.name}"',
         rule,
-        line(header).rstrip(),
+        *lines(table[0]),
         rule,
-        *[line(row).rstrip() for row in rows],
+        *[line for row in rows for line in lines(row)],
         rule,
         f"Total params: {total:,}",
         f"Trainable params: {trainable:,}",
@@ -103,7 +114,9 @@ def _shape_text(layer):
 
 
 class Model(Network):
-    """Keras' name for a Network: subclass it, assign layers as attributes, write ``call``.
+    """Keras' name for a Network: subclass it, assign layers as attributes, write ``call``;
+    or give it the ``inputs`` and ``outputs`` of a graph of layers (the functional API:
+    ``ek.keras.Model(inputs, outputs)``, see keras/functional.py).
 
     Examples
     --------
@@ -121,6 +134,13 @@ class Model(Network):
     >>> model(ek.ones([1, 3])).shape, len(model.trainable_variables)
     (TensorShape([1, 2]), 6)
     """
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
+            from eagerkit.keras.functional import Functional  # it is a Model: no cycle at import
+
+            return super().__new__(Functional)  # then Python runs Functional.__init__
+        return super().__new__(cls)
 
 
 class Sequential(Model):
@@ -152,7 +172,11 @@ class Sequential(Model):
             self.add(layer)
 
     def add(self, layer):
-        """Append ``layer`` to the end of the stack."""
+        """Append ``layer`` to the end of the stack (an ``ek.keras.Input`` first, as Keras
+        allows, only says the shape of the examples)."""
+        if isinstance(layer, KerasTensor) and not self._tracked_layers:
+            self.input_spec_shape = tuple(layer.shape.as_list()[1:])
+            return
         self.track_layer(layer)
 
     def call(self, inputs, training=None):
@@ -162,8 +186,11 @@ class Sequential(Model):
         return x
 
     def summary(self, print_fn=print):
-        """As ``Network.summary``; a first layer made with ``input_shape=`` builds the model."""
+        """As ``Network.summary``; an ``Input`` or a first layer made with ``input_shape=``
+        builds the model."""
         first = self._tracked_layers[0] if self._tracked_layers else None
-        if not self.built and first is not None and first.input_spec_shape is not None:
-            self(zeros((1, *first.input_spec_shape), dtype=self.dtype))  # one dummy example
+        shape = self.input_spec_shape or (first and first.input_spec_shape)
+        if not self.built and first is not None and shape is not None:
+            example = [1 if size is None else size for size in shape]
+            self(zeros((1, *example), dtype=self.dtype))  # one dummy example
         super().summary(print_fn)

@@ -27,6 +27,7 @@ from eagerkit.keras.layers.global_pooling import (
     GlobalMaxPool2D,
     GlobalMaxPooling2D,
 )
+from eagerkit.keras.layers.input_layer import Input, InputLayer
 from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.recurrent import GRU, LSTM
 
@@ -45,6 +46,8 @@ __all__ = [
     "GlobalAvgPool2D",
     "GlobalMaxPool2D",
     "GlobalMaxPooling2D",
+    "Input",
+    "InputLayer",
     "Layer",
     "MaxPool2D",
     "MaxPooling2D",

@@ -10,7 +10,7 @@ import inspect
 
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import initializers
+from eagerkit.keras import initializers, symbolic
 from eagerkit.keras.layers import first_call
 from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.module import Module, snake_case
@@ -22,8 +22,10 @@ from eagerkit.variables import Variable
 _name_counts = {}
 
 
-def unique_name(base):
-    """Keras-style default names: ``dense``, then ``dense_1``, ``dense_2``, ...
+def unique_name(base, zero_based=True):
+    """Keras-style default names: ``dense``, then ``dense_1``, ``dense_2``, ... (or, not
+    zero-based, ``input_1``, ``input_2``, ...); ``ek.keras.backend.clear_session()`` starts
+    them again.
 
     Examples
     --------
@@ -33,6 +35,8 @@ def unique_name(base):
     """
     count = _name_counts.get(base, 0)
     _name_counts[base] = count + 1
+    if not zero_based:
+        return f"{base}_{count + 1}"
     return base if count == 0 else f"{base}_{count}"
 
 
@@ -78,6 +82,8 @@ class Layer(Module):
                 f"{type(self).__name__}.__init__ must call super().__init__() before the "
                 "layer is used"
             )
+        if type(inputs) is not Tensor and symbolic.holds_symbolic((inputs, *args), kwargs):
+            return symbolic.record(self, (inputs, *args), kwargs)  # building a functional model
         inputs = self._convert(inputs)
         if "training" in kwargs and not _takes_training(type(self)):
             del kwargs["training"]  # Sequential passes it to every layer; most ignore it
