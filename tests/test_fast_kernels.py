@@ -81,3 +81,20 @@ def test_a_big_broadcast_gradient_is_a_view_inside_but_an_array_of_its_own_outsi
     assert grad.flags.writeable and grad.shape == (300, 300)
     grad[0, 0] = 5.0  # the caller's own array: nothing else changes
     assert float(ek.reduce_sum(x)) == 90000.0
+
+
+@pytest.mark.parametrize("on_tensors", [False, True], ids=["arrays", "tensors"])
+def test_relus_gradient_read_from_its_answer_is_the_gradient_where_x_is_positive(on_tensors):
+    # relu's VJP masks by ans > 0 (as TF's ReluGrad reads the output): the same mask as x > 0
+    x = ek.constant([-2.0, -0.0, 0.0, 1e-30, 3.0, np.inf, -np.inf, np.nan])
+    g = ek.constant([1.0, 2.0, 3.0, 4.0, -5.0, 6.0, 7.0, 8.0])
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        y = ek.nn.relu(x)
+    if on_tensors:
+        with ek.backprop.tensor_vjps():
+            got = tape.gradient(y, x, output_gradients=g)
+    else:
+        got = tape.gradient(y, x, output_gradients=g)
+    expected = np.where(x.numpy() > 0, g.numpy(), np.float32(0))
+    assert got.numpy().tobytes() == expected.tobytes()
