@@ -3,10 +3,11 @@
 ``call`` is the whole story, in four lines, and every op could run through it alone. It is
 the reference. ``public_function`` builds the public function of an op (``ek.multiply``),
 which takes the common case (Tensors of one dtype on one ordinary device) without the
-general conversion and hands everything else to ``call``. There are three such functions:
+general conversion and hands everything else to ``call``. There are four such functions:
 ``fast_function`` for any op (it also takes a Python number beside a tensor, ``x * 3.0``),
-and ``unary_function`` / ``binary_function`` for ops on ``(x)`` or ``(x, y)`` alone, the
-commonest of all, which take their inputs by name instead of packing them. The per-op cost
+``unary_function`` / ``binary_function`` for ops on ``(x)`` or ``(x, y)`` alone, the
+commonest of all, which take their inputs by name instead of packing them, and
+``mixed_function`` for ops on inputs of several dtypes (logits beside int labels). The per-op cost
 of eager execution lives in these few lines. tests/test_dispatch.py proves that every one
 of them gives the answers and the errors that ``call`` gives.
 
@@ -152,6 +153,50 @@ def fast_function(op):
     return function
 
 
+def mixed_function(op):
+    """The public function of an op whose inputs are of several dtypes (``op.dtype_args``:
+    float logits beside int labels, values beside indices), with the common case taken here.
+
+    The common case: every input a Tensor on one unrestricted device, and the inputs in
+    ``op.dtype_args`` of one dtype that the op has a kernel for (the others, the indices,
+    are the kernel's to check). Anything else goes to ``call``, which converts or explains.
+    """
+    forward, allowed, shared, nin = op.forward, op.dtypes, op.dtype_args, op.nin
+    differentiable, new = op.differentiable, object.__new__
+
+    def function(*inputs, name=None, **params):
+        if nin is not None and len(inputs) > nin:
+            inputs, params = op.by_name(inputs, params)
+        elif params and nin is not None and len(inputs) < nin:
+            inputs, params = inputs_by_keyword(op, inputs, params)
+        device = inputs[0]._device if inputs and type(inputs[0]) is Tensor else None
+        if device is None or device.restricted:
+            return call(op, inputs, params)
+        for x in inputs:
+            if type(x) is not Tensor or x._device is not device:
+                return call(op, inputs, params)
+        if shared:  # as op_errors.check_shared: one dtype in the group, with a kernel
+            dtype = inputs[shared[0]]._data.dtype
+            if dtype not in allowed or any(inputs[i]._data.dtype != dtype for i in shared):
+                return call(op, inputs, params)
+        arrays = [x._data for x in inputs]
+        try:
+            data = forward(device.xp, *arrays, **params)
+        except (OpError, *_KERNEL_ERRORS) as error:
+            shown = op_error(op, inputs, error)
+            raise shown from shown.__cause__
+        output = new(Tensor)
+        output._data, output._device, output._recorded_by = data, device, None
+        if recording.on:
+            if differentiable and recording.sole_tape is not None:
+                recording.record_on_sole_tape(op, inputs, output, params or NO_PARAMS)
+            else:
+                after(op, inputs, arrays, output, params)
+        return output
+
+    return function
+
+
 _MISSING = object()  # an input not given: the general path says which one is missing
 
 
@@ -257,8 +302,8 @@ def _as_called(general, op, inputs, name, more, params):
 
 def public_function(op):
     """The function ``ek.<op>`` is: the fastest of the functions above that fits the op."""
-    if op.dtype_args is not None:  # inputs of several dtypes (indices): the reference path
-        return reference_function(op)
+    if op.dtype_args is not None:  # inputs of several dtypes (indices beside values)
+        return mixed_function(op)
     arguments = tuple(inspect.signature(op.forward).parameters)[1:]  # after xp
     if arguments == ("x",):  # no params at all, not even keyword-only ones
         return unary_function(op)

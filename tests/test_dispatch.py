@@ -141,9 +141,40 @@ def test_ops_on_x_or_x_y_alone_get_the_functions_that_take_them_by_name():
             assert arguments in (["xp", "x"], ["xp", "x", "y"]), op.name
     assert registry.REGISTRY["reshape"].call.__code__ is not unary.__code__  # (x, *, shape)
     several_dtypes = [op for op in registry.all_ops() if op.dtype_args is not None]
-    assert several_dtypes  # indices beside values: these take the reference path
+    assert several_dtypes  # indices beside values: these take mixed_function
     for op in several_dtypes:
-        assert op.call.__code__ is dispatch.reference_function(op).__code__
+        assert op.call.__code__ is dispatch.mixed_function(op).__code__
+
+
+_LABELS = ek.constant([2, 0, 1])  # int32 labels beside float logits
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [_LABELS, ek.cast(_LABELS, ek.int64), [2, 0, 1], ek.Variable(_LABELS), ek.constant([2, 0, 3])],
+    ids=["int32", "int64", "a list", "a Variable", "out of range"],
+)
+@pytest.mark.parametrize(
+    "logits", [np.arange(12.0).reshape(3, 4), [[1.0, 2.0]] * 3], ids=["float64", "a list"]
+)
+@pytest.mark.parametrize("recording", [False, True], ids=["no tape", "a tape"])
+def test_an_op_on_several_dtypes_answers_and_records_as_the_reference(labels, logits, recording):
+    op = registry.REGISTRY["sparse_softmax_cross_entropy_with_logits"]
+    if isinstance(logits, np.ndarray):
+        logits = ek.constant(logits)
+    results = []
+    for run in (  # the public function, by keyword as TF users call it, and the reference
+        lambda: op.call(labels=labels, logits=logits),
+        lambda: dispatch.call(op, (logits, labels), {}),
+    ):
+        with ek.GradientTape() as tape:
+            if recording and isinstance(logits, ek.Tensor):
+                tape.watch(logits)
+            outcome = _outcome(run)
+        records = [(r.op.name, [i.numpy().tolist() for i in r.inputs]) for r in tape.records]
+        results.append((outcome, records))
+    assert results[0] == results[1]
+    assert bool(results[0][1]) == (recording and isinstance(logits, ek.Tensor))
 
 
 _ODD_CALLS = {  # calls that the by-name functions hand on: the answer or error of the reference

@@ -34,7 +34,9 @@ def relu(xp, x):
     return xp.maximum(x, 0)
 
 
-relu.defvjp(lambda ops, g, ans, x: ops.where(x > 0, g, 0))
+# ans > 0 exactly where x > 0; like TF's ReluGrad, read the answer: the backward pass has
+# just used it (the next matmul's VJP), so it is still in the cache, where x is not.
+relu.defvjp(lambda ops, g, ans, x: ops.where(ans > 0, g, 0))
 
 
 @defop("softplus", dtypes=FLOATING)

@@ -61,7 +61,15 @@ def _mean(xp, x, axis, keepdims):
         total = xp.sum(x, axis=axis, keepdims=keepdims, dtype=xp.int64)
         count = x.size // max(xp.size(total), 1)
         return xp.trunc(total / count).astype(x.dtype)
-    return xp.mean(x, axis=axis, keepdims=keepdims)
+    count = 1
+    for a in axis:
+        count *= x.shape[a]
+    if x.dtype.kind != "f" or x.dtype.itemsize < 4 or not 0 < count <= 2**24:
+        # complex, float16 (summed in float32), empty (a warning), too many to count exactly
+        return xp.mean(x, axis=axis, keepdims=keepdims)
+    # xp.mean without numpy's Python wrapper (most of the time of a small mean). It divides
+    # the sum in float64 and rounds back; dividing in x's dtype rounds to the same bits.
+    return xp.sum(x, axis=axis, keepdims=keepdims) / count
 
 
 def _count(x, axis):
