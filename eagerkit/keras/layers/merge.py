@@ -248,7 +248,7 @@ class Dot(_Merge):
         return out if out.ndim > 1 else out[:, None]  # Keras keeps a (batch, 1) result
 
 
-def _function_form(layer_class, extra=()):
+def _function_form(layer_class, extra=""):
     """``concatenate(inputs, axis=-1, **kwargs)``: make the layer, call it on ``inputs``."""
 
     def merge(inputs, *args, **kwargs):
