@@ -140,7 +140,7 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     _compare(
         xs,
         y,
-        lambda a, b: np.abs(a - b) <= atol + rtol * np.abs(b),
+        _near(atol, rtol),
         "~=",
         f"{message}\n{header}" if message else header,
         summarize,
@@ -169,3 +169,13 @@ def assert_rank(x, rank, message=None, name=None):
             f"Received rank {xs.ndim}, shape {xs.shape}",
             op="assert_rank",
         )
+
+
+def _near(atol, rtol):
+    """|a - b| <= atol + rtol |b|, elementwise: inf - inf is nan, which is not near (as in TF)."""
+
+    def near(a, b):
+        with np.errstate(invalid="ignore"):
+            return np.abs(a - b) <= atol + rtol * np.abs(b)
+
+    return near

@@ -88,16 +88,27 @@ def public(function, name=None):
 
 
 NOT_SYMBOLIC = object()
+_symbolic = None  # the Keras functional API's fallback, installed by keras/symbolic.py
+
+
+def install_symbolic_fallback(fallback):
+    """Let ``fallback(function, label, args, kwargs)`` record calls given KerasTensors.
+
+    keras/symbolic.py installs it when it is imported, so the engine never imports Keras:
+    without Keras loaded there are no KerasTensors, and a failed call is simply an error.
+    """
+    global _symbolic
+    _symbolic = fallback
 
 
 def symbolic_fallback(function, label, args, kwargs, error):
     """What a call that raised ``error`` gives instead: when it was given a KerasTensor (the
     Keras functional API), a node of the model being built (keras/symbolic.py) or, if the
     call fails for real too (``ek.concat(..., axis=5)``), that error; else ``error``."""
-    from eagerkit.keras import symbolic  # the engine's error path only; keras imports us
-
+    if _symbolic is None:
+        return error
     try:
-        recorded = symbolic.fallback(function, label, args, kwargs)
+        recorded = _symbolic(function, label, args, kwargs)
     except Exception as failure:  # noqa: BLE001 - the caller raises it as its own error
         return failure
     return error if recorded is NOT_SYMBOLIC else recorded

@@ -28,7 +28,6 @@ from eagerkit import boundary, op_errors, operands, recording
 from eagerkit.errors import OpError
 from eagerkit.recording import NO_PARAMS
 from eagerkit.tensor import Tensor
-from eagerkit.variables import Variable
 
 # What a kernel raises on input it cannot take (AttributeError: a Python object where an
 # array belongs); op_error turns each into an eagerkit error.
@@ -229,7 +228,7 @@ def unary_function(op):
                 return output
         if more or params or x is _MISSING:
             return _as_called(general, op, (x,), name, more, params)
-        if type(x) is Variable:
+        if _is_variable(x):
             return _with_reads(function, general, (x,))
         return general(x)
 
@@ -268,11 +267,15 @@ def binary_function(op):
                 return output
         if more or params or x is _MISSING or y is _MISSING:
             return _as_called(general, op, (x, y), name, more, params)
-        if type(x) is Variable or type(y) is Variable:
+        if _is_variable(x) or _is_variable(y):
             return _with_reads(function, general, (x, y))
         return general(x, y)
 
     return function
+
+
+def _is_variable(x):
+    return isinstance(x, Tensor) and x._is_variable  # no import of variables.py: it imports us
 
 
 def _with_reads(function, general, inputs):
@@ -281,7 +284,7 @@ def _with_reads(function, general, inputs):
     which records the new read after the op ran."""
     reads = []
     for x in inputs:
-        if type(x) is Variable:
+        if _is_variable(x):
             x = recording.reusable_read(x)
             if x is None:
                 return general(*inputs)

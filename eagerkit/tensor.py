@@ -259,7 +259,8 @@ def to_array(value, np_dtype, device, op_name):
             "tensors hold numbers, bools or strings"
         )
     if host.dtype != np_dtype:
-        converted = host.astype(np_dtype)
+        with np.errstate(invalid="ignore"):  # nan or inf into an int: refused just below
+            converted = host.astype(np_dtype)
         # Into an int or bool dtype, only exact conversions pass: 1.5 or 300 into int8 fail.
         if np_dtype.kind in "iub" and not (
             converted == host if host.ndim == 0 else np.array_equal(converted, host)
