@@ -1,4 +1,5 @@
-"""ek.image: values (by hand, numpy or PyTorch), TF's dtype rules and error texts.
+"""ek.image: values (by hand, TF's documented examples, a per-pixel numpy reference), TF's
+dtype rules and error texts.
 
 Gradients of every function to second order, on the CPU and the simulated GPU, are in the
 op-case table (tests/op_cases_more.py, image_cases).
@@ -166,27 +167,43 @@ def test_resize_by_hand():
     assert fitted.shape == (3, 6, 1)
 
 
+def _bilinear_matrix(size_in, size_out):
+    """The (size_out, size_in) matrix of TF2's bilinear resize along one axis, entry by entry:
+    half-pixel centres, source = (i + 0.5) * in / out - 0.5, clamped at the edges."""
+    matrix = np.zeros((size_out, size_in))
+    for i in range(size_out):
+        source = max((i + 0.5) * size_in / size_out - 0.5, 0.0)
+        low = min(int(np.floor(source)), size_in - 1)
+        high = min(low + 1, size_in - 1)
+        matrix[i, low] += 1 - (source - low)
+        matrix[i, high] += source - low
+    return matrix
+
+
+def _nearest_rows(size_in, size_out):
+    """TF2's nearest resize along one axis: the source pixel whose cell holds the centre."""
+    return [
+        min(int(np.floor((i + 0.5) * size_in / size_out)), size_in - 1) for i in range(size_out)
+    ]
+
+
 @pytest.mark.parametrize("size", [(7, 9), (3, 4), (2, 13), (5, 6)])
-def test_resize_matches_pytorch_interpolate(size):
-    torch = pytest.importorskip("torch")
-    functional = torch.nn.functional
+def test_resize_matches_a_per_pixel_reference(size):
     images = rng.standard_normal((2, 5, 6, 3))
-    as_torch = torch.tensor(images.transpose(0, 3, 1, 2), requires_grad=True)
-    expected = functional.interpolate(as_torch, size=size, mode="bilinear", align_corners=False)
+    rows, cols = _bilinear_matrix(5, size[0]), _bilinear_matrix(6, size[1])
+    expected = np.einsum("ih,bhwc,jw->bijc", rows, images, cols)
     x = ek.constant(images)
     with ek.GradientTape() as tape:
         tape.watch(x)
         resized = ek.image.resize(x, size)
-    np.testing.assert_allclose(resized, expected.detach().numpy().transpose(0, 2, 3, 1), atol=1e-6)
+    # ek (as TF) computes the sample positions in float32: agreement to about 1e-7
+    np.testing.assert_allclose(resized, expected, atol=1e-6)
+    # resize is linear: its gradient is the transposed map applied to the weights
     weights = rng.standard_normal(resized.shape)
-    (expected * torch.tensor(weights.transpose(0, 3, 1, 2))).sum().backward()
     ours = tape.gradient(resized, x, output_gradients=ek.constant(weights))
-    np.testing.assert_allclose(ours, as_torch.grad.numpy().transpose(0, 2, 3, 1), atol=1e-6)
-    # TF2's nearest uses half-pixel centres too: PyTorch's 'nearest-exact'.
-    nearest = functional.interpolate(as_torch, size=size, mode="nearest-exact").detach()
-    np.testing.assert_array_equal(
-        ek.image.resize(images, size, method="nearest"), nearest.numpy().transpose(0, 2, 3, 1)
-    )
+    np.testing.assert_allclose(ours, np.einsum("ih,bijc,jw->bhwc", rows, weights, cols), atol=1e-6)
+    nearest = images[:, _nearest_rows(5, size[0])][:, :, _nearest_rows(6, size[1])]
+    np.testing.assert_array_equal(ek.image.resize(images, size, method="nearest"), nearest)
 
 
 def test_images_on_the_simulated_gpu_stay_there():
