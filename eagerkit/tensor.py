@@ -258,13 +258,12 @@ def to_array(value, np_dtype, device, op_name):
             f"{op_name}: cannot convert {type(value).__name__} {value!r} to a tensor; "
             "tensors hold numbers, bools or strings"
         )
-    if host.dtype != np_dtype:
-        with np.errstate(invalid="ignore"):  # nan or inf into an int: refused just below
+    if host.dtype != np_dtype and np_dtype.kind in "iub":
+        # Into an int or bool dtype, only exact conversions pass: 1.5, 300 into int8 and
+        # nan (cast without numpy's warning, then refused) fail.
+        with np.errstate(invalid="ignore"):
             converted = host.astype(np_dtype)
-        # Into an int or bool dtype, only exact conversions pass: 1.5 or 300 into int8 fail.
-        if np_dtype.kind in "iub" and not (
-            converted == host if host.ndim == 0 else np.array_equal(converted, host)
-        ):
+        if not (converted == host if host.ndim == 0 else np.array_equal(converted, host)):
             from eagerkit import op_errors
 
             if host.dtype.kind in "iu":
@@ -273,6 +272,8 @@ def to_array(value, np_dtype, device, op_name):
                 op_name, dtypes.from_numpy(host.dtype), dtypes.from_numpy(np_dtype), value
             )
         host = converted
+    elif host.dtype != np_dtype:
+        host = host.astype(np_dtype)
     return device.backend.asarray(host)
 
 
