@@ -47,9 +47,11 @@ test: install
 	$(DETERMINISTIC) $(BIN)/pytest -n 2
 	$(DETERMINISTIC) $(BIN)/pytest -n 2 --dist loadscope $(NBVAL) notebooks/
 
-# Re-execute every lesson and store its outputs without widget state (for lesson authors).
+# Re-execute the lessons and store their outputs without widget state (for lesson authors);
+# `make notebooks LESSONS=notebooks/07_training.ipynb` re-runs one.
+LESSONS ?= notebooks/*.ipynb
 notebooks: $(BIN)/python
-	for nb in notebooks/*.ipynb; do \
+	for nb in $(LESSONS); do \
 	  $(DETERMINISTIC) $(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" && \
 	  $(BIN)/jupyter nbconvert --inplace --coalesce-streams "$$nb" && \
 	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" && \

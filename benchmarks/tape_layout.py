@@ -18,7 +18,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "tests"))
 
 from eagerkit.widgets import TapeView  # noqa: E402
-from eagerkit.widgets.tape_drawing import tape_drawing  # noqa: E402
+from eagerkit.widgets.tape_view.drawing import tape_drawing  # noqa: E402
 from tape_corpus import CORPUS, random_tape  # noqa: E402
 
 ROUNDS = 7

@@ -25,7 +25,11 @@ widgets_dir = pathlib.Path(eagerkit.widgets.__file__).parent
 print(json.dumps({
     "eagerkit": eagerkit.__file__,
     "widgets": eagerkit.widgets.__file__,
-    "assets": sorted(p.name for p in widgets_dir.iterdir() if p.suffix in (".js", ".css")),
+    "assets": sorted(
+        str(p.relative_to(widgets_dir))
+        for p in widgets_dir.rglob("*")
+        if p.suffix in (".js", ".css")
+    ),
 }))
 """
 
@@ -40,7 +44,10 @@ def _import_report(setup, cwd):
 
 
 def _source_assets():
-    assets = sorted(p.name for p in (ROOT / "widgets").iterdir() if p.suffix in (".js", ".css"))
+    folder = ROOT / "widgets"
+    assets = sorted(
+        str(p.relative_to(folder)) for p in folder.rglob("*") if p.suffix in (".js", ".css")
+    )
     assert assets, "the widgets' front ends are plain .js/.css files in widgets/"
     return assets
 

@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 from eagerkit.widgets import GradientFlow, LossCurve
-from eagerkit.widgets.gradient_flow_png import flow_figure
-from eagerkit.widgets.loss_curve_png import curves_figure
-from eagerkit.widgets.ticks import linear_axis, log_axis
+from eagerkit.widgets.common.ticks import linear_axis, log_axis
+from eagerkit.widgets.gradient_flow.snapshot import flow_figure
+from eagerkit.widgets.loss_curve.snapshot import curves_figure
 
 import eagerkit as ek
 

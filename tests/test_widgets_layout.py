@@ -4,8 +4,8 @@ label or a box, everything inside, deterministic, and fast enough for 300 record
 import pytest
 from drawing_checks import drawing_problems, problems, sample_path
 from eagerkit.widgets import TapeView
-from eagerkit.widgets.drawing import make_drawing
-from eagerkit.widgets.layout import layered_layout
+from eagerkit.widgets.common.drawing import make_drawing
+from eagerkit.widgets.common.layout import layered_layout
 from tape_corpus import CORPUS, random_tape
 
 

@@ -6,7 +6,9 @@ import math
 
 import numpy as np
 import pytest
-from eagerkit.widgets import GradientFlow, LossCurve, _live, gradient_flow
+from eagerkit.widgets import GradientFlow, LossCurve
+from eagerkit.widgets.common import live as _live
+from eagerkit.widgets.gradient_flow import view as gradient_flow
 
 import eagerkit as ek
 

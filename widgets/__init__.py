@@ -10,8 +10,8 @@
 from .gradient_flow import GradientFlow
 from .graph_passes import GraphPassView
 from .loss_curve import LossCurve
-from .magic import load_ipython_extension, unload_ipython_extension
 from .tape_view import TapeView
+from .tape_view.magic import load_ipython_extension, unload_ipython_extension
 
 __all__ = [
     "GradientFlow",

@@ -18,7 +18,7 @@ import numpy as np
 from eagerkit.tape import READ_VARIABLE, GradientTape
 from eagerkit.tensor import Tensor
 
-from ..tape_model import host
+from ..tape_view.model import host
 
 
 class Trace:

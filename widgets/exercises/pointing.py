@@ -44,7 +44,7 @@ def _users_op(trace):
 
 
 def _view(fn, inputs, names):
-    from ..tape_view import TapeView
+    from ..tape_view.view import TapeView
 
     def named(*args):  # TapeView.record names the arguments after the function's parameters
         return fn(*args)

@@ -15,7 +15,7 @@ be stepped through too. Later ``tape.gradient(...)`` calls update the same view.
 
 from eagerkit.tape import GradientTape
 
-from .tape_view import TapeView
+from .view import TapeView
 
 
 def tape_magic(line, cell):

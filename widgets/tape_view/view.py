@@ -16,15 +16,16 @@ import traitlets
 from eagerkit.tape import GradientTape, active_tapes
 from eagerkit.tensor import Tensor, convert_to_tensor
 
-from . import origins
-from ._live import SnapshotWidget
+from ..common import origins
+from ..common.live import SnapshotWidget
+from .drawing import tape_drawing
+from .marks import highlight_mark, nonfinite_mark, record_index
+from .model import Namer, backward_steps, build_graph, host, preview
 from .reasons import explain_none
-from .tape_drawing import tape_drawing
-from .tape_marks import highlight_mark, nonfinite_mark, record_index
-from .tape_model import Namer, backward_steps, build_graph, host, preview
-from .tape_snapshot import tape_png
+from .snapshot import tape_png
 
 HERE = pathlib.Path(__file__).parent
+COMMON = HERE.parent / "common"
 
 
 class TapeView(SnapshotWidget):
@@ -64,8 +65,8 @@ class TapeView(SnapshotWidget):
     '6.0'
     """
 
-    _esm = (HERE / "tape_camera.js").read_text() + (HERE / "tape_view.js").read_text()
-    _css = (HERE / "frame.css").read_text() + (HERE / "tape_view.css").read_text()
+    _esm = (HERE / "camera.js").read_text() + (HERE / "view.js").read_text()
+    _css = (COMMON / "frame.css").read_text() + (HERE / "view.css").read_text()
     graph = traitlets.Dict().tag(sync=True)
     drawing = traitlets.Dict().tag(sync=True)
 

@@ -22,11 +22,12 @@ import traitlets
 from eagerkit.devices import CPU
 from eagerkit.tensor import Tensor
 
-from . import ticks
-from ._live import LiveWidget, downsample_indices, to_host_array
-from .loss_curve_png import curves_png
+from ..common import ticks
+from ..common.live import LiveWidget, downsample_indices, to_host_array
+from .snapshot import curves_png
 
 HERE = pathlib.Path(__file__).parent
+COMMON = HERE.parent / "common"
 
 
 class LossCurve(LiveWidget):
@@ -39,7 +40,7 @@ class LossCurve(LiveWidget):
         or ``"epoch"``, say.
     interval : at most one update is sent to the browser per ``interval`` seconds.
 
-    The axes' ticks are computed here (widgets/ticks.py), so the browser and the saved
+    The axes' ticks are computed here (widgets/common/ticks.py), so the browser and the saved
     PNG show the same ones; hovering over a panel reads out the values at that step.
 
     Examples
@@ -57,8 +58,8 @@ class LossCurve(LiveWidget):
     LossCurve(title='squared vs Huber')
     """
 
-    _esm = HERE / "loss_curve.js"
-    _css = (HERE / "frame.css").read_text() + (HERE / "loss_curve.css").read_text()
+    _esm = HERE / "view.js"
+    _css = (COMMON / "frame.css").read_text() + (HERE / "view.css").read_text()
     title = traitlets.Unicode("").tag(sync=True)
     x = traitlets.Unicode("step").tag(sync=True)
 

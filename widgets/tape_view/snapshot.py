@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch, PathPatch
 from matplotlib.path import Path
 
-from .snapshot import to_png
+from ..common.snapshot import to_png
 
 MAX_INCHES = 14
 HIGHLIGHT = "#c2185b"  # a record an exercise check marked

@@ -14,11 +14,12 @@ import traitlets
 from eagerkit import dtypes
 from eagerkit.graph.passes import bytes_per_call, optimization_passes
 
-from ._live import SnapshotWidget
-from .drawing import make_drawing, path_points
-from .graph_passes_png import stages_png
+from ..common.drawing import make_drawing, path_points
+from ..common.live import SnapshotWidget
+from .snapshot import stages_png
 
 HERE = pathlib.Path(__file__).parent
+COMMON = HERE.parent / "common"
 CHAR_W, BOX_H, PAD_W = 7, 34, 18  # box size: monospace label width, height, padding
 WORDS = {
     "folded": "folded into a constant",
@@ -52,8 +53,8 @@ class GraphPassView(SnapshotWidget):
     GraphPassView(f)
     """
 
-    _esm = HERE / "graph_passes.js"
-    _css = (HERE / "frame.css").read_text() + (HERE / "graph_passes.css").read_text()
+    _esm = HERE / "view.js"
+    _css = (COMMON / "frame.css").read_text() + (HERE / "view.css").read_text()
     name = traitlets.Unicode("").tag(sync=True)
     stages = traitlets.List().tag(sync=True)
 

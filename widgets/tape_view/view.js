@@ -6,7 +6,7 @@
 // with their text, edge paths, gradient labels, one drawing per folding state. This file
 // draws exactly that and steps through it without asking the kernel, so it works while
 // the kernel is busy, and in a saved page with no kernel at all. Zoom and pan
-// (`fitter`) are in tape_camera.js, which Python puts before this file in one module.
+// (`fitter`) are in camera.js, which Python puts before this file in one module.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const LINE_H = 15; // as boxes.py

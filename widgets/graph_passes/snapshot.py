@@ -3,7 +3,7 @@
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-from .snapshot import to_png
+from ..common.snapshot import to_png
 
 MARK_COLOURS = {  # as in graph_passes.css
     "kept": "#ffffff",

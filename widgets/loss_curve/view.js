@@ -67,7 +67,7 @@ function nearest(xs, x) {
   return Math.abs(xs[lo] - x) <= Math.abs(xs[hi] - x) ? lo : hi;
 }
 
-// axes: limits, ticks and labels computed in Python (widgets/ticks.py), as the PNG uses.
+// axes: limits, ticks and labels computed in Python (widgets/common/ticks.py), as the PNG uses.
 function drawPanel(holder, name, lines, runNames, options, axes) {
   const box = document.createElement("div");
   box.className = "ek-panel-box";

@@ -1,6 +1,6 @@
 // TapeView's camera: the graph fits the cell's width, zooms and pans, and follows the
 // current step, all by moving the svg's viewBox over the drawing (whose size is in
-// pixels, from Python). Python joins this file and tape_view.js into one module.
+// pixels, from Python). Python joins this file and view.js into one module.
 
 // The tallest the graph area gets (most of the window); pan or zoom for the rest.
 const maxHeight = () => Math.max(360, Math.round(window.innerHeight * 0.75));

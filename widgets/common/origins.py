@@ -15,7 +15,7 @@ import eagerkit
 from eagerkit.name_scope import current_prefix
 
 ENGINE = str(pathlib.Path(eagerkit.__file__).parent)
-WIDGETS = str(pathlib.Path(__file__).parent)
+WIDGETS = str(pathlib.Path(__file__).parent.parent)
 
 
 def capture():

@@ -23,13 +23,14 @@ import traitlets
 
 from eagerkit.tensor import Tensor
 
-from ._live import LiveWidget
-from .gradient_flow_png import flow_png
-from .names import named_variables
+from ..common.live import LiveWidget
+from ..common.names import named_variables
 from .norm_history import NormHistory, json_norm
 from .norms import PendingSteps, layer_norms
+from .snapshot import flow_png
 
 HERE = pathlib.Path(__file__).parent
+COMMON = HERE.parent / "common"
 BINS = 20
 SUMMARIES_EVERY = 2.0  # seconds between histogram updates during a run
 # Measuring steps may take this share of a training loop's time. The calls that skip a step
@@ -70,8 +71,8 @@ class GradientFlow(LiveWidget):
     log10 limits): brighter means a larger gradient norm.
     """
 
-    _esm = HERE / "gradient_flow.js"
-    _css = (HERE / "frame.css").read_text() + (HERE / "gradient_flow.css").read_text()
+    _esm = HERE / "view.js"
+    _css = (COMMON / "frame.css").read_text() + (HERE / "view.css").read_text()
     vanishing = traitlets.Float(1e-6).tag(sync=True)
     exploding = traitlets.Float(1e3).tag(sync=True)
 

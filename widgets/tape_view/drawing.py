@@ -6,10 +6,10 @@ folded (the default, ``drawing`` itself), and each layer unfolded on its own
 text lines, edges their paths and the graph edges they stand for, labels their gradient.
 """
 
-from .boxes import box_lines, box_size
-from .drawing import make_drawing
+from ..common.boxes import box_lines, box_size
+from ..common.drawing import make_drawing
 from .folding import fold
-from .tape_model import preview
+from .model import preview
 
 LABEL_CHARS = 18  # an edge's gradient label: short, the box says the rest
 

@@ -4,7 +4,7 @@ import matplotlib as mpl
 import numpy as np
 from matplotlib.figure import Figure
 
-from .snapshot import to_png
+from ..common.snapshot import to_png
 
 NO_GRADIENT, NOT_FINITE = "#eeeeee", "#e74c3c"  # as in gradient_flow.js
 TITLE = "gradient norm |g| per layer and step (log colour scale: brighter = larger)"

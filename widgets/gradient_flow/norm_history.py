@@ -19,8 +19,8 @@ import math
 
 import numpy as np
 
-from . import ticks
-from ._live import downsample_indices
+from ..common import ticks
+from ..common.live import downsample_indices
 
 SAMPLE = 4096  # log norms kept to fit the colour scale (every other one when there are more)
 PERCENTILES = (2, 98)

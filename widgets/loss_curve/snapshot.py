@@ -4,7 +4,7 @@ import math
 
 from matplotlib.figure import Figure
 
-from .snapshot import to_png
+from ..common.snapshot import to_png
 
 NO_VALUES = "no finite values yet (NaN or inf)"  # as in the .js
 DOTS_UP_TO = 30  # a series this short has a dot on every point (as in the .js)
@@ -37,7 +37,7 @@ def curves_figure(history, title=""):
             axes.plot(
                 series["x"], ys, style, color=colour, label=f"{run}: {metric}", lw=1.4, **dots
             )
-        if panel in all_axes:  # the ticks the browser shows (widgets/ticks.py)
+        if panel in all_axes:  # the ticks the browser shows (widgets/common/ticks.py)
             _set_axis(axes.set_xlim, axes.set_xticks, all_axes[panel]["x"])
             if all_axes[panel]["y"] is not None:
                 _set_axis(axes.set_ylim, axes.set_yticks, all_axes[panel]["y"])
