@@ -20,7 +20,8 @@ from .text import number, short
 class Expect:
     """What the prompt states about the answer; each is enforced only when given.
 
-    kind : ``"tensor"`` (an ek.Tensor) or ``"int"`` (a Python int), else any number-like.
+    kind : ``"tensor"`` (an ek.Tensor), ``"int"`` or ``"float"`` (a Python number of that
+        type), else any number-like.
     dtype : a dtype name such as ``"float32"``.
     device : a device name such as ``"/sim:0"``.
     exact_shape : True to refuse size-1 axes the expected shape lacks.
@@ -92,6 +93,8 @@ def _kind_problem(answer, expected, what, expect):
         return f"{what} is a {describe(answer)}; an ek.Tensor is expected{expect.said()}"
     if expect.kind == "int" and (isinstance(answer, bool) or not isinstance(answer, int)):
         return f"{what} is a {describe(answer)}; a Python int is expected{expect.said()}"
+    if expect.kind == "float" and (isinstance(answer, bool) or not isinstance(answer, float)):
+        return f"{what} is a {describe(answer)}; a Python float is expected{expect.said()}"
     return None
 
 

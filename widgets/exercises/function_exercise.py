@@ -68,8 +68,9 @@ class FunctionExercise(Exercise):
         right_before = None  # a call that was right (for a frozen ek.function trace)
         for case in self.inputs(draw):
             args = [_as_input(a) for a in case]
-            call = f"{name}({', '.join(self.names)}) with " + ", ".join(
-                f"{n} = {short_value(a)}" for n, a in zip(self.names, args, strict=True)
+            names = self.names[: len(args)]  # a parameter with a default may be left out
+            call = f"{name}({', '.join(names)}) with " + ", ".join(
+                f"{n} = {short_value(a)}" for n, a in zip(names, args, strict=True)
             )
             want = self.reference(*args)
             seen = Observation()

@@ -19,25 +19,52 @@ ValueExercise(
     ],
 )
 
-ValueExercise(
+def _collatz_steps(n):
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps
+
+
+def _starts(draw):
+    return [(27,), (1,), (int(draw.rng.integers(2, 60)),), (int(draw.rng.integers(60, 400)),)]
+
+
+def _tensor_ops_ran(fn, seen, args):
+    if not seen.ops:
+        return [
+            "the count is right, but no tensor op ran: the exercise is the loop of this "
+            "lesson, on ek.constant(n)"
+        ]
+    return []
+
+
+FunctionExercise(
     "1.2",
-    "Collatz from 27",
-    expected=lambda: 111,
-    expect=Expect(kind="int", quote="store the count, a Python int, in steps"),
+    "Collatz steps",
+    reference=_collatz_steps,
+    inputs=_starts,
+    order=0,
+    expect=Expect(kind="int", quote="as a Python int"),
+    mechanism=_tensor_ops_ran,
+    template="def collatz_steps(n): ...",
     hints=[
-        "Copy the Collatz loop of this lesson and start it from ek.constant(27).",
-        "Count one step per pass through the loop; int(...) turns a scalar tensor into a "
-        "Python int.",
+        "Copy the Collatz loop of this lesson, start it from ek.constant(n), and count one "
+        "step per pass.",
+        "Integer division keeps the tensor an integer; int(...) turns a count held in a "
+        "scalar tensor into a Python int.",
     ],
 )
 
 
 def _softsign_inputs(draw):
     return [
-        (np.array([-3.0, -0.5, 0.0, 2.0], np.float32),),  # 0, where |x| has its kink
+        (np.array([-3.0, -1.0, -0.5, 0.0, 1.0, 2.0], np.float32),),  # 0: |x| has a kink
         (draw.floats((draw.size(1, 7),), -6.0, 6.0),),
         (draw.floats((2, 3)),),
         (np.float32(draw.floats((), -4.0, 4.0, avoid=(0.0,))),),
+        (np.array([-90.0, 100.0], np.float32),),  # large |x|
     ]
 
 

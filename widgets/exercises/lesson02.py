@@ -4,15 +4,30 @@ import numpy as np
 
 import eagerkit as ek
 
-from .exercise import ValueExercise
 from .function_exercise import FunctionExercise
 
-ValueExercise(
+def _by_tape(a, b):
+    return [b, a + 2.0 * b]
+
+
+def _no_tape(fn, seen, args):
+    if seen.tapes:
+        return [
+            "the values are right, but a GradientTape computed them: the exercise is the "
+            "sweep by hand, each VJP applied in your own arithmetic"
+        ]
+    return []
+
+
+FunctionExercise(
     "2.1",
     "The sweep by hand",
-    expected=lambda: [3.0, 8.0],
+    reference=_by_tape,
+    inputs=lambda draw: [(2.0, 3.0)] + [tuple(float(v) for v in draw.floats((2,))) for _ in range(2)],
+    order=0,
     items=["df/da", "df/db"],
-    placeholder=[..., ...],
+    mechanism=_no_tape,
+    template="def sweep_by_hand(a, b): ...",
     hints=[
         "Draw the tape: one add, then one multiply. b is used twice: fan-out.",
         "The sweep starts with df/df = 1, and each op sends its gradient to its inputs "
@@ -27,15 +42,19 @@ def _logistic_inputs(draw):
         (np.array([-2.0, 0.0, 1.5], np.float32),),
         (draw.floats((draw.size(1, 6),), -6.0, 6.0),),
         (draw.floats((2, 2), -4.0, 4.0),),
+        (np.array([-100.0, 95.0], np.float32),),  # far out, where a naive form overflows
     ]
 
 
 FunctionExercise(
     "2.2",
     "Logistic, op by op",
-    reference=lambda x: 1.0 / (1.0 + ek.exp(-x)),
+    reference=lambda x: ek.sigmoid(x),
     inputs=_logistic_inputs,
     order=2,
+    # Far out, exp(100) is inf in float32 and the prompt's own formula has no finite
+    # derivative there: only the value is compared.
+    kinks={1: lambda x: [np.abs(x) > 50], 2: lambda x: [np.abs(x) > 50]},
     template="def logistic(x): ...",
     hints=[
         "Four ops: a negation, an exponential, an addition and a division.",

@@ -1,7 +1,13 @@
 """Lesson 06 (optimizers): a momentum step by hand, and moving only some variables."""
 
-from .exercise import ValueExercise
+import numpy as np
+
+import eagerkit as ek
+
+from .compare import Expect, differences
+from .exercise import CustomExercise, student_code
 from .function_exercise import FunctionExercise
+from .text import number
 
 
 def _momentum_step(weight, velocity, grad):
@@ -34,13 +40,39 @@ FunctionExercise(
     ],
 )
 
-ValueExercise(
+def _judge_step_b_only(step_b_only, draw):
+    """Give the student's function two fresh variables, and compare what it returns and
+    what it did to them with one step of gradient descent on b alone."""
+    start_a, start_b = (float(v) for v in draw.floats((2,), -4.0, 6.0, avoid=(3.0,)))
+    a, b = ek.Variable(start_a, name="a"), ek.Variable(start_b, name="b")
+    with student_code("in step_b_only(a, b)"):
+        got = step_b_only(a, b)
+    want_b = start_b - 0.1 * 2.0 * (start_b - 3.0)
+    what = f"step_b_only(a, b) from a = {number(start_a)}, b = {number(start_b)}"
+    problems = differences(got, [start_a, want_b], what=what, items=["a", "b"], expect=_FLOATS)
+    if problems:
+        return problems
+    moved = [
+        name for name, v, want in (("a", a, start_a), ("b", b, want_b))
+        if not np.isclose(float(v), want, rtol=1e-4, atol=1e-5)
+    ]
+    if moved:
+        return [
+            f"the numbers returned are right, but the variable {moved[0]} itself is not where "
+            "one step leaves it: the step must change the variables"
+        ]
+    return []
+
+
+_FLOATS = Expect(kind="float", quote="returns [float(a), float(b)] after the step")
+
+CustomExercise(
     "6.2",
     "Move one variable only",
-    expected=lambda: [1.0, 0.6],
-    items=["a", "b"],
+    judge=_judge_step_b_only,
+    template="def step_b_only(a, b): ...",
     hints=[
         "minimize takes the loss as a function, and a keyword argument listing what may move.",
-        "Start again from a = 1, b = 0, as the cell does: an earlier step must not count.",
+        "One step only, from the values the variables have when step_b_only is called.",
     ],
 )

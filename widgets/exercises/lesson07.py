@@ -5,16 +5,36 @@ import numpy as np
 import eagerkit as ek
 
 from .compare import Expect
-from .exercise import ValueExercise
 from .function_exercise import FunctionExercise
 
-ValueExercise(
+def _parameter_count(hidden):
+    return 64 * hidden + hidden + hidden * 10 + 10
+
+
+def _built_with_tanh(fn, seen, args):
+    names = seen.op_names()
+    if "matmul" not in names:
+        return [
+            "the count is right, but no layer ran: the exercise is to make the model and "
+            "build it with one call, then count its variables"
+        ]
+    if "tanh" not in names:
+        return ["the count is right, but the hidden layer of your model does not use tanh"]
+    return []
+
+
+FunctionExercise(
     "7.1",
     "Count the parameters",
-    expected=lambda: 64 * 64 + 64 + 64 * 10 + 10,
-    expect=Expect(kind="int", quote="count its parameters ... into the Python int n_params"),
+    reference=_parameter_count,
+    inputs=lambda draw: [(64,), (int(draw.rng.integers(1, 10)),), (int(draw.rng.integers(10, 200)),)],
+    order=0,
+    expect=Expect(kind="int", quote="as a Python int"),
+    mechanism=_built_with_tanh,
+    template="def count_parameters(hidden): ...",
     hints=[
-        "Copy the MLP, change the hidden layer's units, and call the model once to build it.",
+        "Copy the MLP, give its hidden layer `hidden` units and tanh, and call the model "
+        "once on a batch of images to build it.",
         "model.variables lists the kernels and biases; each has a .shape.",
         "Add up the number of elements of every variable, as a Python int.",
     ],

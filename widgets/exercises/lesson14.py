@@ -4,6 +4,7 @@ import numpy as np
 
 import eagerkit as ek
 
+from .compare import Expect
 from .exercise import ValueExercise, student_code
 from .function_exercise import FunctionExercise
 from .observe import Observation
@@ -37,6 +38,7 @@ FunctionExercise(
         (draw.floats((1, 3), avoid=(0.0,)),),  # a batch of one
     ],
     mechanism=_batched,
+    expect=Expect(exact_shape=True, quote="the same values and gradients"),
     template="def row_norms(x): ...",
     hints=[
         "One op can square every element of the batch at once.",

@@ -42,6 +42,8 @@ def _logits(draw):
         (np.array([2.0, 1.0, 0.1, -1.0], np.float32), temperatures[0]),
         (draw.floats((draw.size(2, 6),), -5.0, 5.0), temperatures[1]),
         (draw.floats((3,), -2.0, 2.0), 1.0),
+        (draw.floats((draw.size(2, 4), 3), -3.0, 3.0), temperatures[0]),  # a batch: per row
+        (draw.floats((4,), 25.0, 40.0), 0.2),  # exp of the scaled logits would overflow
     ]
 
 

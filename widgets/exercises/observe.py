@@ -123,3 +123,41 @@ def recorded_ops(fn, args):
         tape.watch([a for a in args if isinstance(a, Tensor) and a.dtype.is_floating])
         fn(*args)
     return [record.op for record in tape.records]
+
+
+class CallsTo:
+    """Counts calls to a public eagerkit function (a composite such as
+    ``ek.reduce_logsumexp``, whose ops look like anyone's) while the block runs, by wrapping
+    it where students reach it: ``ek.NAME`` and ``ek.math.NAME``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> with CallsTo("reduce_logsumexp") as calls:
+    ...     _ = ek.math.reduce_logsumexp(ek.constant([1.0, 2.0]))
+    >>> calls.count
+    1
+    """
+
+    def __init__(self, name):
+        import eagerkit
+        from eagerkit import math
+
+        self.name, self.count = name, 0
+        self._homes = [home for home in (eagerkit, math) if hasattr(home, name)]
+
+    def __enter__(self):
+        self._originals = [getattr(home, self.name) for home in self._homes]
+        original = self._originals[0]
+
+        def counted(*args, **kwargs):
+            self.count += 1
+            return original(*args, **kwargs)
+
+        for home in self._homes:
+            setattr(home, self.name, counted)
+        return self
+
+    def __exit__(self, *exc_info):
+        for home, original in zip(self._homes, self._originals, strict=True):
+            setattr(home, self.name, original)
