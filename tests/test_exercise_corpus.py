@@ -13,6 +13,7 @@ import json
 import pathlib
 import re
 
+import numpy as np
 import pytest
 from exercise_lessons import run_answers
 
@@ -49,7 +50,35 @@ def mentions(text, terms):
 
 
 def _stem(word):
-    return word if len(word) <= 4 else word[: max(4, len(word) - 3)]
+    return word if len(word) <= 3 else word[: max(3, len(word) - 3)]
+
+
+@functools.cache
+def asked(key):
+    """The values exercise ``key`` asks for with the corpus's seed, as messages write numbers
+    (small whole numbers aside: counts and indices are words, not answers)."""
+    from eagerkit.widgets.exercises import exercise
+    from eagerkit.widgets.exercises.text import number
+
+    values = exercise(key).answer_values(seed=1)
+    flat = []
+    for value in values if isinstance(values, (list, tuple)) else [values]:
+        leaves = value if isinstance(value, (list, tuple)) else [value]
+        for leaf in leaves:
+            array = np.asarray(leaf.numpy() if hasattr(leaf, "numpy") else leaf, dtype=float)
+            flat += array.reshape(-1).tolist()
+    return frozenset(number(v) for v in flat if not (float(v).is_integer() and abs(v) <= 10))
+
+
+def leaked(text, values):
+    """Numbers of ``text`` that are values asked for, once what the message may show is
+    taken out: the inputs (``with x = [...]``), the student's own values (``it is 0.5``,
+    ``is 2.0``), the seed, element indices and shapes."""
+    text = re.sub(r" with .*?(?= differs| is | has | returned| \(times|$)", " ", text, flags=re.M)
+    text = re.sub(r"\b(it is|is|from a =|b =) -?[0-9.e+-]+", " ", text)
+    text = re.sub(r"seed[= ]\d+|\[[0-9, ]*\]|\([0-9, ]*\)", " ", text)
+    numbers = re.findall(r"-?\d+\.\d+(?:e[+-]?\d+)?|-?\d+", text)
+    return sorted(set(numbers) & values)
 
 
 def agrees(entry, outcome):
@@ -75,8 +104,16 @@ def test_every_answer_gets_its_verdict_and_wrong_ones_their_reason(number):
             continue
         if not agrees(entry, outcome):
             failures.append(f"{entry['id']}: {entry['verdict']} but {outcome['text']}")
-        elif outcome["status"] == "wrong" and not mentions(outcome["text"], entry["should_mention"]):
-            failures.append(f"{entry['id']}: names none of {entry['should_mention']}: {outcome['text']}")
+        elif outcome["status"] == "wrong" and not mentions(
+            outcome["text"], entry["should_mention"]
+        ):
+            failures.append(
+                f"{entry['id']}: names none of {entry['should_mention']}: {outcome['text']}"
+            )
+        if outcome["status"] == "wrong" and leaked(outcome["text"], asked(entry["exercise"])):
+            failures.append(
+                f"{entry['id']}: the message shows a value asked for: {outcome['text']}"
+            )
     assert not failures, "\n\n".join(failures)
 
 
@@ -87,10 +124,20 @@ def test_every_exercise_has_right_and_wrong_answers_in_its_corpus():
     for number in LESSONS:
         for entry in corpus(number):
             right, wrong = counts.setdefault(entry["exercise"], [0, 0])
-            counts[entry["exercise"]] = [right + (entry["verdict"] == "right"), wrong + (entry["verdict"] == "wrong")]
+            counts[entry["exercise"]] = [
+                right + (entry["verdict"] == "right"),
+                wrong + (entry["verdict"] == "wrong"),
+            ]
     short = {k: v for k, v in counts.items() if min(v) < 6}
     assert not short, f"exercises with fewer than 6 right or 6 wrong answers: {short}"
     assert set(counts) == {ex.key for ex in all_exercises()}
+
+
+def test_leaked_finds_a_value_asked_for_but_not_the_students_own():
+    values = frozenset({"0.8858", "3.5"})
+    assert leaked("w differs at element [0]: it is 0.75 there, too small", values) == []
+    assert leaked("f(x) with x = [0.8858] is 1.0, which is too large", values) == []
+    assert leaked("w should be 0.8858 at element [0]", values) == ["0.8858"]
 
 
 def test_mentions_is_tolerant_but_not_blind():

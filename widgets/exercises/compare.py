@@ -77,15 +77,18 @@ def differences(answer, expected, *, what="your answer", expect=ANY, items=None,
         return [dtype]
     if expect.device and isinstance(answer, Tensor) and answer._device.name != expect.device:
         return [
-            f"{what} is on {answer._device.name} but is expected on {expect.device}"
-            f"{expect.said()}"
+            f"{what} is on {answer._device.name} but is expected on {expect.device}{expect.said()}"
         ]
     return value_differences(got.reshape(want.shape), want, what, close)
 
 
 def _kind_problem(answer, expected, what, expect):
     if isinstance(expected, str):
-        return None if isinstance(answer, str) else f"{what} is a {describe(answer)}; a string is expected"
+        return (
+            None
+            if isinstance(answer, str)
+            else f"{what} is a {describe(answer)}; a string is expected"
+        )
     numberlike = (Tensor, np.ndarray, np.number, int, float, bool, np.bool_)
     if not isinstance(answer, numberlike) and not _nested_numbers(answer):
         return f"{what} is a {describe(answer)}; a number or a tensor is expected"

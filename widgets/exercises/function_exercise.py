@@ -61,6 +61,9 @@ class FunctionExercise(Exercise):
         self.names = list(inspect.signature(reference).parameters)
         self.upstream = upstream or (lambda draw, shape: draw.upstream(shape))
 
+    def values_asked(self, draw):
+        return [self.reference(*[_as_input(a) for a in case]) for case in self.inputs(draw)]
+
     def judge(self, fn, draw):
         if not callable(fn):
             return self.result("wrong", [f"a function is expected, got {type(fn).__name__}"])

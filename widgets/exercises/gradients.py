@@ -44,7 +44,9 @@ def derivatives(fn, inputs, upstreams):
             levels.append([by_id.get(id(x)) for x in inputs])  # integers: None, no warning
             if k + 1 < order:
                 target = [g for g in levels[-1] if g is not None]
-                weights = [w for g, w in zip(levels[-1], upstreams[k + 1], strict=True) if g is not None]
+                weights = [
+                    w for g, w in zip(levels[-1], upstreams[k + 1], strict=True) if g is not None
+                ]
     finally:
         for tape in tapes:
             if tape._recording:
@@ -57,8 +59,9 @@ def _gradient(tape, target, sources, weights):
     if not targets or not sources:
         return [None] * len(sources)
     flat_weights = nest.flatten(weights)
-    weights = [w for t, w in zip(nest.flatten(target), flat_weights, strict=False)
-               if isinstance(t, Tensor)]
+    weights = [
+        w for t, w in zip(nest.flatten(target), flat_weights, strict=False) if isinstance(t, Tensor)
+    ]
     cast = [_like(w, t) for w, t in zip(weights, targets, strict=True)]
     return tape.gradient(targets, sources, output_gradients=cast)
 

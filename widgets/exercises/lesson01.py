@@ -19,6 +19,7 @@ ValueExercise(
     ],
 )
 
+
 def _collatz_steps(n):
     steps = 0
     while n != 1:

@@ -6,6 +6,7 @@ import eagerkit as ek
 
 from .function_exercise import FunctionExercise
 
+
 def _by_tape(a, b):
     return [b, a + 2.0 * b]
 
@@ -23,7 +24,9 @@ FunctionExercise(
     "2.1",
     "The sweep by hand",
     reference=_by_tape,
-    inputs=lambda draw: [(2.0, 3.0)] + [tuple(float(v) for v in draw.floats((2,))) for _ in range(2)],
+    inputs=lambda draw: (
+        [(2.0, 3.0)] + [tuple(float(v) for v in draw.floats((2,))) for _ in range(2)]
+    ),
     order=0,
     items=["df/da", "df/db"],
     mechanism=_no_tape,

@@ -95,7 +95,9 @@ def _second_derivative(x):
 def _nested_tapes(fn, seen, args):
     used = seen.used_tapes()
     if len(used) < 2 or not seen.nested:
-        told = "no tape" if not used else "one tape" if len(used) == 1 else "tapes one after the other"
+        told = (
+            "no tape" if not used else "one tape" if len(used) == 1 else "tapes one after the other"
+        )
         return [
             f"the values are right, but they come from {told}: the exercise is two tapes, "
             "one inside the other, the outer one recording what the inner one's gradient() "
@@ -113,8 +115,7 @@ FunctionExercise(
     mechanism=_nested_tapes,
     template="def second_derivative(x): ...",
     hints=[
-        "Two tapes, one inside the other, both watching x, and the function computed "
-        "inside both.",
+        "Two tapes, one inside the other, both watching x, and the function computed inside both.",
         "Take the inner gradient *inside* the outer with-block, so the outer tape records it.",
         "Then ask the outer tape for the gradient of that inner gradient.",
     ],

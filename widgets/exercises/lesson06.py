@@ -35,10 +35,10 @@ FunctionExercise(
     hints=[
         "MomentumOptimizer(learning_rate=0.1, momentum=0.9) keeps a velocity per variable.",
         "First the velocity: it remembers a fraction of itself and adds the gradient.",
-        "Then the step: the weight moves against the *new* velocity, scaled by the "
-        "learning rate.",
+        "Then the step: the weight moves against the *new* velocity, scaled by the learning rate.",
     ],
 )
+
 
 def _judge_step_b_only(step_b_only, draw):
     """Give the student's function two fresh variables, and compare what it returns and
@@ -53,7 +53,8 @@ def _judge_step_b_only(step_b_only, draw):
     if problems:
         return problems
     moved = [
-        name for name, v, want in (("a", a, start_a), ("b", b, want_b))
+        name
+        for name, v, want in (("a", a, start_a), ("b", b, want_b))
         if not np.isclose(float(v), want, rtol=1e-4, atol=1e-5)
     ]
     if moved:

@@ -7,6 +7,7 @@ import eagerkit as ek
 from .compare import Expect
 from .function_exercise import FunctionExercise
 
+
 def _parameter_count(hidden):
     return 64 * hidden + hidden + hidden * 10 + 10
 
@@ -27,7 +28,11 @@ FunctionExercise(
     "7.1",
     "Count the parameters",
     reference=_parameter_count,
-    inputs=lambda draw: [(64,), (int(draw.rng.integers(1, 10)),), (int(draw.rng.integers(10, 200)),)],
+    inputs=lambda draw: [
+        (64,),
+        (int(draw.rng.integers(1, 10)),),
+        (int(draw.rng.integers(10, 200)),),
+    ],
     order=0,
     expect=Expect(kind="int", quote="as a Python int"),
     mechanism=_built_with_tanh,

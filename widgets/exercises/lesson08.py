@@ -35,7 +35,7 @@ def _judge_resume(resume, draw):
         with ek.GradientTape() as tape:
             loss = ek.losses.sparse_softmax_cross_entropy(labels, trained(images))
         grads = tape.gradient(loss, trained.variables)
-        optimizer.apply_gradients(zip(grads, trained.variables), global_step=step)
+        optimizer.apply_gradients(zip(grads, trained.variables, strict=True), global_step=step)
     with tempfile.TemporaryDirectory() as directory:
         checkpoint = ek.train.Checkpoint(model=trained, optimizer=optimizer, step=step)
         path = checkpoint.save(f"{directory}/ckpt")

@@ -18,7 +18,9 @@ def _judge_poly(poly, draw):
         x = draw.floats((int(n),))
         with student_code(f"in poly(x) with x of length {n}"):
             got = poly(ek.constant(x))
-        problems = differences(got, ek.constant(3 * x * x + 2 * x + 1), what=f"poly(x) with x = {x.tolist()}")
+        problems = differences(
+            got, ek.constant(3 * x * x + 2 * x + 1), what=f"poly(x) with x = {x.tolist()}"
+        )
         if problems:
             return problems
     if before is None:
@@ -26,8 +28,8 @@ def _judge_poly(poly, draw):
     traced = poly.trace_count - before
     if traced > 1:
         return [
-            f"poly traced {traced} times for vectors of 3 lengths ({', '.join(map(str, lengths))}); "
-            "one trace is expected for every length"
+            f"poly traced {traced} times for vectors of 3 lengths "
+            f"({', '.join(map(str, lengths))}); one trace is expected for every length"
         ]
     return []
 

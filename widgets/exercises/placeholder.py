@@ -4,9 +4,9 @@ A student copy replaces each solution with ``...`` (see student.py). What reache
 then either the placeholder value itself (``t = ...``, ``gradients = [..., ...]``) or a
 function the template defines (``def softsign(x): ...``). The first is recognised by
 identity; the second by its code: the check compiles the exercise's template cell (never
-runs it) and compares the code objects' instructions, line numbers left out. An answer whose code differs from
-the template's in any way (a comment does not count: comments are not code) is an answer,
-and is run and judged.
+runs it) and compares the code objects' instructions, line numbers left out. An answer whose
+code differs from the template's in any way (a comment does not count: comments are not
+code) is an answer, and is run and judged.
 """
 
 import dis

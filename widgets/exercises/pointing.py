@@ -87,7 +87,6 @@ def _pointed(fn, student, inputs, names, index, why, extra):
 
 def _view(fn, inputs, names):
     from ..tape_view.view import TapeView
-
     from .diagnose import quiet
 
     def named(*args):  # TapeView.record names the arguments after the function's parameters
