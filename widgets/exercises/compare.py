@@ -58,7 +58,7 @@ def differences(answer, expected, *, what="your answer", expect=ANY, items=None,
     --------
     >>> import eagerkit as ek
     >>> differences(ek.constant([1.0, 2.0]), ek.constant([1.0, 3.0]))
-    ['your answer differs at element [1]: it is 2.0 there, too small']
+    ['your answer differs at element [1]: its value there is 2.0, too small']
     >>> differences([[1.0], [2.0]], ek.constant([1.0, 2.0]))  # keepdims left in: the same
     []
     """
@@ -71,7 +71,10 @@ def differences(answer, expected, *, what="your answer", expect=ANY, items=None,
         return [kind]
     got, want = _array(answer), _array(expected)
     if not _same_shape(got.shape, want.shape, expect.exact_shape):
-        return [f"{what} has shape {got.shape} but shape {want.shape} is expected{expect.said()}"]
+        return [
+            f"{what} has shape {got.shape} but shape {want.shape} is expected{expect.said()}: "
+            + _shape_reason(got.shape, want.shape)
+        ]
     dtype = _dtype_problem(answer, got, want, what, expect)
     if dtype:
         return [dtype]
@@ -121,6 +124,24 @@ def _dtype_problem(answer, got, want, what, expect):
     return None
 
 
+def _shape_reason(got, want):
+    """What a wrong shape usually means, in words a student can act on."""
+    if want and not got:
+        return (
+            "one value per element or row is expected, not one number for all (a mean or a "
+            "sum over every axis?)"
+        )
+    if len(got) < len(want):
+        return (
+            "an axis that must stay was reduced or squeezed away: check the axis of each reduction"
+        )
+    if len(got) > len(want):
+        return "an axis is left over: check the axis of each reduction (or a keepdims)"
+    if sorted(got) == sorted(want):
+        return "the same sizes in another order: the axes are swapped (a transpose?)"
+    return "check the axis each reduction or product runs over"
+
+
 def _same_shape(got, want, exact):
     if got == want:
         return True
@@ -164,7 +185,15 @@ def _sequence_differences(answer, expected, what, expect, items, close):
     for i, (got, want) in enumerate(zip(answer, expected, strict=True)):
         item = f"{items[i]} in {what}" if items else f"item {i} of {what}"
         problems += differences(got, want, what=item, expect=expect, close=close)
+    if problems and len(expected) == 2 and _in_order(answer[::-1], expected, close):
+        return [f"{what} has the right items in the wrong order (swap them)"]
     return problems
+
+
+def _in_order(answer, expected, close):
+    return all(
+        not differences(got, want, close=close) for got, want in zip(answer, expected, strict=True)
+    )
 
 
 def value_differences(got, want, what, close=None):
@@ -188,7 +217,7 @@ def value_differences(got, want, what, close=None):
     direction = "too large" if value > target else "too small"
     if not got.ndim:
         return [f"{what} is {number(value)}, which is {direction}"]
-    return [f"{what} differs{at}: it is {number(value)} there, {direction}"]
+    return [f"{what} differs{at}: its value there is {number(value)}, {direction}"]
 
 
 def _one_factor(got, want, wrong):

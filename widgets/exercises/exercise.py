@@ -57,15 +57,16 @@ class NotAnswered(Exception):  # a verdict, not an error
 
 
 class StudentRaised(Exception):
-    """The student's code raised ``error`` (while the check called it ``when``)."""
+    """The student's code raised ``error`` (while the check called it ``when``); ``advice``
+    says what to look at, in the section's words."""
 
-    def __init__(self, error, when=""):
+    def __init__(self, error, when="", advice=None):
         super().__init__(error)
-        self.error, self.when = error, when
+        self.error, self.when, self.advice = error, when, advice
 
 
 @contextlib.contextmanager
-def student_code(when=""):
+def student_code(when="", advice=None):
     """Around every call into the student's code: an error there is the student's, reported
     as such; an error anywhere else is the check's own and is raised."""
     try:
@@ -73,7 +74,7 @@ def student_code(when=""):
     except (NotAnswered, StudentRaised):
         raise
     except Exception as error:
-        raise StudentRaised(error, when) from error
+        raise StudentRaised(error, when, advice) from error
 
 
 class Exercise:
@@ -113,7 +114,8 @@ class Exercise:
         except StudentRaised as raised:
             text = short(f"{type(raised.error).__name__}: {raised.error}", 300)
             when = f" {raised.when}" if raised.when else ""
-            result = self.result("wrong", [f"your code raised{when} {text}"])
+            advice = [raised.advice] if raised.advice else []
+            result = self.result("wrong", [f"your code raised{when} {text}", *advice])
         if result.status == "wrong" and self.draws_inputs:
             name = getattr(answer, "__name__", "answer")
             result.lines.append(

@@ -18,7 +18,7 @@ from .compare import ANY, differences, isclose, same_values, short_value
 from .exercise import Exercise, student_code
 from .gradients import derivatives, output_shapes
 from .observe import Observation
-from .pointing import point_at_gradient, point_at_value
+from .pointing import point_at_gradient, point_at_value, tape_values
 
 
 class FunctionExercise(Exercise):
@@ -33,6 +33,12 @@ class FunctionExercise(Exercise):
     expect, items : as for ``differences`` (what the prompt states; names of results).
     upstream : ``upstream(draw, shape)``, the gradient arriving at the output (default:
         random values in ±[0.5, 2]).
+    quantities : ``{name: fn(*args)}``, the values a right computation makes on the way
+        (named as the prompt names them); a wrong answer is told the first one its tape
+        never makes, or, when it makes them all, ``combined`` (how they go together, in words).
+    advice : what to look at when the answer returns None, raises or returns the wrong kind
+        of thing (a tuple for a tensor), in the section's words.
+    vjp_advice : what to compare a VJP the student wrote with, when it is blamed.
     """
 
     draws_inputs = True
@@ -52,6 +58,10 @@ class FunctionExercise(Exercise):
         items=None,
         needs=(),
         upstream=None,
+        quantities=None,
+        combined=None,
+        advice=None,
+        vjp_advice=None,
         **kwargs,
     ):
         super().__init__(key, title, hints=hints, **kwargs)
@@ -60,6 +70,8 @@ class FunctionExercise(Exercise):
         self.expect, self.items, self.needs = expect, items, tuple(needs)
         self.names = list(inspect.signature(reference).parameters)
         self.upstream = upstream or (lambda draw, shape: draw.upstream(shape))
+        self.quantities, self.combined, self.advice = quantities or {}, combined, advice
+        self.vjp_advice = vjp_advice
 
     def values_asked(self, draw):
         return [self.reference(*[_as_input(a) for a in case]) for case in self.inputs(draw)]
@@ -77,10 +89,10 @@ class FunctionExercise(Exercise):
             )
             want = self.reference(*args)
             seen = Observation()
-            with student_code(f"in {call}"), seen.watching():
+            with student_code(f"in {call}", self.advice), seen.watching():
                 got = fn(*args)
             if got is None:
-                return self.result("wrong", [_returned_none(call)])
+                return self.result("wrong", [_returned_none(call), *self._advice()])
             problems = differences(got, want, what=call, expect=self.expect, items=self.items)
             if problems:
                 return self._wrong_value(fn, args, problems, got, want, right_before)
@@ -99,14 +111,34 @@ class FunctionExercise(Exercise):
     def _wrong_value(self, fn, args, problems, got, want, right_before):
         if right_before and hasattr(fn, "trace_count"):
             return self.result("wrong", problems + [_frozen(right_before)])
-        if isinstance(got, (tuple, list)) or same_values(got, want):
-            return self.result("wrong", problems)  # a dtype, a device, an item: no op to blame
+        if isinstance(got, (tuple, list)) and not isinstance(want, (tuple, list)):
+            return self.result("wrong", problems + self._advice())
+        if isinstance(got, (tuple, list)):  # no single result to point at on a tape
+            with student_code():
+                return self.result("wrong", problems + self._missing_quantity(fn, args))
+        if same_values(got, want):
+            return self.result("wrong", problems)  # a dtype, a device: no op to blame
         tensors = all(isinstance(a, Tensor) for a in args)
         if not tensors or not isinstance(got, Tensor):
-            return self.result("wrong", problems)
+            with student_code():
+                return self.result("wrong", problems + self._missing_quantity(fn, args))
         with student_code():
             lines, where = point_at_value(fn, self.reference, args, self.names)
+            lines += self._missing_quantity(fn, args)
         return self.result("wrong", problems + lines, **where)
+
+    def _advice(self):
+        return [self.advice] if self.advice else []
+
+    def _missing_quantity(self, fn, args):
+        if not self.quantities:
+            return []
+        made = tape_values(fn, args)
+        for name, quantity in self.quantities.items():
+            value = _array(quantity(*args))
+            if not any(v.shape == value.shape and np.all(isclose(v, value)) for v in made):
+                return [f"no value on your tape is {name}"]
+        return [self.combined] if self.combined else []
 
     def _gradients(self, fn, args, call, want, draw):
         """None when every derivative agrees, else the wrong Result."""
@@ -149,27 +181,41 @@ class FunctionExercise(Exercise):
     def _wrong_gradient(self, fn, args, upstreams, problems, order):
         if not all(isinstance(a, Tensor) for a in args):
             return self.result("wrong", problems)
-        ignores = order == 1 and self._ignores_upstream(fn, args, upstreams)
+        effect = None
+        if order == 1 and self._upstream_effect(self.reference, args, upstreams) is None:
+            effect = self._upstream_effect(fn, args, upstreams)  # (a clip is not linear)
         with student_code():
             lines, where = point_at_gradient(
-                fn, args, self.names, upstreams[0], order=order, ignores_upstream=ignores
+                fn,
+                args,
+                self.names,
+                upstreams[0],
+                order=order,
+                upstream_effect=effect,
+                advice=self.vjp_advice,
             )
         return self.result("wrong", problems + lines, **where)
 
-    def _ignores_upstream(self, fn, args, upstreams):
-        """True when the student's gradient stays the same if the upstream gradient doubles
-        (while the reference's changes): the incoming gradient is ignored."""
+    def _upstream_effect(self, fn, args, upstreams):
+        """How the student's gradient answers the upstream gradient doubling (a correct one
+        doubles): ``"ignores"`` (it stays the same), ``"not linear"`` (it changes otherwise)
+        or None."""
         first = upstreams[0]
         doubled = [nest.pack_sequence_as(first, [u * 2 for u in nest.flatten(first)])]
         try:
             with student_code():
-                once = derivatives(fn, args, [upstreams[0]])[0]
+                once = derivatives(fn, args, [first])[0]
                 twice = derivatives(fn, args, doubled)[0]
         except Exception:
-            return False
+            return None
         pairs = [(a, b) for a, b in zip(once, twice, strict=True) if a is not None]
-        moved = [np.any(np.abs(a) > 1e-6) for a, _ in pairs]
-        return bool(pairs) and any(moved) and all(np.all(isclose(a, b)) for a, b in pairs)
+        if not pairs or not any(np.any(np.abs(a) > 1e-6) for a, _ in pairs):
+            return None
+        if all(np.all(isclose(a, b)) for a, b in pairs):
+            return "ignores"
+        if not all(np.all(isclose(2 * a, b)) for a, b in pairs):
+            return "not linear"
+        return None
 
 
 def _as_input(value):
@@ -203,6 +249,6 @@ def _derivative_text(order, name, call):
     if order == 1:
         return f"the gradient of {call}{upstream} with respect to {name}"
     return (
-        f"the order-{order} derivative (gradient of the gradient) of {call}{upstream} "
-        f"with respect to {name}"
+        f"the order-{order} derivative (the second derivative, gradient of the gradient) of "
+        f"{call}{upstream} with respect to {name}"
     )

@@ -33,7 +33,7 @@ def _starts(draw):
 
 
 def _tensor_ops_ran(fn, seen, args):
-    if not seen.ops:
+    if args[0] != 1 and not seen.ops:  # (from 1 there is no step to take)
         return [
             "the count is right, but no tensor op ran: the exercise is the loop of this "
             "lesson, on ek.constant(n)"
@@ -76,6 +76,11 @@ FunctionExercise(
     inputs=_softsign_inputs,
     order=2,
     kinks={2: lambda x: [x == 0]},  # |x| has no second derivative at 0
+    quantities={
+        "|x|, the absolute value (for negative x too)": lambda x: ek.abs(x),
+        "the denominator 1 + |x| (mind the brackets)": lambda x: 1.0 + ek.abs(x),
+    },
+    combined="your tape makes every piece the prompt names: check which divides which",
     template="def softsign(x): ...",
     hints=[
         "Elementwise, with ek ops: |x| is an op of its own.",

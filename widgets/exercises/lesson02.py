@@ -58,6 +58,12 @@ FunctionExercise(
     # Far out, exp(100) is inf in float32 and the prompt's own formula has no finite
     # derivative there: only the value is compared.
     kinks={1: lambda x: [np.abs(x) > 50], 2: lambda x: [np.abs(x) > 50]},
+    quantities={
+        "e^(-x), the exponential of minus x (mind its sign)": lambda x: ek.exp(-x),
+        "the denominator 1 + e^(-x) (mind the parentheses)": lambda x: 1.0 + ek.exp(-x),
+    },
+    combined="your tape makes every piece: check the numerator (the prompt's is 1 /), the "
+    "parentheses and what divides what",
     template="def logistic(x): ...",
     hints=[
         "Four ops: a negation, an exponential, an addition and a division.",

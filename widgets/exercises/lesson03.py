@@ -113,6 +113,8 @@ FunctionExercise(
     inputs=_vectors,
     order=0,
     mechanism=_nested_tapes,
+    advice="with nested tapes, both tapes watch x, and the inner gradient is taken inside the "
+    "outer tape's with-block (so that the outer tape records it)",
     template="def second_derivative(x): ...",
     hints=[
         "Two tapes, one inside the other, both watching x, and the function computed inside both.",

@@ -25,6 +25,12 @@ def _a_custom_gradient(fn, seen, args):
     return []
 
 
+_DECORATED = (
+    "a function that returns (value, gradient function) is a custom gradient only with the "
+    "@ek.custom_gradient decorator"
+)
+
+
 def _points(draw):
     return [
         (np.array([-3.0, 0.0, 0.5, 4.0], np.float32),),
@@ -44,6 +50,9 @@ FunctionExercise(
     # derivative (the VJP asked for) is still compared.
     kinks={2: lambda x: [np.abs(x) > 50]},
     mechanism=_a_custom_gradient,
+    advice=_DECORATED,
+    vjp_advice="compare grad's result with dy times the prompt's derivative σ(x)(1 − σ(x)), "
+    "factor by factor (1 - s included), written with s",
     template=(
         "@ek.custom_gradient\n"
         "def sigmoid(x):\n"
@@ -83,6 +92,9 @@ FunctionExercise(
     inputs=lambda draw: [(draw.floats((draw.size(3, 7),)),), (draw.floats((2, 3)),)],
     upstream=_some_beyond_one,
     mechanism=_a_custom_gradient,
+    advice=_DECORATED,
+    vjp_advice="each element of the incoming gradient is clipped on its own (by value), not "
+    "by the norm of the whole gradient",
     hints=[
         "Start from clip_gradient_by_norm: the forward pass stays the identity.",
         "Only the function that makes the gradient changes: ek has a clip for each element "
@@ -108,6 +120,9 @@ FunctionExercise(
         (draw.floats((draw.size(1, 6),), -5.0, 5.0, avoid=_HALVES, gap=0.05),),
         (draw.floats((2, 2), -5.0, 5.0, avoid=_HALVES, gap=0.05),),
     ],
+    advice=_DECORATED + "; rounding works on a whole tensor, elementwise, with ek.round",
+    vjp_advice="a straight-through estimator's backward pass sends dy on unchanged, as the "
+    "identity would",
     hints=[
         "ek.round has no gradient: the tape gives None through it.",
         "Forward: round. Backward: pretend the op was the identity.",

@@ -61,6 +61,12 @@ FunctionExercise(
     "Huber for a batch, TF's way",
     reference=_half_huber,
     inputs=_errors,
+    quantities={
+        "|t|, the absolute value of the error (negative errors too)": lambda t, m=1.0: ek.abs(t)
+    },
+    combined="your tape makes |t|: check the condition and which branch ek.where picks for "
+    "which errors, negative ones too (are the two branches swapped? is |t| used wherever "
+    "the prompt writes it?)",
     template="def half_huber(t, m=1.0): ...",
     hints=[
         "One ek.where, deciding per element: ek.where(condition, if_true, if_false).",

@@ -31,6 +31,13 @@ FunctionExercise(
     inputs=_states,
     order=0,
     items=["the new weight", "the new velocity"],
+    quantities={
+        "the new velocity (momentum 0.9 times the old velocity, plus the gradient)": (
+            lambda weight, velocity, grad: _momentum_step(weight, velocity, grad)[1]
+        )
+    },
+    combined="your tape makes the new velocity: the weight moves against it, times the "
+    "learning rate 0.1 (plain momentum, not Nesterov's look-ahead)",
     template="def momentum_step(weight, velocity, grad): ...",
     hints=[
         "MomentumOptimizer(learning_rate=0.1, momentum=0.9) keeps a velocity per variable.",

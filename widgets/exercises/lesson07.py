@@ -71,6 +71,13 @@ FunctionExercise(
     inputs=_batches,
     order=0,
     expect=Expect(dtype="float32", quote="as a float32 scalar tensor"),
+    quantities={
+        "each example's predicted class, the index of its largest logit (an argmax over the "
+        "classes, axis 1)": lambda logits, labels: ek.argmax(logits, axis=1)
+    },
+    combined="your tape makes the predicted classes: the accuracy is the fraction (a mean) "
+    "of examples whose prediction is their label",
+    advice="the predicted classes are an argmax over the classes (axis 1), one per example",
     template="def batch_accuracy(logits, labels): ...",
     hints=[
         "The predicted class of each example is the index of its largest logit.",
@@ -93,6 +100,14 @@ FunctionExercise(
     "A Dense layer's forward pass",
     reference=lambda x, kernel, bias: ek.nn.relu(ek.matmul(x, kernel) + bias),
     inputs=_layers,
+    quantities={
+        "the pre-activation x @ kernel + bias (a matrix product, ek.matmul)": (
+            lambda x, kernel, bias: ek.matmul(x, kernel) + bias
+        )
+    },
+    combined="your tape makes x @ kernel + bias: relu keeps the positive values and gives 0 "
+    "for negative ones (not a leaky relu)",
+    advice="x times the kernel is a matrix product (ek.matmul), not an elementwise one",
     template="def dense_relu(x, kernel, bias): ...",
     hints=[
         "A Dense layer multiplies its input by the kernel, adds the bias, then applies "

@@ -101,6 +101,12 @@ FunctionExercise(
     reference=_logsumexp,
     inputs=_logits,
     mechanism=_written_out,
+    quantities={
+        "each row's largest logit (a max over axis 1), kept as a column (keepdims) so that "
+        "it broadcasts against its row": lambda logits: ek.reduce_max(logits, axis=1, keepdims=True)
+    },
+    combined="your tape makes each row's largest logit (the max): check that it is added "
+    "back after the log, once per row (axis 1)",
     template="def logsumexp(logits): ...",
     hints=[
         "A constant taken out of every exp of a row can be put back after the log: the "

@@ -4,7 +4,7 @@ import numpy as np
 
 import eagerkit as ek
 
-from .compare import differences
+from .compare import differences, short_value
 from .exercise import CustomExercise, student_code
 from .function_exercise import FunctionExercise
 
@@ -14,15 +14,22 @@ def _judge_poly(poly, draw):
         return [f"a function is expected, got {type(poly).__name__}"]
     before = getattr(poly, "trace_count", None)
     lengths = draw.rng.choice(np.arange(1, 13), 3, replace=False)
-    for n in lengths:
+    for number, n in enumerate(lengths):
         x = draw.floats((int(n),))
         with student_code(f"in poly(x) with x of length {n}"):
             got = poly(ek.constant(x))
         problems = differences(
-            got, ek.constant(3 * x * x + 2 * x + 1), what=f"poly(x) with x = {x.tolist()}"
+            got,
+            ek.constant(3 * x * x + 2 * x + 1),
+            what=f"the values of poly(x) with x = {short_value(x)}",
         )
+        if problems and number:
+            return problems + [
+                "it was right for the first length: a value computed while tracing (with "
+                "numpy, or a Python number) is frozen into the trace; use ek ops only"
+            ]
         if problems:
-            return problems
+            return problems + ["check each coefficient of 3x² + 2x + 1"]
     if before is None:
         return ["poly is not an ek.function: the exercise is about how often it traces"]
     traced = poly.trace_count - before

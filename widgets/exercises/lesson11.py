@@ -30,6 +30,13 @@ FunctionExercise(
     "Scores of the candidates",
     reference=_pair_scores,
     inputs=_batches,
+    quantities={
+        "the dot product of each candidate's weights with its center word (a sum over dim, "
+        "the last axis)": lambda embed, weights, bias: ek.reduce_sum(
+            weights * ek.expand_dims(embed, 1), axis=2
+        )
+    },
+    combined="your tape makes every dot product: check the bias",
     template="def pair_scores(embed, weights, bias): ...",
     hints=[
         "embed is (batch, dim), weights (batch, candidates, dim), bias (batch, candidates).",
@@ -59,6 +66,15 @@ FunctionExercise(
     "Cosine similarity",
     reference=_cosine,
     inputs=_vectors,
+    quantities={
+        "the dot product a · b": lambda a, b: ek.reduce_sum(a * b),
+        "the Euclidean norm |a| (a square root of a sum of squares, ek.norm)": lambda a, b: ek.norm(
+            a
+        ),
+        "the Euclidean norm |b| (ek.norm)": lambda a, b: ek.norm(b),
+    },
+    combined="your tape makes the dot product and both norms: check the parentheses (the "
+    "dot product is divided by both norms)",
     template="def cosine_similarity(a, b): ...",
     hints=[
         "The dot product of the two vectors, divided by both their lengths.",

@@ -58,6 +58,8 @@ OpExercise(
         "\n"
         "my_sqrt.defvjp(lambda ops, g, ans, x: ...)\n"
     ),
+    vjp_advice="the prompt's derivative of √x is 1/(2√x): check whether your VJP divides or "
+    "multiplies by ans, and its parentheses",
     hints=[
         "The VJP returns the incoming gradient g times the derivative of √x.",
         "The VJP gets the op's output as ans, and ans is √x already.",
@@ -95,6 +97,8 @@ OpExercise(
         "\n"
         "my_hypot.defvjp(hypot_vjp_x, hypot_vjp_y)\n"
     ),
+    vjp_advice="each VJP is g times the derivative of √(x² + y²) with respect to its own input, "
+    "and defvjp takes them in the order of the inputs",
     hints=[
         "The forward works on raw arrays: xp has sqrt, and the operators work as in numpy.",
         "Differentiate √(x² + y²) with respect to x: the square root in the result is ans.",
@@ -119,6 +123,8 @@ OpExercise(
         "\n"
         "my_tanh.defvjp(lambda ops, g, ans, x: ...)\n"
     ),
+    vjp_advice="the prompt's derivative is 1 - tanh², with ans for tanh(x): check the square, "
+    "the sign, the parentheses and that g multiplies it all",
     hints=[
         "The derivative of tanh can be written with tanh itself, and tanh(x) is ans.",
         "np.tanh turns a Tensor into a numpy array, which no tape can see: use ans, "

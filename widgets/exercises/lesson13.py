@@ -67,8 +67,13 @@ def _judge_first_nan_op(answer, draw):
     if named == "sqrt":
         return []
     if named not in ek.registry.REGISTRY:
-        return [f"{answer!r} is not the name of an op (check_numerics quotes the op's name)"]
-    return [f"{answer!r} is not the op where the first nan or inf was made"]
+        return [
+            f"{answer!r} is not the name of one op (check_numerics quotes the name of the "
+            "first op that made a nan or an inf)"
+        ]
+    return [
+        f"{answer!r} is not the op where the first nan or inf was made (name one op: the first)"
+    ]
 
 
 CustomExercise(

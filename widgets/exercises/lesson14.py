@@ -39,6 +39,10 @@ FunctionExercise(
     ],
     mechanism=_batched,
     expect=Expect(exact_shape=True, quote="the same values and gradients"),
+    quantities={
+        "the sum of the squares of each row (over axis 1)": lambda x: ek.reduce_sum(x * x, axis=1)
+    },
+    combined="your tape makes each row's sum of squares: a norm is its square root (sqrt)",
     template="def row_norms(x): ...",
     hints=[
         "One op can square every element of the batch at once.",
@@ -50,7 +54,7 @@ ValueExercise(
     "14.2",
     "Trace once",
     expected=lambda: (ek.constant([1.0, 2.0]) - 0.5 * sum(0.1 / (k + 1) for k in range(5)), 1),
-    items=["w", "scaled_update.trace_count"],
+    items=["the resulting value of w", "scaled_update.trace_count"],
     placeholder=(..., 0),
     hints=[
         "Print scaled_update.trace_count after the loop: why does it grow at each step?",

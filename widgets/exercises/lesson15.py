@@ -28,6 +28,12 @@ FunctionExercise(
     "One step of the RNN",
     reference=lambda x, h, w_x, w_h, b: ek.tanh(ek.matmul(x, w_x) + ek.matmul(h, w_h) + b),
     inputs=_steps,
+    quantities={
+        "the pre-activation x W_x + h W_h + b (everything inside the tanh, in parentheses)": (
+            lambda x, h, w_x, w_h, b: ek.matmul(x, w_x) + ek.matmul(h, w_h) + b
+        )
+    },
+    combined="your tape makes x W_x + h W_h + b: the new state is its tanh",
     template="def rnn_step(x, h, w_x, w_h, b): ...",
     hints=[
         "The new state mixes the input and the old state: each goes through its own weights.",
@@ -52,6 +58,11 @@ FunctionExercise(
     "Probabilities with a temperature",
     reference=lambda logits, temperature: ek.nn.softmax(logits / temperature),
     inputs=_logits,
+    quantities={
+        "the logits divided by the temperature": lambda logits, temperature: logits / temperature
+    },
+    combined="your tape makes the scaled logits: the probabilities are their softmax over the "
+    "last axis, so that each row sums to 1",
     template="def probabilities(logits, temperature): ...",
     hints=[
         "The temperature scales the logits before they become probabilities.",

@@ -22,7 +22,18 @@ def point_at_value(fn, reference, inputs, names):
     return _pointed(fn, student, inputs, names, index, WRONG_VALUE, "")
 
 
-def point_at_gradient(fn, inputs, names, upstream, *, order, ignores_upstream=False):
+def tape_values(fn, inputs):
+    """Every value the student's computation makes: its inputs and each op's output (ops
+    without a gradient too, such as argmax)."""
+    import numpy as np
+
+    student = Trace(fn, inputs)
+    values = [x.numpy() for x in inputs if hasattr(x, "numpy")]
+    values += [output.numpy() for output in student.dispatched if hasattr(output, "numpy")]
+    return [np.asarray(v) for v in values]
+
+
+def point_at_gradient(fn, inputs, names, upstream, *, order, upstream_effect=None, advice=None):
     """``(lines, where)`` for a wrong gradient whose value was right."""
     student = Trace(fn, inputs, upstream)
     found = nan_source(student)
@@ -43,10 +54,16 @@ def point_at_gradient(fn, inputs, names, upstream, *, order, ignores_upstream=Fa
             "or a value taken out of the tape with .numpy() or float())"
         ], {}
     op = student.tape.records[index].op
-    if ignores_upstream:
+    if upstream_effect == "ignores":
         extra = (
             f". {op.name}'s VJP gives the same gradient whatever gradient arrives: it ignores "
             f"its incoming gradient {_incoming_name(op)}, which it must multiply in (chain rule)"
+        )
+    elif upstream_effect == "not linear":
+        extra = (
+            f". {op.name}'s VJP is not proportional to its incoming gradient "
+            f"{_incoming_name(op)}: twice the gradient arriving must send twice as much back "
+            "(the chain rule multiplies by it; adding it or applying a function to it does not)"
         )
     elif order >= 2:
         extra = (
@@ -55,7 +72,8 @@ def point_at_gradient(fn, inputs, names, upstream, *, order, ignores_upstream=Fa
         )
     else:
         extra = ""
-    return _pointed(fn, student, inputs, names, index, WRONG_GRADIENT, extra)
+    lines, where = _pointed(fn, student, inputs, names, index, WRONG_GRADIENT, extra)
+    return lines + ([advice] if advice else []), where
 
 
 def _incoming_name(op):
