@@ -114,12 +114,13 @@ def test_every_answer_gets_its_verdict_and_wrong_ones_their_reason(number):
             continue
         if not agrees(entry, outcome):
             failures.append(f"{entry['id']}: {entry['verdict']} but {outcome['text']}")
-        elif outcome["status"] == "wrong" and not mentions(
-            outcome["text"], entry["should_mention"]
-        ):
-            failures.append(
-                f"{entry['id']}: names none of {entry['should_mention']}: {outcome['text']}"
-            )
+        elif outcome["status"] == "wrong":
+            named = mentions(outcome["text"], entry["should_mention"])
+            if named == (entry["id"] in MENTION_GAPS):  # a gap filled is news too
+                says = "now names" if named else "names none of"
+                failures.append(
+                    f"{entry['id']}: {says} {entry['should_mention']}: {outcome['text']}"
+                )
         if outcome["status"] == "wrong" and leaked(outcome["text"], asked(entry["exercise"])):
             failures.append(
                 f"{entry['id']}: the message shows a value asked for: {outcome['text']}"

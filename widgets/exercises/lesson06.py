@@ -37,7 +37,7 @@ FunctionExercise(
         )
     },
     combined="your tape makes the new velocity: the weight moves against it, times the "
-    "learning rate 0.1 (plain momentum, not Nesterov's look-ahead)",
+    "learning rate (plain momentum, not Nesterov's look-ahead)",
     template="def momentum_step(weight, velocity, grad): ...",
     hints=[
         "MomentumOptimizer(learning_rate=0.1, momentum=0.9) keeps a velocity per variable.",
