@@ -16,6 +16,7 @@ import numpy as np
 
 from eagerkit.data import csv_fields
 from eagerkit.data.dataset import Dataset
+from eagerkit.data.steps import Failed
 from eagerkit.data.text import read_lines
 from eagerkit.errors import InvalidArgumentError, NotFoundError
 from eagerkit.ops.creation import constant
@@ -114,33 +115,47 @@ def make_csv_dataset(
         for row_number, row in enumerate(
             _rows(names, field_delim, use_quote_delim, header, compression), start=1
         ):
-            if not row:  # a blank line holds no record
-                continue
-            if len(row) != len(column_names):
-                if ignore_errors:
-                    continue
-                raise InvalidArgumentError(
-                    f"{_OP}: row {row_number} has {len(row)} fields but there are "
-                    f"{len(column_names)} columns {column_names}; fix the file, or pass "
-                    "ignore_errors=True to skip such rows",
-                    op=_OP,
-                )
-            yield row_number, row
+            if row:  # a blank line holds no record
+                yield row_number, row
 
-    sample = [row for _, row in itertools.islice(records(), num_rows_for_inference)]
+    def check_length(row_number, row):
+        if len(row) != len(column_names):
+            raise InvalidArgumentError(
+                f"{_OP}: row {row_number} has {len(row)} fields but there are "
+                f"{len(column_names)} columns {column_names}; fix the file, or pass "
+                "ignore_errors=True to skip such rows",
+                op=_OP,
+            )
+
+    sample = []
+    for row_number, row in itertools.islice(records(), num_rows_for_inference):
+        if ignore_errors and len(row) != len(column_names):
+            continue
+        check_length(row_number, row)
+        sample.append(row)
     kinds = _kinds(column_names, column_defaults, sample, na_value)
     keep = [n for n in column_names if select_columns is None or n in select_columns]
     if label_name is not None and label_name not in keep:
         keep.append(label_name)
 
+    def parse(row_number, row):
+        check_length(row_number, row)
+        element = {}
+        for name, text, kind in zip(column_names, row, kinds, strict=True):
+            if name in keep:
+                where = f"row {row_number}, column {name!r}"
+                value = csv_fields.parse_field(text, kind, where, na_value, _OP)
+                element[name] = constant(np.asarray(value, dtype=kind[0].as_numpy_dtype))
+        return element
+
     def make_iterator():
         for row_number, row in records():
-            element = {}
-            for name, text, kind in zip(column_names, row, kinds, strict=True):
-                if name in keep:
-                    where = f"row {row_number}, column {name!r}"
-                    value = csv_fields.parse_field(text, kind, where, na_value, _OP)
-                    element[name] = constant(np.asarray(value, dtype=kind[0].as_numpy_dtype))
+            try:
+                element = parse(row_number, row)
+            except InvalidArgumentError as error:  # a bad row: raised when it comes out
+                if ignore_errors:  # TF: skip it and move on to the next valid record
+                    continue
+                element = Failed(error)
             yield element
 
     dataset = Dataset(make_iterator, f"make_csv_dataset({len(names)} file(s))")
