@@ -21,6 +21,7 @@ from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor
 from eagerkit.train import checkpoint_io, checkpoint_state, tracking
 from eagerkit.train.checkpoint_status import LoadStatus
+from eagerkit.train.deferred_value import DeferredValue
 from eagerkit.train.optimizer import Optimizer
 from eagerkit.variables import Variable
 
@@ -151,7 +152,7 @@ class Checkpoint:
         unconsumed = dict(plan.unresolved)
         for owner, name, key, slot_values in plan.deferred:
             unconsumed[key] = f"waiting for '{name}' to be created"
-            restore = _deferred_restore(key, arrays[key], slot_values, matched, unconsumed)
+            restore = DeferredValue(key, name, arrays[key], slot_values, matched, unconsumed)
             tracking.defer(owner, name, restore)
         return LoadStatus(str(save_path), self, matched, unconsumed)
 
@@ -235,29 +236,6 @@ def _check_match(plan, key, target, array):
             f"{key}: saved {array.dtype.name} shape {array.shape}, the variable "
             f"'{target.name}' is {target.dtype.name} shape {target.shape}"
         )
-
-
-def _deferred_restore(key, array, slot_values, matched, unconsumed):
-    """The callback that assigns a pending value when its variable is finally created."""
-
-    def restore(variable):
-        plan = _Plan()
-        _check_match(plan, key, variable, array)
-        if plan.errors:
-            raise InvalidArgumentError(
-                f"restoring a checkpointed value into a newly created variable failed: "
-                f"{plan.errors[0]}",
-                op="restore",
-            )
-        variable._write(variable._device.backend.asarray(array), "restore")
-        for optimizer, slot_name, slot_array in slot_values:
-            optimizer._defer_slot_value(
-                variable, slot_name, variable._device.backend.asarray(slot_array)
-            )
-        matched.add(id(variable))
-        unconsumed.pop(key, None)
-
-    return restore
 
 
 def _escape(name):

@@ -191,6 +191,10 @@ class Optimizer:
         else:
             self._pending_slot_values[(variable.ref(), slot_name)] = array
 
+    def _forget_pending_slot(self, variable, slot_name):
+        """Drop a slot value waiting for ``variable`` (whose creation is being taken back)."""
+        self._pending_slot_values.pop((variable.ref(), slot_name), None)
+
     def __repr__(self):
         return f"<ek.train.{type(self).__name__} learning_rate={self.learning_rate}>"
 
