@@ -14,9 +14,10 @@ import itertools
 
 import numpy as np
 
+from eagerkit.arguments import positive, size
 from eagerkit.data import csv_fields
 from eagerkit.data.dataset import Dataset
-from eagerkit.data.steps import Failed
+from eagerkit.data.steps import Failed, fits
 from eagerkit.data.text import read_lines
 from eagerkit.errors import InvalidArgumentError, NotFoundError
 from eagerkit.ops.creation import constant
@@ -93,6 +94,10 @@ def make_csv_dataset(
     >>> label
     <ek.Tensor: shape=(2,), dtype=int32, numpy=array([1, 0], dtype=int32)>
     """
+    # Sizes first, before a file is read: 2.5 is refused, and so is a batch too big to hold.
+    batch_size = positive(batch_size, "batch_size", _OP)
+    shuffle_buffer_size = positive(shuffle_buffer_size, "shuffle_buffer_size", _OP)
+    num_rows_for_inference = size(num_rows_for_inference, "num_rows_for_inference", _OP)
     names = _files(file_pattern)
     compression = (compression_type or "").upper()
     read = _rows(names, field_delim, use_quote_delim, False, compression)
@@ -158,6 +163,11 @@ def make_csv_dataset(
                 element = Failed(error)
             yield element
 
+    if sample:  # a row tells how much a batch (and the shuffle buffer) would hold
+        row = parse(1, sample[0])
+        fits(batch_size, row, _OP, "batch_size")
+        if shuffle:
+            fits(shuffle_buffer_size, row, _OP, "shuffle_buffer_size")
     dataset = Dataset(make_iterator, f"make_csv_dataset({len(names)} file(s))")
     if shuffle:  # shuffle each epoch, then repeat: every row once per epoch, as in TF
         dataset = dataset.shuffle(shuffle_buffer_size, seed=shuffle_seed)

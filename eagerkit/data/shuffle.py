@@ -17,7 +17,8 @@ Examples
 import numpy as np
 
 from eagerkit.arguments import whole_number
-from eagerkit.data.steps import Failed
+from eagerkit.data.steps import Failed, fits
+from eagerkit.errors import ResourceExhaustedError
 
 
 def buffer_shuffle(source, buffer_size, rng):
@@ -31,6 +32,12 @@ def buffer_shuffle(source, buffer_size, rng):
         if type(element) is Failed:
             yield element
         elif len(buffer) < buffer_size:
+            if not buffer:  # the first element tells how much a full buffer would hold
+                try:
+                    fits(buffer_size, element, "shuffle", "buffer_size")
+                except ResourceExhaustedError as error:
+                    yield Failed(error)
+                    return
             buffer.append(element)
         else:
             index = int(rng.integers(len(buffer)))

@@ -32,6 +32,8 @@ ValueError: odd one out
 import itertools
 
 from eagerkit.data import structure
+from eagerkit.errors import ResourceExhaustedError
+from eagerkit.limits import check_memory
 
 
 class Failed:
@@ -75,12 +77,20 @@ def filtered(source, predicate, check_keep):
 
 
 def batched(source, batch_size, drop_remainder):
+    checked = False
     while True:
         elements, failed = [], None
         for element in itertools.islice(source, batch_size):
             if type(element) is Failed:  # TF: the partial batch is lost with the error
                 failed = element
                 break
+            if not checked:  # the first element tells how much a whole batch would hold
+                checked = True
+                try:
+                    fits(batch_size, element, "batch", "batch_size")
+                except ResourceExhaustedError as error:
+                    yield Failed(error)
+                    return
             elements.append(element)
         if failed is not None:
             yield failed
@@ -92,6 +102,17 @@ def batched(source, batch_size, drop_remainder):
         except Exception as error:  # elements that do not stack: this batch fails
             batch = Failed(error)
         yield batch
+
+
+def fits(count, element, op, what):
+    """Refuse to gather ``count`` elements like ``element`` when memory cannot hold them
+    (a dataset that repeats forever would otherwise be read until the machine gives out)."""
+    check_memory(
+        count * structure.nbytes(element),
+        f"{what}={count} elements like the first one ({structure.nbytes(element)} bytes)",
+        op,
+        f"use a smaller {what}",
+    )
 
 
 def taken(source, count):
