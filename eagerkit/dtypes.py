@@ -173,9 +173,10 @@ def _unsupported_numpy(np_dtype):
     )
 
 
-def first_inexact_int(ints, np_float):
-    """The first value of the integer array ``ints`` that the float dtype ``np_float`` cannot
-    hold exactly (float32 holds every whole number only up to 2**24), or None.
+def first_inexact_int(value, np_float):
+    """The first integer in ``value`` (a Python int, a list, a numpy array) that the float
+    dtype ``np_float`` cannot hold exactly (float32 holds every whole number only up to
+    2**24), or None; None too when ``value`` holds no integers.
 
     Examples
     --------
@@ -185,6 +186,9 @@ def first_inexact_int(ints, np_float):
     >>> first_inexact_int(np.array([2**24 + 1]), np.dtype(np.float64)) is None
     True
     """
+    ints = np.asarray(value)
+    if ints.dtype.kind not in "iu":
+        return None
     digits = np.finfo(np_float).nmant + 1  # a float holds every integer of this many bits
     if ints.dtype.itemsize * 8 - (ints.dtype.kind == "i") <= digits:
         return None  # int8 into float32 and the like: always exact

@@ -92,21 +92,17 @@ def _refuse_rounded_ints(op, value, np_float):
     """Integers (an int, a numpy int array) beside a float tensor must keep their values:
     TF rounds 16777217 to 16777216.0 in float32 silently; eagerkit refuses, as it refuses
     1.5 beside an int tensor."""
-    ints = np.asarray(value)
-    if ints.dtype.kind not in "iu":
-        return
-    changed = dtypes.first_inexact_int(ints, np_float)
+    changed = dtypes.first_inexact_int(value, np_float)
     if changed is not None:
         name = np_float.name
         with np.errstate(over="ignore"):  # float16(65535) is inf: say so, without a warning
             becomes = float(np_float.type(changed))
         wider = "int64 tensors" if name == "float64" else "a float64 tensor"
         raise InvalidArgumentError(
-            f"{op.name}: the integer {changed} (in the {ints.dtype.name} value of shape "
-            f"{ints.shape}) would become {becomes!r} as {name}, the dtype of the tensor "
-            f"beside it ({name} holds every whole number only up to "
-            f"2**{np.finfo(np_float).nmant + 1}). Compute with {wider}, or convert the value "
-            f"yourself to accept the rounding: np.asarray(value, np.{name})",
+            f"{op.name}: the integer {changed} (in the {type(value).__name__} beside a {name} "
+            f"tensor) would become {becomes!r} as {name}, which holds every whole number only "
+            f"up to 2**{np.finfo(np_float).nmant + 1}. Compute with {wider}, or convert the "
+            f"value yourself to accept the rounding: np.asarray(value, np.{name})",
             op=op.name,
         )
 

@@ -107,9 +107,7 @@ def _filled(shape, np_dtype, one_or_zero, device, op):
             f"use ek.fill(shape, b'text') for a string tensor, or zeros for empty strings",
             op=op,
         )
-    empty = np.empty(shape, dtype=object)
-    empty.fill(b"")  # strings live in host memory, as in TF
-    return Tensor(empty, CPU)
+    return Tensor(CPU.xp.full(shape, b"", dtype=object), CPU)  # strings live on the host
 
 
 def fill(dims, value, name=None):
