@@ -63,7 +63,7 @@ def _lab_server(log_path, args):
             start_new_session=True,  # so the whole group (make, jupyter) can be stopped
         )
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 300  # minutes on a loaded machine; a failed start ends it
         while True:
             try:
                 _get(port, "api/status")
