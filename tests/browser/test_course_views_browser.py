@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from pages import recorded_page
+from pages import KERNEL_WAIT_MS, recorded_page
 from test_widgets_browser import WIDGET_ERRORS, _run_all_cells, _shot, _wait_for
 
 pytestmark = pytest.mark.browser
@@ -63,7 +63,8 @@ def test_log_scale_colours_and_saved_state(page, lab):
     _wait_for(page, ".eagerkit-tape svg g.ek-node")
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function(
-        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000
+        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty",
+        timeout=KERNEL_WAIT_MS,
     )
     saved = json.loads((lab[2] / NOTEBOOK).read_text())
     state = saved["metadata"]["widgets"][STATE]["state"]
@@ -90,7 +91,7 @@ def _wait_idle(page):
     page.wait_for_function(
         "() => document.querySelector('.jp-Notebook-ExecutionIndicator')"
         "?.getAttribute('data-status') === 'idle'",
-        timeout=120_000,
+        timeout=KERNEL_WAIT_MS,
     )
 
 
