@@ -181,15 +181,12 @@ def default_numpy_dtype(value):
     )
 
 
-def non_rectangular(op=None):
-    """TF's ValueError for nested lists whose rows differ in length (eagerkit's class for it,
-    InvalidArgumentError, is a ValueError), with the way out."""
-    from eagerkit.errors import InvalidArgumentError
-
-    return InvalidArgumentError(
+def non_rectangular():
+    """TF's ValueError for nested lists whose rows differ in length, with the way out (the
+    boundary makes it eagerkit's InvalidArgumentError, a ValueError, naming the call)."""
+    return ValueError(
         "Can't convert non-rectangular Python sequence to Tensor: its rows have different "
-        "lengths. Pad them to one length, or make a ragged tensor with ek.ragged.constant",
-        op=op,
+        "lengths. Pad them to one length, or make a ragged tensor with ek.ragged.constant"
     )
 
 

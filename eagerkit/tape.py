@@ -125,8 +125,7 @@ class GradientTape:
         if tensor.dtype.kind not in "fc":  # gradients flow through floats and complex numbers
             if warn:
                 warnings.warn(
-                    f"The dtype of the watched tensor must be floating (e.g. ek.float32) or "
-                    f"complex, got "
+                    f"The dtype of the watched tensor must be floating (e.g. ek.float32), got "
                     f"ek.{tensor.dtype.name}: its gradient will be None. Use a float value "
                     "(3.0, not 3) or ek.cast.",
                     stacklevel=3,

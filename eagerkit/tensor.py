@@ -251,7 +251,7 @@ def to_array(value, np_dtype, device, op_name):
     try:
         host = np.asarray(value)
     except ValueError:  # numpy's "inhomogeneous shape": rows of different lengths
-        raise dtypes.non_rectangular(op_name) from None
+        raise dtypes.non_rectangular() from None
     if np_dtype.kind == "O" or host.dtype.kind in "SUO":  # a string tensor, or text given
         from eagerkit import strings
 

@@ -81,7 +81,7 @@ def to_tensor(rt, default_value=None, shape=None):
     inner = tuple(flat.shape[1:])
     if default_value is None:  # TF pads with zeros, or empty strings
         default_value = b"" if flat.dtype.is_string else 0
-    value = convert_to_tensor(default_value, dtype=flat.dtype)
+    value = convert_to_tensor(default_value, dtype=flat.dtype, device=flat._device)
     padding = expand_dims(broadcast_to(value, inner), 0)
     index = dense_indices(levels, sizes[:ragged])
     index = np.where(index < 0, flat.shape[0], index)  # the padding row, after the values

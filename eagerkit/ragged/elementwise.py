@@ -119,7 +119,7 @@ def _matched(rt, other):
     if not isinstance(other, Tensor):
         if np.ndim(other) == 0:
             return other  # a Python or numpy scalar: the op converts it with TF's rules
-        other = convert_to_tensor(other, dtype=rt.dtype)
+        other = convert_to_tensor(other, dtype=rt.dtype, device=rt.flat_values._device)
     inner = len(rt.flat_values.shape) - 1
     if other.ndim <= inner:
         return other  # it covers only the uniform inner dimensions: plain broadcasting

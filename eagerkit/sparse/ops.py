@@ -53,7 +53,7 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
         )
     if default_value is None:
         default_value = b"" if st.dtype.is_string else 0
-    fill = convert_to_tensor(default_value, dtype=st.dtype)
+    fill = convert_to_tensor(default_value, dtype=st.dtype, device=st.values._device)
     if st.dtype.is_string or st.dtype.is_bool:  # no sums of text: placed on the host
         array = np.full(size, fill.numpy(), dtype=st.dtype.as_numpy_dtype)
         array[where] = st.values.numpy()
@@ -62,7 +62,8 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     placed = unsorted_segment_sum(st.values, where, size)
     empty = np.ones(size, dtype=st.dtype.as_numpy_dtype)
     empty[where] = 0
-    return reshape(placed + fill * Tensor(empty), shape)
+    empty = convert_to_tensor(empty, device=st.values._device)  # 1 where no value is
+    return reshape(placed + fill * empty, shape)
 
 
 def from_dense(tensor, name=None):

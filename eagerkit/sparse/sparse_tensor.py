@@ -133,7 +133,8 @@ def _at_indices(st, other):
 
     if not isinstance(other, Tensor) and np.ndim(other) == 0:
         return other
-    other = other if isinstance(other, Tensor) else convert_to_tensor(other, dtype=st.dtype)
+    if not isinstance(other, Tensor):
+        other = convert_to_tensor(other, dtype=st.dtype, device=st.values._device)
     dense = broadcast_to(other, tuple(st._shape.tolist()))
     return gather(reshape(dense, (-1,)), linear_index(st._indices, st._shape))
 
