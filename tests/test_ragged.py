@@ -90,6 +90,8 @@ def test_reductions_follow_tf_on_empty_rows():
     assert ek.reduce_sum(rt, axis=0).numpy().tolist() == [3.0, 5.0]
     assert ek.reduce_mean(rt, axis=0).numpy().tolist() == [1.5, 5.0]
     assert ek.reduce_sum(rt).numpy() == 8.0
+    with_inf = ek.ragged.constant([[1.0, np.inf], [2.0]])
+    assert ek.reduce_mean(with_inf, axis=1).numpy().tolist() == [np.inf, 2.0]  # counts stay 2, 1
 
 
 def test_ragged_refuses_what_does_not_fit_with_clear_errors():

@@ -20,7 +20,7 @@ import numpy as np
 from eagerkit import arguments
 from eagerkit.errors import UnimplementedError
 from eagerkit.ops import reduce
-from eagerkit.ops.cast import cast
+from eagerkit.ops.creation import ones_like
 from eagerkit.ops.indexing import gather
 from eagerkit.ops.shape import concat as dense_concat
 from eagerkit.ragged import partition
@@ -82,7 +82,7 @@ def _reduce(rt, axis, name, dense):
     if name != "reduce_mean":
         return dense(padded, axis=axis)
     total = reduce.reduce_sum(padded, axis=axis)
-    ones = rt.with_flat_values(cast(rt.flat_values * 0 + 1, rt.dtype))
+    ones = rt.with_flat_values(ones_like(rt.flat_values))  # each value counts once
     count = reduce.reduce_sum(ones.to_tensor(0), axis=axis)
     return total / count  # 0 / 0 for an empty row: nan, as in TF
 
