@@ -35,6 +35,7 @@ from eagerkit.ops.compare import (
     logical_xor,
     not_equal,
 )
+from eagerkit.ops.complex import angle, conj, imag, real
 from eagerkit.ops.exp_log import cosh, erf, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.math import (
     abs,
@@ -140,9 +141,11 @@ __all__ = [
     "divide_no_nan",
     "abs",
     "add",
+    "angle",
     "argmax",
     "argmin",
     "ceil",
+    "conj",
     "cos",
     "cosh",
     "cumprod",
@@ -157,6 +160,7 @@ __all__ = [
     "floormod",
     "greater",
     "greater_equal",
+    "imag",
     "less",
     "less_equal",
     "log",
@@ -175,6 +179,7 @@ __all__ = [
     "negative",
     "not_equal",
     "pow",
+    "real",
     "reduce_all",
     "reduce_any",
     "reduce_logsumexp",
