@@ -29,9 +29,6 @@ ENGINE_BUGS = {
 # Wrong answers whose message does not yet name the mistake in the TA's words (it says what
 # differs, not why): listed so the list can only shrink.
 MENTION_GAPS = {
-    "2.2-wrong-numpy-exp": "the lesson has no numpy import: the NameError is what a student sees",
-    "3.3-wrong-jacobian": "says one tape where the TA expects the Jacobian's shape",
-    "5.1-wrong-halved": "a scalar too small: no factor can be seen in one number",
     "14.2-wrong-float64": "a loop that raised part way: the values are wrong, not named as dtype",
 }
 

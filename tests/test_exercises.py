@@ -171,6 +171,57 @@ def test_right_numbers_without_the_sections_mechanism_are_wrong_and_say_what_is_
     assert cpu.status == "wrong" and "no op of yours ran on /sim:0" in repr(cpu)
 
 
+def _nested(x, *, jacobian):
+    with ek.GradientTape() as outer:
+        outer.watch(x)
+        with ek.GradientTape() as inner:
+            inner.watch(x)
+            y = x**4 + x
+        dy_dx = inner.gradient(y, x)
+    if not jacobian:
+        return outer.gradient(dy_dx, x)
+    full = outer.jacobian(dy_dx, x)
+    return ek.linalg.diag_part(full) if len(x.shape) == 1 else full
+
+
+def test_a_jacobian_is_a_gradient_call_and_values_are_judged_before_the_mechanism():
+    # the outer tape's jacobian() uses it as gradient() does: the elementwise answer is right
+    diagonal = exercise("3.3").check(lambda x: _nested(x, jacobian=True))
+    assert diagonal.status == "right", repr(diagonal)
+
+    # the full Jacobian is right on a scalar x only: its shape is named, not the tapes
+    def full_jacobian(x):
+        with ek.GradientTape() as outer:
+            outer.watch(x)
+            with ek.GradientTape() as inner:
+                inner.watch(x)
+                y = x**4 + x
+            dy_dx = inner.gradient(y, x)
+        return outer.jacobian(dy_dx, x)
+
+    full = exercise("3.3").check(full_jacobian, seed=3)
+    assert full.status == "wrong" and "has shape" in repr(full)
+    assert "the values are right" not in repr(full)
+    assert exercise("3.3").check(lambda x: _nested(x, jacobian=False)).status == "right"
+
+
+def test_a_factor_on_a_one_number_result_is_seen_across_the_inputs():
+    halved = exercise("5.1").check(lambda p, t: ek.reduce_mean(ek.abs(p - t)) / 2)
+    assert halved.status == "wrong" and "a constant factor is missing or extra" in repr(halved)
+    shifted = exercise("5.1").check(lambda p, t: ek.reduce_mean(ek.abs(p - t)) + 1)
+    assert shifted.status == "wrong" and "factor" not in repr(shifted)
+
+
+def test_a_name_of_another_library_is_told_apart_from_a_typo():
+    def numpy_logistic(x):
+        return 1 / (1 + np.exp(-x))  # noqa: F821 - np is what the lesson does not import
+
+    told = repr(exercise("2.2").check(numpy_logistic))
+    assert "NameError" in told and "np (numpy) is not imported here" in told
+    typo = repr(exercise("2.2").check(lambda x: 1 / (1 + ek.exp(-y))))  # noqa: F821
+    assert "NameError" in typo and "not imported" not in typo
+
+
 # --- independent of cell order ----------------------------------------------------------------
 def test_a_check_builds_its_own_state_whatever_ran_before():
     def sum_of_squares_on_sim(x):

@@ -77,6 +77,22 @@ def student_code(when="", advice=None):
         raise StudentRaised(error, when, advice) from error
 
 
+# Modules a student reaches for that the lessons do not import (what a NameError means then).
+_LIBRARIES = {"np": "numpy", "numpy": "numpy", "math": "Python's math", "tf": "TensorFlow"}
+_LIBRARIES |= {"torch": "PyTorch", "jnp": "JAX's numpy", "scipy": "scipy"}
+
+
+def _other_library(error):
+    """A line for a NameError that is another library's name, else none."""
+    library = _LIBRARIES.get(getattr(error, "name", None)) if isinstance(error, NameError) else None
+    if library is None:
+        return []
+    return [
+        f"{error.name} ({library}) is not imported here, and a tape records only ek ops, not "
+        f"{library}'s: use ek's op of the same name (ek.exp, ek.math.log, ...)"
+    ]
+
+
 class Exercise:
     """Base class: a numbered exercise with hints. Subclasses define ``judge(answer, draw)``.
 
@@ -115,6 +131,7 @@ class Exercise:
             text = short(f"{type(raised.error).__name__}: {raised.error}", 300)
             when = f" {raised.when}" if raised.when else ""
             advice = [raised.advice] if raised.advice else []
+            advice = _other_library(raised.error) + advice
             result = self.result("wrong", [f"your code raised{when} {text}", *advice])
         if result.status == "wrong" and self.draws_inputs:
             name = getattr(answer, "__name__", "answer")

@@ -81,7 +81,9 @@ class FunctionExercise(Exercise):
             return self.result("wrong", [f"a function is expected, got {type(fn).__name__}"])
         name = getattr(fn, "__name__", "your function")
         right_before = None  # a call that was right (for a frozen ek.function trace)
-        for case in self.inputs(draw):
+        missing = []  # what the first call lacked of the section's mechanism
+        cases = self.inputs(draw)
+        for case in cases:
             args = [_as_input(a) for a in case]
             names = self.names[: len(args)]  # a parameter with a default may be left out
             call = f"{name}({', '.join(names)}) with " + ", ".join(
@@ -95,18 +97,18 @@ class FunctionExercise(Exercise):
                 return self.result("wrong", [_returned_none(call), *self._advice()])
             problems = differences(got, want, what=call, expect=self.expect, items=self.items)
             if problems:
+                problems += self._factor_on_every_input(fn, cases, got)
                 return self._wrong_value(fn, args, problems, got, want, right_before)
             if self.order:
                 result = self._gradients(fn, args, call, want, draw)
                 if result is not None:
                     return result
-            if self.mechanism:
+            if self.mechanism and not missing:
                 with student_code(f"in {call}"):
-                    problems = self.mechanism(fn, seen, args)
-                if problems:
-                    return self.result("wrong", problems)
+                    missing = self.mechanism(fn, seen, args)
             right_before = call
-        return self.result("right", [])
+        # "the values are right, but ..." only once they are, on every input
+        return self.result("wrong", missing) if missing else self.result("right", [])
 
     def _wrong_value(self, fn, args, problems, got, want, right_before):
         if right_before and hasattr(fn, "trace_count"):
@@ -126,6 +128,31 @@ class FunctionExercise(Exercise):
             lines, where = point_at_value(fn, self.reference, args, self.names)
             lines += self._missing_quantity(fn, args)
         return self.result("wrong", problems + lines, **where)
+
+    def _factor_on_every_input(self, fn, cases, got):
+        """A one-number result cannot show a factor (compare.py sees one across elements):
+        across the inputs it can. The line says so without the value asked for."""
+        if np.size(_array(got)) != 1 or len(cases) < 2:
+            return []
+        ratios = []
+        for case in cases:
+            args = [_as_input(a) for a in case]
+            try:
+                with student_code():
+                    mine = _array(fn(*args)).astype(np.float64)
+            except Exception:  # the first input's message says enough
+                return []
+            theirs = _array(self.reference(*args)).astype(np.float64)
+            if mine.size != 1 or not np.isfinite(mine).all() or abs(theirs.item()) < 1e-6:
+                return []
+            ratios.append(mine.item() / theirs.item())
+        c = ratios[0]
+        if abs(abs(c) - 1) < 1e-3 or not np.allclose(ratios, c, rtol=1e-3):
+            return []
+        return [
+            f"on each of the {len(ratios)} inputs your result is the right one times the same "
+            "number: a constant factor is missing or extra"
+        ]
 
     def _advice(self):
         return [self.advice] if self.advice else []

@@ -9,6 +9,7 @@ the duration of one call. Nothing is changed: the student's tapes work as they w
 
 import contextlib
 import dataclasses
+import functools
 
 from eagerkit import recording
 
@@ -56,8 +57,10 @@ class Observation:
     @contextlib.contextmanager
     def watching(self):
         recording.add_callback(self)
+        jacobians = _JacobiansHeard(self)  # a jacobian is a set of gradients too (TF's words)
         try:
-            yield self
+            with jacobians:
+                yield self
         finally:
             recording.remove_callback(self)
             for seen in self.tapes:
@@ -111,6 +114,40 @@ class Observation:
     def used_tapes(self):
         """The tapes that recorded something and gave at least one gradient."""
         return [seen for seen in self.tapes if seen.gradient_calls]
+
+
+class _JacobiansHeard:
+    """While the block runs, ``tape.jacobian`` and ``tape.batch_jacobian`` count as gradient
+    calls of the tapes the observation sees (tapes tell listeners of ``gradient`` only)."""
+
+    NAMES = ("jacobian", "batch_jacobian")
+
+    def __init__(self, observation):
+        self.observation = observation
+
+    def __enter__(self):
+        from eagerkit.tape import GradientTape
+
+        self._originals = {name: getattr(GradientTape, name) for name in self.NAMES}
+        for name, original in self._originals.items():
+            setattr(GradientTape, name, self._heard(original))
+
+    def __exit__(self, *exc_info):
+        from eagerkit.tape import GradientTape
+
+        for name, original in self._originals.items():
+            setattr(GradientTape, name, original)
+
+    def _heard(self, original):
+        observation = self.observation
+
+        @functools.wraps(original)
+        def heard(tape, *args, **kwargs):
+            result = original(tape, *args, **kwargs)
+            observation.on_gradient(tape, None, None, None)
+            return result
+
+        return heard
 
 
 def recorded_ops(fn, args):
