@@ -121,7 +121,9 @@ class FunctionExercise(Exercise):
         if same_values(got, want):
             return self.result("wrong", problems)  # a dtype, a device: no op to blame
         tensors = all(isinstance(a, Tensor) for a in args)
-        if not tensors or not isinstance(got, Tensor):
+        # a tape records nothing from integer inputs: there is no op on it to point at
+        floating = tensors and any(a.dtype.is_floating for a in args)
+        if not floating or not isinstance(got, Tensor):
             with student_code():
                 return self.result("wrong", problems + self._missing_quantity(fn, args))
         with student_code():
@@ -132,20 +134,23 @@ class FunctionExercise(Exercise):
     def _factor_on_every_input(self, fn, cases, got):
         """A one-number result cannot show a factor (compare.py sees one across elements):
         across the inputs it can. The line says so without the value asked for."""
-        if np.size(_array(got)) != 1 or len(cases) < 2:
+        if not _one_number(got) or len(cases) < 2:
             return []
         ratios = []
         for case in cases:
             args = [_as_input(a) for a in case]
             try:
                 with student_code():
-                    mine = _array(fn(*args)).astype(np.float64)
+                    mine = fn(*args)
             except Exception:  # the first input's message says enough
                 return []
-            theirs = _array(self.reference(*args)).astype(np.float64)
-            if mine.size != 1 or not np.isfinite(mine).all() or abs(theirs.item()) < 1e-6:
+            theirs = self.reference(*args)
+            if not (_one_number(mine) and _one_number(theirs)):
                 return []
-            ratios.append(mine.item() / theirs.item())
+            mine, theirs = float(_array(mine)), float(_array(theirs))
+            if not np.isfinite(mine) or abs(theirs) < 1e-6:
+                return []
+            ratios.append(mine / theirs)
         c = ratios[0]
         if abs(abs(c) - 1) < 1e-3 or not np.allclose(ratios, c, rtol=1e-3):
             return []
@@ -251,6 +256,15 @@ def _as_input(value):
     if isinstance(value, (np.ndarray, np.generic, list)):
         return convert_to_tensor(value)
     return value
+
+
+def _one_number(value):
+    """A Python number or a one-element real tensor (not a list, not a string)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number, Tensor)):
+        return False
+    if isinstance(value, Tensor) and not (value.dtype.is_floating or value.dtype.is_integer):
+        return False
+    return np.size(_array(value)) == 1
 
 
 def _array(value):

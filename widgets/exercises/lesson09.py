@@ -42,6 +42,7 @@ FunctionExercise(
     order=0,
     needs=[SIM],
     mechanism=_matmul_on_sim,
+    quantities={"the matrix product of counts with itself (counts times counts)": _product},
     template="def product_on_sim(counts): ...",
     hints=[
         "The simulated GPU has no integer matmul kernel, as cuBLAS has none.",
