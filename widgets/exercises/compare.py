@@ -135,6 +135,11 @@ def _shape_reason(got, want):
         return (
             "an axis that must stay was reduced or squeezed away: check the axis of each reduction"
         )
+    if want and tuple(got) == tuple(want) * 2:
+        return (
+            "one value for each pair of elements (a full Jacobian, or a column broadcast "
+            "against a row?) where one value per element is expected"
+        )
     if len(got) > len(want):
         return "an axis is left over: check the axis of each reduction (or a keepdims)"
     if sorted(got) == sorted(want):

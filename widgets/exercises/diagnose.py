@@ -138,17 +138,22 @@ def first_wrong_value(fn, student, reference, want):
 def _fixed_by(fn, inputs, position, value, want):
     """Whether the student's result is right once the op that ran at ``position`` gives
     ``value`` instead of what it computed."""
-    count = [0]
+    count, elsewhere = [0], [False]
 
     def substitute(op, op_inputs, output):
         if count[0] == position and isinstance(output, Tensor):
-            output._data = np.asarray(value, output.dtype.as_numpy_dtype)
+            if tuple(output.shape) != np.shape(value):  # the run took another path: no proof
+                elsewhere[0] = True
+            else:
+                output._data = np.asarray(value, output.dtype.as_numpy_dtype)
         count[0] += 1
 
     try:
         with quiet(), running(substitute):
             got = fn(*inputs)
     except Exception:  # the student's code may not survive a changed value
+        return False
+    if elsewhere[0]:
         return False
     if not isinstance(got, Tensor) or not isinstance(want, Tensor):
         return False
