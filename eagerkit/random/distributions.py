@@ -18,6 +18,7 @@ from eagerkit import dtypes
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.limits import check_tensor
 from eagerkit.tensor import Tensor
 
 
@@ -31,7 +32,9 @@ def shape_of(shape, op):
         raise InvalidArgumentError(
             f"{op}: shape must be a list of non-negative integers, got {shape!r}", op=op
         )
-    return tuple(size(n, "each dimension of shape", op) for n in shape)
+    shape = tuple(size(n, "each dimension of shape", op) for n in shape)
+    check_tensor(shape, 8, op)  # drawn in float64 on the host
+    return shape
 
 
 def float_dtype(dtype, op):
