@@ -218,3 +218,20 @@ def test_a_trace_that_raises_is_not_kept(cls):
         function(ek.constant([[1.0, 1.0]]))  # a new shape: traced again, and it raises
     assert picture(function, v) == before
     assert float(function(ek.constant([2.0, 2.0]))) == 6.0  # the first trace still works
+
+
+def test_saving_under_a_file_changes_nothing(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a directory")
+    checkpoint = ek.train.Checkpoint(w=ek.Variable([1.0]))
+
+    def observe():
+        return picture(checkpoint), files(tmp_path)
+
+    must_fail_and_change_nothing(observe, lambda: checkpoint.save(str(blocker / "ckpt")))
+    must_fail_and_change_nothing(observe, lambda: checkpoint.write(str(blocker / "weights")))
+    manager = ek.train.CheckpointManager(checkpoint, str(blocker / "dir"))
+    must_fail_and_change_nothing(lambda: (picture(manager), files(tmp_path)), manager.save)
+    must_fail_and_change_nothing(
+        lambda: files(tmp_path), lambda: ek.summary.create_file_writer(str(blocker / "logs"))
+    )
