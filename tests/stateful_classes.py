@@ -42,6 +42,8 @@ KINDS = {
 
 STATELESS = {
     ek.Tensor: "immutable: every op makes a new one",
+    ek.RaggedTensor: "immutable, as a Tensor: every op makes a new one",
+    ek.SparseTensor: "immutable, as a Tensor: every op makes a new one",
     ek.DType: "a constant describing a dtype",
     ek.Device: "a name and a backend; the current device is a scope, tested as global state",
     ek.TensorShape: "immutable",

@@ -102,6 +102,9 @@ BOUNDED = {
     "linspace.num": lambda: ek.linspace(0.0, 1.0, 2**62),
     "broadcast_to.shape": lambda: ek.broadcast_to([1.0], HUGE_SHAPE) + 1.0,
     "reshape.shape": lambda: ek.reshape([1.0], HUGE_SHAPE),
+    "RaggedTensor.to_tensor.shape": lambda: ek.ragged.constant([[1.0], []]).to_tensor(
+        shape=HUGE_SHAPE
+    ),
     "tile.multiples": lambda: ek.tile([1.0], [2**62]),
     "repeat.repeats": lambda: ek.repeat([1.0], 2**62),
     "one_hot.depth": lambda: ek.one_hot([0, 1], 2**62),
@@ -177,6 +180,7 @@ SAFE = {
     "Input.batch_size": "a symbolic stand-in: describes a shape, allocates nothing",
     "InputLayer.__init__.batch_size": "describes the input's shape; allocates nothing",
     "fans.shape": "arithmetic on the sizes; allocates nothing",
+    "slice.size": "a window into a sparse tensor that exists: it can only shrink it",
     "_Pooling2D.__init__.pool_size": "a window larger than the input is refused by its call",
     "_Pooling2D.__init__.strides": "a larger stride only shrinks the output",
     "Conv2D.__init__.strides": "a larger stride only shrinks the output",

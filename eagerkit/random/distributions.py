@@ -65,15 +65,19 @@ def _scale_and_shift(shape, mean, stddev, np_dtype, op):
     """``(stddev, mean)`` as arrays of ``np_dtype`` that broadcast against ``shape``."""
     scale = _host_number(stddev, op).astype(np_dtype)
     shift = _host_number(mean, op).astype(np_dtype)
-    try:
-        np.broadcast_shapes(shape, scale.shape, shift.shape)
-    except ValueError:
-        raise InvalidArgumentError(
-            f"{op}: mean (shape {shift.shape}) and stddev (shape {scale.shape}) must broadcast "
-            f"to the shape drawn, {shape}",
-            op=op,
-        ) from None
+    _check_broadcast(shape, ("mean", shift), ("stddev", scale), op=op)
     return scale, shift
+
+
+def _check_broadcast(shape, *named, op):
+    """Each ``(name, array)`` in ``named`` must broadcast against the shape drawn."""
+    try:
+        np.broadcast_shapes(shape, *(array.shape for _, array in named))
+    except ValueError:
+        given = " and ".join(f"{name} (shape {array.shape})" for name, array in named)
+        raise InvalidArgumentError(
+            f"{op}: {given} must broadcast to the shape drawn, {shape}", op=op
+        ) from None
 
 
 @contextlib.contextmanager
@@ -148,14 +152,7 @@ def uniform(source, shape, minval, maxval, dtype, op):
             return _on_device(samples, dtype.as_numpy_dtype, device)
     np_dtype = float_dtype(dtype, op)
     low, high = _host_number(minval, op), _host_number(1.0 if maxval is None else maxval, op)
-    try:
-        np.broadcast_shapes(shape, low.shape, high.shape)
-    except ValueError:
-        raise InvalidArgumentError(
-            f"{op}: minval (shape {low.shape}) and maxval (shape {high.shape}) must broadcast "
-            f"to the shape drawn, {shape}",
-            op=op,
-        ) from None
+    _check_broadcast(shape, ("minval", low), ("maxval", high), op=op)
     with _drawing(source, device) as generator:
         samples = generator.uniform(low, high, size=shape)  # drawn in float64, then cast
         return _on_device(samples, np_dtype, device)
@@ -179,9 +176,10 @@ def categorical(source, logits, num_samples, dtype, op):
     # Inverse CDF: a uniform number in [0, 1) picks the class whose cumulative share covers it.
     weights = np.exp(host - host.max(axis=1, keepdims=True))
     cumulative = np.cumsum(weights, axis=1) / weights.sum(axis=1, keepdims=True)
-    uniforms = (source() if callable(source) else source).random((host.shape[0], count))
-    rows = [np.searchsorted(c, u, side="right") for c, u in zip(cumulative, uniforms, strict=True)]
-    picks = np.minimum(np.array(rows, np.int64).reshape(-1, count), host.shape[1] - 1)
-    return Tensor(
-        logits._device.backend.asarray(picks.astype(dtype.as_numpy_dtype)), logits._device
-    )
+    with _drawing(source, logits._device) as generator:
+        uniforms = generator.random((host.shape[0], count))
+        rows = [
+            np.searchsorted(c, u, side="right") for c, u in zip(cumulative, uniforms, strict=True)
+        ]
+        picks = np.minimum(np.array(rows, np.int64).reshape(-1, count), host.shape[1] - 1)
+        return _on_device(picks, dtype.as_numpy_dtype, logits._device)
