@@ -3,6 +3,7 @@
 tests/test_simulated_device.py runs them on '/sim:0' and tests/test_gpu.py on '/gpu:0'.
 """
 
+import inspect
 import time
 
 import numpy as np
@@ -146,3 +147,44 @@ def live_widgets(device_name, steps=20):
         device.backend.to_host = to_host
     norms = [[float(np.linalg.norm(g.numpy())) for g in grads] for grads in grads_per_step]
     return curve, flow, during, at_the_flushes, norms
+
+
+# The fused kernels whose last parameters are numbers (an optimizer's rates), not arrays.
+KERNEL_SCALARS = {
+    "gradient_descent": 1,
+    "momentum_update": 2,
+    "nesterov_update": 2,
+    "adam_update": 6,
+    "cross_entropy_loss": 1,  # the number of classes
+}
+
+
+def kernel_arity(kernel):
+    """(arrays, numbers) the fused kernel takes after ``xp``."""
+    count = len(inspect.signature(kernel.function).parameters) - 1
+    numbers = KERNEL_SCALARS.get(kernel.name, 0)
+    return count - numbers, numbers
+
+
+def kernel_arguments(name, shape, dtype):
+    """Host arguments for the fused kernel ``name``: arrays of ``shape`` in (0.5, 2), away
+    from 0 (several kernels divide), int32 labels and column indices in 0..2, and numbers
+    in (0, 1) for rates."""
+    from eagerkit.backends import fusion
+
+    kernel = fusion.KERNELS[name]
+    arrays, numbers = kernel_arity(kernel)
+    names = list(inspect.signature(kernel.function).parameters)[1 : 1 + arrays]
+    generator = np.random.default_rng(7)
+    made = [
+        generator.integers(0, 3, shape).astype(np.int32)  # a label, or a column's index
+        if parameter in ("label", "column")
+        else generator.uniform(0.5, 2.0, shape).astype(dtype)
+        for parameter in names
+    ]
+    return made, [dtype(0.1 * (i + 1)) for i in range(numbers)]
+
+
+def outputs(result):
+    """A kernel's results as a tuple (one output or several)."""
+    return result if isinstance(result, tuple) else (result,)

@@ -3,19 +3,24 @@
 Skipped, with the reason cupy gives, on machines without cupy or without a CUDA device.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from device_suite import (
     check_case_on,
     dense_training_step,
     gradient_across_copies,
+    kernel_arguments,
     live_widgets,
+    outputs,
     seed_gpu_examples,
     train_linear_model,
 )
 from op_cases import cases
 
 import eagerkit as ek
+from eagerkit.backends import fusion
 from eagerkit.backends.cupy_backend import gpu_status
 from eagerkit.errors import NotFoundError
 
@@ -77,3 +82,21 @@ def test_live_widgets_read_the_device_once_per_flush():
     assert at_the_flushes == 1 + 2 + 1  # the norms, two histograms, the losses
     np.testing.assert_allclose(flow.history["norms"], [[np.hypot(*n)] for n in norms], rtol=1e-5)
     assert len(curve.history["runs"]["main"]["loss"]["y"]) == 20
+
+
+# --- fused kernels (tests/test_fusion.py and test_simulated_device.py
+# prove the same on the CPU and /sim:0; here cupy.fuse compiles them) ---------------------
+@pytest.mark.parametrize("name", sorted(fusion.KERNELS))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_every_fused_kernel_compiles_and_matches_its_steps_on_the_cpu(name, dtype):
+    arrays, scalars = kernel_arguments(name, (4, 3), dtype)
+    device = ek.devices.get_device("/gpu:0")
+    on_gpu = [device.backend.asarray(a) for a in arrays]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a kernel cupy cannot fuse warns: here, a failure
+        got = getattr(device.xp.kernels, name)(*on_gpu, *scalars)
+    expected = fusion.KERNELS[name].function(np, *arrays, *scalars)
+    for result, want in zip(outputs(got), outputs(expected), strict=True):
+        host = device.backend.to_host(result)
+        assert host.dtype == want.dtype
+        np.testing.assert_allclose(host, want, rtol=2e-6 if dtype == np.float32 else 1e-13)

@@ -10,6 +10,7 @@ an int64 Variable, so a checkpoint saves the whole optimizer state.
 """
 
 from eagerkit import dtypes
+from eagerkit.backends.fusion import elementwise
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.tensor import Tensor
 from eagerkit.train.checks import check_global_step, checked_pairs, number
@@ -261,6 +262,17 @@ class GradientDescentOptimizer(Optimizer):
     """
 
     def _update(self, xp, value, g, slots, step):
-        new_value = g * -_value(self.learning_rate)  # a fresh array: ours to add into
-        new_value += value  # value - rate * g, bit for bit, with one temporary fewer
-        return new_value, {}
+        rate = value.dtype.type(_value(self.learning_rate))  # as numpy rounds a Python float
+        return xp.kernels.gradient_descent(value, g, rate), {}
+
+
+def _gradient_descent_on_host(xp, value, g, rate):
+    new_value = g * -rate  # a fresh array: ours to add into
+    new_value += value  # value - rate * g, bit for bit, with one temporary fewer
+    return new_value
+
+
+@elementwise("gradient_descent", host=_gradient_descent_on_host)
+def _gradient_descent(xp, value, g, rate):
+    """One step of gradient descent: one kernel on a GPU (backends/fusion.py)."""
+    return value - rate * g
