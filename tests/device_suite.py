@@ -149,6 +149,56 @@ def live_widgets(device_name, steps=20):
     return curve, flow, during, at_the_flushes, norms
 
 
+def mlp_training(device_name, batch=64, inputs=784, hidden=256, classes=10):
+    """One SGD step of a ReLU MLP with integer labels, written as a TF user writes it
+    (Variables under a fresh tape, ``+ b``, sparse cross-entropy), and the same step by
+    hand on the device's arrays (what cupy code written by hand would launch).
+
+    Returns ``(step, by_hand, variables)``: two functions that each take one step, and the
+    eagerkit Variables that ``step`` trains.
+    """
+    device = ek.devices.get_device(device_name)
+    ek.set_random_seed(4)
+    with ek.device(device):
+        images = ek.random_normal([batch, inputs])
+        labels = ek.random_uniform([batch], 0, classes, dtype=ek.int32)
+        w1 = ek.Variable(ek.random_normal([inputs, hidden], stddev=0.05), name="w1")
+        b1 = ek.Variable(ek.zeros([hidden]), name="b1")
+        w2 = ek.Variable(ek.random_normal([hidden, classes], stddev=0.05), name="w2")
+        b2 = ek.Variable(ek.zeros([classes]), name="b2")
+    variables = [w1, b1, w2, b2]
+    optimizer = ek.train.GradientDescentOptimizer(0.1)
+
+    def step():
+        with ek.GradientTape() as tape:
+            hidden_layer = ek.nn.relu(ek.matmul(images, w1) + b1)
+            logits = ek.matmul(hidden_layer, w2) + b2
+            loss = ek.reduce_mean(
+                ek.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+            )
+        grads = tape.gradient(loss, variables)
+        optimizer.apply_gradients(zip(grads, variables, strict=True))
+        return loss
+
+    xp = device.xp
+    x, y = images._data, labels._data
+    weights = [v._data.copy() for v in variables]
+
+    def by_hand():
+        w1, b1, w2, b2 = weights
+        h = xp.maximum(x @ w1 + b1, 0)
+        logits = h @ w2 + b2
+        e = xp.exp(logits - logits.max(axis=1, keepdims=True))
+        p = e / e.sum(axis=1, keepdims=True)
+        p[xp.arange(batch), y] -= 1  # softmax minus one-hot: d(sum of losses)/d logits
+        g = p / batch
+        g_hidden = (g @ w2.T) * (h > 0)
+        weights[:] = w1 - 0.1 * (x.T @ g_hidden), b1 - 0.1 * g_hidden.sum(axis=0)
+        weights[2:] = w2 - 0.1 * (h.T @ g), b2 - 0.1 * g.sum(axis=0)
+
+    return step, by_hand, variables
+
+
 # The fused kernels whose last parameters are numbers (an optimizer's rates), not arrays.
 KERNEL_SCALARS = {
     "gradient_descent": 1,

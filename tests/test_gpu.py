@@ -13,6 +13,7 @@ from device_suite import (
     gradient_across_copies,
     kernel_arguments,
     live_widgets,
+    mlp_training,
     outputs,
     seed_gpu_examples,
     train_linear_model,
@@ -84,7 +85,7 @@ def test_live_widgets_read_the_device_once_per_flush():
     assert len(curve.history["runs"]["main"]["loss"]["y"]) == 20
 
 
-# --- fused kernels (tests/test_fusion.py and test_simulated_device.py
+# --- fused kernels and the training step (tests/test_fusion.py and test_simulated_device.py
 # prove the same on the CPU and /sim:0; here cupy.fuse compiles them) ---------------------
 @pytest.mark.parametrize("name", sorted(fusion.KERNELS))
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -100,3 +101,44 @@ def test_every_fused_kernel_compiles_and_matches_its_steps_on_the_cpu(name, dtyp
         host = device.backend.to_host(result)
         assert host.dtype == want.dtype
         np.testing.assert_allclose(host, want, rtol=2e-6 if dtype == np.float32 else 1e-13)
+
+
+def test_the_mlp_training_step_on_the_gpu_matches_the_cpu():
+    on_gpu, _, gpu_variables = mlp_training("/gpu:0")
+    on_cpu, _, cpu_variables = mlp_training("/cpu:0")
+    for _ in range(3):
+        np.testing.assert_allclose(float(on_gpu()), float(on_cpu()), rtol=1e-5)
+    for v, cpu_v in zip(gpu_variables, cpu_variables, strict=True):
+        assert v.device == GPU
+        np.testing.assert_allclose(v.numpy(), cpu_v.numpy(), rtol=1e-4, atol=1e-6)
+
+
+def test_cross_entropy_on_the_gpu_gives_nan_rows_for_labels_out_of_range():
+    logits = np.array([[1.0, 2.0, 0.5], [0.0, 0.0, 0.0], [3.0, -1.0, 0.0]], np.float32)
+    with ek.device("/gpu:0"):
+        x, y = ek.constant(logits), ek.constant([2, 3, -1])
+        with ek.GradientTape() as tape:
+            tape.watch(x)
+            loss = ek.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=x)
+        grad = tape.gradient(loss, x)
+    on_cpu = ek.nn.sparse_softmax_cross_entropy_with_logits(labels=[2], logits=logits[:1])
+    np.testing.assert_allclose(loss.numpy()[0], on_cpu.numpy()[0], rtol=1e-6)
+    assert np.isnan(loss.numpy()[1:]).all() and np.isnan(grad.numpy()[1:]).all()
+
+
+def test_adam_and_momentum_steps_on_the_gpu_match_the_cpu():
+    optimizers = [
+        lambda: ek.train.AdamOptimizer(0.1),
+        lambda: ek.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True),
+    ]
+    for make in optimizers:
+        values = {}
+        for name in ("/gpu:0", "/cpu:0"):
+            with ek.device(name):
+                w, g = ek.Variable([1.0, -2.0, 3.0]), ek.constant([0.5, 0.25, -1.0])
+            optimizer = make()
+            for _ in range(3):
+                optimizer.apply_gradients([(g, w)])
+            values[name] = w.numpy()
+            assert int(optimizer.iterations) == 3 and optimizer.iterations.device == CPU
+        np.testing.assert_allclose(values["/gpu:0"], values["/cpu:0"], rtol=1e-6)

@@ -11,6 +11,7 @@ an int64 Variable, so a checkpoint saves the whole optimizer state.
 
 from eagerkit import dtypes
 from eagerkit.backends.fusion import elementwise
+from eagerkit.devices import CPU, device
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.tensor import Tensor
 from eagerkit.train.checks import check_global_step, checked_pairs, number
@@ -51,7 +52,8 @@ class Optimizer:
     def iterations(self):
         """How many times ``apply_gradients`` has run (an int64 Variable, checkpointed)."""
         if self._iterations is None:
-            self._iterations = Variable(0, dtype=dtypes.int64, trainable=False, name="iter")
+            with device(CPU):  # on the host, whatever the scope: reading it never waits for a GPU
+                self._iterations = Variable(0, dtype=dtypes.int64, trainable=False, name="iter")
         return self._iterations
 
     # --- the public API ---------------------------------------------------------------------
