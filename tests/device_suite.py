@@ -199,6 +199,40 @@ def mlp_training(device_name, batch=64, inputs=784, hidden=256, classes=10):
     return step, by_hand, variables
 
 
+def training_against_the_cpu(device_name, steps=3):
+    """``steps`` MLP steps (``mlp_training``) on ``device_name`` and on the CPU.
+
+    Returns ``(losses, cpu_losses, variables, cpu_variables)``.
+    """
+    on_device, _, variables = mlp_training(device_name)
+    on_cpu, _, cpu_variables = mlp_training("/cpu:0")
+    losses, cpu_losses = [], []
+    for _ in range(steps):  # in turn, as a training loop would
+        losses.append(float(on_device()))
+        cpu_losses.append(float(on_cpu()))
+    return losses, cpu_losses, variables, cpu_variables
+
+
+OUT_OF_RANGE_LOGITS = np.array([[1.0, 2.0, 0.5], [0.0, 0.0, 0.0], [3.0, -1.0, 0.0]], np.float32)
+OUT_OF_RANGE_LABELS = np.array([2, 3, -1], np.int32)  # 3 and -1: out of range for 3 classes
+
+
+def cross_entropy_out_of_range(device_name):
+    """Sparse cross-entropy and its gradient on ``device_name`` for labels 2, 3 and -1 of 3
+    classes (a GPU answers NaN rows, as TF's GPU kernel does; the CPU raises), and the
+    first row's loss computed on the CPU. Returns ``(loss, grad, first_row_on_cpu)``."""
+    with ek.device(device_name):
+        x, y = ek.constant(OUT_OF_RANGE_LOGITS), ek.constant(OUT_OF_RANGE_LABELS)
+        with ek.GradientTape() as tape:
+            tape.watch(x)
+            loss = ek.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=x)
+        grad = tape.gradient(loss, x)
+    on_cpu = ek.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=OUT_OF_RANGE_LABELS[:1], logits=OUT_OF_RANGE_LOGITS[:1]
+    )
+    return loss.numpy(), grad.numpy(), on_cpu.numpy()[0]
+
+
 # The fused kernels whose last parameters are numbers (an optimizer's rates), not arrays.
 KERNEL_SCALARS = {
     "gradient_descent": 1,
