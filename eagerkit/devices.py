@@ -328,6 +328,10 @@ def gpu_stand_in(device):
     return device.kind == "sim" and _DEVICES.get("/gpu:0") is device
 
 
+if simulated_gpu_requested():  # EAGERKIT_SIMULATED_GPU=1: GPU code runs on the stand-in
+    enable_simulated_gpu(as_gpu=True)
+
+
 def current_device():
     """The device that creation ops use now (``/cpu:0`` unless inside ``ek.device(...)``).
 
@@ -385,7 +389,3 @@ def device(name):
             yield target
     finally:
         stack.pop()
-
-
-if simulated_gpu_requested():  # EAGERKIT_SIMULATED_GPU=1: GPU code runs on the stand-in
-    enable_simulated_gpu(as_gpu=True)
