@@ -1,14 +1,24 @@
-"""eagerkit on the CPU and, where present, the GPU, side by side with numpy and PyTorch (CPU).
+"""eagerkit on each device beside the same work by hand (numpy, cupy) and in PyTorch (CPU, CUDA).
 
     python benchmarks/devices.py
 
-Three workloads, each in milliseconds:
-- matmul: a 1000x1000 float32 matrix multiplied by itself 10 times (the TF guide's measure());
-- small ops: a chain of 100 elementwise ops on a (10,) array, forward only (per-op overhead);
-- MLP step: one training step of a 784-128-10 ReLU network on a batch of 256 (forward,
-  backward, gradient-descent update) with plain Variables and matmul.
-GPU work is queued asynchronously, so every timing waits for the device (``synchronize``)
-before reading the clock, after a warm-up run (the first GPU call initialises the device).
+Five workloads, milliseconds per run (issue 20's GPU targets are the last three ratios):
+- matmul x10: a 1000x1000 float32 matrix multiplied by itself 10 times (the TF guide's measure());
+- 100 ops: a chain of 100 elementwise ops on a (10,) float32 array, forward only, and forward
+  and backward (per-op overhead: on a GPU, kernel launches and the Python around them);
+- MLP step: one SGD step of a 784-1024-10 ReLU network on a batch of 1024, written as a TF
+  user writes it (Variables, ``+ b``, sparse softmax cross-entropy on integer labels);
+- conv: a 3x3 convolution, 64 images 32x32x32 -> 64 channels, forward and backward.
+
+Columns: eagerkit on the CPU, numpy by hand, PyTorch on the CPU; where a GPU is present,
+eagerkit on it, cupy by hand (the same array code as numpy's column, on the GPU) and PyTorch
+CUDA. The contenders take turns round after round and each figure is the best round, so a
+machine that changes speed mid-run slows every column alike; GPU work is queued, so every
+reading waits for its device (``synchronize``), after a warm-up run.
+
+Last, the kernel launches of one MLP step, counted on the simulated GPU (``/sim:0`` counts
+each array operation as a launch, as cupy launches one): eagerkit's step against the same
+step by hand. This runs on any machine; a real GPU launches the same kernels.
 """
 
 import os
@@ -20,23 +30,29 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import eagerkit as ek  # noqa: E402
 from eagerkit.backends.cupy_backend import gpu_status  # noqa: E402
+from eagerkit.backends.simulated import counting  # noqa: E402
 
 try:
     import torch
 except ImportError:  # PyTorch is a reference, not a dependency
     torch = None
 
-BATCH, INPUTS, HIDDEN, CLASSES = 256, 784, 128, 10
+BATCH, INPUTS, HIDDEN, CLASSES = 1024, 784, 1024, 10
+IMAGES, SIDE, CHANNELS, FILTERS = 64, 32, 32, 64
+WORKLOADS = ("matmul x10", "100 ops fwd", "100 ops fwd+bwd", "MLP step", "conv fwd+bwd")
+SETTINGS = {  # workload -> (rounds, calls per round)
+    "matmul x10": (3, 1),
+    "100 ops fwd": (7, 20),
+    "100 ops fwd+bwd": (7, 10),
+    "MLP step": (5, 2),
+    "conv fwd+bwd": (3, 1),
+}
 
 
 def best_milliseconds(runs, rounds, repeat):
-    """Best time per call of each ``(run, synchronize)`` in ``runs``, in ms.
-
-    The runs take turns round by round, so a machine that changes speed mid-run slows every
-    column alike; each reading waits for its device first.
-    """
+    """Best time per call of each ``(run, synchronize)`` in ``runs``, in ms (turns taken)."""
     for run, synchronize in runs.values():
-        run()  # warm-up: the first use of a GPU initialises it
+        run()  # warm-up: the first use of a GPU initialises it (and cupy compiles kernels)
         synchronize()
     best = {name: float("inf") for name in runs}
     for _ in range(rounds):
@@ -49,134 +65,237 @@ def best_milliseconds(runs, rounds, repeat):
     return best
 
 
-# --- eagerkit on one device ----------------------------------------------------------------------
+# --- eagerkit on one device -------------------------------------------------------------------
 def eagerkit_workloads(device_name):
     with ek.device(device_name):
         ek.set_random_seed(0)
         big = ek.random_normal([1000, 1000])
         x_small, y_small = ek.random_normal([10]), ek.random_normal([10])
         images = ek.random_normal([BATCH, INPUTS])
-        labels = ek.one_hot(ek.random_uniform([BATCH], 0, CLASSES, dtype=ek.int32), CLASSES)
+        labels = ek.random_uniform([BATCH], 0, CLASSES, dtype=ek.int32)
         w1 = ek.Variable(ek.random_normal([INPUTS, HIDDEN], stddev=0.05))
+        b1 = ek.Variable(ek.zeros([HIDDEN]))
         w2 = ek.Variable(ek.random_normal([HIDDEN, CLASSES], stddev=0.05))
+        b2 = ek.Variable(ek.zeros([CLASSES]))
+        pictures = ek.random_normal([IMAGES, SIDE, SIDE, CHANNELS])
+        kernel = ek.Variable(ek.random_normal([3, 3, CHANNELS, FILTERS], stddev=0.05))
     optimizer = ek.train.GradientDescentOptimizer(0.1)
+    variables = [w1, b1, w2, b2]
 
     def matmul_10():
         for _ in range(10):
             ek.matmul(big, big)
 
-    def small_ops():
-        x = x_small
-        for _ in range(25):
+    def chain(x):
+        for _ in range(25):  # 4 ops each: multiply, add, tanh, subtract
             x = ek.tanh(x * y_small + y_small) - y_small
+        return x
+
+    def chain_backward():
+        with ek.GradientTape() as tape:
+            tape.watch(x_small)
+            y = ek.reduce_sum(chain(x_small))
+        tape.gradient(y, x_small)
 
     def mlp_step():
         with ek.GradientTape() as tape:
-            logits = ek.matmul(ek.nn.relu(ek.matmul(images, w1)), w2)
+            hidden = ek.nn.relu(ek.matmul(images, w1) + b1)
+            logits = ek.matmul(hidden, w2) + b2
             loss = ek.reduce_mean(
-                ek.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+                ek.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
             )
-        optimizer.apply_gradients(zip(tape.gradient(loss, [w1, w2]), [w1, w2], strict=True))
+        grads = tape.gradient(loss, variables)
+        optimizer.apply_gradients(zip(grads, variables, strict=True))
 
-    return {"matmul x10": matmul_10, "100 small ops": small_ops, "MLP step": mlp_step}
+    def conv():
+        with ek.GradientTape() as tape:
+            y = ek.reduce_sum(ek.nn.conv2d(pictures, kernel, strides=1, padding="SAME"))
+        tape.gradient(y, kernel)
+
+    runs = (matmul_10, lambda: chain(x_small), chain_backward, mlp_step, conv)
+    return dict(zip(WORKLOADS, runs, strict=True))
 
 
-# --- the same by hand in numpy (the floor) -------------------------------------------------
-def numpy_workloads():
+# --- the same by hand, as array code (numpy on the CPU, cupy on a GPU) -------------------------
+def by_hand_workloads(xp):
     rng = np.random.default_rng(0)
-    big = rng.standard_normal((1000, 1000), dtype=np.float32)
-    x_small, y_small = rng.standard_normal(10), rng.standard_normal(10)
-    images = rng.standard_normal((BATCH, INPUTS), dtype=np.float32)
-    labels = np.eye(CLASSES, dtype=np.float32)[rng.integers(0, CLASSES, BATCH)]
-    w1 = (rng.standard_normal((INPUTS, HIDDEN)) * 0.05).astype(np.float32)
-    w2 = (rng.standard_normal((HIDDEN, CLASSES)) * 0.05).astype(np.float32)
+    host = {
+        "big": rng.standard_normal((1000, 1000), dtype=np.float32),
+        "x": rng.standard_normal(10, dtype=np.float32),
+        "y": rng.standard_normal(10, dtype=np.float32),
+        "images": rng.standard_normal((BATCH, INPUTS), dtype=np.float32),
+        "w1": (rng.standard_normal((INPUTS, HIDDEN)) * 0.05).astype(np.float32),
+        "w2": (rng.standard_normal((HIDDEN, CLASSES)) * 0.05).astype(np.float32),
+    }
+    a = {name: xp.asarray(value) for name, value in host.items()}
+    labels = xp.asarray(rng.integers(0, CLASSES, BATCH))
+    weights = [a["w1"], xp.zeros(HIDDEN, np.float32), a["w2"], xp.zeros(CLASSES, np.float32)]
 
     def matmul_10():
         for _ in range(10):
-            big @ big
+            a["big"] @ a["big"]
 
-    def small_ops():
-        x = x_small
+    def chain():
+        x, y = a["x"], a["y"]
         for _ in range(25):
-            x = np.tanh(x * y_small + y_small) - y_small
+            x = xp.tanh(x * y + y) - y
+        return x
+
+    def chain_backward():
+        x, y, slopes = a["x"], a["y"], []
+        for _ in range(25):
+            t = xp.tanh(x * y + y)
+            slopes.append((1 - t * t) * y)  # d(tanh(x*y+y) - y)/dx
+            x = t - y
+        g = xp.ones_like(x)
+        for slope in reversed(slopes):
+            g = g * slope
 
     def mlp_step():
-        nonlocal w1, w2
-        hidden = np.maximum(images @ w1, 0)
-        logits = hidden @ w2
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        g_logits = (e / e.sum(axis=1, keepdims=True) - labels) / BATCH  # d mean CE / d logits
-        g_hidden = (g_logits @ w2.T) * (hidden > 0)
-        w2 = w2 - 0.1 * (hidden.T @ g_logits)
-        w1 = w1 - 0.1 * (images.T @ g_hidden)
+        w1, b1, w2, b2 = weights
+        h = xp.maximum(a["images"] @ w1 + b1, 0)
+        logits = h @ w2 + b2
+        e = xp.exp(logits - logits.max(axis=1, keepdims=True))
+        p = e / e.sum(axis=1, keepdims=True)
+        p[xp.arange(BATCH), labels] -= 1  # softmax minus one-hot: d(sum of losses)/d logits
+        g = p / BATCH
+        g_hidden = (g @ w2.T) * (h > 0)
+        weights[:2] = w1 - 0.1 * (a["images"].T @ g_hidden), b1 - 0.1 * g_hidden.sum(axis=0)
+        weights[2:] = w2 - 0.1 * (h.T @ g), b2 - 0.1 * g.sum(axis=0)
 
-    return {"matmul x10": matmul_10, "100 small ops": small_ops, "MLP step": mlp_step}
+    return dict(zip(WORKLOADS, (matmul_10, chain, chain_backward, mlp_step, None), strict=True))
 
 
-def torch_workloads():
-    torch.manual_seed(0)
-    big = torch.randn(1000, 1000)
-    x_small, y_small = torch.randn(10), torch.randn(10)
-    images = torch.randn(BATCH, INPUTS)
-    labels = torch.randint(0, CLASSES, (BATCH,))
-    w1 = (torch.randn(INPUTS, HIDDEN) * 0.05).requires_grad_()
-    w2 = (torch.randn(HIDDEN, CLASSES) * 0.05).requires_grad_()
-    optimizer = torch.optim.SGD([w1, w2], lr=0.1)
+def torch_workloads(device):
+    generator = torch.Generator().manual_seed(0)
+
+    def randn(*shape, scale=1.0):
+        return (torch.randn(*shape, generator=generator) * scale).to(device)
+
+    big, x_small, y_small = randn(1000, 1000), randn(10), randn(10)
+    images = randn(BATCH, INPUTS)
+    labels = torch.randint(0, CLASSES, (BATCH,), generator=generator).to(device)
+    w1, w2 = randn(INPUTS, HIDDEN, scale=0.05), randn(HIDDEN, CLASSES, scale=0.05)
+    b1, b2 = torch.zeros(HIDDEN, device=device), torch.zeros(CLASSES, device=device)
+    parameters = [p.requires_grad_() for p in (w1, b1, w2, b2)]
+    optimizer = torch.optim.SGD(parameters, lr=0.1)
+    pictures = randn(IMAGES, CHANNELS, SIDE, SIDE)
+    kernel = randn(FILTERS, CHANNELS, 3, 3, scale=0.05).requires_grad_()
 
     def matmul_10():
         with torch.no_grad():
             for _ in range(10):
                 big @ big
 
-    def small_ops():
+    def chain(x):
+        for _ in range(25):
+            x = torch.tanh(x * y_small + y_small) - y_small
+        return x
+
+    def forward():
         with torch.no_grad():
-            x = x_small
-            for _ in range(25):
-                x = torch.tanh(x * y_small + y_small) - y_small
+            chain(x_small)
+
+    def chain_backward():
+        x = x_small.detach().requires_grad_()
+        chain(x).sum().backward()
 
     def mlp_step():
         optimizer.zero_grad()
-        logits = torch.relu(images @ w1) @ w2
+        logits = torch.relu(images @ w1 + b1) @ w2 + b2
         torch.nn.functional.cross_entropy(logits, labels).backward()
         optimizer.step()
 
-    return {"matmul x10": matmul_10, "100 small ops": small_ops, "MLP step": mlp_step}
+    def conv():
+        kernel.grad = None
+        torch.nn.functional.conv2d(pictures, kernel, padding=1).sum().backward()
+
+    return dict(zip(WORKLOADS, (matmul_10, forward, chain_backward, mlp_step, conv), strict=True))
+
+
+def no_wait():
+    """The CPU computes before it returns: nothing to wait for."""
+
+
+# --- kernel launches per MLP step, counted on the simulated GPU ---------------------------------
+def launches_per_step():
+    """(eagerkit's launches, by hand's launches) for one MLP step on /sim:0, after a warm step."""
+    sim = ek.devices.enable_simulated_gpu()
+    eagerkit_step = eagerkit_workloads(sim.name)["MLP step"]
+    hand_step = by_hand_workloads(sim.xp)["MLP step"]
+    counts = []
+    for step in (eagerkit_step, hand_step):
+        step()  # warm: slots, caches
+        with counting() as seen:
+            step()
+        counts.append(seen.kernels)
+    ek.devices.disable_simulated_gpu()
+    return counts
+
+
+def columns():
+    """name -> (workloads, synchronize) for every contender this machine has."""
+    found = {
+        "eagerkit CPU": (eagerkit_workloads("/cpu:0"), no_wait),
+        "numpy CPU": (by_hand_workloads(np), no_wait),
+    }
+    if torch is not None:
+        found["PyTorch CPU"] = (torch_workloads("cpu"), no_wait)
+    if gpu_status()[0]:
+        import cupy
+
+        gpu = ek.devices.get_device("/gpu:0")
+        found["eagerkit GPU"] = (eagerkit_workloads("/gpu:0"), gpu.synchronize)
+        found["cupy GPU"] = (by_hand_workloads(cupy), cupy.cuda.Device().synchronize)
+        if torch is not None and torch.cuda.is_available():
+            found["PyTorch CUDA"] = (torch_workloads("cuda"), torch.cuda.synchronize)
+    return found
+
+
+def ratio(times, over, under, workload):
+    top, bottom = times[over].get(workload), times.get(under, {}).get(workload)
+    return f"{top / bottom:.2f}" if top and bottom else "-"
 
 
 def main():
-    gpus, problem = gpu_status()
-    columns = {
-        "eagerkit CPU": (eagerkit_workloads("/cpu:0"), ek.devices.get_device("/cpu:0").synchronize),
-        "numpy CPU": (numpy_workloads(), lambda: None),
-    }
-    if torch is not None:
-        columns["PyTorch CPU"] = (torch_workloads(), lambda: None)
-    if gpus:
-        gpu = ek.devices.get_device("/gpu:0")
-        columns["eagerkit GPU"] = (eagerkit_workloads("/gpu:0"), gpu.synchronize)
-
-    times = {name: {} for name in columns}
-    for workload, rounds, repeat in (
-        ("matmul x10", 3, 1),
-        ("100 small ops", 7, 20),
-        ("MLP step", 7, 3),
-    ):
-        runs = {name: (work[workload], sync) for name, (work, sync) in columns.items()}
-        for name, milliseconds in best_milliseconds(runs, rounds, repeat).items():
+    contenders = columns()
+    times = {name: {} for name in contenders}
+    for workload in WORKLOADS:
+        runs = {
+            name: (work[workload], wait)
+            for name, (work, wait) in contenders.items()
+            if work[workload] is not None
+        }
+        for name, milliseconds in best_milliseconds(runs, *SETTINGS[workload]).items():
             times[name][workload] = milliseconds
 
-    print("Milliseconds per run (best of several rounds; devices synchronised before each reading)")
-    print(f"{'':16}" + "".join(f"{name:>15}" for name in columns) + f"{'ek/numpy':>11}")
-    for workload in ("matmul x10", "100 small ops", "MLP step"):
-        row = "".join(f"{times[name][workload]:15.3f}" for name in columns)
-        ratio = times["eagerkit CPU"][workload] / times["numpy CPU"][workload]
-        print(f"{workload:16}{row}{ratio:11.2f}")
-    if gpus:
-        for workload in ("matmul x10", "100 small ops", "MLP step"):
-            speedup = times["eagerkit CPU"][workload] / times["eagerkit GPU"][workload]
-            print(f"GPU speed-up over the CPU, {workload}: {speedup:.1f}x")
+    print("Milliseconds per run (best round; devices synchronised before each reading)")
+    print(f"{'':17}" + "".join(f"{name:>14}" for name in contenders))
+    for workload in WORKLOADS:
+        cells = [times[name].get(workload) for name in contenders]
+        print(f"{workload:17}" + "".join(f"{c:14.3f}" if c else f"{'-':>14}" for c in cells))
+
+    print(f"\n{'eagerkit / reference':30}{'numpy':>8}{'PyTorch':>9}", end="")
+    gpu = "eagerkit GPU" in times
+    print(f"{'GPU/cupy':>10}{'GPU/PyTorch CUDA':>18}" if gpu else "")
+    for workload in WORKLOADS:
+        row = ratio(times, "eagerkit CPU", "numpy CPU", workload)
+        row = f"{workload:30}{row:>8}{ratio(times, 'eagerkit CPU', 'PyTorch CPU', workload):>9}"
+        if gpu:
+            row += f"{ratio(times, 'eagerkit GPU', 'cupy GPU', workload):>10}"
+            row += f"{ratio(times, 'eagerkit GPU', 'PyTorch CUDA', workload):>18}"
+        print(row)
+    if gpu:
+        print("GPU targets: 100 ops fwd+bwd <= 1.0x and MLP step <= 1.0x PyTorch CUDA;")
+        print("             conv <= 1.5x PyTorch CUDA (cuDNN)")
     else:
-        print(f"\nNo GPU here, so no GPU column. {problem.split('. ')[0]}.")
+        print(f"\nNo GPU here, so no GPU columns. {gpu_status()[1].split('. ')[0]}.")
+
+    eagerkit_launches, hand_launches = launches_per_step()
+    print(
+        f"\nKernel launches per MLP step (counted on /sim:0): eagerkit {eagerkit_launches}, "
+        f"the same step by hand {hand_launches}"
+    )
 
 
 if __name__ == "__main__":

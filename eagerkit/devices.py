@@ -8,6 +8,10 @@ Ops run where their inputs are; ``with ek.device(...)`` decides where *new* tens
 Inputs on two devices are an error, or a copy under ``set_device_policy("silent")`` (see
 placement.py).
 
+``EAGERKIT_SIMULATED_GPU=1`` in the environment makes the simulated GPU stand in for
+``/gpu:0`` from the start, so GPU code (a lesson, the test suite) runs unchanged on a
+machine without one, as strict as on a real GPU.
+
 Examples
 --------
 >>> import eagerkit as ek
@@ -16,6 +20,7 @@ Examples
 """
 
 import contextlib
+import os
 import threading
 
 import numpy as np
@@ -89,6 +94,7 @@ GPU_KERNEL_NOTES = {
 
 CPU = Device("/cpu:0", NumpyBackend())
 SIMULATED = "/sim:0"
+SIMULATED_GPU_VARIABLE = "EAGERKIT_SIMULATED_GPU"  # "1": the simulated GPU is '/gpu:0'
 
 _DEVICES = {CPU.name: CPU}  # name -> Device, filled as devices are first asked for
 _HIDDEN = set()  # names hidden by ek.config.set_visible_devices
@@ -270,6 +276,60 @@ def disable_simulated_gpu():
     for name, device in list(_DEVICES.items()):
         if device.kind == "sim":
             del _DEVICES[name]
+
+
+def simulated_gpu_requested(environment=os.environ):
+    """True when ``EAGERKIT_SIMULATED_GPU=1``: the simulated GPU stands in for ``/gpu:0``.
+
+    Examples
+    --------
+    >>> simulated_gpu_requested({"EAGERKIT_SIMULATED_GPU": "1"})
+    True
+    >>> simulated_gpu_requested({})
+    False
+    """
+    value = environment.get(SIMULATED_GPU_VARIABLE, "").strip()
+    if value not in ("", "0", "1"):
+        raise InvalidArgumentError(
+            f"{SIMULATED_GPU_VARIABLE}={value!r} is not understood: set it to 1 (the simulated "
+            "GPU stands in for '/gpu:0') or 0 (it does not), or leave it unset",
+            op="device",
+        )
+    return value == "1"
+
+
+def reset_devices():
+    """Back to the devices a fresh ``import eagerkit`` starts with: nothing hidden, no
+    simulated GPU unless ``EAGERKIT_SIMULATED_GPU=1`` asks for it (tests call this between
+    tests, so none leaks a device into the next).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.config.set_visible_devices(ek.config.list_physical_devices("CPU"))
+    >>> reset_devices()
+    >>> ek.config.get_visible_devices() == ek.config.list_physical_devices()
+    True
+    """
+    disable_simulated_gpu()
+    _HIDDEN.clear()
+    if simulated_gpu_requested():
+        enable_simulated_gpu(as_gpu=True)
+
+
+def gpu_stand_in(device):
+    """True when ``device`` is the simulated GPU answering to ``/gpu:0`` (``as_gpu=True``).
+
+    Examples
+    --------
+    >>> gpu_stand_in(CPU)
+    False
+    """
+    return device.kind == "sim" and _DEVICES.get("/gpu:0") is device
+
+
+if simulated_gpu_requested():  # EAGERKIT_SIMULATED_GPU=1: GPU code runs on the stand-in
+    enable_simulated_gpu(as_gpu=True)
 
 
 def current_device():

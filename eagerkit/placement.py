@@ -87,8 +87,12 @@ def copy_hint(device):
     >>> copy_hint(CPU)
     'x.cpu()'
     """
+    from eagerkit.devices import gpu_stand_in
+
     if device.kind == "cpu":
         return "x.cpu()"
+    if gpu_stand_in(device):  # the simulated GPU standing in for '/gpu:0': x.gpu() reaches it
+        return "x.gpu()"
     if device.kind == "gpu":
         index = device.name.rsplit(":", 1)[1]
         return "x.gpu()" if index == "0" else f"x.gpu({index})"

@@ -24,7 +24,8 @@ inputs, runs the forward, wraps the result in a Tensor and records it when a tap
 (dispatch.py).
 
 A VJP computes with ``ops``, a namespace of eagerkit primitives (``ops.matmul``,
-``ops.where``) plus Python operators. The reverse sweep (backprop.py) hands it ``ArrayOps``
+``ops.where``) and fused elementwise kernels (``ops.tanh_grad``: backends/fusion.py) plus
+Python operators. The reverse sweep (backprop.py) hands it ``ArrayOps``
 (the forwards on raw arrays: fast) when no tape watches the backward pass, and ``TensorOps``
 (the public ops on Tensors, recorded: higher-order gradients) when one does.
 """
@@ -33,6 +34,7 @@ import functools
 import inspect
 
 from eagerkit import dispatch, dtypes
+from eagerkit.backends import fusion
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
 REGISTRY = {}  # name -> OpDef, in definition order
@@ -207,11 +209,13 @@ class ArrayOps:
         self.xp = device.xp
 
     def __getattr__(self, name):  # first use of a name only; then it is an attribute
-        try:
-            forward = REGISTRY[name].forward
-        except KeyError:
-            raise AttributeError(f"no primitive op named {name!r}") from None
-        bound = functools.partial(forward, self.xp)
+        op = REGISTRY.get(name)
+        if op is not None:
+            bound = functools.partial(op.forward, self.xp)
+        elif name in fusion.KERNELS:  # a fused elementwise chain (backends/fusion.py)
+            bound = getattr(self.xp.kernels, name)
+        else:
+            raise AttributeError(f"no primitive op or fused kernel named {name!r}")
         setattr(self, name, bound)
         return bound
 
@@ -226,10 +230,13 @@ class TensorOps:
     on_tensors = True
 
     def __getattr__(self, name):
-        try:
-            call = REGISTRY[name].call
-        except KeyError:
-            raise AttributeError(f"no primitive op named {name!r}") from None
+        op = REGISTRY.get(name)
+        if op is not None:
+            call = op.call
+        elif name in fusion.KERNELS:  # a fused chain, here as its steps, each one recorded
+            call = fusion.KERNELS[name].on_tensors
+        else:
+            raise AttributeError(f"no primitive op or fused kernel named {name!r}")
         setattr(self, name, call)
         return call
 

@@ -3,6 +3,7 @@
 tests/test_simulated_device.py runs them on '/sim:0' and tests/test_gpu.py on '/gpu:0'.
 """
 
+import inspect
 import time
 
 import numpy as np
@@ -146,3 +147,128 @@ def live_widgets(device_name, steps=20):
         device.backend.to_host = to_host
     norms = [[float(np.linalg.norm(g.numpy())) for g in grads] for grads in grads_per_step]
     return curve, flow, during, at_the_flushes, norms
+
+
+def mlp_training(device_name, batch=64, inputs=784, hidden=256, classes=10):
+    """One SGD step of a ReLU MLP with integer labels, written as a TF user writes it
+    (Variables under a fresh tape, ``+ b``, sparse cross-entropy), and the same step by
+    hand on the device's arrays (what cupy code written by hand would launch).
+
+    Returns ``(step, by_hand, variables)``: two functions that each take one step, and the
+    eagerkit Variables that ``step`` trains.
+    """
+    device = ek.devices.get_device(device_name)
+    ek.set_random_seed(4)
+    with ek.device(device):
+        images = ek.random_normal([batch, inputs])
+        labels = ek.random_uniform([batch], 0, classes, dtype=ek.int32)
+        w1 = ek.Variable(ek.random_normal([inputs, hidden], stddev=0.05), name="w1")
+        b1 = ek.Variable(ek.zeros([hidden]), name="b1")
+        w2 = ek.Variable(ek.random_normal([hidden, classes], stddev=0.05), name="w2")
+        b2 = ek.Variable(ek.zeros([classes]), name="b2")
+    variables = [w1, b1, w2, b2]
+    optimizer = ek.train.GradientDescentOptimizer(0.1)
+
+    def step():
+        with ek.GradientTape() as tape:
+            hidden_layer = ek.nn.relu(ek.matmul(images, w1) + b1)
+            logits = ek.matmul(hidden_layer, w2) + b2
+            loss = ek.reduce_mean(
+                ek.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+            )
+        grads = tape.gradient(loss, variables)
+        optimizer.apply_gradients(zip(grads, variables, strict=True))
+        return loss
+
+    xp = device.xp
+    x, y = images._data, labels._data
+    weights = [v._data.copy() for v in variables]
+
+    def by_hand():
+        w1, b1, w2, b2 = weights
+        h = xp.maximum(x @ w1 + b1, 0)
+        logits = h @ w2 + b2
+        e = xp.exp(logits - logits.max(axis=1, keepdims=True))
+        p = e / e.sum(axis=1, keepdims=True)
+        p[xp.arange(batch), y] -= 1  # softmax minus one-hot: d(sum of losses)/d logits
+        g = p / batch
+        g_hidden = (g @ w2.T) * (h > 0)
+        weights[:] = w1 - 0.1 * (x.T @ g_hidden), b1 - 0.1 * g_hidden.sum(axis=0)
+        weights[2:] = w2 - 0.1 * (h.T @ g), b2 - 0.1 * g.sum(axis=0)
+
+    return step, by_hand, variables
+
+
+def training_against_the_cpu(device_name, steps=3):
+    """``steps`` MLP steps (``mlp_training``) on ``device_name`` and on the CPU.
+
+    Returns ``(losses, cpu_losses, variables, cpu_variables)``.
+    """
+    on_device, _, variables = mlp_training(device_name)
+    on_cpu, _, cpu_variables = mlp_training("/cpu:0")
+    losses, cpu_losses = [], []
+    for _ in range(steps):  # in turn, as a training loop would
+        losses.append(float(on_device()))
+        cpu_losses.append(float(on_cpu()))
+    return losses, cpu_losses, variables, cpu_variables
+
+
+OUT_OF_RANGE_LOGITS = np.array([[1.0, 2.0, 0.5], [0.0, 0.0, 0.0], [3.0, -1.0, 0.0]], np.float32)
+OUT_OF_RANGE_LABELS = np.array([2, 3, -1], np.int32)  # 3 and -1: out of range for 3 classes
+
+
+def cross_entropy_out_of_range(device_name):
+    """Sparse cross-entropy and its gradient on ``device_name`` for labels 2, 3 and -1 of 3
+    classes (a GPU answers NaN rows, as TF's GPU kernel does; the CPU raises), and the
+    first row's loss computed on the CPU. Returns ``(loss, grad, first_row_on_cpu)``."""
+    with ek.device(device_name):
+        x, y = ek.constant(OUT_OF_RANGE_LOGITS), ek.constant(OUT_OF_RANGE_LABELS)
+        with ek.GradientTape() as tape:
+            tape.watch(x)
+            loss = ek.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=x)
+        grad = tape.gradient(loss, x)
+    on_cpu = ek.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=OUT_OF_RANGE_LABELS[:1], logits=OUT_OF_RANGE_LOGITS[:1]
+    )
+    return loss.numpy(), grad.numpy(), on_cpu.numpy()[0]
+
+
+# The fused kernels whose last parameters are numbers (an optimizer's rates), not arrays.
+KERNEL_SCALARS = {
+    "gradient_descent": 1,
+    "momentum_update": 2,
+    "nesterov_update": 2,
+    "adam_update": 6,
+    "cross_entropy_loss": 1,  # the number of classes
+}
+
+
+def kernel_arity(kernel):
+    """(arrays, numbers) the fused kernel takes after ``xp``."""
+    count = len(inspect.signature(kernel.function).parameters) - 1
+    numbers = KERNEL_SCALARS.get(kernel.name, 0)
+    return count - numbers, numbers
+
+
+def kernel_arguments(name, shape, dtype):
+    """Host arguments for the fused kernel ``name``: arrays of ``shape`` in (0.5, 2), away
+    from 0 (several kernels divide), int32 labels and column indices in 0..2, and numbers
+    in (0, 1) for rates."""
+    from eagerkit.backends import fusion
+
+    kernel = fusion.KERNELS[name]
+    arrays, numbers = kernel_arity(kernel)
+    names = list(inspect.signature(kernel.function).parameters)[1 : 1 + arrays]
+    generator = np.random.default_rng(7)
+    made = [
+        generator.integers(0, 3, shape).astype(np.int32)  # a label, or a column's index
+        if parameter in ("label", "column")
+        else generator.uniform(0.5, 2.0, shape).astype(dtype)
+        for parameter in names
+    ]
+    return made, [dtype(0.1 * (i + 1)) for i in range(numbers)]
+
+
+def outputs(result):
+    """A kernel's results as a tuple (one output or several)."""
+    return result if isinstance(result, tuple) else (result,)

@@ -3,6 +3,8 @@
 The no-GPU paths are tested by faking what the machine lacks: a missing cupy (its import
 fails) and a cupy without CUDA (it imports, ``is_available()`` is False and device calls raise
 CUDARuntimeError, a RuntimeError: what real cupy does on a machine without a GPU driver).
+Each fake also forgets the GPUs already set up, so these tests pass on a machine with a GPU
+(or with the simulated one standing in, EAGERKIT_SIMULATED_GPU=1) too.
 """
 
 import sys
@@ -21,9 +23,16 @@ CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full name
 SIM = "/job:localhost/replica:0/task:0/device:SIM:0"  # TF's full name
 
 
+def _forget_gpus(monkeypatch):
+    """No GPU set up yet (a real one, or the simulated stand-in), nothing hidden."""
+    monkeypatch.setattr(ek.devices, "_DEVICES", {ek.devices.CPU.name: ek.devices.CPU})
+    monkeypatch.setattr(ek.devices, "_HIDDEN", set())
+
+
 @pytest.fixture
 def no_cupy(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", None)  # makes `import cupy` raise ImportError
+    _forget_gpus(monkeypatch)
 
 
 def _fake_cupy(available, count=0, raises=False):
@@ -47,6 +56,7 @@ def _fake_cupy(available, count=0, raises=False):
 @pytest.fixture
 def cupy_without_cuda(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", _fake_cupy(available=False, raises=True))
+    _forget_gpus(monkeypatch)
 
 
 # --- no GPU: clear answers -------------------------------------------------------------------
@@ -63,6 +73,7 @@ def test_cupy_is_imported_only_when_a_gpu_is_first_asked_for(tmp_path):
         "print('cupy' in sys.modules, ek.num_gpus(), 'cupy' in sys.modules)\n"
     )
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    env.pop(ek.devices.SIMULATED_GPU_VARIABLE, None)  # a stand-in GPU would need no cupy
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.stdout.split() == ["False", "False", "0", "True"], result.stderr
 
@@ -99,12 +110,14 @@ def test_cupy_without_cuda_says_the_device_is_missing_not_cupy(cupy_without_cuda
 
 def test_a_driver_error_while_counting_means_no_gpu(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", _fake_cupy(available=True, raises=True))
+    _forget_gpus(monkeypatch)
     count, problem = cupy_backend.gpu_status()
     assert count == 0 and "no usable CUDA device" in problem
 
 
 def test_asking_for_a_gpu_that_is_not_there(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", _fake_cupy(available=True, count=1))
+    _forget_gpus(monkeypatch)
     assert ek.num_gpus() == 1
     with pytest.raises(
         UnavailableError, match="this machine has 1 GPU\\(s\\), '/gpu:0' to '/gpu:0'"
@@ -181,12 +194,14 @@ def test_simulated_gpu_as_gpu_and_back():
     assert "/sim:0" not in ek.list_devices()
 
 
-def test_copy_hints_name_the_call_that_copies():
+def test_copy_hints_name_the_call_that_copies(no_gpu):
     assert copy_hint(get_device("/cpu:0")) == "x.cpu()"
     gpu1 = ek.Device("/gpu:1", get_device("/cpu:0").backend)
     assert copy_hint(gpu1) == "x.gpu(1)"
-    assert copy_hint(ek.devices.enable_simulated_gpu()) == "ek.copy_to_device(x, '/sim:0')"
-    ek.devices.disable_simulated_gpu()
+    sim = ek.devices.enable_simulated_gpu()
+    assert copy_hint(sim) == "ek.copy_to_device(x, '/sim:0')"
+    ek.devices.enable_simulated_gpu(as_gpu=True)  # now standing in for '/gpu:0': x.gpu() reaches it
+    assert copy_hint(sim) == "x.gpu()"
 
 
 def test_device_policy_rejects_unknown_names_and_returns_the_previous_one():

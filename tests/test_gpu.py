@@ -3,19 +3,26 @@
 Skipped, with the reason cupy gives, on machines without cupy or without a CUDA device.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from device_suite import (
     check_case_on,
+    cross_entropy_out_of_range,
     dense_training_step,
     gradient_across_copies,
+    kernel_arguments,
     live_widgets,
+    outputs,
     seed_gpu_examples,
     train_linear_model,
+    training_against_the_cpu,
 )
 from op_cases import cases
 
 import eagerkit as ek
+from eagerkit.backends import fusion
 from eagerkit.backends.cupy_backend import gpu_status
 from eagerkit.errors import NotFoundError
 
@@ -77,3 +84,53 @@ def test_live_widgets_read_the_device_once_per_flush():
     assert at_the_flushes == 1 + 2 + 1  # the norms, two histograms, the losses
     np.testing.assert_allclose(flow.history["norms"], [[np.hypot(*n)] for n in norms], rtol=1e-5)
     assert len(curve.history["runs"]["main"]["loss"]["y"]) == 20
+
+
+# --- fused kernels and the training step (tests/test_fusion.py and test_simulated_device.py
+# prove the same on the CPU and /sim:0; here cupy.fuse compiles them) ---------------------
+@pytest.mark.parametrize("name", sorted(fusion.KERNELS))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_every_fused_kernel_compiles_and_matches_its_steps_on_the_cpu(name, dtype):
+    arrays, scalars = kernel_arguments(name, (4, 3), dtype)
+    device = ek.devices.get_device("/gpu:0")
+    on_gpu = [device.backend.asarray(a) for a in arrays]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a kernel cupy cannot fuse warns: here, a failure
+        got = getattr(device.xp.kernels, name)(*on_gpu, *scalars)
+    expected = fusion.KERNELS[name].function(np, *arrays, *scalars)
+    for result, want in zip(outputs(got), outputs(expected), strict=True):
+        host = device.backend.to_host(result)
+        assert host.dtype == want.dtype
+        np.testing.assert_allclose(host, want, rtol=2e-6 if dtype == np.float32 else 1e-13)
+
+
+def test_the_mlp_training_step_on_the_gpu_matches_the_cpu():
+    losses, cpu_losses, variables, cpu_variables = training_against_the_cpu("/gpu:0")
+    np.testing.assert_allclose(losses, cpu_losses, rtol=1e-5)
+    for v, cpu_v in zip(variables, cpu_variables, strict=True):
+        assert v.device == GPU
+        np.testing.assert_allclose(v.numpy(), cpu_v.numpy(), rtol=1e-4, atol=1e-6)
+
+
+def test_cross_entropy_on_the_gpu_gives_nan_rows_for_labels_out_of_range():
+    loss, grad, first_row_on_cpu = cross_entropy_out_of_range("/gpu:0")
+    np.testing.assert_allclose(loss[0], first_row_on_cpu, rtol=1e-6)
+    assert np.isnan(loss[1:]).all() and np.isnan(grad[1:]).all()
+
+
+def test_adam_and_momentum_steps_on_the_gpu_match_the_cpu():
+    optimizers = [
+        lambda: ek.train.AdamOptimizer(0.1),
+        lambda: ek.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True),
+    ]
+    for make in optimizers:
+        values = {}
+        for name in ("/gpu:0", "/cpu:0"):
+            with ek.device(name):
+                w, g = ek.Variable([1.0, -2.0, 3.0]), ek.constant([0.5, 0.25, -1.0])
+            optimizer = make()
+            for _ in range(3):
+                optimizer.apply_gradients([(g, w)])
+            values[name] = w.numpy()
+            assert int(optimizer.iterations) == 3 and optimizer.iterations.device == CPU
+        np.testing.assert_allclose(values["/gpu:0"], values["/cpu:0"], rtol=1e-6)

@@ -50,9 +50,9 @@ def test_numpy_compatibility():
     assert isinstance(tensor.numpy(), np.ndarray)
 
 
-def test_gpu_acceleration_and_explicit_device_placement(capsys):
+def test_gpu_acceleration_and_explicit_device_placement(capsys, no_gpu):
     x = tf.random.uniform([3, 3])
-    assert tf.config.list_physical_devices("GPU") == []  # no GPU on this machine
+    assert tf.config.list_physical_devices("GPU") == []  # the no_gpu fixture's machine
     assert x.device.endswith("GPU:0") is False and x.device.endswith("CPU:0")
 
     def time_matmul(x):

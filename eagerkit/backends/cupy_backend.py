@@ -5,8 +5,10 @@ is missing and how to fix it; nothing here runs at ``import eagerkit``.
 """
 
 import importlib
+import warnings
 
 from eagerkit.backends import ArrayNamespace, Backend, HostRandomGenerator
+from eagerkit.backends.fusion import KernelTable
 from eagerkit.errors import UnavailableError
 
 INSTALL = (
@@ -81,6 +83,7 @@ class CupyBackend(Backend):
             scatter_add=_cupy_scatter_add(cupyx),
             sliding_window_view=cupy.lib.stride_tricks.sliding_window_view,
             erf=cupyx.scipy.special.erf,
+            kernels=KernelTable(self),  # fused elementwise kernels (fusion.py)
         )
 
     def asarray(self, host_array, dtype=None):
@@ -103,6 +106,45 @@ class CupyBackend(Backend):
     def random_generator(self, seed):
         """numpy's generator on the host, its samples copied to the GPU."""
         return HostRandomGenerator(seed, self.asarray)
+
+    def fuse(self, function, name):
+        """``function(xp, *arrays)`` compiled by ``cupy.fuse`` into one kernel called ``name``
+        (compiled on the first call for each set of input types, then cached by cupy)."""
+        return FusedKernel(self.cupy, self.xp, function, name)
+
+
+class FusedKernel:
+    """One ``cupy.fuse`` kernel, and the plain steps it stands for.
+
+    Should cupy fail to compile the chain (an operation its fusion does not know), the
+    plain steps run instead, with one warning: slower, never wrong. An error the plain
+    steps raise too (inputs that do not fit) is the user's, and is raised as it is.
+    """
+
+    def __init__(self, cupy, xp, function, name):
+        def kernel(*arrays):
+            return function(xp, *arrays)
+
+        kernel.__name__ = name
+        self.name = name
+        self.plain = kernel
+        self.fused = cupy.fuse(kernel)
+
+    def __call__(self, *arrays):
+        if self.fused is None:
+            return self.plain(*arrays)
+        try:
+            return self.fused(*arrays)
+        except Exception as error:
+            result = self.plain(*arrays)  # raises the user's error, if it is one
+            warnings.warn(
+                f"eagerkit: cupy could not fuse the kernel {self.name!r} ({error}); it runs "
+                "as separate steps from now on (same results, more kernel launches)",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            self.fused = None
+            return result
 
 
 def _cupy_scatter_add(cupyx):

@@ -3,6 +3,7 @@
 import numpy as np
 
 from eagerkit.backends import ArrayNamespace, Backend
+from eagerkit.backends.fusion import KernelTable
 
 
 def scatter_add(target, indices, updates):
@@ -51,6 +52,7 @@ class NumpyBackend(Backend):
             scatter_add=scatter_add,
             sliding_window_view=np.lib.stride_tricks.sliding_window_view,
             erf=erf,
+            kernels=KernelTable(self),  # fused elementwise kernels (fusion.py)
         )
 
     def asarray(self, host_array, dtype=None):

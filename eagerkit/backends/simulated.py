@@ -12,6 +12,12 @@ refuses what cupy refuses:
 Code that passes every test on ``/sim:0`` therefore keeps device data on the device, as it
 must on a real GPU. Python and numpy *scalars* mix freely, as they do with cupy.
 
+It also counts what costs time on a real GPU (``counting()``): kernels launched (each
+function or operator that computes on device arrays: one launch, as in cupy; a fused
+kernel: one launch for the whole function) and reads from the host (a copy to the host,
+or a Python number taken from a device array: the program waits for the GPU there). Tests
+read the counts to prove that fusion saves launches and that a training step never waits.
+
 Examples
 --------
 >>> import numpy as np
@@ -24,13 +30,69 @@ Traceback (most recent call last):
 TypeError: a /sim:0 array cannot be mixed with a host numpy array (shape (2,)) in one ...
 """
 
+import contextlib
 import functools
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from eagerkit.backends import ArrayNamespace, Backend, HostRandomGenerator
+from eagerkit.backends.fusion import KernelTable
 from eagerkit.backends.numpy_backend import erf, scatter_add
+
+
+class Counts:
+    """What the simulated device did: ``kernels`` launched and ``host_reads`` (waits)."""
+
+    __slots__ = ("kernels", "host_reads")
+
+    def __init__(self):
+        self.kernels = 0
+        self.host_reads = 0
+
+    def __repr__(self):
+        return f"Counts(kernels={self.kernels}, host_reads={self.host_reads})"
+
+
+_counts = Counts()  # since the process started; counting() reports the difference
+
+
+@contextlib.contextmanager
+def counting():
+    """Count the kernels launched and the host reads made on ``/sim:0`` inside the block.
+
+    Examples
+    --------
+    >>> backend = SimulatedBackend()
+    >>> a = backend.asarray([1.0, 2.0])
+    >>> with counting() as counts:
+    ...     b = (a * 2 + 1).sum()
+    ...     total = float(b)
+    >>> counts
+    Counts(kernels=3, host_reads=1)
+    """
+    start_kernels, start_reads = _counts.kernels, _counts.host_reads
+    seen = Counts()
+    try:
+        yield seen
+    finally:
+        seen.kernels = _counts.kernels - start_kernels
+        seen.host_reads = _counts.host_reads - start_reads
+
+
+def _launched(value):
+    """``value``, the result of one kernel: counted."""
+    _counts.kernels += 1
+    return value
+
+
+def _computed(result, args, kwargs):
+    """True when a call computed ``result`` (a kernel on a GPU); False when it only viewed
+    an argument's memory another way (``reshape``, ``astype`` to the same dtype), as cupy
+    does without a kernel. A result written into ``out=`` was computed."""
+    if "out" in kwargs or not isinstance(result, np.ndarray):
+        return True
+    return not any(isinstance(a, np.ndarray) and np.may_share_memory(result, a) for a in args)
 
 
 class SimArray(NDArrayOperatorsMixin):
@@ -49,10 +111,10 @@ class SimArray(NDArrayOperatorsMixin):
         )
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        return _wrap(getattr(ufunc, method)(*_unwrap(inputs), **_unwrap(kwargs)))
+        return _launched(_wrap(getattr(ufunc, method)(*_unwrap(inputs), **_unwrap(kwargs))))
 
     def __array_function__(self, func, types, args, kwargs):
-        return _wrap(func(*_unwrap(args), **_unwrap(kwargs)))
+        return _on_device(func)(*args, **kwargs)
 
     # --- indexing and iteration -------------------------------------------------------------
     def __getitem__(self, key):
@@ -60,12 +122,13 @@ class SimArray(NDArrayOperatorsMixin):
 
     def __setitem__(self, key, value):
         self._array[_unwrap(key)] = _unwrap(value)
+        _counts.kernels += 1  # a copy into the array
 
     def __len__(self):
         return len(self._array)
 
     def __iter__(self):
-        return (_wrap(row) for row in self._array)
+        return (_wrap(row) for row in self._array)  # views: no kernel
 
     # --- Python scalars: only from 0-d arrays -------------------------------------------------
     def _scalar(self, convert):
@@ -75,6 +138,7 @@ class SimArray(NDArrayOperatorsMixin):
                 f"{convert.__name__}; reduce it to a scalar first or copy it to the host "
                 "with .numpy()"
             )
+        _counts.host_reads += 1  # a Python number: the program waits for the device
         return convert(self._array)
 
     def __float__(self):
@@ -95,7 +159,7 @@ class SimArray(NDArrayOperatorsMixin):
             raise AttributeError(name)
         value = getattr(self._array, name)
         if callable(value):
-            return _on_device(value)
+            return _on_device(value, self._array)
         return _wrap(value)
 
     def __repr__(self):
@@ -132,12 +196,17 @@ def _wrap(value):
     return value
 
 
-def _on_device(function):
-    """``function`` taking and giving SimArrays (a numpy function or an array method)."""
+def _on_device(function, owner=None):
+    """``function`` taking and giving SimArrays (a numpy function, or a method of the array
+    ``owner``): one kernel launch, unless it only made a view (``_computed``)."""
 
     @functools.wraps(function)
     def on_device(*args, **kwargs):
-        return _wrap(function(*_unwrap(args), **_unwrap(kwargs)))
+        args, kwargs = _unwrap(args), _unwrap(kwargs)
+        result = function(*args, **kwargs)
+        if _computed(result, (owner, *args), kwargs):
+            _counts.kernels += 1
+        return _wrap(result)
 
     return on_device
 
@@ -186,6 +255,7 @@ class SimulatedBackend(Backend):
 
     def __init__(self):
         self.xp = _namespace()
+        self.xp.kernels = KernelTable(self)  # fused elementwise kernels, one launch each
 
     def asarray(self, host_array, dtype=None):
         """Host data copied onto the simulated device."""
@@ -198,7 +268,18 @@ class SimulatedBackend(Backend):
                 f"to_host: expected a /sim:0 array, got {type(array).__name__}; a tensor's "
                 "data and its device disagree"
             )
+        _counts.host_reads += 1  # the program waits for the device here
         return array._array.copy()
+
+    def fuse(self, function, name):
+        """``function(xp, *arrays)`` as one kernel called ``name``: run on the host arrays
+        inside, counted as one launch; SimArrays in and out (host arrays still refused)."""
+
+        def fused(*arrays):
+            return _launched(_wrap(function(np, *_unwrap(arrays))))
+
+        fused.__name__ = name
+        return fused
 
     def random_generator(self, seed):
         """numpy's generator on the host, its samples copied to the device."""

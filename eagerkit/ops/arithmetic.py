@@ -4,11 +4,15 @@ Each VJP returns the gradient in the *output's* shape; the engine sums it back d
 a broadcast input's shape (backprop.unbroadcast), so no VJP here worries about that.
 """
 
+from eagerkit.backends.fusion import elementwise
 from eagerkit.dtypes import COMPLEX, FLOATING, NUMERIC, TRUEDIV
+from eagerkit.ops.compare import _where
 from eagerkit.registry import defop
 
 # Holomorphic: complex numbers take the same VJPs (backprop.py, _conjugated).
 NUMERIC_OR_COMPLEX = NUMERIC + COMPLEX
+# where's forward: on numpy it chooses by bit masks, faster than np.where (compare.py).
+_choose = _where.op.forward
 
 
 @defop("add", dtypes=NUMERIC_OR_COMPLEX)
@@ -80,9 +84,14 @@ def truediv(xp, x, y):
     return x / y
 
 
+@elementwise("truediv_grad_y")
+def _truediv_grad_y(xp, g, ans, y):
+    return -g * ans / y
+
+
 truediv.defvjp(
     lambda ops, g, ans, x, y: g / y,
-    lambda ops, g, ans, x, y: -g * ans / y,
+    lambda ops, g, ans, x, y: ops.truediv_grad_y(g, ans, y),
 )
 divide = truediv
 
@@ -131,9 +140,20 @@ def maximum(xp, x, y):
     return xp.maximum(x, y)
 
 
+# On a GPU the comparison and the choice are one kernel; numpy chooses by bit masks.
+@elementwise("maximum_grad", host=lambda xp, g, x, y: _choose(xp, x >= y, g, 0))
+def _maximum_grad(xp, g, x, y):
+    return xp.where(x >= y, g, 0)
+
+
+@elementwise("maximum_grad_y", host=lambda xp, g, x, y: _choose(xp, x >= y, 0, g))
+def _maximum_grad_y(xp, g, x, y):
+    return xp.where(x >= y, 0, g)
+
+
 maximum.defvjp(
-    lambda ops, g, ans, x, y: ops.where(x >= y, g, 0),
-    lambda ops, g, ans, x, y: ops.where(x >= y, 0, g),
+    lambda ops, g, ans, x, y: ops.maximum_grad(g, x, y),
+    lambda ops, g, ans, x, y: ops.maximum_grad_y(g, x, y),
 )
 
 
@@ -143,9 +163,19 @@ def minimum(xp, x, y):
     return xp.minimum(x, y)
 
 
+@elementwise("minimum_grad", host=lambda xp, g, x, y: _choose(xp, x <= y, g, 0))
+def _minimum_grad(xp, g, x, y):
+    return xp.where(x <= y, g, 0)
+
+
+@elementwise("minimum_grad_y", host=lambda xp, g, x, y: _choose(xp, x <= y, 0, g))
+def _minimum_grad_y(xp, g, x, y):
+    return xp.where(x <= y, 0, g)
+
+
 minimum.defvjp(
-    lambda ops, g, ans, x, y: ops.where(x <= y, g, 0),
-    lambda ops, g, ans, x, y: ops.where(x <= y, 0, g),
+    lambda ops, g, ans, x, y: ops.minimum_grad(g, x, y),
+    lambda ops, g, ans, x, y: ops.minimum_grad_y(g, x, y),
 )
 
 
@@ -156,7 +186,17 @@ def squared_difference(xp, x, y):
     return difference * difference
 
 
+@elementwise("squared_difference_grad")
+def _squared_difference_grad(xp, g, x, y):
+    return 2 * g * (x - y)
+
+
+@elementwise("squared_difference_grad_y")
+def _squared_difference_grad_y(xp, g, x, y):
+    return -2 * g * (x - y)
+
+
 squared_difference.defvjp(
-    lambda ops, g, ans, x, y: 2 * g * (x - y),
-    lambda ops, g, ans, x, y: -2 * g * (x - y),
+    lambda ops, g, ans, x, y: ops.squared_difference_grad(g, x, y),
+    lambda ops, g, ans, x, y: ops.squared_difference_grad_y(g, x, y),
 )

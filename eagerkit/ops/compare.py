@@ -1,5 +1,7 @@
 """Comparisons, logic and ``where``. Comparisons give bool tensors and pass no gradient."""
 
+import numpy as np
+
 from eagerkit.dtypes import COMPLEX, NUMERIC, string
 from eagerkit.dtypes import bool as bool_
 from eagerkit.registry import defop
@@ -62,7 +64,9 @@ def _where(xp, condition, x, y):
 
 
 def _is_zero(value):
-    return getattr(value, "ndim", 0) == 0 and value == 0
+    # Only a number on the host: asking a GPU array whether it is 0 would wait for the GPU.
+    host = isinstance(value, (int, float, np.ndarray, np.generic))
+    return host and getattr(value, "ndim", 0) == 0 and value == 0
 
 
 def _masks(values, condition):

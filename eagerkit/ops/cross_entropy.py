@@ -4,8 +4,14 @@ Composed from log_softmax, one_hot, multiply and sum it would be about ten recor
 training step; as a primitive it is one, with the well-known gradient
 ``softmax(logits) - one_hot(labels)``. That VJP is written with registered ops, so it is
 differentiable again (second order works).
+
+On a GPU (and the simulated one) the op takes a path of its own, as TF's GPU kernel does:
+a label out of range gives a NaN loss (and NaN gradient) for its row instead of an error,
+because checking the labels would make every training step wait for the GPU to report
+them; and the elementwise steps are fused kernels, a handful of launches in all.
 """
 
+from eagerkit.backends.fusion import elementwise
 from eagerkit.dtypes import FLOATING
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
@@ -22,6 +28,8 @@ def _sparse_softmax_cross_entropy(xp, logits, labels):
             "softmax_cross_entropy_with_logits.",
             op="sparse_softmax_cross_entropy_with_logits",
         )
+    if xp.kernels.fused:  # a GPU: no look at the labels from the host (see the top)
+        return _loss_on_device(xp, logits, labels)
     low, high = (int(labels.min()), int(labels.max())) if labels.size else (0, 0)
     if low < 0 or high >= classes:
         raise InvalidArgumentError(
@@ -47,6 +55,48 @@ def _sparse_softmax_cross_entropy(xp, logits, labels):
     return (log_total - picked).reshape(labels.shape)
 
 
+def _loss_on_device(xp, logits, labels):
+    """The forward on a GPU: logsumexp(row) - row[label], NaN where the label is out of range."""
+    classes = logits.shape[-1]
+    rows, column = logits.reshape(-1, classes), labels.reshape(-1, 1)
+    top = rows.max(axis=1, keepdims=True)  # shifted by the max: exp never overflows
+    total = xp.kernels.shifted_exp(rows, top).sum(axis=1, keepdims=True)
+    picked = _picked(xp, rows, column)
+    return xp.kernels.cross_entropy_loss(total, top, picked, column, classes).reshape(labels.shape)
+
+
+def _picked(xp, rows, column):
+    """Each row's logit at its label (a label out of range reads a logit in range)."""
+    return xp.take_along_axis(rows, xp.clip(column, 0, rows.shape[1] - 1), axis=1)
+
+
+@elementwise("shifted_exp", recordable=False)
+def _shifted_exp(xp, rows, top):
+    return xp.exp(rows - top)
+
+
+@elementwise("cross_entropy_loss", recordable=False)
+def _cross_entropy_loss(xp, total, top, picked, label, classes):
+    in_range = (label >= 0) & (label < classes)
+    return xp.where(in_range, xp.log(total) + top - picked, xp.nan)
+
+
+@elementwise("cross_entropy_grad", recordable=False)
+def _cross_entropy_grad(xp, g, rows, log_total, label, column):
+    """g * (softmax(row) - one_hot(label)), one kernel: ``column`` is 0, 1, ... along a row."""
+    return g * (xp.exp(rows - log_total) - (column == label))
+
+
+def _gradient_on_device(xp, g, ans, logits, labels):
+    """The VJP on a GPU: softmax minus the one-hot label, scaled by g, in one kernel."""
+    classes = logits.shape[-1]
+    rows, column = logits.reshape(-1, classes), labels.reshape(-1, 1)
+    log_total = ans.reshape(-1, 1) + _picked(xp, rows, column)  # ans = logsumexp - picked
+    columns = xp.arange(classes, dtype=labels.dtype).reshape(1, classes)
+    grad = xp.kernels.cross_entropy_grad(g.reshape(-1, 1), rows, log_total, column, columns)
+    return grad.reshape(logits.shape)
+
+
 def _label_cells(xp, labels, classes):
     """The flat positions of each row's label in a (rows, classes) table: row * classes + label.
     (One flat index is cheaper than a pair of index arrays, to read or to update.)"""
@@ -68,6 +118,8 @@ def _sparse_softmax_cross_entropy_vjp(ops, g, ans, logits, labels):
 def _gradient_on_arrays(xp, g, ans, logits, labels):
     """The VJP above on raw arrays, bit for bit (tests/test_vjp_modes.py compares them),
     without one_hot's table: pick each row's label logit, subtract 1 at the label in place."""
+    if xp.kernels.fused:
+        return _gradient_on_device(xp, g, ans, logits, labels)
     classes = logits.shape[-1]
     rows = logits.reshape(-1, classes)
     cells = _label_cells(xp, labels.reshape(-1), classes)

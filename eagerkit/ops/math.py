@@ -1,9 +1,11 @@
 """Elementwise functions of one tensor: forward and VJP side by side.
 
 Several VJPs reuse the forward's answer ``ans`` (exp, sqrt, tanh, sigmoid): the value is
-already computed, so the gradient costs one multiply.
+already computed, so the gradient costs one multiply. A VJP of several elementwise steps
+is a fused kernel (``@elementwise``, backends/fusion.py): one kernel launch on a GPU.
 """
 
+from eagerkit.backends.fusion import elementwise
 from eagerkit.dtypes import COMPLEX, FLOATING, NUMERIC
 from eagerkit.registry import defop
 
@@ -59,7 +61,12 @@ def square(xp, x):
     return x * x
 
 
-square.defvjp(lambda ops, g, ans, x: g * 2 * x)
+@elementwise("square_grad")
+def _square_grad(xp, g, x):
+    return g * 2 * x
+
+
+square.defvjp(lambda ops, g, ans, x: ops.square_grad(g, x))
 
 
 @defop("sqrt", dtypes=FLOATING_OR_COMPLEX)
@@ -68,7 +75,12 @@ def sqrt(xp, x):
     return xp.sqrt(x)
 
 
-sqrt.defvjp(lambda ops, g, ans, x: g * 0.5 / ans)
+@elementwise("sqrt_grad")
+def _sqrt_grad(xp, g, ans):
+    return g * 0.5 / ans
+
+
+sqrt.defvjp(lambda ops, g, ans, x: ops.sqrt_grad(g, ans))
 
 
 @defop("rsqrt", dtypes=FLOATING)
@@ -77,7 +89,12 @@ def rsqrt(xp, x):
     return 1 / xp.sqrt(x)
 
 
-rsqrt.defvjp(lambda ops, g, ans, x: -0.5 * g * ans * ans * ans)
+@elementwise("rsqrt_grad")
+def _rsqrt_grad(xp, g, ans):
+    return -0.5 * g * ans * ans * ans
+
+
+rsqrt.defvjp(lambda ops, g, ans, x: ops.rsqrt_grad(g, ans))
 
 
 @defop("exp", dtypes=FLOATING_OR_COMPLEX)
@@ -111,7 +128,12 @@ def log1p(xp, x):
     return xp.log1p(x)
 
 
-log1p.defvjp(lambda ops, g, ans, x: g / (1 + x))
+@elementwise("log1p_grad")
+def _log1p_grad(xp, g, x):
+    return g / (1 + x)
+
+
+log1p.defvjp(lambda ops, g, ans, x: ops.log1p_grad(g, x))
 
 
 @defop("sin", dtypes=FLOATING_OR_COMPLEX)
@@ -147,7 +169,12 @@ def tanh(xp, x):
     return xp.tanh(x)
 
 
-tanh.defvjp(lambda ops, g, ans, x: g * (1 - ans * ans))
+@elementwise("tanh_grad")
+def _tanh_grad(xp, g, ans):
+    return g * (1 - ans * ans)
+
+
+tanh.defvjp(lambda ops, g, ans, x: ops.tanh_grad(g, ans))
 
 
 @defop("sigmoid", dtypes=FLOATING)
@@ -170,7 +197,12 @@ def sigmoid(xp, x):
     return xp.reciprocal(s, out=s)
 
 
-sigmoid.defvjp(lambda ops, g, ans, x: g * ans * (1 - ans))
+@elementwise("sigmoid_grad")
+def _sigmoid_grad(xp, g, ans):
+    return g * ans * (1 - ans)
+
+
+sigmoid.defvjp(lambda ops, g, ans, x: ops.sigmoid_grad(g, ans))
 
 
 @defop("round", dtypes=NUMERIC, differentiable=False)

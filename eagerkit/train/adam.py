@@ -13,6 +13,7 @@ Putting epsilon outside the bias correction is what TF1 does; Keras' Adam differ
 
 import math
 
+from eagerkit.backends.fusion import elementwise
 from eagerkit.train.optimizer import Optimizer, _check_hyper, _value
 
 
@@ -40,7 +41,17 @@ class AdamOptimizer(Optimizer):
     def _update(self, xp, value, g, slots, step):
         lr, beta1, beta2 = _value(self.learning_rate), _value(self.beta1), _value(self.beta2)
         lr_t = lr * math.sqrt(1 - beta2**step) / (1 - beta1**step)
-        m = beta1 * slots["m"] + (1 - beta1) * g
-        v = beta2 * slots["v"] + (1 - beta2) * (g * g)
-        new_value = value - lr_t * m / (xp.sqrt(v) + _value(self.epsilon))
+        # Python floats rounded to the variable's dtype, as numpy rounds them beside arrays.
+        scalars = lr_t, beta1, 1 - beta1, beta2, 1 - beta2, _value(self.epsilon)
+        new_value, m, v = xp.kernels.adam_update(
+            value, g, slots["m"], slots["v"], *(value.dtype.type(s) for s in scalars)
+        )
         return new_value, {"m": m, "v": v}
+
+
+@elementwise("adam_update")
+def _adam_update(xp, value, g, m, v, lr_t, beta1, one_minus_beta1, beta2, one_minus_beta2, eps):
+    """One Adam step: one kernel on a GPU (backends/fusion.py) for what is ten otherwise."""
+    m = beta1 * m + one_minus_beta1 * g
+    v = beta2 * v + one_minus_beta2 * (g * g)
+    return value - lr_t * m / (xp.sqrt(v) + eps), m, v

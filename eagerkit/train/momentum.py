@@ -4,6 +4,7 @@ Each step: ``accum = momentum * accum + g``, then ``var -= lr * accum``; with Ne
 ``var -= lr * (g + momentum * accum)``, i.e. the step looks ahead along the new velocity.
 """
 
+from eagerkit.backends.fusion import elementwise
 from eagerkit.train.optimizer import Optimizer, _check_hyper, _value
 
 
@@ -29,8 +30,22 @@ class MomentumOptimizer(Optimizer):
         self.use_nesterov = bool(use_nesterov)
 
     def _update(self, xp, value, g, slots, step):
-        lr, momentum = _value(self.learning_rate), _value(self.momentum)
-        accum = momentum * slots["momentum"] + g
-        if self.use_nesterov:
-            return value - lr * (g + momentum * accum), {"momentum": accum}
-        return value - lr * accum, {"momentum": accum}
+        # Python floats rounded to the variable's dtype, as numpy rounds them beside arrays.
+        lr, momentum = (value.dtype.type(_value(h)) for h in (self.learning_rate, self.momentum))
+        kernel = xp.kernels.nesterov_update if self.use_nesterov else xp.kernels.momentum_update
+        new_value, accum = kernel(value, g, slots["momentum"], lr, momentum)
+        return new_value, {"momentum": accum}
+
+
+# Each update is one kernel on a GPU (backends/fusion.py), the new value and the new
+# velocity computed in the same pass.
+@elementwise("momentum_update")
+def _momentum_update(xp, value, g, accum, lr, momentum):
+    accum = momentum * accum + g
+    return value - lr * accum, accum
+
+
+@elementwise("nesterov_update")
+def _nesterov_update(xp, value, g, accum, lr, momentum):
+    accum = momentum * accum + g
+    return value - lr * (g + momentum * accum), accum

@@ -10,6 +10,8 @@ an int64 Variable, so a checkpoint saves the whole optimizer state.
 """
 
 from eagerkit import dtypes
+from eagerkit.backends.fusion import elementwise
+from eagerkit.devices import CPU, device
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.tensor import Tensor
 from eagerkit.train.checks import check_global_step, checked_pairs, number
@@ -45,7 +47,9 @@ class Optimizer:
         self._pending_slot_values = {}  # (variable.ref(), slot name) -> array, from restore()
         # The step counter exists from the start: made lazily, a checkpoint's walk (a read)
         # would create it, and a failed restore would leave a new variable behind.
-        self._iterations = Variable(0, dtype=dtypes.int64, trainable=False, name="iter")
+        # On the host, whatever the device scope: reading it never waits for a GPU.
+        with device(CPU):
+            self._iterations = Variable(0, dtype=dtypes.int64, trainable=False, name="iter")
         self.listeners = []  # e.g. the GradientFlow widget: on_apply(optimizer, pairs)
 
     @property
@@ -259,6 +263,17 @@ class GradientDescentOptimizer(Optimizer):
     """
 
     def _update(self, xp, value, g, slots, step):
-        new_value = g * -_value(self.learning_rate)  # a fresh array: ours to add into
-        new_value += value  # value - rate * g, bit for bit, with one temporary fewer
-        return new_value, {}
+        rate = value.dtype.type(_value(self.learning_rate))  # as numpy rounds a Python float
+        return xp.kernels.gradient_descent(value, g, rate), {}
+
+
+def _gradient_descent_on_host(xp, value, g, rate):
+    new_value = g * -rate  # a fresh array: ours to add into
+    new_value += value  # value - rate * g, bit for bit, with one temporary fewer
+    return new_value
+
+
+@elementwise("gradient_descent", host=_gradient_descent_on_host)
+def _gradient_descent(xp, value, g, rate):
+    """One step of gradient descent: one kernel on a GPU (backends/fusion.py)."""
+    return value - rate * g

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The one prepared script for a session lent a GPU machine (issue 20): the GPU tests, lesson 09
+# under nbval, benchmarks/devices.py and the suite, in that order (the most telling first), each
+# step's output in its own file under $OUT, all within one device command's 10 minutes.
+#
+# 1. Here, once, where pip reaches PyPI:      bash benchmarks/gpu_session.sh prepare
+#    downloads into .whl/ (ignored through .git/info/exclude) the wheels, for the GPU machine's
+#    Python 3.12 on x86-64, of what the project needs there and that machine's image lacks (it
+#    has numpy, scipy, cupy, PyTorch, pytest, hypothesis, xdist, matplotlib, scikit-learn...).
+# 2. With the device tool:   run(command="bash benchmarks/gpu_session.sh", carry=[".whl"],
+#    timeout_s=600). Back under $OUT: summary.txt (each step: exit status, seconds),
+#    devices.txt, test_gpu.txt, lesson09.txt, benchmarks.txt, suite.txt.
+# 3. Dry run on a CPU machine (no wheels installed: the given Python has everything; the GPU
+#    tests skip, lesson 09 runs on the simulated GPU):
+#        PYTHON=.venv/bin/python OUT=/tmp/gpu-session SUITE=tests/test_devices.py \
+#        SUITE_WORKERS=1 bash benchmarks/gpu_session.sh
+set -u
+cd "$(dirname "$0")/.."
+
+# What the project needs beyond the GPU image (KINDS.md lists the image's packages): the
+# notebook stack for nbval and the widgets (not JupyterLab: the lab's tests stay here, with
+# chromium); pip resolves their dependencies.
+NEEDED="nbval nbformat nbclient ipykernel ipywidgets anywidget grandalf nbstripout jupyter_server"
+# Packages the image has: their wheels are dropped, so the image's builds (numpy for cupy) stay.
+IMAGE_HAS="numpy scipy torch cupy_cuda13x pytest pytest_xdist pytest_timeout hypothesis
+matplotlib scikit_learn tqdm pyyaml packaging setuptools jinja2 markupsafe pygments
+attrs certifi idna urllib3 requests charset_normalizer typing_extensions six
+python_dateutil psutil fsspec filelock sympy mpmath networkx pillow pluggy iniconfig coverage
+anyio prometheus_client pyparsing"
+
+if [ "${1:-}" = prepare ]; then
+  exclude=$(git rev-parse --git-path info/exclude)
+  grep -qx '/.whl/' "$exclude" 2>/dev/null || echo '/.whl/' >> "$exclude"
+  rm -rf .whl && mkdir -p .whl
+  # shellcheck disable=SC2086  # the package lists are meant to split into words
+  python3 -m pip download -q --only-binary=:all: --python-version 3.12 --implementation cp \
+    --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+    --platform manylinux2014_x86_64 -d .whl $NEEDED || exit 1
+  for name in $IMAGE_HAS; do
+    rm -f .whl/"$name"-[0-9]*.whl .whl/"${name//_/-}"-[0-9]*.whl
+  done
+  du -sh .whl && ls .whl | wc -l
+  exit 0
+fi
+
+OUT=${OUT:-/tmp/gpu-session}
+mkdir -p "$OUT"
+SUMMARY=$OUT/summary.txt
+: > "$SUMMARY"
+START=$(date +%s)
+BUDGET=${GPU_SESSION_SECONDS:-560}  # one device command may run 600 s: leave room to return
+
+if [ -z "${PYTHON:-}" ]; then  # on the GPU machine: the image's Python, the carried wheels
+  PYTHON=python3
+  "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl || { echo "install: failed" >> "$SUMMARY"; exit 1; }
+  export PYTHONPATH=/tmp/site
+  # eagerkit.widgets is widgets/ (pyproject's package-dir): a link stands in for the install.
+  [ -e eagerkit/widgets ] || ln -s ../widgets eagerkit/widgets
+fi
+export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}  # eagerkit from this tree, not an install
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONHASHSEED=0
+export PYTHONUNBUFFERED=1
+
+# step NAME SECONDS COMMAND...: run it with a time limit, output to $OUT/NAME.txt, one line
+# in the summary. The last step gets whatever time is left.
+step() {
+  local name=$1 limit=$2 begun=$SECONDS
+  shift 2
+  local left=$((BUDGET - ($(date +%s) - START)))
+  [ "$limit" -gt "$left" ] && limit=$left
+  if [ "$limit" -le 10 ]; then
+    echo "$name: not run (no time left)" >> "$SUMMARY"
+    return
+  fi
+  timeout "$limit" "$@" > "$OUT/$name.txt" 2>&1
+  local status=$?
+  echo "$name: exit $status after $((SECONDS - begun)) s (limit $limit s)" >> "$SUMMARY"
+}
+
+step devices 60 bash -c "nvidia-smi -L; \"$PYTHON\" -c 'import eagerkit as ek, numpy
+print(\"numpy\", numpy.__version__, \"GPUs\", ek.num_gpus(), ek.list_devices())
+from eagerkit.backends.cupy_backend import gpu_status; print(gpu_status())
+import cupy; print(\"cupy\", cupy.__version__, cupy.cuda.runtime.runtimeGetVersion())'"
+step test_gpu 150 "$PYTHON" -m pytest -q -p no:cacheprovider -rs tests/test_gpu.py
+step lesson09 120 "$PYTHON" -m pytest -q -p no:cacheprovider --nbval --nbval-current-env \
+  --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/09_devices.ipynb
+step benchmarks 240 "$PYTHON" benchmarks/devices.py
+# The suite without the browser tests (no chromium there) and the lab's (no JupyterLab).
+# SUITE (test paths; all by default) narrows it for a dry run.
+# shellcheck disable=SC2086  # SUITE is a list of paths
+step suite 600 "$PYTHON" -m pytest -q -p no:cacheprovider -n "${SUITE_WORKERS:-12}" \
+  -m "not browser" --ignore=tests/browser --ignore=tests/test_lab.py --ignore=tests/test_binder.py \
+  ${SUITE:-}
+cat "$SUMMARY"
