@@ -168,7 +168,7 @@ def test_right_numbers_without_the_sections_mechanism_are_wrong_and_say_what_is_
         return ek.reduce_sum(x * x)
 
     cpu = exercise("9.2").check(on_the_cpu)
-    assert cpu.status == "wrong" and "no op of yours ran on /sim:0" in repr(cpu)
+    assert cpu.status == "wrong" and "no op of yours ran on the lesson's GPU, /gpu:0" in repr(cpu)
 
 
 def _nested(x, *, jacobian):
@@ -226,20 +226,40 @@ def test_a_name_of_another_library_is_told_apart_from_a_typo():
 
 # --- independent of cell order ----------------------------------------------------------------
 def test_a_check_builds_its_own_state_whatever_ran_before():
-    def sum_of_squares_on_sim(x):
-        on_sim = ek.copy_to_device(x, "/sim:0")
-        return ek.copy_to_device(ek.reduce_sum(on_sim * on_sim), "/cpu:0")
+    def sum_of_squares_on_gpu(x):
+        on_gpu = ek.copy_to_device(x, "/gpu:0")
+        return ek.copy_to_device(ek.reduce_sum(on_gpu * on_gpu), "/cpu:0")
 
-    ek.devices.disable_simulated_gpu()
+    ek.devices.disable_simulated_gpu()  # a later cell of lesson 09 may do this
+    before = ek.devices.all_device_names()
     ek.debugging.enable_check_numerics()
     try:
-        assert exercise("9.2").check(sum_of_squares_on_sim).status == "right"
+        assert exercise("9.2").check(sum_of_squares_on_gpu).status == "right"
         assert exercise("13.2").check(
             lambda x: ek.where(x > 0, ek.sqrt(ek.where(x > 0, x, 1.0)), 0.0)
         )
     finally:
         ek.debugging.disable_check_numerics()
-    assert "/sim:0" not in ek.devices.all_device_names()  # and it put the state back
+    assert ek.devices.all_device_names() == before  # and it put the state back
+
+
+def test_the_lessons_gpu_is_gpu_0_whatever_stands_in_for_it():
+    def on_the_gpu(x):
+        return ek.reduce_sum(x.gpu() ** 2).cpu()
+
+    def on_sim_beside_the_stand_in(x):  # /sim:0 is /gpu:0's stand-in here, never beside it
+        return ek.reduce_sum(ek.copy_to_device(x, "/sim:0") ** 2).cpu()
+
+    ek.devices.enable_simulated_gpu()  # lesson 09's /sim:0 cell ran, without as_gpu
+    sim = ek.devices.get_device("/sim:0")
+    try:
+        assert exercise("9.2").check(on_the_gpu).status == "right"
+        if ek.num_gpus() == 0:
+            assert exercise("9.2").check(on_sim_beside_the_stand_in).status == "right"
+        assert ek.devices.get_device("/sim:0") is sim  # the same device, the lesson's tensors
+        assert "/gpu:0" not in ek.devices.all_device_names() or ek.num_gpus() > 0
+    finally:
+        ek.devices.reset_devices()
 
 
 # --- pointing ---------------------------------------------------------------------------------

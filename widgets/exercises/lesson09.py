@@ -1,8 +1,9 @@
 """Lesson 09 (devices): a matmul the GPU can run, a round trip through the GPU.
 
 The checks read where each op ran (observe.py), so right numbers computed on the CPU are not
-taken for right, and they make the simulated GPU available themselves, whatever later cells
-of the lesson did to it.
+taken for right. "The GPU" is the lesson's: ``/gpu:0``, a real GPU or, without one, the
+simulated GPU standing in for it; the checks set that up themselves, whatever later cells of
+the lesson did, so a verdict is the same on both kinds of machine.
 """
 
 import numpy as np
@@ -11,20 +12,25 @@ import eagerkit as ek
 
 from .compare import Expect
 from .function_exercise import FunctionExercise
-from .state import SIM
+from .state import GPU, lesson_gpu
 
 
 def _product(counts):
     return ek.matmul(ek.cast(counts, ek.float32), ek.cast(counts, ek.float32))
 
 
-def _matmul_on_sim(fn, seen, args):
-    where = seen.devices_of("matmul")
-    if SIM not in where:
+def _where(name):
+    """How a message names the lesson's GPU: ``/gpu:0``, and what stands in for it."""
+    return GPU if name == GPU else f"{GPU} (here the simulated GPU, {name})"
+
+
+def _matmul_on_gpu(fn, seen, args):
+    gpu, where = lesson_gpu(), seen.devices_of("matmul")
+    if gpu not in where:
         ran = f"ran on {', '.join(where)}" if where else "never ran (no ek.matmul)"
         return [
             f"the values are right, but the matrix product {ran}: the exercise is a matmul "
-            f"that runs on {SIM}"
+            f"that runs on the lesson's GPU, {_where(gpu)}"
         ]
     return []
 
@@ -40,30 +46,31 @@ FunctionExercise(
     reference=_product,
     inputs=_counts,
     order=0,
-    needs=[SIM],
-    mechanism=_matmul_on_sim,
+    needs=[GPU],
+    mechanism=_matmul_on_gpu,
     quantities={"the matrix product of counts with itself (counts times counts)": _product},
-    template="def product_on_sim(counts): ...",
+    template="def product_on_gpu(counts): ...",
     hints=[
-        "The simulated GPU has no integer matmul kernel, as cuBLAS has none.",
-        "Ops run where their inputs are: the counts must be on /sim:0, and floating point, "
+        "A GPU has no integer matmul kernel: cuBLAS multiplies floating-point numbers only.",
+        "Ops run where their inputs are: the counts must be on the GPU, and floating point, "
         "before the matmul.",
     ],
 )
 
 
-def _sum_of_squares_on_sim(x):
-    on_sim = ek.copy_to_device(x, SIM)
-    return ek.copy_to_device(ek.reduce_sum(on_sim * on_sim), "/cpu:0")
+def _sum_of_squares_on_gpu(x):
+    on_gpu = ek.copy_to_device(x, GPU)
+    return ek.copy_to_device(ek.reduce_sum(on_gpu * on_gpu), "/cpu:0")
 
 
-def _squares_on_sim(fn, seen, args):
+def _squares_on_gpu(fn, seen, args):
+    gpu = lesson_gpu()
     computed = {run.device for run in seen.ops if run.name != "copy_to_device"}
-    if SIM not in computed:
+    if gpu not in computed:
         return [
-            f"the values are right, but no op of yours ran on {SIM}: everything was computed "
-            "on the CPU. Copy x there first (ops run where their inputs are; ek.device only "
-            "places new tensors)"
+            f"the values are right, but no op of yours ran on the lesson's GPU, {_where(gpu)}: "
+            "everything was computed on the CPU. Copy x there first (ops run where their "
+            "inputs are; ek.device only places new tensors)"
         ]
     return []
 
@@ -79,14 +86,14 @@ def _vectors(draw):
 FunctionExercise(
     "9.2",
     "A round trip through the GPU",
-    reference=_sum_of_squares_on_sim,
+    reference=_sum_of_squares_on_gpu,
     inputs=_vectors,
-    needs=[SIM],
+    needs=[GPU],
     expect=Expect(device="/cpu:0", quote="return the result on /cpu:0"),
-    mechanism=_squares_on_sim,
-    template="def sum_of_squares_on_sim(x): ...",
+    mechanism=_squares_on_gpu,
+    template="def sum_of_squares_on_gpu(x): ...",
     hints=[
-        "ek.copy_to_device(t, '/sim:0') copies; ops on the copy run on /sim:0.",
+        "A copy to another device is an op; the ops on the copy run where the copy is.",
         "The result comes back to /cpu:0 the same way (the copy is an op on the tape, so "
         "the gradient comes back too).",
     ],
