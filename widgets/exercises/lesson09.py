@@ -67,10 +67,11 @@ def _squares_on_gpu(fn, seen, args):
     gpu = lesson_gpu()
     computed = {run.device for run in seen.ops if run.name != "copy_to_device"}
     if gpu not in computed:
+        ran = ", ".join(sorted(computed)) or "no device (no op of yours ran)"
         return [
             f"the values are right, but no op of yours ran on the lesson's GPU, {_where(gpu)}: "
-            "everything was computed on the CPU. Copy x there first (ops run where their "
-            "inputs are; ek.device only places new tensors)"
+            f"they ran on {ran}. Copy x there first (ops run where their inputs are; "
+            "ek.device only places new tensors)"
         ]
     return []
 
