@@ -1,10 +1,11 @@
 """A chromium page that keeps every request and console error, for the browser tests."""
 
 
-def recorded_page(browser, address):
-    """Open ``address`` in a fresh 1280x900 context; ``page.requests`` and ``page.problems``
-    collect every request made and every page or console error (tests assert on both)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def recorded_page(browser, address, viewport=(1280, 900)):
+    """Open ``address`` in a fresh context (a window of ``viewport`` pixels);
+    ``page.requests`` and ``page.problems`` collect every request made and every page or
+    console error (tests assert on both)."""
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     page = context.new_page()
     page.requests, page.problems = [], []
     page.on("request", lambda request: page.requests.append(request.url))

@@ -22,6 +22,7 @@ CHAR_W = 6.02  # DejaVu Sans Mono at 10 px: the advance of every character
 LABEL_H = 14
 GAP_Y = 32  # between rows: room for a gradient label (14 px) and its margin
 MARGIN = 12
+LABEL_SPILL = 120  # how far a label may stick out of the drawing's right side
 
 
 def text_width(text):
@@ -106,9 +107,10 @@ def place_labels(drawing, texts):
     [{'edge': 'e', 'text': '2.5', 'x': 46.0, 'y': 41.0, 'w': 22.1, 'h': 14}]
     """
     boxes = [(b["x"], b["y"], b["w"], b["h"]) for b in drawing["boxes"]]
-    drawing["labels"] = _place_labels(
-        drawing["edges"], texts, boxes, drawing["width"], drawing["height"]
-    )
+    width = drawing.setdefault("laid_out_width", drawing["width"])  # before any label
+    placed = _place_labels(drawing["edges"], texts, boxes, width, drawing["height"])
+    right = max([width, *(label["x"] + label["w"] + MARGIN for label in placed)])
+    drawing["width"], drawing["labels"] = round(right, 1), placed  # a label may widen it
     return drawing
 
 
@@ -253,8 +255,10 @@ def _curve_point(segment, t):
 
 
 def _inside(box, width, height):
+    """Inside the drawing, or at most ``LABEL_SPILL`` pixels beyond its right side (the
+    drawing then widens to hold it)."""
     x, y, w, h = box
-    return x >= MARGIN / 2 and y >= 0 and x + w <= width - MARGIN / 2 and y + h <= height
+    return x >= MARGIN / 2 and y >= 0 and x + w <= width + LABEL_SPILL and y + h <= height
 
 
 def _overlap(a, b):

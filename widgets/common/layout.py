@@ -23,7 +23,7 @@ GAP_X = 24  # pixels between neighbouring boxes in a row
 DUMMY_W = 10  # the width a long edge reserves in each row it crosses
 ORDER_SWEEPS = 6  # down-and-up barycentre sweeps
 SWEEPS = 4  # coordinate sweeps down and up
-PINNED_PULL = 0.01  # how hard a pinned node pulls its neighbours: a chain stays straight
+PINNED_WEIGHT = 1e-6  # a pinned node gives way to the others in its row: a chain stays straight
 
 
 def layered_layout(nodes, edges, sizes, max_row_width=None, pinned=()):
@@ -67,7 +67,7 @@ def layered_layout(nodes, edges, sizes, max_row_width=None, pinned=()):
     for node in alone:
         up[node], down[node] = [], []
     widths = {n: DUMMY_W if isinstance(n, tuple) else sizes[n][0] for row in rows for n in row}
-    light = {node: PINNED_PULL for node in pinned}
+    light = {node: PINNED_WEIGHT for node in pinned}
     x = _coordinates(rows, up, down, widths, light)
     width = max((x[n] + widths[n] / 2 for row in rows for n in row), default=0)
     return {"rows": rows, "x": x, "width": width}
@@ -237,7 +237,9 @@ def _coordinates(rows, up, down, widths, light):
 
 
 def _place_row(row, x, neighbours, widths, light):
-    """The best centres for ``row`` keeping its order and spacing (isotonic regression)."""
+    """The best centres for ``row`` keeping its order and spacing (isotonic regression);
+    a node placed by its neighbours heeds the pinned ones (``light``) only when it has no
+    other."""
     if not row:
         return
     offsets, total = [], 0.0  # the least distance from the row's first centre to each centre
@@ -247,11 +249,8 @@ def _place_row(row, x, neighbours, widths, light):
         offsets.append(total)
     wanted = []
     for node, offset in zip(row, offsets, strict=True):
-        near = neighbours[node]
-        if near:  # the weighted mean of the neighbours' centres
-            pull = [light.get(n, 1.0) for n in near]
-            mean = sum(x[n] * p for n, p in zip(near, pull, strict=True)) / sum(pull)
-        wanted.append((mean if near else x[node]) - offset)
+        near = [n for n in neighbours[node] if n not in light] or neighbours[node]
+        wanted.append((sum(x[n] for n in near) / len(near) if near else x[node]) - offset)
     # Pool adjacent violators: merge neighbours whose wanted order is wrong, use their
     # weighted mean (a pinned node gives way to the others).
     blocks = []  # [mean, weight, count]

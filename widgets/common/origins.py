@@ -93,27 +93,28 @@ class Tracker:
 
     # --- the walk up the stack ----------------------------------------------------------
     def _capture(self, frame):
-        chain = []  # (kind, frame), innermost first
+        chain, callee = [], None  # (kind, frame, the frame it called), innermost first
         while frame is not None:
             code = frame.f_code
             kind = self._kinds.get(code)
             if kind is None:
                 kind = self._kinds[code] = _kind_of(code)
             if kind == USER:
-                chain.append((USER, frame))
+                chain.append((USER, frame, callee))
             elif kind == CALL and isinstance(frame.f_locals.get("self"), eagerkit.layers.Layer):
-                chain.append((CALL, frame))
-            frame = frame.f_back
+                chain.append((CALL, frame, callee))
+            frame, callee = frame.f_back, frame
         chain.reverse()
         path, previous, same = [], [], True
-        for d, (kind, frame) in enumerate(chain):
+        for d, (kind, frame, callee) in enumerate(chain):
             old = self._previous[d] if same and d < len(self._previous) else None
             line, lasti = frame.f_lineno, frame.f_lasti
-            if old is None or old[1] is not frame or not self._goes_on(old, line, lasti, d, chain):
+            if old is None or old[1] is not frame or not _goes_on(old, line, lasti, callee):
                 same, key = False, self._key()
             else:
                 key = old[4]
-            previous.append((kind, frame, line, lasti, key))
+            # The frames are kept until the next record, so none can be reused meanwhile.
+            previous.append((kind, frame, line, lasti, key, callee))
             if kind == CALL:
                 layer = frame.f_locals["self"]
                 label = f"{layer.name} ({type(layer).__name__})"
@@ -127,22 +128,9 @@ class Tracker:
             at = max((i for i, e in enumerate(path) if e[0] == "line"), default=0)
             key = self._scope_key(path[:at], scope)
             path.insert(at, ("scope", key, ("scope", scope), f"{scope[:-1]} (name scope)"))
-        users = [frame for kind, frame in chain if kind == USER]
+        users = [frame for kind, frame, _ in chain if kind == USER]
         origin = self._origin(users[-1]) if users else None
         return origin, tuple(path)
-
-    def _goes_on(self, old, line, lasti, depth, chain):
-        """Is this the execution of a line that the last record was made in? Same line and
-        a later instruction; the same instruction only while it is in the same call."""
-        if old[0] == CALL:
-            return True  # the same call of a layer (the frame is the same)
-        if line != old[2] or lasti < old[3]:
-            return False
-        if lasti > old[3]:
-            return True
-        below = chain[depth + 1][1] if depth + 1 < len(chain) else None
-        before = self._previous[depth + 1][1] if depth + 1 < len(self._previous) else None
-        return below is before
 
     def _scope_key(self, outer, scope):
         """One key for a name scope while the path around it and its name stay the same."""
@@ -166,6 +154,18 @@ class Tracker:
             found = {"file": path, "line": line, "code": code, "where": where, "label": label}
             self._lines[(path, line)] = found
         return found
+
+
+def _goes_on(old, line, lasti, callee):
+    """Does the execution of a line that made the last record go on? The same call of a
+    layer does; a line does at a later instruction, or at the same one while it is in the
+    same call (an op that records several ops), not in a new one (the next turn of a loop).
+    """
+    if old[0] == CALL:
+        return True  # the frame is the same: the same call
+    if line != old[2] or lasti < old[3]:
+        return False
+    return lasti > old[3] or callee is old[5]
 
 
 def track_new_tapes():

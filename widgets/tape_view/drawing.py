@@ -14,7 +14,7 @@ show (boxes.py), and ``label_states`` later writes the gradients into the same g
 
 from ..common.drawing import MARGIN, make_drawing, place_labels
 from . import boxes as text
-from .folding import fold
+from .folding import fold, is_literal
 from .model import preview
 
 # The room a notebook cell gives a view on a 1280x720 laptop with JupyterLab's file
@@ -155,7 +155,9 @@ class _Index:
             if edge["id"].endswith("_out"):
                 self.made[edge["from"]] = edge["to"]
             else:
-                self.inputs.setdefault(edge["to"], []).append(self.nodes[edge["from"]]["label"])
+                given = self.nodes[edge["from"]]
+                name = given["value"] if is_literal(given) else given["label"]
+                self.inputs.setdefault(edge["to"], []).append(name)
                 self.users.setdefault(edge["from"], []).append(edge["to"])
         self.variables = [
             n for n in graph["nodes"] if n["type"] == "tensor" and n["kind"] == "variable"

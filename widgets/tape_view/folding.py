@@ -5,9 +5,10 @@ into one box. In a state:
 
 - a record inside a folded group is drawn as the group's box (the outermost folded group
   around it); any other record is a *value* box: its op and the tensor it made, in one;
-- a leaf (a tensor no op made) has its own box, except, when all its uses are inside one
-  folded group, a literal such as 2.0, data a folded loop goes through, and a layer's own
-  weights: they go inside the group's box;
+- a leaf (a tensor no op made) has its own box, except a number written in the code (the
+  2.0 of ``x * 2.0``: the boxes that use it show its value) and, when all its uses are
+  inside one folded group, data a folded loop goes through and a layer's own weights:
+  they go inside the group's box;
 - an edge joins the boxes of a tensor and of an op that used it; the edges between a box
   and a group merge into one (a weight used at all 20 steps of a folded loop: one edge),
   and x * x keeps its two edges side by side;
@@ -82,8 +83,8 @@ def fold(graph, groups, expanded, weights_inside=False):
         records = [op_record[op] for op in users]
         if box not in by_id:
             return node["id"]
-        if node["kind"] == "constant":  # a literal (2.0), or data a loop goes through
-            inside = not node["shape"] or all(r in in_loop for r in records)
+        if node["kind"] == "constant":  # data a loop goes through
+            inside = all(r in in_loop for r in records)
         else:  # a variable: a layer's own weight, or any, when weights go inside
             layers = {layer_of.get(r) for r in records}
             inside = weights_inside or all(
@@ -100,6 +101,9 @@ def fold(graph, groups, expanded, weights_inside=False):
             continue  # a tensor an op made: drawn with its op (below)
         else:
             users = consumers.get(node["id"], [])
+            if users and is_literal(node):  # 2.0 in x * 2.0: written in its user's box
+                alias[node["id"]] = op_box(users[0])
+                continue
             box = leaf_box(node, users)
             kind = ("group", box) if box in by_id else ("leaf", node["id"])
         alias[node["id"]] = box
@@ -110,9 +114,16 @@ def fold(graph, groups, expanded, weights_inside=False):
         alias[tensor] = alias[op]
         if alias[op] == op:
             boxes[op]["node"] = tensor  # the value box shows the op's output
-    edges = _edges(graph["edges"], alias, by_id)
+    literals = {n["id"] for n in graph["nodes"] if is_literal(n)}
+    edges = _edges([e for e in graph["edges"] if e["from"] not in literals], alias, by_id)
     order, edges = _proxies(order, edges, boxes)
     return [boxes[b] for b in order], edges, alias, box_of_record
+
+
+def is_literal(node):
+    """A number written in the code (the 2.0 of ``x * 2.0``): a scalar constant. It gets
+    no box: the boxes of the ops that use it show its value."""
+    return node["type"] == "tensor" and node.get("kind") == "constant" and not node["shape"]
 
 
 def _record_boxes(groups, by_id, expanded):

@@ -17,7 +17,7 @@ import sys
 
 from eagerkit.tape import GradientTape
 
-from ..common.origins import track_new_tapes
+from ..common.origins import stop_tracking_new_tapes, track_new_tapes
 from .view import TapeView
 
 
@@ -71,5 +71,6 @@ def load_ipython_extension(shell):
 
 
 def unload_ipython_extension(shell):
-    """Remove ``%%tape`` again."""
+    """Remove ``%%tape`` again, and stop noting the lines of new tapes."""
     shell.magics_manager.magics["cell"].pop("tape", None)
+    stop_tracking_new_tapes()

@@ -256,12 +256,13 @@ def backward_steps(steps, records, node_of, namer, groups=None):
                 edge_values[f"e{step.index}_{k}"] = value
             if nonfinite is None and not np.isfinite(value).all():
                 nonfinite = {"phase": "backward", "record": step.index, "node": node_of[id(x)]}
-            key = id(x)
-            totals[key] = value if key not in totals else totals[key] + value
-            counts[key] = counts.get(key, 0) + 1
+            key = node_of[id(x)]  # a variable and what reading it gave share a node
+            if not is_read or key not in totals:  # a read passes on the sum: no new use
+                totals[key] = value if key not in totals else totals[key] + value
+                counts[key] = counts.get(key, 0) + 1
             grads.append(
                 {
-                    "node": node_of[key],
+                    "node": key,
                     "edge": None if is_read else f"e{step.index}_{k}",
                     "name": namer(x),
                     "value": preview(value),

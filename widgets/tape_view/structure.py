@@ -165,16 +165,19 @@ def _simplify(children, reads):
     return out
 
 
+TELLING = {"series": 3, "layer": 2, "scope": 2, "line": 1, "iteration": 0}
+
+
 def _merge(outer, inner):
-    """One group for a group holding just one other: the more telling label wins (a layer
-    or a loop over a line; the line over a plain line inside it)."""
-    if inner.kind in ("layer", "scope", "series") or outer.kind not in ("line",):
-        inner.index = inner.index if inner.index is not None else outer.index
-        inner.count = inner.count if inner.count is not None else outer.count
-        inner.where = inner.where or (outer.signature if outer.kind == "line" else None)
-        return inner
-    outer.children = inner.children
-    return outer
+    """One group for a group holding just one other: the more telling label wins (a loop,
+    then a layer or a name scope, then a line), the inner one on a tie."""
+    kept = outer if TELLING[outer.kind] > TELLING[inner.kind] else inner
+    kept.children = inner.children
+    kept.index = inner.index if inner.index is not None else outer.index
+    kept.count = inner.count if inner.count is not None else outer.count
+    line = next((g.signature for g in (inner, outer) if g.kind == "line"), None)
+    kept.where = kept.where or inner.where or outer.where or line
+    return kept
 
 
 def _records(group):

@@ -153,7 +153,7 @@ function writeGradients(view, graph, entries, at, sweeping) {
   if (!sweeping) { lines.forEach((t) => { t.textContent = ""; }); return; }
   const final = entries[at].phase === "overview";
   const total = {}, count = {}, uses = {};
-  graph.backward.forEach((s) => s.grads.forEach((gr) => { uses[gr.node] = (uses[gr.node] || 0) + 1; }));
+  graph.backward.forEach((s) => s.grads.forEach((gr) => { if (gr.edge) uses[gr.node] = (uses[gr.node] || 0) + 1; }));
   entries.slice(0, final ? entries.length : at + 1).filter((e) => e.phase === "backward").forEach((e) => e.steps.forEach((s) => {
     if (s.op) total[s.output] = s.g; // a record's output: its whole gradient, when its turn comes
     s.grads.forEach((gr) => { total[gr.node] = gr.total; count[gr.node] = gr.count; });
@@ -255,11 +255,13 @@ function render({ model, el }) {
   let key = null; // the folding state shown: the ids of the unfolded groups
   let wanted = null; // a state asked of the kernel, shown when it arrives
   let focus = null; // the group just unfolded: the view opens where its records are
+  let stopWatching = () => {}; // the size watcher of the drawing shown
   let at = null;
   let note = "";
   const build = () => {
     if (timer) clearInterval(timer);
     timer = null;
+    stopWatching();
     el.replaceChildren();
     const graph = model.get("graph");
     const drawing = model.get("drawing");
@@ -352,13 +354,17 @@ function render({ model, el }) {
     const place = () => { camera.fit(false); if (where) camera.show(state.byId[where]); };
     place();
     requestAnimationFrame(place); // again once the cell has its width
+    let width = scroller.clientWidth; // and whenever the window (so the cell) changes width
+    const resized = new ResizeObserver(() => { if (scroller.clientWidth !== width) { width = scroller.clientWidth; place(); } });
+    resized.observe(scroller);
+    stopWatching = () => resized.disconnect();
     const marked = graph.highlight ? entries.findIndex((e) => e.phase === "forward" && e.steps.some((s) => s.record === graph.highlight.record)) : 0;
     go(at === null ? marked : at); // open on the marked record, or where we were
   };
   build();
   const rebuild = () => { at = null; note = ""; build(); };
   model.on("change:drawing", rebuild);
-  return () => { if (timer) clearInterval(timer); model.off("change:drawing", rebuild); };
+  return () => { if (timer) clearInterval(timer); stopWatching(); model.off("change:drawing", rebuild); };
 }
 
 // The state key of a set of unfolded groups: their ids in order, as Python writes it.
