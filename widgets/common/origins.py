@@ -58,8 +58,8 @@ class Tracker:
     ...     y = x * x
     >>> record = tape.records[0]
     >>> _, origin, path, depth = tracker.info[id(record)]
-    >>> origin["code"], [entry[0] for entry in path], depth
-    ('y = x * x', ['line'], 1)
+    >>> origin["code"], path[-1][0], path[-1][3], depth  # innermost: the line that ran it
+    ('y = x * x', 'line', 'y = x * x', 1)
     """
 
     def __init__(self):

@@ -48,8 +48,8 @@ def tape_drawing(graph):
     >>> state = view.drawing["states"][view.drawing["open"]]
     >>> [b["lines"][0] for b in state["boxes"]]
     ['c', 't0 = multiply(c, c)', 'out = add(t0, c)']
-    >>> sorted(label["text"] for label in state["labels"])
-    ['1.0', '3.0', '3.0']
+    >>> sorted(label["text"] for label in state["labels"])  # c sends 3 twice to c * c
+    ['1.0', '1.0', '3.0', '3.0']
     """
     return Layouts(graph).prepared()
 
