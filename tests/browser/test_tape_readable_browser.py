@@ -1,9 +1,10 @@
 """Big tapes open readable, in a real JupyterLab in Debian's chromium, at 1280x720 (a
 laptop, JupyterLab's file browser open) and at 1920x1080.
 
-tape_corpus_demo.ipynb shows the tapes issue 17 found unreadable (a 20-step RNN unrolled
-by hand, an MLP step, lesson 15's model on a 24-character window, a 300-record chain whose
-input feeds every step) and two small ones. For each, as the browser drew it: all text at
+tape_corpus_demo.ipynb shows every tape of the test corpus, the ones issue 17 found
+unreadable among them (a 20-step RNN unrolled by hand, an MLP step, lesson 15's model on a
+24-character window, a 300-record chain whose input feeds every step). For each, as the
+browser drew it: all text at
 9 px or more, the whole drawing in view (nothing cut off), the widget no taller than the
 notebook's area, the repeated structure folded, the drawing's invariants. Then, on the
 RNN: stepping forwards and backwards, a gradient that adds up use by use, unfolding the
@@ -22,19 +23,12 @@ from test_tape_view_browser import check_drawing
 from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
-from tape_corpus import BIG  # noqa: E402
+from tape_corpus import BIG, CORPUS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 os.environ["EAGERKIT_TESTS_DIR"] = str(Path(__file__).parents[1])  # the kernel imports from it
 NOTEBOOK = "tape_corpus_demo.ipynb"
-TAPES = [
-    "hand_unrolled_rnn",
-    "mlp_step",
-    "char_rnn_window",
-    "chain_with_skip_edges",
-    "char_rnn_one_step",
-    "lesson02_fan_out",
-]
+TAPES = list(CORPUS)  # the notebook shows them all, in this order
 WINDOWS = [(1280, 720), (1920, 1080)]
 
 # What the reader sees: the zoom, the part of the drawing in view, each text's size in

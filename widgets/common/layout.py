@@ -14,7 +14,7 @@ The classic method, in four steps:
    a row keep their order and never overlap (isotonic regression, pool adjacent violators).
 
 Each step is linear or nearly so in the size of the graph (with its dummies), so a tape of
-300 records lays out in a few tens of milliseconds (benchmarks/tape_layout.py); grandalf,
+300 records lays out in a fraction of a second (benchmarks/tape_layout.py); grandalf,
 which this file used before, spent two seconds on the same tape. Ties are broken by the
 order nodes are given in, so the same graph always gives the same picture.
 """

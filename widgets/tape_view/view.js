@@ -6,8 +6,9 @@
 // everything goes, in pixels, in each folding state (`states`, opening on `open`): boxes
 // with their text, edge paths, gradient labels. This file draws exactly that and steps
 // through it without asking the kernel, so it works while the kernel is busy, and in a
-// saved page with no kernel at all. Zoom, pan and the minimap are in camera.js, which
-// Python puts before this file in one module.
+// saved page with no kernel at all. Python joins four files into one module: camera.js
+// (zoom, pan, the minimap), stepping.js (the timeline and what a step shows), info.js
+// (the words under the graph) and this one (drawing a state, the widget).
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const LINE_H = 15; // as boxes.py
@@ -25,21 +26,6 @@ function html(tag, className, parent, text) {
   if (text !== undefined) node.textContent = text;
   if (parent) parent.appendChild(node);
   return node;
-}
-
-// --- the timeline: one entry per step; a folded group's records merge into one ----------
-
-function timeline(graph, state) {
-  const entries = [{ phase: "overview", steps: [] }];
-  for (const phase of ["forward", "backward"]) {
-    graph[phase].forEach((step, i) => {
-      const last = entries[entries.length - 1];
-      const group = state.folded[step.record] || null; // reads of variables included
-      if (group && last.phase === phase && last.group === group) last.steps.push(step);
-      else entries.push({ phase, steps: [step], group, first: i });
-    });
-  }
-  return entries;
 }
 
 // --- drawing one state ------------------------------------------------------------------
@@ -92,160 +78,6 @@ function drawState(state, holder) {
   state.boxes.forEach((b) => { boxes[b.id] = drawBox(b, boxLayer); });
   const drawn = (id) => state.alias[id] || id; // a node folded away is drawn as its group
   return { root, edges, labels, boxes, drawn };
-}
-
-// --- showing one step ---------------------------------------------------------------------
-
-function showStep(view, graph, entries, at) {
-  const entry = entries[at];
-  const { boxes, edges, labels, drawn } = view;
-  Object.values(boxes).forEach((g) => g.classList.remove("ek-current", "ek-input", "ek-output", "ek-future"));
-  edges.forEach((e) => e.path.classList.remove("ek-edge-active", "ek-edge-grad", "ek-future"));
-  Object.values(labels).forEach((g) => g.classList.remove("ek-shown"));
-  const records = new Set(entry.steps.map((s) => s.record));
-  const sweeping = entry.phase === "backward" || (entry.phase === "overview" && graph.phase === "backward");
-  if (entry.phase === "forward") {
-    // Boxes not made yet fade out (leaves exist from the start).
-    Object.entries(view.madeAt).forEach(([id, i]) => { if (i > at) boxes[id].classList.add("ek-future"); });
-    edges.forEach((e) => { if (view.madeAt[e.to] > at) e.path.classList.add("ek-future"); });
-    entry.steps.forEach((s) => {
-      s.inputs.forEach((id) => mark(view, drawn(id), "ek-input", s));
-      boxes[drawn(s.output)].classList.add("ek-output");
-    });
-    edges.filter((e) => e.ids.some((id) => records.has(recordOf(id)))).forEach((e) => e.path.classList.add("ek-edge-active"));
-  } else if (sweeping) {
-    // Every sweep step so far has sent its gradients along its edges (all of them in the overview).
-    const upto = entry.phase === "backward" ? at : entries.length - 1;
-    const sent = new Set();
-    entries.slice(0, upto + 1).filter((e) => e.phase === "backward").forEach((e) => e.steps.forEach((s) => {
-      s.grads.forEach((gr) => { if (gr.edge) sent.add(gr.edge); });
-    }));
-    edges.filter((e) => e.ids.some((id) => sent.has(id))).forEach((e) => {
-      e.path.classList.add("ek-edge-grad");
-      if (labels[e.id]) labels[e.id].classList.add("ek-shown");
-    });
-    entry.steps.forEach((s) => {
-      boxes[drawn(s.output)].classList.add("ek-output");
-      s.grads.forEach((gr) => mark(view, drawn(gr.node), "ek-input", s));
-    });
-  }
-  writeGradients(view, graph, entries, at, sweeping);
-  let current = null;
-  if (entry.steps.length) {
-    const s = entry.steps[0];
-    current = entry.group || drawn(s.op || s.output);
-    boxes[current].classList.add("ek-current");
-  }
-  return current;
-}
-
-// A box's class, and the proxies of that node beside the step's op.
-function mark(view, id, cls, step) {
-  view.boxes[id].classList.add(cls);
-  const proxy = view.boxes[`${id}@${view.drawn(step.op || step.output)}`];
-  if (proxy) proxy.classList.add(cls);
-}
-
-// The gradient line of each box: nothing in the forward pass; during the sweep, the sum of
-// what has arrived so far ("2/3": two of its three uses sent theirs); after it, the total.
-function writeGradients(view, graph, entries, at, sweeping) {
-  const lines = Object.values(view.boxes).map((g) => g.gradLine).filter(Boolean);
-  if (!sweeping) { lines.forEach((t) => { t.textContent = ""; }); return; }
-  const final = entries[at].phase === "overview";
-  const total = {}, count = {}, uses = {};
-  graph.backward.forEach((s) => s.grads.forEach((gr) => { if (gr.edge) uses[gr.node] = (uses[gr.node] || 0) + 1; }));
-  entries.slice(0, final ? entries.length : at + 1).filter((e) => e.phase === "backward").forEach((e) => e.steps.forEach((s) => {
-    if (s.op) total[s.output] = s.g; // a record's output: its whole gradient, when its turn comes
-    s.grads.forEach((gr) => { total[gr.node] = gr.total; count[gr.node] = gr.count; });
-  }));
-  const byId = view.nodes;
-  lines.forEach((t) => {
-    const id = t.dataset.node;
-    if (final) { t.textContent = gradText(byId[id], Number(t.dataset.reserve)); return; }
-    if (!(id in total)) { t.textContent = ""; return; }
-    const partial = count[id] && uses[id] > 1 && count[id] < uses[id] ? ` (${count[id]}/${uses[id]})` : "";
-    t.textContent = `grad: ${clip(total[id], Number(t.dataset.reserve))}${partial}`;
-  });
-}
-
-function gradText(node, chars) { // as boxes.grad_text
-  if (node.grad !== undefined) return `grad: ${clip(node.grad, chars)}`;
-  return node.none ? "grad: None" : "";
-}
-
-function clip(text, chars) { // as boxes.clip
-  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
-}
-
-function recordOf(edgeId) { return Number(edgeId.slice(1).split("_")[0]); }
-
-// The forward entry that makes each drawn box (a box made by no record is a leaf).
-function madeAt(entries, drawn) {
-  const made = {};
-  entries.forEach((e, i) => {
-    if (e.phase !== "forward") return;
-    e.steps.forEach((s) => {
-      if (!s.op) return; // reading a variable makes nothing new
-      const id = drawn(s.op);
-      if (!(id in made)) made[id] = i;
-    });
-  });
-  return made;
-}
-
-function writeInfo(info, graph, entries, at, selected, note) {
-  info.replaceChildren();
-  const entry = entries[at];
-  if (note) html("div", "ek-info-nan", info, note);
-  if (graph.highlight) {
-    const h = graph.highlight; // an exercise check marked one record: say which and why
-    const mark = html("div", "ek-note", info, `record ${h.record + 1}: ${h.text}`);
-    if (h.note) html("div", "ek-note-text", mark, h.note);
-  }
-  if (graph.nonfinite) html("div", "ek-info-nan", info, graph.nonfinite.text);
-  if (entry.phase === "overview") {
-    const sweep = graph.phase === "backward"
-      ? `after gradient(): ${graph.backward.length} steps of the reverse sweep to step through.`
-      : "forward recorded; call tape.gradient(...) to see the reverse sweep here.";
-    html("div", "ek-info-title", info, `${graph.forward.length} records. ${sweep}`);
-    graph.nodes.filter((n) => n.none).forEach((n) => html("div", "ek-info-none", info, `${n.label}: gradient is None because ${n.none.text}.`));
-  } else {
-    const s = entry.steps[0];
-    const count = entry.phase === "forward" ? graph.forward.length : graph.backward.length;
-    const group = entry.group ? graph.groups.find((g) => g.id === entry.group) : null;
-    const what = group ? `${group.label}, ${entry.steps.length} records folded into one step (click its box to step into it)` : s.text;
-    const head = entry.phase === "forward" ? `forward, record ${entry.first + 1} of ${count}` : `reverse sweep, step ${entry.first + 1} of ${count} (record ${s.record + 1})`;
-    html("div", "ek-info-title", info, `${head}: ${what}`);
-    if (entry.phase === "backward") {
-      entry.steps.slice(0, group ? 3 : undefined).forEach((st) => {
-        html("div", "", info, `${group ? `${st.text}: ` : ""}incoming gradient g = ${st.g}`);
-        st.grads.forEach((gr) => {
-          const line = html("div", "ek-vjp", info, `VJP → ${gr.name}: ${gr.value}`);
-          // Fan-out: this tensor was used more than once, so its gradients add up.
-          if (gr.count > 1) html("span", "ek-fanout", line, `  (fan-out: contribution ${gr.count}, running total ${gr.total})`);
-        });
-      });
-      if (group && entry.steps.length > 3) html("div", "", info, `… and ${entry.steps.length - 3} more records`);
-    }
-  }
-  if (selected) describe(html("div", "ek-selected", info), graph, selected);
-}
-
-// What a clicked box is: its values, and the user's line that made it.
-function describe(box, graph, id) {
-  const group = graph.groups.find((g) => g.id === id);
-  if (group) {
-    html("div", "ek-info-title", box, `${group.label}: ${group.records.length} records`);
-    if (group.where) html("div", "ek-origin", box, `made at ${group.where}`);
-    return;
-  }
-  const node = graph.nodes.find((n) => n.id === id);
-  if (!node) return;
-  const title = node.type === "op" ? `op ${node.label}${node.params ? ` (${node.params})` : ""}` : `${node.label}: ${node.kind}, shape (${node.shape.join(", ")}) ${node.dtype}, value ${node.value}`;
-  html("div", "ek-info-title", box, title);
-  if (node.origin) html("div", "ek-origin", box, `made at ${node.origin.where}: ${node.origin.code}`);
-  else if (node.type === "op") html("div", "ek-origin", box, "line unknown: this op ran before the view listened (in a script, make the TapeView before the with-block)");
-  if (node.saved) html("div", "", box, node.saved);
 }
 
 // --- the widget ----------------------------------------------------------------------------
@@ -381,17 +213,6 @@ function ancestors(id, groups) {
 function within(id, ancestor, groups) {
   for (let g = id; g; g = groups[g].parent) if (g === ancestor) return true;
   return false;
-}
-
-function legend(box, graph, state) {
-  const items = [["watched", "watched"], ["variable", "variable"], ["constant", "constant"], ["intermediate", "made by an op"]];
-  if (graph.nodes.some((n) => n.type === "op" && n.depth > 1)) items.push(["depth-2", "op recorded by 2 tapes (nested)"]);
-  if (state.boxes.some((b) => b.type === "group")) items.push(["group", "folded: a line, layer or loop (click to unfold)"]);
-  items.forEach(([cls, text]) => {
-    const item = html("span", "ek-legend-item", box);
-    html("span", `ek-swatch ek-swatch-${cls}`, item);
-    html("span", "", item, text);
-  });
 }
 
 export default { render };

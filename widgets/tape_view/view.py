@@ -67,7 +67,9 @@ class TapeView(SnapshotWidget):
     '6.0'
     """
 
-    _esm = (HERE / "camera.js").read_text() + (HERE / "view.js").read_text()
+    _esm = "".join(
+        (HERE / f).read_text() for f in ("camera.js", "stepping.js", "info.js", "view.js")
+    )
     _css = (COMMON / "frame.css").read_text() + (HERE / "view.css").read_text()
     graph = traitlets.Dict().tag(sync=True)
     drawing = traitlets.Dict().tag(sync=True)
