@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pages import recorded_page
+from pages import KERNEL_WAIT_MS, recorded_page
 from test_tape_view_browser import check_drawing
 from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot
 
@@ -60,7 +60,7 @@ def notebook(lab, browser):
     page.wait_for_function(
         "(n) => document.querySelectorAll('.eagerkit-tape svg.ek-graph').length >= n",
         arg=len(TAPES),
-        timeout=240_000,
+        timeout=KERNEL_WAIT_MS,
     )
     yield page
     page.context.close()
@@ -114,7 +114,9 @@ def test_stepping_unfolding_and_zooming_a_folded_loop(notebook):
     # Unfold the loop in place: 20 iterations, each weight drawn as a proxy at every use.
     series.click()
     page.wait_for_function(
-        "(el) => el.querySelectorAll('g.ek-group').length >= 20", arg=tape.element_handle()
+        "(el) => el.querySelectorAll('g.ek-group').length >= 20",
+        arg=tape.element_handle(),
+        timeout=KERNEL_WAIT_MS,
     )
     assert tape.locator("g.ek-proxy").count() == 40
     check_drawing(tape, "rnn_unfolded")

@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from pages import recorded_page
+from pages import KERNEL_WAIT_MS, recorded_page
 from test_widgets_browser import (
     ARTIFACTS,
     WIDGET_ERRORS,
@@ -54,7 +54,7 @@ def _run_notebook(page):
     page.wait_for_function(
         "() => document.querySelector('.jp-Notebook-ExecutionIndicator')"
         "?.getAttribute('data-status') === 'idle'",
-        timeout=90_000,
+        timeout=KERNEL_WAIT_MS,
     )
 
 
@@ -193,7 +193,7 @@ def _check_zoom_and_fit(tape):
 def _save(page, path):
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function(
-        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000
+        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=KERNEL_WAIT_MS
     )
     saved = json.loads(path.read_text())
     state = saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
@@ -240,7 +240,7 @@ def _reopen_without_a_kernel(lab, browser):
     assert _api(lab, "GET", "kernelspecs")["kernelspecs"] == {}
     url, token, _ = lab
     page = _page(browser, url, f"lab/tree/{NOTEBOOK}", token)
-    page.wait_for_selector(".jp-NotebookPanel", timeout=60_000)
+    page.wait_for_selector(".jp-NotebookPanel", timeout=KERNEL_WAIT_MS)
     shown = ".jp-OutputArea-output .eagerkit-tape, .jp-OutputArea-output img"
     _wait_for(page, shown, count=len(TAPES))
     page.locator(".jp-NotebookPanel").screenshot(

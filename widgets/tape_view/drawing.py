@@ -12,14 +12,16 @@ The layout is done once, before the gradient: boxes are sized for the gradient t
 show (boxes.py), and ``label_states`` later writes the gradients into the same geometry.
 """
 
+import numpy as np
+
 from ..common.drawing import MARGIN, make_drawing, place_labels
 from . import boxes as text
 from .folding import fold, is_literal
 from .model import preview
 
-# The room a notebook cell gives a view on a 1280x720 laptop with JupyterLab's file
-# browser open: the opening state fits it at 100% (the view never opens below 90%).
-FIT_W, FIT_H = 800, 400
+# The drawing that fits, at 90%, the room a notebook cell gives a view on a 1280x720 laptop
+# with JupyterLab's file browser open (834 x 425 pixels): text at 9 px or more.
+FIT_W, FIT_H = 900, 460
 MAX_STATES = 16  # prepared for the browser; the kernel lays out the others when asked
 MAX_TRIALS = 16  # layouts tried while choosing the opening state
 LABEL_CHARS = 18  # an edge's gradient label: short, the box says the rest
@@ -167,8 +169,9 @@ class _Index:
 def _lay_out(graph, expanded, index, weights_inside):
     boxes, edges, alias, folded = fold(graph, graph["groups"], expanded, weights_inside)
     by_id = {g["id"]: g for g in graph["groups"]}
+    shown = {b["id"] for b in boxes}
     for box in boxes:
-        _write(box, index, by_id, alias)
+        _write(box, index, by_id, alias, shown)
     sized = [{"id": b["id"], "w": b["w"], "h": b["h"]} for b in boxes]
     proxies = [b["id"] for b in boxes if b["type"] == "proxy"]  # they stay beside their use
     drawing = make_drawing(sized, edges, max_row_width=FIT_W - 2 * MARGIN, pinned=proxies)
@@ -182,7 +185,7 @@ def _lay_out(graph, expanded, index, weights_inside):
     return drawing
 
 
-def _write(box, index, groups, alias):
+def _write(box, index, groups, alias, shown):
     """A box's lines, colour (``kind``), size and the tensor whose gradient it shows."""
     nodes, kind = index.nodes, box["type"]
     if kind == "leaf" or kind == "proxy":
@@ -198,8 +201,11 @@ def _write(box, index, groups, alias):
     else:
         group = groups[box["group"]]
         outputs = _outputs(group, index, alias, box["id"])
-        hidden = [
-            n["label"].rsplit("/", 1)[-1] for n in index.variables if alias[n["id"]] == box["id"]
+        hidden = [  # the weights it uses that have no box of their own
+            n["label"].rsplit("/", 1)[-1]
+            for n in index.variables
+            if n["id"] not in shown
+            and any(alias[user] == box["id"] for user in index.users.get(n["id"], ()))
         ]
         box["kind"] = "group"
         box["lines"] = text.group_lines(group, [nodes[o] for o in outputs], hidden)
@@ -247,7 +253,9 @@ def label_state(laid_out, nodes, edge_values, sums=None):
         ids = tuple(edge["ids"])
         if ids not in sums:
             values = [edge_values[i] for i in ids if i in edge_values]
-            sums[ids] = preview(sum(values[1:], values[0]), LABEL_CHARS) if values else None
+            with np.errstate(all="ignore"):  # inf + -inf: a NaN the view shows, no warning
+                total = sum(values[1:], values[0]) if values else None
+            sums[ids] = None if total is None else preview(total, LABEL_CHARS)
         if sums[ids] is not None:
             texts[edge["id"]] = sums[ids]
     place_labels(state, texts)

@@ -7,8 +7,9 @@ into one box. In a state:
   around it); any other record is a *value* box: its op and the tensor it made, in one;
 - a leaf (a tensor no op made) has its own box, except a number written in the code (the
   2.0 of ``x * 2.0``: the boxes that use it show its value) and, when all its uses are
-  inside one folded group, data a folded loop goes through and a layer's own weights:
-  they go inside the group's box;
+  inside one folded group, a constant of a few numbers, data a folded loop goes through
+  and a layer's own weights: they go inside the group's box (any weight, into every
+  group that uses it, when the tape is too wide to show otherwise);
 - an edge joins the boxes of a tensor and of an op that used it; the edges between a box
   and a group merge into one (a weight used at all 20 steps of a folded loop: one edge),
   and x * x keeps its two edges side by side;
@@ -20,6 +21,7 @@ something to show.
 """
 
 PROXY_MIN = 4  # a leaf with edges to this many boxes gets proxies
+SMALL = 4  # a constant of at most this many numbers (a label, an index) folds with its use
 
 
 def fold(graph, groups, expanded, weights_inside=False):
@@ -77,22 +79,21 @@ def fold(graph, groups, expanded, weights_inside=False):
     def leaf_box(node, users):
         """A leaf's own id, or the folded group it hides in."""
         boxes = {op_box(op) for op in users}
-        if len(boxes) != 1 or node["kind"] == "watched":
-            return node["id"]
-        (box,) = boxes
-        records = [op_record[op] for op in users]
-        if box not in by_id:
-            return node["id"]
-        if node["kind"] == "constant":  # data a loop goes through
-            inside = all(r in in_loop for r in records)
+        if node["kind"] == "watched" or not boxes or not boxes <= by_id.keys():
+            return node["id"]  # what the student watched, or used by a box of its own
+        records, first = [op_record[op] for op in users], op_box(users[0])
+        if node["kind"] == "constant":  # data a loop goes through, or a few numbers
+            inside = all(r in in_loop for r in records) or _size(node) <= SMALL
         else:  # a variable: a layer's own weight, or any, when weights go inside
             layers = {layer_of.get(r) for r in records}
             inside = weights_inside or all(
-                layer is not None and _within(layer, box, by_id) for layer in layers
+                layer is not None and _within(layer, first, by_id) for layer in layers
             )
-        return box if inside else node["id"]
+        if not inside or (len(boxes) > 1 and not weights_inside):
+            return node["id"]
+        return first  # (used in several groups: named in each, drawn in none)
 
-    alias, boxes, order = {}, {}, []
+    alias, boxes, order, tucked = {}, {}, [], set()
     for node in graph["nodes"]:
         if node["type"] == "op":
             box = op_box(node["id"])
@@ -105,6 +106,8 @@ def fold(graph, groups, expanded, weights_inside=False):
                 alias[node["id"]] = op_box(users[0])
                 continue
             box = leaf_box(node, users)
+            if box != node["id"] and len({op_box(op) for op in users}) > 1:
+                tucked.add(node["id"])  # its edges would join unrelated groups: none drawn
             kind = ("group", box) if box in by_id else ("leaf", node["id"])
         alias[node["id"]] = box
         if box not in boxes:
@@ -114,8 +117,8 @@ def fold(graph, groups, expanded, weights_inside=False):
         alias[tensor] = alias[op]
         if alias[op] == op:
             boxes[op]["node"] = tensor  # the value box shows the op's output
-    literals = {n["id"] for n in graph["nodes"] if is_literal(n)}
-    edges = _edges([e for e in graph["edges"] if e["from"] not in literals], alias, by_id)
+    unseen = tucked | {n["id"] for n in graph["nodes"] if is_literal(n)}
+    edges = _edges([e for e in graph["edges"] if e["from"] not in unseen], alias, by_id)
     order, edges = _proxies(order, edges, boxes)
     return [boxes[b] for b in order], edges, alias, box_of_record
 
@@ -155,6 +158,13 @@ def _layers(groups, by_id):
             for record in group["records"]:
                 out[record] = group["id"]
     return out
+
+
+def _size(node):
+    size = 1
+    for n in node["shape"]:
+        size *= n
+    return size
 
 
 def _within(group, ancestor, by_id):
