@@ -121,12 +121,12 @@ def test_a_with_block_in_a_loop_is_tracked_only_at_first(shell):
 def test_the_tape_cell_magic_knows_its_cells_lines(shell):
     shell.run_line_magic("load_ext", "eagerkit.widgets")
     try:
-        shell.run_cell(
+        result = shell.run_cell(
             "%%tape z\na = ek.constant(2.0)\ntape.watch(a)\nz = a * a * a\n", store_history=True
         )
     finally:
         shell.run_line_magic("unload_ext", "eagerkit.widgets")
-    view = shell.user_ns["_"]  # what the cell showed
+    view = result.result  # what the cell showed
     count = shell.execution_count - 1
     assert {(op["origin"]["where"], op["origin"]["code"]) for op in ops(view)} == {
         (f"cell In [{count}], line 4", "z = a * a * a")  # line 1 is the %%tape line
