@@ -98,7 +98,7 @@ def nested_tapes():
 
 
 def mlp_step():
-    ek.random.set_seed(1) if hasattr(ek, "random") and hasattr(ek.random, "set_seed") else None
+    ek.random.set_seed(1)
     model = ek.keras.Sequential([ek.layers.Dense(8, activation="relu"), ek.layers.Dense(3)])
     x = ek.constant(np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3))
     labels = ek.constant(np.array([0, 1, 2, 1], dtype=np.int32))

@@ -137,7 +137,7 @@ def test_the_tape_cell_magic_knows_its_cells_lines(shell):
 def test_layers_fold_into_one_box_each_and_unfold_one_at_a_time():
     view = CORPUS["cnn_step"]()
     groups = view.graph["groups"]
-    # Layer names count up per process (dense, dense_1, ...): compare the classes. A layer
+    # The model's name counts up per process (sequential_3): compare the classes. A layer
     # of one op (pooling, flattening) folds nothing: its op is its box.
     layers = [g for g in groups if g["kind"] == "layer"]
     assert [g["label"].rsplit(" ", 1)[1] for g in layers] == [
@@ -160,7 +160,7 @@ def test_layers_fold_into_one_box_each_and_unfold_one_at_a_time():
     ]
     assert unfolded["boxes"][0]["lines"][1] == "5 records, kernel, bias → t2 (2, 6, 6, 4)"
     inside = view.drawing["states"][f"{model['id']},{conv['id']}"]
-    name = conv["label"].split(" ")[0]  # conv2d, or conv2d_3 when others were made before
+    name = conv["label"].split(" ")[0]  # layers[0]: a Sequential's layers by their place
     assert [b["lines"][0] for b in inside["boxes"] if b["type"] == "value"][:3] == [
         f"t0 = conv2d(images, {name}/kernel)",
         f"t1 = bias_add(t0, {name}/bias)",
@@ -177,6 +177,42 @@ def test_layers_fold_into_one_box_each_and_unfold_one_at_a_time():
     # A hidden node is drawn as its layer's box: stepping still finds it.
     kernel = next(n["id"] for n in view.graph["nodes"] if n["label"].endswith("/kernel"))
     assert unfolded["alias"][kernel] == conv["id"] and inside["alias"][kernel] == kernel
+
+
+def test_layers_and_their_variables_are_named_as_the_model_holds_them():
+    class Block(ek.Model):
+        def __init__(self):
+            super().__init__()
+            self.hidden = ek.layers.Dense(3, activation="relu")
+            self.stack = [ek.layers.Dense(2), ek.layers.Dense(2, name="out")]
+
+        def call(self, x):
+            return self.stack[1](self.stack[0](self.hidden(x)))
+
+    model, x = Block(), ek.ones([1, 4])
+    model(x)
+    with ek.GradientTape() as tape:
+        view = TapeView(tape, names={"model": model, "x": x})
+        loss = ek.reduce_sum(model(x))
+    tape.gradient(loss, model.trainable_variables)
+    # The attribute that holds a layer names it (as GradientFlow does), not dense_7; a
+    # layer called from the user's own code keeps its own name.
+    labels = [g["label"] for g in view.graph["groups"] if g["kind"] == "layer"]
+    assert labels == [
+        f"{model.name} (Block)",
+        "hidden (Dense)",
+        "stack[0] (Dense)",
+        "stack[1] (Dense)",
+    ]
+    variables = [n["label"] for n in view.graph["nodes"] if n.get("kind") == "variable"]
+    assert variables == [
+        "hidden/kernel",
+        "hidden/bias",
+        "stack[0]/kernel",
+        "stack[0]/bias",
+        "stack[1]/kernel",
+        "stack[1]/bias",
+    ]
 
 
 def test_an_edge_into_a_folded_layer_carries_the_sum_of_its_gradients():

@@ -58,6 +58,20 @@ def model_variable_names(model):
     return named
 
 
+def layer_paths(model):
+    """``{id(layer): path}`` for every layer inside ``model`` (``hidden``, ``block.conv``,
+    ``layers[0]``), by the same rules as ``model_variable_names``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> seq = ek.Sequential([ek.layers.Dense(2), ek.layers.Dense(1, name="out")])
+    >>> sorted(layer_paths(seq).values())
+    ['layers[0]', 'out']
+    """
+    return {id(layer): path for path, layer in _named_layers(model, "")}
+
+
 def _named_layers(layer, prefix):
     """``(path, layer)`` for every layer inside ``layer``, innermost last, depth first.
 

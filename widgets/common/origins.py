@@ -7,7 +7,11 @@ frame of the user's own code (a notebook cell, a script, a function they wrote) 
 line it is running, and each ``Layer.__call__`` on the way adds the layer. The result is a
 *path*, outermost first, e.g. for an op in a layer called from line 3 of a cell::
 
-    (("line", 7, ("<cell>", 3), "logits = model(x)"), ("layer", 8, ..., "dense (Dense)"))
+    (("line", 7, ("<cell>", 3), "logits = model(x)"), ("layer", 8, ..., "mlp (MLP)"),
+     ("layer", 9, ..., "hidden (Dense)"))
+
+A layer called by another is named by the attribute that holds it (``hidden``, as
+GradientFlow names its variables), one called from the user's code by its own name.
 
 The number in each entry is its *key*: it stays the same while the same execution of a
 line (the same call of a layer) goes on, and changes when the line runs again, e.g. at the
@@ -28,6 +32,8 @@ import sysconfig
 import eagerkit
 from eagerkit import recording
 from eagerkit.name_scope import current_prefix
+
+from .names import layer_paths
 
 ENGINE = str(pathlib.Path(eagerkit.__file__).parent)
 WIDGETS = str(pathlib.Path(__file__).parent.parent)
@@ -68,6 +74,7 @@ class Tracker:
         self._next_key = 0
         self._kinds = {}  # code object -> USER, SKIP or CALL
         self._lines = {}  # (file, line) -> origin dict
+        self._layer_labels = {}  # (id(calling layer), id(layer)) -> (caller, layer, label)
 
     @classmethod
     def on(cls, tape):
@@ -105,7 +112,7 @@ class Tracker:
                 chain.append((CALL, frame, callee))
             frame, callee = frame.f_back, frame
         chain.reverse()
-        path, previous, same = [], [], True
+        path, previous, same, caller = [], [], True, None
         for d, (kind, frame, callee) in enumerate(chain):
             old = self._previous[d] if same and d < len(self._previous) else None
             line, lasti = frame.f_lineno, frame.f_lasti
@@ -117,8 +124,9 @@ class Tracker:
             previous.append((kind, frame, line, lasti, key, callee))
             if kind == CALL:
                 layer = frame.f_locals["self"]
-                label = f"{layer.name} ({type(layer).__name__})"
+                label = self._layer_label(caller, layer)
                 path.append(("layer", key, ("layer", id(layer)), label))
+                caller = layer
             else:
                 where = self._origin(frame)
                 path.append(("line", key, (where["file"], where["line"]), where["label"]))
@@ -131,6 +139,18 @@ class Tracker:
         users = [frame for kind, frame, _ in chain if kind == USER]
         origin = self._origin(users[-1]) if users else None
         return origin, tuple(path)
+
+    def _layer_label(self, caller, layer):
+        """``hidden (Dense)``: the attribute of the calling layer that holds ``layer`` (what
+        GradientFlow names its variables by, and what the student wrote), else its name."""
+        found = self._layer_labels.get((id(caller), id(layer)))
+        if found is None:
+            paths = layer_paths(caller) if caller is not None else {}
+            name = paths.get(id(layer), layer.name)
+            # The layers are kept with the label, so their ids cannot be reused meanwhile.
+            found = (caller, layer, f"{name} ({type(layer).__name__})")
+            self._layer_labels[(id(caller), id(layer))] = found
+        return found[2]
 
     def _scope_key(self, outer, scope):
         """One key for a name scope while the path around it and its name stay the same."""

@@ -12,8 +12,11 @@ Python and sent to the browser, which then steps through it without asking the k
 
 import numpy as np
 
+from eagerkit.keras.layers.base import Layer
 from eagerkit.tape import READ_VARIABLE
 from eagerkit.tensor import Tensor
+
+from ..common.names import model_variable_names
 
 
 def preview(value, width=28):
@@ -53,7 +56,9 @@ def _scalar_text(value):
 
 
 class Namer:
-    """Names for tensors: the user's own (``names=locals()``) where given, else t0, t1, ...
+    """Names for tensors: the user's own (``names=locals()``) where given (a model's
+    variables by the attribute that holds their layer: ``hidden/kernel``), else the
+    variable's name, else t0, t1, ...
 
     Ids are handed out in the order tensors are first asked about, which is record order,
     so the same code always gives the same names.
@@ -80,10 +85,15 @@ class Namer:
     def __call__(self, tensor):
         if self._given is None:
             self._given = {}
-            for name, value in self._source.items():
-                # IPython keeps _, __, _3, Out ...: skip private names, keep the first one.
-                if isinstance(value, Tensor) and not name.startswith("_"):
+            # IPython keeps _, __, _3, Out ...: skip private names, keep the first one.
+            public = [(name, v) for name, v in self._source.items() if not name.startswith("_")]
+            for name, value in public:
+                if isinstance(value, Tensor):
                     self._given.setdefault(id(value), name)
+            for _, model in public:  # a model's variables, named as GradientFlow names them
+                if isinstance(model, Layer):
+                    for name, variable in model_variable_names(model):
+                        self._given.setdefault(id(variable), name)
             self._taken = set(self._given.values())
         key = id(tensor)
         if key not in self._names:
