@@ -147,7 +147,7 @@ def _step_through_the_folded_cnn(tape):
     check_drawing(tape, "cnn_unfolded_conv")
     tape.locator(".ek-next").click()
     tape.locator(".ek-next").click()
-    assert "t0 = conv2d(images, conv2d/kernel)" in _info(tape)
+    assert "t0 = conv2d(images, layers[0]/kernel)" in _info(tape)  # named as GradientFlow does
     _shot(tape, "tape_cnn_unfolded_conv.png")
     tape.locator(".ek-fold.ek-open").first.click()  # fold the model (and the conv) again
     assert tape.get_attribute("data-state") == "g4"
