@@ -8,6 +8,8 @@ not. Layers kept only in a list (``Sequential``) are named by their place in it
 
 import re
 
+from eagerkit.module import snake_case
+
 
 def named_variables(source):
     """``(name or None, variable)`` pairs from a model, a list or a dict of variables."""
@@ -65,8 +67,8 @@ def layer_paths(model):
     Examples
     --------
     >>> import eagerkit as ek
-    >>> seq = ek.Sequential([ek.layers.Dense(2), ek.layers.Dense(1, name="out")])
-    >>> sorted(layer_paths(seq).values())
+    >>> seq = ek.Sequential([ek.layers.Conv2D(2, 3), ek.layers.Dense(1, name="out")])
+    >>> sorted(layer_paths(seq).values())  # conv2d is the name it gave itself: not kept
     ['layers[0]', 'out']
     """
     return {id(layer): path for path, layer in _named_layers(model, "")}
@@ -121,7 +123,7 @@ def _is_layer(value):
 
 def _given_name(layer):
     """Whether the layer's name was chosen by hand (not ``dense`` / ``dense_21``)."""
-    automatic = re.sub(r"(?<!^)(?=[A-Z])", "_", type(layer).__name__).lower()
+    automatic = snake_case(type(layer).__name__)  # as the layer names itself: conv2d
     return re.fullmatch(rf"{re.escape(automatic)}(_\d+)?", layer.name) is None
 
 
