@@ -4,6 +4,9 @@
 # minutes when other jobs load it (make test must not fail at random on a busy machine).
 # A wait ends as soon as its condition holds, so a long limit costs nothing when all is well.
 KERNEL_WAIT_MS = 480_000
+# A test that waits for kernels several times (run a notebook, reopen it, ...) may take
+# longer than pytest-timeout's 600 s under load; it gets this many seconds instead.
+SEVERAL_WAITS_S = 1800
 
 
 def recorded_page(browser, address, viewport=(1280, 900)):

@@ -18,14 +18,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from pages import KERNEL_WAIT_MS, recorded_page
+from pages import KERNEL_WAIT_MS, SEVERAL_WAITS_S, recorded_page
 from test_tape_view_browser import check_drawing
 from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from tape_corpus import BIG, CORPUS  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(SEVERAL_WAITS_S)]
 os.environ["EAGERKIT_TESTS_DIR"] = str(Path(__file__).parents[1])  # the kernel imports from it
 NOTEBOOK = "tape_corpus_demo.ipynb"
 TAPES = list(CORPUS)  # the notebook shows them all, in this order

@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from pages import KERNEL_WAIT_MS, recorded_page
+from pages import KERNEL_WAIT_MS, SEVERAL_WAITS_S, recorded_page
 from test_widgets_browser import (
     ARTIFACTS,
     WIDGET_ERRORS,
@@ -27,7 +27,7 @@ from test_widgets_browser import (
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from drawing_checks import problems  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(SEVERAL_WAITS_S)]
 NOTEBOOK = "tape_demo.ipynb"
 TAPES = [
     "lesson02_fan_out",

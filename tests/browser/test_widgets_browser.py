@@ -11,10 +11,10 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from pages import KERNEL_WAIT_MS, recorded_page
+from pages import KERNEL_WAIT_MS, SEVERAL_WAITS_S, recorded_page
 
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"  # gitignored
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(SEVERAL_WAITS_S)]
 
 WIDGET_ERRORS = ["Error displaying widget", "Click to show javascript error"]
 
