@@ -160,7 +160,12 @@ def _check_loss_curve(curve):
     assert curve.locator("path.ek-line").count() == 4
     assert curve.locator("path.ek-val").count() == 2
     _shot(curve, "loss_curve.png")
+    shown = curve.element_handle()
     curve.locator(".ek-log").check()
+    # The kernel follows the box (y_scale is synced) and redraws the output, PNG and all, so
+    # the view is made anew: wait for that, or the screenshot catches the old one leaving.
+    curve.page.wait_for_function("(el) => !el.isConnected", arg=shown)
+    assert curve.locator(".ek-log").is_checked()  # the new view draws the kernel's scale
     curve.locator(".ek-smoothing").fill("0.8")
     time.sleep(0.2)  # one animation frame
     assert curve.locator("path.ek-line").count() == 4
