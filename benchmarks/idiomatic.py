@@ -158,21 +158,27 @@ def digits_batch(dtype, count):
 
 
 # --- the harness -------------------------------------------------------------------------------
-def median_microseconds(cases, rounds, repeat):
-    """Median time per call of each case, in microseconds, the cases taking turns each round."""
+def paired_microseconds(cases, rounds, repeat):
+    """Median time per call of eagerkit and PyTorch, in microseconds, and the median of the
+    rounds' ratios: the two take turns in every round, so each ratio compares like with like.
+
+    The time is the process's CPU time (``time.process_time``), not the wall clock: on a
+    shared machine a process also waits for a core, and that wait, which is no cost of the
+    code, would otherwise land on whichever contender happened to be running.
+    """
     times = {name: [] for name in cases}
     for _ in range(rounds):
         for name, (function, args) in cases.items():
-            start = time.perf_counter()
+            start = time.process_time()
             for _ in range(repeat):
                 function(*args)
-            times[name].append((time.perf_counter() - start) / repeat * 1e6)
-    return {name: float(np.median(values)) for name, values in times.items()}
+            times[name].append((time.process_time() - start) / repeat * 1e6)
+    ratios = np.array(times["ek"]) / np.array(times["torch"])
+    return float(np.median(times["ek"])), float(np.median(times["torch"])), float(np.median(ratios))
 
 
-def row(name, ek_us, torch_us, per=1):
+def row(name, ek_us, torch_us, ratio, per=1):
     target = TARGETS.get(name)
-    ratio = ek_us / torch_us
     verdict = "" if target is None else ("met" if ratio <= target else "NOT met")
     limit = "" if target is None else f"<= {target}"
     print(
@@ -197,8 +203,8 @@ def bench_chain(dtype):
         "chain forward + backward": (chain_backward_eagerkit, chain_backward_torch),
     }
     for name, (ek_fn, torch_fn) in pairs.items():
-        times = median_microseconds({"ek": (ek_fn, (x,)), "torch": (torch_fn, (tx,))}, 15, 20)
-        row(name, times["ek"], times["torch"], per=CHAIN)
+        cases = {"ek": (ek_fn, (x,)), "torch": (torch_fn, (tx,))}
+        row(name, *paired_microseconds(cases, 15, 20), per=CHAIN)
 
 
 def bench_variables(dtype):
@@ -216,8 +222,7 @@ def bench_variables(dtype):
     }
     for name, (ek_fn, torch_fn) in pairs.items():
         cases = {"ek": (ek_fn, variables), "torch": (torch_fn, parameters)}
-        times = median_microseconds(cases, 21, 200)
-        row(name, times["ek"], times["torch"])
+        row(name, *paired_microseconds(cases, 21, 200))
 
 
 def bench_mlp(dtype):
@@ -235,8 +240,7 @@ def bench_mlp(dtype):
             )
         repeat = 20 if count else 3
         cases = {"ek": (ek_step, ek_args), "torch": (torch_step, torch_args)}
-        times = median_microseconds(cases, 15, repeat)
-        row(name, times["ek"], times["torch"])
+        row(name, *paired_microseconds(cases, 15, repeat))
 
 
 def bench_tape(dtype):
