@@ -259,6 +259,8 @@ reduce_logsumexp = _reduction(
     """,
 )
 reduce_logsumexp.defvjp(
-    lambda ops, g, ans, x, axis=None, keepdims=False: _reshape_to_kept(ops, g, x, axis, keepdims)
-    * ops.exp(x - _reshape_to_kept(ops, ans, x, axis, keepdims))
+    lambda ops, g, ans, x, axis=None, keepdims=False: (
+        _reshape_to_kept(ops, g, x, axis, keepdims)
+        * ops.exp(x - _reshape_to_kept(ops, ans, x, axis, keepdims))
+    )
 )
