@@ -280,12 +280,13 @@ def binary_function(op):
         ``fast_function``'s common case for two inputs, Python floats and Variables
         included, written out: a Tensor or Variable beside another of its dtype and device,
         or beside a Python float that takes a float tensor's dtype (TF's rule). None
-        leaves the call to ``general``.
+        leaves the call to ``general`` (other kinds of Tensor, such as ``ek.function``'s
+        graph tensors, included).
         """
-        if isinstance(x, Tensor):
+        if type(x) is Tensor or (isinstance(x, Tensor) and x._is_variable):
             device, a = x._device, x._data
             dtype = a.dtype
-            if isinstance(y, Tensor):
+            if type(y) is Tensor or (isinstance(y, Tensor) and y._is_variable):
                 if y._device is not device or y._data.dtype is not dtype:
                     return None
                 b = y._data
@@ -293,7 +294,7 @@ def binary_function(op):
                 b = dtype.type(y)
             else:
                 return None
-        elif type(x) is float and isinstance(y, Tensor):  # 0.5 * x
+        elif type(x) is float and (type(y) is Tensor or (isinstance(y, Tensor) and y._is_variable)):
             device, b = y._device, y._data
             dtype = b.dtype
             if dtype.kind != "f":
@@ -306,6 +307,8 @@ def binary_function(op):
         try:
             data = forward(device.xp, a, b)
         except (OpError, *_KERNEL_ERRORS) as error:
+            if recording.graph_tracers:  # inside ek.function: its rules for failed ops
+                return None  # (``general`` runs the op again and applies them)
             shown = op_error(op, (x, y), error)
             raise shown from shown.__cause__
         output = new(Tensor)

@@ -282,3 +282,15 @@ def test_a_binary_op_beside_python_floats_and_variables_matches_the_reference(na
             grads = tape.gradient(tape.records[-1].output, sources) if tape.records else []
             outcomes.append([None if g is None else g.numpy().tobytes() for g in grads])
         assert outcomes[:3] == outcomes[3:], f"{name}({how})"
+
+
+def test_inside_ek_function_variables_and_floats_answer_as_the_reference():
+    w, wrong = ek.Variable([1.0, 2.0]), ek.Variable([1.0, 2.0, 3.0])
+    outcomes = []
+    for function in (ek.multiply, dispatch.reference_function(ek.multiply.op)):
+        traced = ek.function(lambda x, f=function: f(f(x, w), 0.5) + f(2.0, w))
+        outcomes.append(_outcome(lambda t=traced: t(ek.constant([3.0, 4.0]))))
+        failing = ek.function(lambda x, f=function: f(x, 1.0) * f(w, wrong))
+        outcomes.append(_outcome(lambda t=failing: t(ek.constant([3.0, 4.0]))))
+    assert outcomes[:2] == outcomes[2:]
+    assert outcomes[0][0] == "value" and outcomes[1][0] == "error"
