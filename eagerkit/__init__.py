@@ -12,6 +12,7 @@ ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
 import sys as _sys
 
 from eagerkit import (  # noqa: F401 - ops registers every primitive
+    autograph,
     config,
     contrib,
     data,
@@ -35,6 +36,7 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
 )
 from eagerkit import namespaces as _namespaces
 from eagerkit.context import enable_eager_execution, executing_eagerly
+from eagerkit.control_flow import cond, while_loop
 from eagerkit.custom_gradient import custom_gradient
 from eagerkit.data import Iterator
 from eagerkit.devices import (
@@ -196,6 +198,17 @@ from eagerkit.unconnected_gradients import UnconnectedGradients
 from eagerkit.variables import Variable
 
 newaxis = None
+
+
+def __getattr__(name):
+    # ek.print (tf.print) is looked up here, not kept among this module's names, so that
+    # ``from eagerkit import *`` never hides Python's own print.
+    if name == "print":
+        from eagerkit.printing import print_tensors
+
+        return print_tensors
+    raise AttributeError(f"module 'eagerkit' has no attribute {name!r}")
+
 
 # TF's namespaces: every public function and method in them raises eagerkit errors that name
 # the call you made, with tracebacks that end at your line (see boundary.py).

@@ -114,3 +114,39 @@ def set_visible_devices(devices_to_use, device_type=None):
     affected = {n for n in everything if kind in (None, _type_and_index(n)[0]) and n != "/cpu:0"}
     already_hidden = set(everything).difference(devices.visible_device_names())
     devices.set_hidden_devices((already_hidden - affected) | (affected - wanted))
+
+
+# --- graph mode: the debugging switch ------------------------------------------------------
+RUN_FUNCTIONS_EAGERLY = [False]  # read by ek.function at every call
+
+
+def run_functions_eagerly(run_eagerly):
+    """Make every ``ek.function`` run its Python function eagerly, op by op (True), or as
+    a graph again (False): TF's switch for debugging a function.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> @ek.function
+    ... def f(x):
+    ...     print("Python runs")
+    ...     return x + 1
+    >>> ek.config.run_functions_eagerly(True)
+    >>> _ = f(ek.constant(1)); _ = f(ek.constant(1))  # the Python code runs at every call
+    Python runs
+    Python runs
+    >>> ek.config.run_functions_eagerly(False)
+    >>> f.trace_count
+    0
+    """
+    if not isinstance(run_eagerly, (bool, int)) or run_eagerly not in (0, 1):
+        raise InvalidArgumentError(
+            f"run_functions_eagerly: expected True or False, got {run_eagerly!r}",
+            op="run_functions_eagerly",
+        )
+    RUN_FUNCTIONS_EAGERLY[0] = bool(run_eagerly)
+
+
+def functions_run_eagerly():
+    """Whether ``run_functions_eagerly(True)`` is in force."""
+    return RUN_FUNCTIONS_EAGERLY[0]

@@ -37,8 +37,21 @@ class Node:
         """What the node is: the op name, or ``input``/``variable``/``constant``."""
         return self.op.name if self.kind == "op" else self.kind
 
+    @property
+    def type_text(self):
+        """``float32[2, 3]``; ``-`` for a node that is not one array (a cond's results)."""
+        if self.dtype == np.dtype(object):
+            return "-"
+        return f"{dtypes.from_numpy(self.dtype).name}{list(self.shape)}"
+
+    @property
+    def subgraphs(self):
+        """The graphs this node runs (a cond's branches, a loop's test and body), by role."""
+        found = self.params.get("subgraphs", {}) if self.kind == "op" else {}
+        return {role: sub.graph for role, sub in found.items()}
+
     def __repr__(self):
-        return f"<Node {self.name} {dtypes.from_numpy(self.dtype).name}{list(self.shape)}>"
+        return f"<Node {self.name} {self.type_text}>"
 
 
 class Graph:
@@ -87,12 +100,16 @@ class Graph:
         ]
         for i, node in enumerate(self.nodes):
             left = f"  %{i} = {_describe(node, number)}"
-            right = f"{dtypes.from_numpy(node.dtype).name}{list(node.shape)}"
+            right = node.type_text
             if node.reuses is not None:
                 right += f"  (writes into %{number[id(node.reuses)]})"
             lines.append(f"{left:<44} {right}")
         returned = ", ".join(f"%{number[id(node)]}" for node in self.outputs)
         lines.append(f"  return {returned}")
+        for i, node in enumerate(self.nodes):  # a cond's branches, a loop's test and body
+            for role, graph in node.subgraphs.items():
+                lines.append(f"  %{i} {role}:")
+                lines.extend("    " + line for line in str(graph).splitlines())
         return "\n".join(lines)
 
     def __repr__(self):
@@ -107,7 +124,9 @@ def _describe(node, number):
     if node.kind == "constant":
         return f"constant {_short(node.value, node.device)}"
     args = [f"%{number[id(x)]}" for x in node.inputs]
-    args += [f"{key}={value!r}" for key, value in node.params.items()]
+    listed = getattr(node.op, "listed_params", None)  # a graph op shows what it chooses
+    params = node.params if listed is None else listed(node.params)
+    args += [f"{key}={value!r}" for key, value in params.items()]
     return f"{node.op.name}({', '.join(args)})"
 
 

@@ -8,10 +8,11 @@ import builtins
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import dtypes, recording
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.graph.dynamic_ops import follows_inputs
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -58,11 +59,13 @@ def constant(value, dtype=None, shape=None, name=None):
     return Tensor(data, tensor._device)
 
 
+@follows_inputs  # inside ek.function: recomputed from each call's tensors
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of zeros (float32 unless told otherwise)."""
     return _new(current_device().xp.zeros(_shape(shape, "zeros"), dtype=_np_dtype(dtype)))
 
 
+@follows_inputs  # inside ek.function: recomputed from each call's tensors
 def ones(shape, dtype=dtypes.float32, name=None):
     """A tensor of ones (float32 unless told otherwise).
 
@@ -75,6 +78,7 @@ def ones(shape, dtype=dtypes.float32, name=None):
     return _new(current_device().xp.ones(_shape(shape, "ones"), dtype=_np_dtype(dtype)))
 
 
+@follows_inputs  # inside ek.function: recomputed from each call's tensors
 def zeros_like(tensor, dtype=None, name=None):
     """Zeros with the shape (and dtype and device, unless given) of ``tensor``."""
     tensor = convert_to_tensor(tensor)
@@ -82,6 +86,7 @@ def zeros_like(tensor, dtype=None, name=None):
     return Tensor(tensor._device.xp.zeros(tensor.shape, dtype=np_dtype), tensor._device)
 
 
+@follows_inputs  # inside ek.function: recomputed from each call's tensors
 def ones_like(tensor, dtype=None, name=None):
     """Ones with the shape (and dtype and device, unless given) of ``tensor``."""
     tensor = convert_to_tensor(tensor)
@@ -89,6 +94,7 @@ def ones_like(tensor, dtype=None, name=None):
     return Tensor(tensor._device.xp.ones(tensor.shape, dtype=np_dtype), tensor._device)
 
 
+@follows_inputs  # inside ek.function: recomputed from each call's tensors
 def fill(dims, value, name=None):
     """A tensor of shape ``dims`` filled with the scalar ``value`` (dtype from the value).
 
@@ -130,8 +136,12 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
     """
     if limit is None:
         start, limit = 0, start
+    original = (start, limit, delta)
+    traced = recording.graph_tracers and builtins.any(
+        isinstance(v, Tensor) for v in (start, limit, delta)
+    )
     # A scalar tensor argument counts as the Python number it holds (int stays int).
-    values = [v.numpy().item() if isinstance(v, Tensor) else v for v in (start, limit, delta)]
+    values = [v._data.item() if isinstance(v, Tensor) else v for v in (start, limit, delta)]
     if not builtins.all(isinstance(v, (int, float, np.number)) for v in values):
         raise InvalidArgumentError(
             f"range: start, limit and delta must be numbers, got {values}", op="range"
@@ -150,7 +160,12 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
             f"range: requires {direction}, got start={start}, limit={limit}, delta={delta}",
             op="range",
         )
-    return _new(current_device().xp.arange(start, limit, delta, dtype=dtype.as_numpy_dtype))
+    value = _new(current_device().xp.arange(start, limit, delta, dtype=dtype.as_numpy_dtype))
+    if traced:  # inside ek.function: the bounds are read at every call (graph/dynamic_ops.py)
+        from eagerkit.graph.dynamic_ops import traced_range
+
+        return traced_range(*original, value)
+    return value
 
 
 def _fits(value, dtype):
