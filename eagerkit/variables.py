@@ -73,6 +73,7 @@ class Variable(Tensor):
     # assign* are recorded in the graph instead (graph/effects.py), to run at every call.
     def assign(self, value, read_value=True):
         """Replace the value; the new one must have the same shape and dtype."""
+        read_value = _flag(read_value, "assign")  # checked before the write, like the value
         if recording.graph_tracers:
             return self._traced_assign("assign", value, read_value)
         self._write(self._checked(value, "assign"), "assign")
@@ -80,6 +81,7 @@ class Variable(Tensor):
 
     def assign_add(self, delta, read_value=True):
         """``self += delta``."""
+        read_value = _flag(read_value, "assign_add")
         if recording.graph_tracers:
             return self._traced_assign("assign_add", delta, read_value)
         self._write(self._data + self._checked(delta, "assign_add"), "assign_add")
@@ -87,6 +89,7 @@ class Variable(Tensor):
 
     def assign_sub(self, delta, read_value=True):
         """``self -= delta``."""
+        read_value = _flag(read_value, "assign_sub")
         if recording.graph_tracers:
             return self._traced_assign("assign_sub", delta, read_value)
         self._write(self._data - self._checked(delta, "assign_sub"), "assign_sub")
@@ -156,3 +159,17 @@ class Variable(Tensor):
         return Variable(self.numpy().copy(), trainable=self.trainable, name=self._name[:-2])
 
     __hash__ = None
+
+
+def _flag(read_value, what):
+    """``read_value`` as a bool (TF tests its truth), or an error before anything is written."""
+    if read_value is True or read_value is False:
+        return read_value
+    try:
+        return bool(read_value)
+    except (TypeError, ValueError) as error:  # an array's truth is ambiguous, say
+        raise InvalidArgumentError(
+            f"{what}: read_value must be True or False, got {type(read_value).__name__} "
+            f"{read_value!r} ({error}); the variable was not changed",
+            op=what,
+        ) from None

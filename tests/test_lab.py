@@ -5,6 +5,7 @@ The test runs the Makefile's own command (`make -o install lab`: the install ste
 .ci/run already does) on a free port, then asks the running server what a student would see.
 """
 
+import contextlib
 import json
 import os
 import pathlib
@@ -35,12 +36,15 @@ def _get(port, path):
         return response.status, response.read()
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """The server `make lab` starts, and what it printed."""
+@contextlib.contextmanager
+def _lab_server(log_path, args):
+    """Run `make lab` with LAB_ARGS=``args`` until the block ends; yield its port.
+
+    When no server answers, fail with what `make lab` printed (its real reason), whether
+    make is still running or has already exited.
+    """
     port = _free_port()
-    log_path = tmp_path_factory.mktemp("lab") / "lab.log"
-    args = f"--no-browser --port={port} --IdentityProvider.token={TOKEN}"
+    args = f"--no-browser --port={port} --IdentityProvider.token={TOKEN} {args}"
     env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(log_path.parent / "runtime")}
     with open(log_path, "w") as log:
         process = subprocess.Popen(
@@ -61,10 +65,31 @@ def lab(tmp_path_factory):
                 if process.poll() is not None or time.monotonic() > deadline:
                     pytest.fail(f"make lab did not start a server:\n{log_path.read_text()}")
                 time.sleep(0.5)
-        yield port, log_path
+        yield port
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass  # make and jupyter have exited already (a failed start): nothing to stop
         process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """The server `make lab` starts, and what it printed."""
+    log_path = tmp_path_factory.mktemp("lab") / "lab.log"
+    with _lab_server(log_path, "") as port:
+        yield port, log_path
+
+
+def test_a_lab_that_cannot_start_says_why(tmp_path):
+    # An option jupyter refuses: make exits at once, and the failure shows jupyter's words.
+    with pytest.raises(pytest.fail.Exception) as failure:
+        with _lab_server(tmp_path / "lab.log", "--ServerApp.port_retries=not-a-number"):
+            pass
+    message = str(failure.value)
+    assert message.startswith("make lab did not start a server:")
+    assert "port_retries" in message and "not-a-number" in message
 
 
 def test_serves_the_repository_root_so_students_can_browse_readme_and_source(lab):
