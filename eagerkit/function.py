@@ -81,8 +81,10 @@ class Function:
         self._name = getattr(python_function, "__name__", type(python_function).__name__)
         self._signature = signature_of(python_function)
         self._traces = TraceCache(MAX_TRACES)  # call key -> ConcreteFunction
-        self._by_tensor_shapes = TraceCache(MAX_TRACES)  # all-tensor calls: a cheaper key
-        self._fast = self._by_tensor_shapes.entries  # its dict, read directly by __call__
+        # All-tensor calls find their trace by a cheaper key: (shape, dtype, device) per
+        # argument. Several keys may share a trace (an input_signature), so this one forgets
+        # its oldest key first; a key forgotten costs one slower call, never a trace.
+        self._by_tensor_shapes = {}
         self._calls = 0
         self._general = TraceCache(MAX_TRACES)  # traces for open sizes, by general key
         self._retracing = RetracingDetector(self._name)
@@ -95,7 +97,7 @@ class Function:
         self._calls = now = self._calls + 1
         shapes_key = None if kwargs else _tensor_shapes_key(args)
         if shapes_key is not None:
-            concrete = self._fast.get(shapes_key)
+            concrete = self._by_tensor_shapes.get(shapes_key)
             if concrete is not None:  # the common case: no flattening, no conversion
                 concrete.last_used = now  # TraceCache.get, inlined: keeps the LRU order
                 return concrete._call_tensors(args)
@@ -105,7 +107,7 @@ class Function:
             concrete = self._trace(call)
             self._retracing.traced(self._calls)
         if shapes_key is not None and concrete._call.positions == list(range(len(args))):
-            self._by_tensor_shapes.put(shapes_key, concrete, now)  # next time: the fast path
+            _keep(self._by_tensor_shapes, shapes_key, concrete)  # next time: the fast path
         return concrete._call_flat(call.leaves)
 
     def get_concrete_function(self, *args, **kwargs):
@@ -352,6 +354,13 @@ def _argument_names(structure, signature):
         count = len(nest.flatten(kwargs[key]))
         names += [key] if count == 1 else [f"{key}_{k}" for k in range(count)]
     return dict(enumerate(names))
+
+
+def _keep(keys, key, concrete):
+    """``keys[key] = concrete``, forgetting the oldest key beyond MAX_TRACES."""
+    keys[key] = concrete
+    if len(keys) > MAX_TRACES:
+        del keys[next(iter(keys))]
 
 
 def _map(function, structure):

@@ -7,9 +7,11 @@ does, when it retraces so often that something is probably wrong (``RetracingDet
 """
 
 import collections
+import operator
 import warnings
 
 MAX_TRACES = 64  # traces one ek.function keeps; the least recently used goes first
+_LAST_USED = operator.attrgetter("last_used")
 
 
 class TraceCache:
@@ -48,8 +50,9 @@ class TraceCache:
         entry.last_used = now
         self.entries[key] = entry
         while len(self.entries) > self.limit:
-            oldest = min(self.entries, key=lambda k: self.entries[k].last_used)
-            del self.entries[oldest]
+            oldest = min(self.entries.values(), key=_LAST_USED)
+            for key in [key for key, entry in self.entries.items() if entry is oldest]:
+                del self.entries[key]
 
     def values(self):
         """The distinct entries, least recently used first."""

@@ -50,7 +50,7 @@ class ConcreteFunction:
         self.traced_graph = tracer.graph(traced_outputs)
         self.graph, self.optimizations = optimize(self.traced_graph)
         self.optimizations["buffer_reuse"] = plan_buffer_reuse(self.graph) if buffer_reuse else 0
-        self.source, self._run = compile_graph(self.graph, len(call.positions))
+        self._source = None  # compiled at the second call: a trace used once needs no code
         self._constants = {
             id(node): Tensor(node.value, node.device) for node in self.graph.constants
         }
@@ -83,7 +83,9 @@ class ConcreteFunction:
 
     def _call_tensors(self, tensors):
         """Run on ``tensors`` (the tensor arguments, in order): the function's result."""
-        if dispatch.anyone_recording():
+        if self._source is None or dispatch.anyone_recording():
+            if self._source is None:
+                self._source = ""  # a first run goes through the ops; the next one compiles
             outputs = [_read(x) for x in run_with_ops(self.graph, tensors, self._constants)]
         else:
             try:
@@ -100,6 +102,18 @@ class ConcreteFunction:
         if self._single:
             return outputs[0]
         return self.pack_outputs(outputs)
+
+    def _run(self, *arrays):
+        """The compiled graph (compiled now, on first use: it then replaces this method)."""
+        self._source, self._run = compile_graph(self.graph, len(self._positions))
+        return self._run(*arrays)
+
+    @property
+    def source(self):
+        """The Python source the graph compiles to (replay.py's ``compile_graph``)."""
+        if not self._source:
+            self._source, self._run = compile_graph(self.graph, len(self._positions))
+        return self._source
 
     def pack_outputs(self, outputs):
         """The function's result, with ``outputs`` (tensors) in its structure."""

@@ -52,7 +52,9 @@ class TensorSpec:
     @classmethod
     def from_tensor(cls, tensor, name=None):
         """The spec of exactly this tensor's shape and dtype."""
-        return cls(tensor.shape, tensor.dtype, name)
+        spec = cls.__new__(cls)  # a tensor's shape needs no checking: made at every trace
+        spec.shape, spec.dtype, spec.name = tuple(tensor._data.shape), tensor.dtype, name
+        return spec
 
     @property
     def fully_defined(self):

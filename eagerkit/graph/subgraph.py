@@ -68,12 +68,18 @@ class Subgraph:
         self.traced_graph = tracer.graph(outputs)
         self.graph, self.optimizations = optimize(self.traced_graph)
         self.optimizations["buffer_reuse"] = plan_buffer_reuse(self.graph) if buffer_reuse else 0
-        self.source, self.run = compile_graph(self.graph, arity)
+        self._arity = arity
         self.constants = {
             id(node): Tensor(node.value, node.device) for node in self.graph.constants
         }
         self.has_effects = graph_has_effects(self.graph)
         self.variables = [node.value for node in self.graph.variables]  # read at every run
+
+    def run(self, *arrays):
+        """Run the compiled subgraph on raw arrays (compiled on first use, which then
+        replaces this method)."""
+        self.source, self.run = compile_graph(self.graph, self._arity)
+        return self.run(*arrays)
 
     def run_with_ops(self, tensors):
         """Run through the public ops on ``tensors`` (inputs, then captures): a list."""
