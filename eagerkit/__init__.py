@@ -69,7 +69,7 @@ from eagerkit.dtypes import (
     uint8,
     uint16,
 )
-from eagerkit.function import defun, function
+from eagerkit.function import defun, function, init_scope
 from eagerkit.gradient_functions import (
     gradients_function,
     implicit_gradients,
@@ -195,11 +195,13 @@ from eagerkit.ops.shape import (
 )
 from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
+from eagerkit.py_function import py_function
 from eagerkit.ragged import RaggedTensor
 from eagerkit.random import categorical as multinomial  # TF1's name
 from eagerkit.sparse import SparseTensor
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor
+from eagerkit.tensor_array import TensorArray
 from eagerkit.tensor_shape import TensorShape
 from eagerkit.train.checkpoint import Checkpoint
 from eagerkit.unconnected_gradients import UnconnectedGradients

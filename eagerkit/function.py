@@ -27,13 +27,16 @@ branch or the iterations it takes, op by op. The price is that only calls withou
 get the compiled speed.
 """
 
+import contextlib
 import functools
 import types
+import weakref
 
-from eagerkit import nest
+from eagerkit import dtypes, nest, recording
 from eagerkit.config import RUN_FUNCTIONS_EAGERLY as _RUN_EAGERLY
 from eagerkit.graph.cache import MAX_TRACES, RetracingDetector, TraceCache
 from eagerkit.graph.concrete import ConcreteFunction, TracedCall, prepare_output
+from eagerkit.graph.deferred import raise_needed_failure
 from eagerkit.graph.signature import (
     TensorSpec,
     bind,
@@ -43,7 +46,7 @@ from eagerkit.graph.signature import (
     relaxed,
     signature_of,
 )
-from eagerkit.graph.trace import Tracer, tracing
+from eagerkit.graph.trace import Tracer, outside_traces, tracing
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -90,6 +93,9 @@ class Function:
         self._retracing = RetracingDetector(self._name)
         self._converted = None  # the AutoGraph version of python_function, made on first trace
         self._variables_allowed = True  # TF: only the first trace may create variables
+        # As a method, each instance has its own first trace (TF: one Function per instance).
+        self._is_method = False
+        self._instances_traced = weakref.WeakSet()
 
     def __call__(self, *args, **kwargs):
         if _RUN_EAGERLY[0]:  # ek.config.run_functions_eagerly(True): debugging
@@ -105,7 +111,7 @@ class Function:
         concrete = self._find(call)
         if concrete is None:
             concrete = self._trace(call)
-            self._retracing.traced(self._calls)
+            self._retracing.traced(now)  # this call's number (recursion calls in between)
         if shapes_key is not None and concrete._call.positions == list(range(len(args))):
             _keep(self._by_tensor_shapes, shapes_key, concrete)  # next time: the fast path
         return concrete._call_flat(call.leaves)
@@ -130,7 +136,8 @@ class Function:
 
     def pretty_printed_concrete_signatures(self, verbose=True):
         """Every trace kept, as TF lists them: parameters, output type, captures."""
-        concretes = list(dict.fromkeys([*self._traces.values(), *self._general.values()]))
+        kept = [*self._traces.in_trace_order(), *self._general.in_trace_order()]
+        concretes = list(dict.fromkeys(kept))
         return "\n\n".join(concrete.signature_text() for concrete in concretes)
 
     # --- finding or making a trace ------------------------------------------------------------
@@ -149,7 +156,8 @@ class Function:
         given_specs = {}
         for i, leaf in enumerate(leaves):
             if isinstance(leaf, TensorSpec) and specs_allowed:
-                given_specs[i] = leaf
+                if not leaf.fully_defined:  # else its example is any tensor it stands for
+                    given_specs[i] = leaf
                 leaves[i] = _example(leaf)
             else:
                 leaves[i] = _as_tensor(leaf)
@@ -180,6 +188,9 @@ class Function:
             if again:
                 raise _variable_creation_error()
         self._variables_allowed = False
+        instance = self._instance(call)
+        if instance is not None:
+            self._instances_traced.add(instance)
         self.trace_count += 1
         self._traces.put(call.key, concrete, self._calls)
         if call.general is not None and not all(s.fully_defined for s in specs):
@@ -219,10 +230,12 @@ class Function:
             with tracing(tracer):
                 result = function(*args, **kwargs)
                 result = _map(lambda x: prepare_output(x, self._name), result)
+                outputs = [x for x in nest.flatten(result) if isinstance(x, Tensor)]
+                raise_needed_failure(tracer, outputs)  # an op that failed, needed: its error
         except BaseException:
             tracer.retire()
             raise
-        if tracer.created_variables and not self._variables_allowed:
+        if tracer.created_variables and not self._creation_allowed(call):
             tracer.retire()
             raise _variable_creation_error()
         traced = TracedCall(
@@ -233,6 +246,25 @@ class Function:
         concrete.general_key = call.general
         tracer.retire()
         return concrete, bool(tracer.created_variables)
+
+    def _creation_allowed(self, call):
+        """Whether this trace may create variables: on the first trace only (TF), counted
+        per instance for a method."""
+        instance = self._instance(call)
+        if instance is not None:
+            return instance not in self._instances_traced
+        return self._variables_allowed
+
+    def _instance(self, call):
+        """The instance a method was called on (if it can be weakly referenced), or None."""
+        if not (self._is_method and call.structure[0]):
+            return None
+        instance = call.structure[0][0]
+        try:
+            weakref.ref(instance)
+        except TypeError:  # e.g. a class with __slots__: counted per function instead
+            return None
+        return instance
 
     def _function_to_trace(self):
         if not self.autograph:
@@ -245,7 +277,10 @@ class Function:
 
     def __get__(self, instance, owner=None):
         # As a method: bind like a plain function (``self`` selects the trace by identity).
-        return self if instance is None else types.MethodType(self, instance)
+        if instance is None:
+            return self
+        self._is_method = True
+        return types.MethodType(self, instance)
 
     def __repr__(self):
         return f"<ek.function {self._name}: {self.trace_count} traces>"
@@ -313,6 +348,27 @@ def function(
     if func is None:
         return functools.partial(_make, **options)
     return _make(func, **options)
+
+
+@contextlib.contextmanager
+def init_scope():
+    """Run the block eagerly, outside any trace in progress, with tapes paused (TF's
+    ``tf.init_scope``): its ops run now, once, and are not part of the graph.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> v = ek.Variable(0)
+    >>> @ek.function
+    ... def f():
+    ...     with ek.init_scope():
+    ...         v.assign_add(1)  # once, while tracing: not in the graph
+    ...     return v + 0
+    >>> int(f()), int(f()), int(v)
+    (1, 1, 1)
+    """
+    with outside_traces(), recording.paused():
+        yield
 
 
 def _make(func, **options):
@@ -385,8 +441,9 @@ def _as_tensor(leaf):
 
 
 def _example(spec):
-    """A tensor fitting ``spec`` to trace on: open sizes 1, an unknown shape a scalar."""
-    from eagerkit.ops.creation import ones
+    """A tensor fitting ``spec`` to trace on: open sizes 1, an unknown shape a scalar; ones
+    (no division by zero while tracing), empty strings for a string spec."""
+    from eagerkit.ops.creation import ones, zeros
 
     shape = () if spec.shape is None else [1 if n is None else n for n in spec.shape]
-    return ones(shape, dtype=spec.dtype)
+    return (zeros if spec.dtype == dtypes.string else ones)(shape, dtype=spec.dtype)

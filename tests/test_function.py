@@ -338,14 +338,22 @@ def test_unhashable_python_arguments_are_refused_clearly():
         traced(ek.constant(1.0), {1, 2})
 
 
-def test_random_numbers_inside_a_traced_function_are_refused_not_frozen():
+def test_random_numbers_inside_a_traced_function_are_drawn_at_every_call():
     @ek.function
     def noisy(x):
+        unused = ek.random_uniform([3])  # noqa: F841 - a draw nothing needs is dropped
         return x + ek.random_normal([2])
 
-    for _ in range(2):  # a failed trace leaves no frozen graph behind to replay
-        with pytest.raises(UnimplementedError, match="cannot be drawn inside ek.function"):
-            noisy(ek.zeros([2]))
+    ek.random.set_seed(5)
+    got = [noisy(ek.zeros([2])).numpy() for _ in range(3)]
+    ek.random.set_seed(5)
+    ek.random_uniform([3])  # the trace drew once, for its example values
+    expected = [ek.random_normal([2]).numpy() for _ in range(4)]
+    np.testing.assert_array_equal(got, expected[1:])  # then one draw per call
+    assert [n.name for n in noisy.get_concrete_function(ek.zeros([2])).graph.ops] == [
+        "normal",
+        "add",
+    ]
 
 
 def test_shape_dependent_ops_follow_each_call_under_open_sizes():

@@ -92,6 +92,9 @@ def _declared(tree):
 def _compile(tree, function):
     """The converted ``tree`` as a function sharing ``function``'s globals and closure."""
     free = list(function.__code__.co_freevars)
+    # Under its own name, the def would be a local of the factory: a recursive call would
+    # find that local, not the global or closure the original function finds.
+    name, tree.name = tree.name, "ag__converted"
     factory = ast.FunctionDef(
         name="ag__factory",
         args=ast.arguments(
@@ -108,7 +111,10 @@ def _compile(tree, function):
     module = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
     filename = inspect.getsourcefile(function) or "<converted>"
     namespace = {}
-    exec(compile(module, filename, "exec"), function.__globals__, namespace)  # noqa: S102
+    try:
+        exec(compile(module, filename, "exec"), function.__globals__, namespace)  # noqa: S102
+    finally:
+        tree.name = name
     made = namespace["ag__factory"](operators, *[None] * len(free))
     cells = dict(zip(free, function.__closure__ or (), strict=True))
     cells["ag__"] = types.CellType(operators)

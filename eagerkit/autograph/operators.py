@@ -15,12 +15,14 @@ import numbers
 import numpy as np
 
 from eagerkit import dtypes, nest
-from eagerkit.autograph.undefined import Undefined, undefined_after_loop, undefined_in_one_branch
+from eagerkit.autograph.loop_variables import LoopVariables
+from eagerkit.autograph.undefined import Undefined, undefined_in_one_branch
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.graph.cond import is_scalar_bool, traced_cond
 from eagerkit.graph.trace import current_tracer
 from eagerkit.graph.while_loop import traced_while
 from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.tensor_array import TensorArray
 
 __all__ = ["and_", "for_stmt", "if_stmt", "not_", "or_", "state", "while_stmt"]
 
@@ -51,12 +53,33 @@ def if_stmt(cond, if_true, if_false, values=(), names=()):
             op="if",
         )
     labels = list(names) or None
+    arrays = {}  # leaf index -> a TensorArray of the true branch: its stacked tensor is merged
 
     def merge(a, b, where):
+        if isinstance(a, TensorArray) or isinstance(b, TensorArray):
+            arrays[where] = a
+            a, b = _stacked(a, where, labels), _stacked(b, where, labels)
         return _merge(a, b, labels[where] if labels and where < len(labels) else None)
 
-    return traced_cond(
+    result = traced_cond(
         current_tracer(), cond, lambda: if_true(*values), lambda: if_false(*values), merge, "cond"
+    )
+    if not arrays:
+        return result
+    leaves = nest.flatten(result)
+    for where, array in arrays.items():
+        leaves[where] = array._with_stacked(leaves[where])
+    return nest.pack_sequence_as(result, leaves)
+
+
+def _stacked(value, where, labels):
+    """A TensorArray in an if over a tensor: its elements as one tensor (or TF's error)."""
+    if isinstance(value, TensorArray) and value._stacked is not None:
+        return value._stacked
+    name = labels[where] if labels and where < len(labels) else "a TensorArray"
+    raise ValueError(
+        f"{name!r}: a TensorArray written in one branch of an if over a tensor must be written "
+        "(or given element_shape) before the if, so both branches hold elements of one shape"
     )
 
 
@@ -142,38 +165,21 @@ def _python_loop(items, body, test, values, keep):
     return values
 
 
-def _graph_loop(keep, test, body, values, names, counter=None):
-    """A loop over tensors: ``traced_while`` on the names that have values.
-
-    Names still undefined before the loop are the body's own (assigned before use in each
-    iteration); after the loop they stay undefined.
-    """
-    carried = [i for i, v in enumerate(values) if not isinstance(v, Undefined)]
-    start = [_loop_tensor(values[i], _name(names, i)) for i in carried]
-
-    def full(flat):
-        values_now = list(values)
-        for i, value in zip(carried, flat, strict=True):
-            values_now[i] = value
-        return values_now
-
-    def checked(result):
-        pairs = zip(carried, start, strict=True)
-        return [_loop_tensor(result[i], _name(names, i), like=old) for i, old in pairs]
-
+def _graph_loop(keep, test, body, values, names):
+    """A loop over tensors: ``traced_while`` over the names that become loop variables
+    (loop_variables.py)."""
+    loop = LoopVariables(values, names, body)
     results = traced_while(
         current_tracer(),
-        lambda *flat: test(*full(flat)),
-        lambda *flat: body(*full(flat)),
-        start,
-        checked,
+        lambda *flat: test(*loop.full(flat)),
+        lambda *flat: body(*loop.full(flat)),
+        loop.start,
+        loop.checked,
         None,
         "while",
+        shapes_vary=loop.shapes_vary,
     )
-    final = [undefined_after_loop(_name(names, i)) for i in range(len(values))]
-    for i, value in zip(carried, results, strict=True):
-        final[i] = value
-    return tuple(final)
+    return loop.final(results)
 
 
 def _graph_for(iterable, body, values, names, extra_test):
@@ -205,24 +211,6 @@ def _row(tensor, i):
     from eagerkit.ops.indexing import gather
 
     return gather(tensor, i)
-
-
-def _loop_tensor(value, name, like=None):
-    """A loop variable as a tensor (numbers converted), or an error naming it."""
-    if isinstance(value, Tensor):
-        return value
-    if isinstance(value, Undefined):
-        raise NameError(
-            f"{name!r} has no value at the end of an iteration of a loop over tensors; "
-            "assign it in every path through the loop body"
-        )
-    try:
-        return convert_to_tensor(value, dtype=None if like is None else like.dtype)
-    except (TypeError, ValueError, InvalidArgumentError):
-        raise TypeError(
-            f"{name!r} is changed by a loop over tensors but is a {type(value).__name__} "
-            f"({value!r:.60}): the graph's loop can only carry tensors (and numbers)"
-        ) from None
 
 
 def _name(names, i):

@@ -59,6 +59,10 @@ class TraceCache:
         found = {id(e): e for e in self.entries.values()}
         return sorted(found.values(), key=lambda e: e.last_used)
 
+    def in_trace_order(self):
+        """The distinct entries in the order they were put (TF lists traces so)."""
+        return list({id(e): e for e in self.entries.values()}.values())
+
     def clear(self):
         self.entries.clear()
 
@@ -86,7 +90,8 @@ class RetracingDetector:
     def traced(self, call_number):
         """Call ``call_number`` of the function traced; warn when traces come too often."""
         self._trace_calls.append(call_number)
-        window = call_number - self._trace_calls[0] + 1
+        # max/min, not last/first: a recursive function finishes its inner traces first.
+        window = max(self._trace_calls) - min(self._trace_calls) + 1
         if len(self._trace_calls) == THRESHOLD and window <= HISTORY and not self.warned:
             self.warned = True
             warnings.warn(retracing_message(THRESHOLD, window, self.name), RetracingWarning, 4)

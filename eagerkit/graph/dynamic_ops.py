@@ -7,7 +7,7 @@ that read their inputs at every run, as TF's ops do:
 
 - ``follows_inputs``: a decorator for such functions (``ones_like``, ``shape``, ``zeros``
   of a shape tensor...): in a trace, its result becomes a node that calls it again on the
-  run's tensors;
+  run's tensors; with ``draws=True`` (random numbers) the node draws again at every run;
 - ``range``: a range over tensors; a ``for`` over it (autograph/) loops over its bounds
   without making the numbers at all;
 - ``leading_size``: the size of a tensor's first axis, for a ``for`` over any other tensor.
@@ -94,7 +94,7 @@ def _rebuilt_call(function, skeleton, positions, tensors):
     return function(*args, **kwargs)
 
 
-def follows_inputs(function):
+def follows_inputs(function=None, draws=False):
     """Decorator for an eager function whose result is computed from its tensor arguments'
     shapes or values (not by ops): inside ``ek.function`` the result becomes a graph node
     that calls the function again, on each run's tensors.
@@ -108,7 +108,10 @@ def follows_inputs(function):
     >>> plus_one(ek.zeros([2])).shape, plus_one(ek.zeros([3])).shape
     (TensorShape([2]), TensorShape([3]))
     """
-    op = GraphOp(function.__name__, _recompute_forward, _recompute_call)
+    if function is None:
+        return functools.partial(follows_inputs, draws=draws)
+    # A draw is stateful: never folded or merged, drawn again at every run (TF's random ops).
+    op = GraphOp(function.__name__, _recompute_forward, _recompute_call, stateful=draws)
 
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
@@ -122,8 +125,8 @@ def follows_inputs(function):
             for i, x in enumerate(leaves)
             if isinstance(x, Tensor) and not x._is_variable and tracer.knows(x)
         ]
-        if not positions or tracer.knows(result):  # a constant, or already an op's result
-            return result
+        if (not positions and not draws) or tracer.knows(result):
+            return result  # a constant, or already an op's result
         inputs = [leaves[i] for i in positions]
         skeleton = nest.pack_sequence_as(
             (args, kwargs), [None if i in positions else x for i, x in enumerate(leaves)]

@@ -69,7 +69,16 @@ APPLY_GRADIENTS = GraphOp(
 
 
 def traced_apply_gradients(tracer, optimizer, pairs, global_step):
-    """Record ``optimizer.apply_gradients(pairs)`` (pairs already checked)."""
+    """Record ``optimizer.apply_gradients(pairs)`` (pairs already checked).
+
+    The optimizer's variables (its step count, each variable's slots) are made now, while
+    tracing, as TF's are: so a function traced again for another optimizer creates variables
+    after its first trace, which TF refuses.
+    """
+    optimizer.iterations  # noqa: B018 - made on first use
+    for _, variable in pairs:
+        for slot_name in optimizer.slot_names:
+            optimizer.get_slot(variable, slot_name)
     params = {
         "optimizer": optimizer,
         "variables": tuple(v for _, v in pairs),

@@ -66,10 +66,11 @@ class Graph:
     ['multiply', 'tanh']
     """
 
-    def __init__(self, name, nodes, outputs):
+    def __init__(self, name, nodes, outputs, traced=None):
         self.name = name
         self.nodes = list(nodes)
         self.outputs = list(outputs)
+        self.traced = traced  # an optimized graph: the graph as traced, before the passes
 
     @property
     def ops(self):
@@ -90,6 +91,21 @@ class Graph:
 
     def __len__(self):
         return len(self.nodes)
+
+    def as_graph_def(self):
+        """The graph as TF's ``GraphDef`` lists it: one ``NodeDef`` (name, op, inputs) each.
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> graph = ek.function(lambda x: x * 2.0).get_concrete_function(ek.constant(1.0)).graph
+        >>> for node in graph.as_graph_def().node:
+        ...     print(f"{node.input} -> {node.name}")
+        [] -> x
+        [] -> Const
+        ['x', 'Const'] -> multiply
+        """
+        return GraphDef(self.traced or self)  # TF's GraphDef is the function before Grappler
 
     def __str__(self):
         """A listing: one line per node (``%i = op(%a, %b)``, dtype and shape), then the outputs."""
@@ -136,3 +152,39 @@ def _short(array, device):
     if host.size <= 4:
         return repr(host.tolist())
     return f"<{host.size} values>"
+
+
+_TF_KINDS = {"input": "Placeholder", "constant": "Const", "variable": "ReadVariableOp"}
+
+
+class NodeDef:
+    """One node of a GraphDef: its ``name``, its ``op`` and the names of its ``input``s."""
+
+    def __init__(self, name, op, inputs):
+        self.name, self.op, self.input = name, op, inputs
+
+    def __str__(self):
+        lines = [f'  name: "{self.name}"', f'  op: "{self.op}"']
+        lines += [f'  input: "{name}"' for name in self.input]
+        return "node {\n" + "\n".join(lines) + "\n}"
+
+
+class GraphDef:
+    """A graph as TF's ``GraphDef`` lists it (``graph.as_graph_def().node``); prints in
+    protobuf's text format."""
+
+    def __init__(self, graph):
+        names, taken = {}, {}
+        self.node = []
+        for node in graph.nodes:
+            base = node.params.get("name") if node.kind == "input" else None
+            base = base or (node.name if node.kind == "op" else _TF_KINDS[node.kind])
+            count = taken.get(base, 0)
+            taken[base] = count + 1
+            name = base if count == 0 else f"{base}_{count}"
+            names[id(node)] = name
+            op = node.name if node.kind == "op" else _TF_KINDS[node.kind]
+            self.node.append(NodeDef(name, op, [names[id(x)] for x in node.inputs]))
+
+    def __str__(self):
+        return "\n".join(str(node) for node in self.node)

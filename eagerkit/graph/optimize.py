@@ -46,7 +46,7 @@ def optimize(graph):
     nodes, outputs = graph.nodes, graph.outputs
     for name, run_pass in PASSES:
         nodes, outputs, counts[name], _ = run_pass(nodes, outputs)
-    return Graph(graph.name, nodes, outputs), counts
+    return Graph(graph.name, nodes, outputs, traced=graph), counts
 
 
 def fold_constants(nodes, outputs):

@@ -68,6 +68,7 @@ class Tracer:
         self.names = {}  # id(tensor) -> its name in the graph ("add:0")
         self.static_shapes = {}  # id(placeholder) -> the shape it stands for, None sizes open
         self.range_bounds = {}  # id(a range this trace made) -> its bound tensors
+        self.failures = []  # (node, error) of ops that failed while tracing (deferred.py)
         self.created_variables = []  # Variables made while tracing (TF allows it once)
         self._node_of = {}  # id(tensor) -> Node
         self._variable_nodes = {}  # id(variable) or id(its array) -> its latest read Node
@@ -80,6 +81,7 @@ class Tracer:
         """A fresh tensor standing for tensor argument ``position`` (same value, own identity)."""
         stand_in = Tensor(tensor._data, tensor._device)
         node = Node("input", stand_in.shape, stand_in._data.dtype, stand_in._device, value=position)
+        node.params = {"name": name}  # what a GraphDef calls it
         self._remember(stand_in, node, name)
         return stand_in
 

@@ -48,6 +48,8 @@ def _while_call(*tensors, subgraphs, count, maximum_iterations):
         lambda *loop: tuple(body.run_with_ops([*loop, *extra])),
         list(tensors[:count]),
         maximum_iterations=_limit(maximum_iterations, extra),
+        # The trace checked the shapes; a TensorArray with dynamic_size grows its tensor.
+        shape_invariants=[None] * count,
     )
 
 
