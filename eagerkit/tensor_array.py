@@ -125,23 +125,25 @@ class TensorArray:
     # --- changing it (use what is returned, as in TF2) -----------------------------------------
     def write(self, index, value, name=None):
         """Element ``index`` becomes ``value``; gives the TensorArray back."""
+        # Every check comes before any change: a write that fails leaves the array as it was.
         value = convert_to_tensor(value, dtype=self.dtype)
-        if self._stacked is None:
-            self._allocate(tuple(value.shape))
-        if tuple(value.shape) != tuple(self._stacked.shape[1:]):
+        wanted = self.element_shape
+        if wanted is not None and tuple(value.shape) != tuple(wanted):
             raise InvalidArgumentError(
                 f"TensorArray.write: value has shape {value.shape} but the elements have shape "
-                f"{self._stacked.shape[1:]}; all elements of a TensorArray have one shape",
+                f"{tuple(wanted)}; all elements of a TensorArray have one shape",
                 op="TensorArray.write",
             )
-        if not self.dynamic_size and not isinstance(index, Tensor) and index >= self._size:
+        size = self._current_size()
+        if not self.dynamic_size and not isinstance(index, Tensor) and index >= size:
             raise InvalidArgumentError(
                 f"TensorArray.write: Tried to write to index {index} but array is not "
-                f"resizeable and size is: {self._size}",
+                f"resizeable and size is: {size}",
                 op="TensorArray.write",
             )
         index = convert_to_tensor(index, dtype=dtypes.int32)
-        return self._changed(_written(self._stacked, index, value, self.dynamic_size))
+        stacked = self._stacked if self._stacked is not None else self._zeros(value.shape)
+        return self._changed(_written(stacked, index, value, self.dynamic_size))
 
     def unstack(self, value, name=None):
         """The elements become the slices of ``value`` along its first axis."""
@@ -150,6 +152,22 @@ class TensorArray:
             raise InvalidArgumentError(
                 "TensorArray.unstack: value must have a first axis to unstack", op="unstack"
             )
+        count, size, wanted = value.shape[0], self._current_size(), self.element_shape
+        if wanted is not None and tuple(value.shape[1:]) != tuple(wanted):
+            raise InvalidArgumentError(
+                f"TensorArray.unstack: value has elements of shape {value.shape[1:]} but the "
+                f"array's elements have shape {tuple(wanted)}",
+                op="TensorArray.unstack",
+            )
+        if not self.dynamic_size and count > size:
+            raise ValueError(
+                f"Cannot unstack {count} tensors into a TensorArray of static size {size} "
+            )
+        if count < size:  # as in TF, the elements after the unstacked ones stay
+            from eagerkit.ops.shape import concat
+
+            rest = self._stacked if self._stacked is not None else self._zeros(value.shape[1:])
+            value = concat([value, rest[count:]], axis=0)
         return self._changed(value)
 
     def identity(self):
@@ -159,9 +177,16 @@ class TensorArray:
         return None
 
     def _allocate(self, element_shape):
+        self._stacked = self._zeros(element_shape)
+
+    def _zeros(self, element_shape):
+        """``size`` elements of zeros of ``element_shape``: the array before any write."""
         from eagerkit.ops.creation import zeros
 
-        self._stacked = zeros([int(self._size), *element_shape], dtype=self.dtype)
+        return zeros([int(self._size), *element_shape], dtype=self.dtype)
+
+    def _current_size(self):
+        return int(self._stacked.shape[0]) if self._stacked is not None else self._size
 
     def _changed(self, stacked):
         """Eagerly, this TensorArray now holding ``stacked`` (TF2 eager writes in place);
