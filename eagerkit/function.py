@@ -100,18 +100,26 @@ class Function:
     def __call__(self, *args, **kwargs):
         if _RUN_EAGERLY[0]:  # ek.config.run_functions_eagerly(True): debugging
             return self.python_function(*args, **kwargs)
-        self._calls = now = self._calls + 1
+        now = self._calls + 1
         shapes_key = None if kwargs else _tensor_shapes_key(args)
         if shapes_key is not None:
             concrete = self._by_tensor_shapes.get(shapes_key)
             if concrete is not None:  # the common case: no flattening, no conversion
-                concrete.last_used = now  # TraceCache.get, inlined: keeps the LRU order
-                return concrete._call_tensors(args)
-        call = self._prepare(args, kwargs)
-        concrete = self._find(call)
-        if concrete is None:
-            concrete = self._trace(call)
-            self._retracing.traced(now)  # this call's number (recursion calls in between)
+                result = concrete._call_tensors(args)
+                # TraceCache.get, inlined (keeps the LRU order), once the call succeeded.
+                self._calls = concrete.last_used = now
+                return result
+        self._calls = now  # before tracing: a recursive call gets the next number
+        try:
+            call = self._prepare(args, kwargs)
+            concrete = self._find(call)
+            if concrete is None:
+                concrete = self._trace(call)
+                self._retracing.traced(now)  # this call's number (recursion calls in between)
+        except BaseException:
+            if self._calls == now:  # a call that found or made no trace changes nothing
+                self._calls = now - 1
+            raise
         if shapes_key is not None and concrete._call.positions == list(range(len(args))):
             _keep(self._by_tensor_shapes, shapes_key, concrete)  # next time: the fast path
         return concrete._call_flat(call.leaves)
