@@ -3,7 +3,7 @@ each cell as written, then the values, prints and errors TF documents. eagerkit 
 ``ek.Tensor(...)`` where TF prints ``tf.Tensor(...)`` and ``dtype=ek.float32`` in specs.
 
 Not ported: the convolution timing (a 3.6 GFLOP layer, timings are no test), the tracing
-protocol (``tf.types.experimental.TraceType``), ``inference_fn`` (atomic functions) and loops
+protocol (``tf.types.experimental.TraceType``) and loops
 over a ``tf.data.Dataset`` or its iterator inside a function (eagerkit's datasets are Python
 iterables: such a loop is unrolled while tracing)."""
 
@@ -255,6 +255,11 @@ def test_obtaining_concrete_functions(capsys):
     for node in graph.as_graph_def().node:
         print(f"{node.input} -> {node.name}")
     assert _printed(capsys) == ["[] -> a", "['a', 'a'] -> string_join"]  # TF: add
+
+    atomic_fn = double_strings.inference_fn
+    assert atomic_fn(tf.constant("a")).numpy() == b"aa"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="was traced for tensors"):
+        atomic_fn(tf.constant(1))
 
 
 def test_obtaining_concrete_functions_with_python_arguments(capsys):

@@ -124,6 +124,16 @@ class ConcreteFunction:
             leaves[position] = output
         return nest.pack_sequence_as(self._template, leaves)
 
+    @property
+    def inference_fn(self):
+        """The graph as a callable on its tensor arguments alone, in order (TF's
+        ``AtomicFunction``, for forward use): ``concrete.inference_fn(x)``."""
+
+        def run_graph(*tensors):
+            return self(*tensors)  # the tensor arguments by position: checked as a call is
+
+        return run_graph
+
     # --- what it takes and gives ---------------------------------------------------------------
     @property
     def structured_outputs(self):
