@@ -14,6 +14,8 @@ Examples
 
 from collections import namedtuple
 
+import numpy as np
+
 from eagerkit import devices, placement
 from eagerkit.errors import InvalidArgumentError
 
@@ -171,9 +173,10 @@ def run_functions_eagerly(run_eagerly):
     >>> f.trace_count
     0
     """
-    if not isinstance(run_eagerly, (bool, int)) or run_eagerly not in (0, 1):
+    if not isinstance(run_eagerly, (bool, int, np.bool_, np.integer)) or run_eagerly not in (0, 1):
         raise InvalidArgumentError(
-            f"run_functions_eagerly: expected True or False, got {run_eagerly!r}",
+            f"run_functions_eagerly: expected True or False, got {run_eagerly!r}; pass True to "
+            "run every ek.function eagerly (debugging), False to run them as graphs again",
             op="run_functions_eagerly",
         )
     RUN_FUNCTIONS_EAGERLY[0] = bool(run_eagerly)

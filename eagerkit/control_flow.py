@@ -7,6 +7,7 @@ graph/while_loop.py), so the graph decides at every run, as TF's ``tf.cond`` and
 ``if``, ``while`` and ``for``.
 """
 
+import inspect
 import numbers
 
 from eagerkit import dtypes, nest
@@ -91,6 +92,8 @@ def while_loop(
     structure = nest.pack_sequence_as(loop_vars, leaves)
     if not isinstance(structure, (list, tuple)):
         structure = [structure]
+    for role, function in (("cond", cond), ("body", body)):
+        _check_takes(function, len(structure), role)
     invariants = _invariants(shape_invariants, structure, leaves)
 
     def unpack(flat):
@@ -148,6 +151,28 @@ def _iterations(maximum_iterations):
             op="while_loop",
         )
     return int(value)
+
+
+def _check_takes(function, count, role):
+    """TF's contract, checked before tracing: ``cond`` and ``body`` take one argument per
+    loop variable."""
+    try:
+        inspect.signature(function).bind(*([None] * count))
+    except TypeError:
+        raise TypeError(
+            f"while_loop: {role} must take one argument per loop variable ({count}: loop_vars "
+            f"has {count} entries); {role} {_described(function)} does not. Give it {count} "
+            "parameters, or pass loop_vars with one entry per parameter."
+        ) from None
+    except ValueError:  # a builtin without a signature: let the call decide
+        pass
+
+
+def _described(function):
+    try:
+        return f"{getattr(function, '__name__', 'function')}{inspect.signature(function)}"
+    except (TypeError, ValueError):
+        return repr(function)
 
 
 def _invariants(shape_invariants, structure, leaves):

@@ -12,6 +12,7 @@ the call's values) and hands that result to the run that immediately follows the
 """
 
 import functools
+import inspect
 
 from eagerkit import dtypes, recording
 from eagerkit.graph.effects import traced_python_call
@@ -60,7 +61,13 @@ def py_function(func=None, inp=None, Tout=None, name=None):  # noqa: N803 - TF's
         raise TypeError("py_function: give Tout, the dtype (or list of dtypes) func returns")
     many = isinstance(Tout, (list, tuple))
     kinds = [dtypes.as_dtype(t) for t in (Tout if many else [Tout])]
-    tensors = [convert_to_tensor(x) for x in (inp if inp is not None else [])]
+    if not isinstance(inp, (list, tuple)):
+        raise TypeError(
+            f"py_function: inp must be the list of func's arguments, got {type(inp).__name__}; "
+            "pass a list, e.g. ek.py_function(f, [x, y], Tout=ek.float32) ([] for none)"
+        )
+    _check_takes(func, len(inp))
+    tensors = [convert_to_tensor(x) for x in inp]
     tracer = current_tracer()
     if tracer is None:
         return _converted(func(*tensors), kinds, many, func)
@@ -86,6 +93,18 @@ def py_function(func=None, inp=None, Tout=None, name=None):  # noqa: N803 - TF's
         return result
 
     return traced_python_call(tracer, "py_function", run, tensors, example)
+
+
+def _check_takes(func, count):
+    try:
+        inspect.signature(func).bind(*([None] * count))
+    except TypeError:
+        raise TypeError(
+            f"py_function: func {getattr(func, '__name__', func)}{inspect.signature(func)} "
+            f"cannot take the {count} values of inp; give inp one value per parameter"
+        ) from None
+    except ValueError:  # no signature (a builtin): the call itself decides
+        pass
 
 
 def _decorated(func, Tout):  # noqa: N803

@@ -131,7 +131,8 @@ class TensorArray:
         if wanted is not None and tuple(value.shape) != tuple(wanted):
             raise InvalidArgumentError(
                 f"TensorArray.write: value has shape {value.shape} but the elements have shape "
-                f"{tuple(wanted)}; all elements of a TensorArray have one shape",
+                f"{tuple(wanted)}; all elements of a TensorArray have one shape: write a value "
+                f"of shape {tuple(wanted)} (or reshape it)",
                 op="TensorArray.write",
             )
         size = self._current_size()
@@ -156,12 +157,14 @@ class TensorArray:
         if wanted is not None and tuple(value.shape[1:]) != tuple(wanted):
             raise InvalidArgumentError(
                 f"TensorArray.unstack: value has elements of shape {value.shape[1:]} but the "
-                f"array's elements have shape {tuple(wanted)}",
+                f"array's elements have shape {tuple(wanted)}; unstack a value of shape "
+                f"[n, {', '.join(map(str, wanted))}], or make a new TensorArray for these",
                 op="TensorArray.unstack",
             )
         if not self.dynamic_size and count > size:
             raise ValueError(
                 f"Cannot unstack {count} tensors into a TensorArray of static size {size} "
+                "(make it with dynamic_size=True, or a size of at least that many)"
             )
         if count < size:  # as in TF, the elements after the unstacked ones stay
             from eagerkit.ops.shape import concat

@@ -101,7 +101,7 @@ class ConcreteFunction:
                 ]
         if self._single:
             return outputs[0]
-        return self.pack_outputs(outputs)
+        return self._pack_outputs(outputs)
 
     def _run(self, *arrays):
         """The compiled graph (compiled now, on first use: it then replaces this method)."""
@@ -115,7 +115,7 @@ class ConcreteFunction:
             self._source, self._run = compile_graph(self.graph, len(self._positions))
         return self._source
 
-    def pack_outputs(self, outputs):
+    def _pack_outputs(self, outputs):
         """The function's result, with ``outputs`` (tensors) in its structure."""
         if self._single:
             return outputs[0]
@@ -138,7 +138,7 @@ class ConcreteFunction:
     @property
     def structured_outputs(self):
         """The result's structure, with a TensorSpec for each tensor."""
-        return self.pack_outputs(list(self.output_specs))
+        return self._pack_outputs(list(self.output_specs))
 
     @property
     def function_type(self):
