@@ -11,12 +11,11 @@ effect need raises its error (the one eager code would have raised, where it was
 one that nothing needs is dropped with the dead code.
 """
 
-import numpy as np
-
 from eagerkit.graph.graph import Node
 from eagerkit.graph.graph_ops import NO_ARRAY
 from eagerkit.graph.graph_tensor import GraphTensor
 from eagerkit.graph.optimize import eliminate_dead_code
+from eagerkit.tensor import Tensor
 
 
 class Failed:
@@ -57,7 +56,8 @@ class FailedTensor(GraphTensor):
 
 def record_failed(tracer, op, inputs, params, error):
     """Add the node of ``op`` that failed with ``error``; its stand-in result."""
-    args = tuple(tracer.node_for(x, np.asarray(x), None) for x in inputs)
+    # Its tensor inputs only: they decide whether the results need it (Python values do not).
+    args = tuple(tracer.node_for(x) for x in inputs if isinstance(x, Tensor))
     node = Node("op", (), NO_ARRAY, None, op=op, inputs=args, params=dict(params or {}))
     result = FailedTensor.__new__(FailedTensor)
     device = next((x._device for x in inputs if hasattr(x, "_device")), None)
