@@ -249,3 +249,10 @@ def test_a_fully_defined_spec_selects_the_trace_of_a_tensor_of_that_shape():
         double.get_concrete_function(ek.TensorSpec([], ek.string))(ek.constant("c")).numpy()
         == b"cc"
     )
+
+
+def test_a_concrete_function_given_arguments_of_another_structure_says_so():
+    concrete = ek.function(lambda x: 2.0 * x).get_concrete_function(ek.constant([1.0, 2.0]))
+    with pytest.raises(TypeError, match="traced for 1 tensor arguments .* another structure"):
+        concrete([])
+    assert concrete(ek.constant([3.0, 4.0])).numpy().tolist() == [6.0, 8.0]

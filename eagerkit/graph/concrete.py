@@ -65,7 +65,7 @@ class ConcreteFunction:
         """
         leaves = self._call.leaves_for(args, kwargs)
         tensors = [leaves[i] for i in self._positions]
-        if not all(
+        if len(tensors) != len(self.input_specs) or not all(
             isinstance(t, Tensor) and spec.is_compatible_with(t)
             for spec, t in zip(self.input_specs, tensors, strict=True)
         ):
@@ -214,6 +214,13 @@ class TracedCall:
             raise TypeError(f"ConcreteFunction {self.name!r}: {error}") from None
         merged = bind(self.signature, (), {k: given.get(k, v) for k, v in traced.items()})
         leaves = [_as_tensor(x) for x in nest.flatten(merged)]
+        if len(leaves) != len(self.python_leaves):  # another structure (a list for a tensor)
+            raise TypeError(
+                f"ConcreteFunction {self.name!r} was traced for {len(self.positions)} tensor "
+                f"arguments {list(self.specs)} but got arguments of another structure "
+                f"({', '.join(_describe(a) for a in args)}); pass tensors that fit, or call the "
+                "ek.function itself to trace for these."
+            )
         for i, (leaf, was) in enumerate(zip(leaves, self.python_leaves, strict=True)):
             if i not in self.positions and not _same_value(leaf, was):
                 raise TypeError(
