@@ -7,7 +7,7 @@ Three workloads:
 - a small MLP forward, (32, 64) -> 128 -> 10 with relu and softmax, float32;
 - the same 100-op chain on a (512, 512) float64 array, with and without buffer reuse
   (allocation dominates: here writing into dead temporaries is what a graph buys).
-Implementations run in interleaved rounds and the best round is kept; ratios are printed.
+Implementations run in interleaved rounds and the median round is kept; ratios are printed.
 """
 
 import os
@@ -24,7 +24,8 @@ except ImportError:  # PyTorch is a reference, not a dependency
     torch = None
 
 # The same chain as the per-op overhead benchmark, so the two tables can be read together.
-from overhead import CHAIN, best_microseconds, chain_eagerkit, chain_numpy  # noqa: E402
+from chains import CHAIN, chain_eagerkit, chain_numpy  # noqa: E402
+from overhead import median_microseconds  # noqa: E402
 
 
 def chain_torch(x, y):
@@ -86,7 +87,7 @@ def main():
 
     small = [rng.random(10), rng.random(10) * 0.5]
     cases, concrete = cases_for(chain_eagerkit, chain_numpy, chain_torch, small)
-    report(f"{CHAIN}-op chain on a (10,) float64 array", best_microseconds(cases))
+    report(f"{CHAIN}-op chain on a (10,) float64 array", median_microseconds(cases))
     print(f"  graph: {len(concrete.graph.ops)} ops, {concrete.optimizations}")
 
     layers = [
@@ -97,14 +98,14 @@ def main():
         np.zeros(10, np.float32),
     ]
     cases, concrete = cases_for(mlp_eagerkit, mlp_numpy, mlp_torch, layers)
-    report("MLP forward (32, 64) -> 128 -> 10", best_microseconds(cases))
+    report("MLP forward (32, 64) -> 128 -> 10", median_microseconds(cases))
     print(f"  graph: {len(concrete.graph.ops)} ops, {concrete.optimizations}")
 
     large = [rng.random((512, 512)), rng.random((512, 512)) * 0.5]
     cases, concrete = cases_for(chain_eagerkit, chain_numpy, chain_torch, large)
     without_reuse = ek.function(chain_eagerkit, buffer_reuse=False)
     cases["ek.function, no reuse"] = (without_reuse, cases["ek.function"][1])
-    times = best_microseconds(cases, rounds=5, repeat=2)
+    times = median_microseconds(cases, rounds=5, repeat=2)
     report(f"{CHAIN}-op chain on a (512, 512) float64 array", times, 1000.0, "ms")
     print(
         f"  {'no reuse / reuse':22}{times['ek.function, no reuse'] / times['ek.function']:10.2f}"

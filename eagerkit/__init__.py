@@ -12,6 +12,7 @@ ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
 import sys as _sys
 
 from eagerkit import (  # noqa: F401 - ops registers every primitive
+    autograph,
     config,
     contrib,
     data,
@@ -38,6 +39,7 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
 )
 from eagerkit import namespaces as _namespaces
 from eagerkit.context import enable_eager_execution, executing_eagerly
+from eagerkit.control_flow import cond, while_loop
 from eagerkit.custom_gradient import custom_gradient
 from eagerkit.data import Iterator
 from eagerkit.devices import (
@@ -67,7 +69,7 @@ from eagerkit.dtypes import (
     uint8,
     uint16,
 )
-from eagerkit.function import defun, function
+from eagerkit.function import defun, function, init_scope
 from eagerkit.gradient_functions import (
     gradients_function,
     implicit_gradients,
@@ -193,17 +195,30 @@ from eagerkit.ops.shape import (
 )
 from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
+from eagerkit.py_function import py_function
 from eagerkit.ragged import RaggedTensor
 from eagerkit.random import categorical as multinomial  # TF1's name
 from eagerkit.sparse import SparseTensor
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor
+from eagerkit.tensor_array import TensorArray
 from eagerkit.tensor_shape import TensorShape
 from eagerkit.train.checkpoint import Checkpoint
 from eagerkit.unconnected_gradients import UnconnectedGradients
 from eagerkit.variables import Variable, convert_to_tensor
 
 newaxis = None
+
+
+def __getattr__(name):
+    # ek.print (tf.print) is looked up here, not kept among this module's names, so that
+    # ``from eagerkit import *`` never hides Python's own print.
+    if name == "print":
+        from eagerkit.printing import print_tensors
+
+        return print_tensors
+    raise AttributeError(f"module 'eagerkit' has no attribute {name!r}")
+
 
 # TF's namespaces: every public function and method in them raises eagerkit errors that name
 # the call you made, with tracebacks that end at your line (see boundary.py).

@@ -14,6 +14,8 @@ Examples
 
 from collections import namedtuple
 
+import numpy as np
+
 from eagerkit import devices, placement
 from eagerkit.errors import InvalidArgumentError
 
@@ -146,3 +148,40 @@ def get_soft_device_placement():
     True
     """
     return placement.soft_placement
+
+
+# --- graph mode: the debugging switch ------------------------------------------------------
+RUN_FUNCTIONS_EAGERLY = [False]  # read by ek.function at every call
+
+
+def run_functions_eagerly(run_eagerly):
+    """Make every ``ek.function`` run its Python function eagerly, op by op (True), or as
+    a graph again (False): TF's switch for debugging a function.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> @ek.function
+    ... def f(x):
+    ...     print("Python runs")
+    ...     return x + 1
+    >>> ek.config.run_functions_eagerly(True)
+    >>> _ = f(ek.constant(1)); _ = f(ek.constant(1))  # the Python code runs at every call
+    Python runs
+    Python runs
+    >>> ek.config.run_functions_eagerly(False)
+    >>> f.trace_count
+    0
+    """
+    if not isinstance(run_eagerly, (bool, int, np.bool_, np.integer)) or run_eagerly not in (0, 1):
+        raise InvalidArgumentError(
+            f"run_functions_eagerly: expected True or False, got {run_eagerly!r}; pass True to "
+            "run every ek.function eagerly (debugging), False to run them as graphs again",
+            op="run_functions_eagerly",
+        )
+    RUN_FUNCTIONS_EAGERLY[0] = bool(run_eagerly)
+
+
+def functions_run_eagerly():
+    """Whether ``run_functions_eagerly(True)`` is in force."""
+    return RUN_FUNCTIONS_EAGERLY[0]

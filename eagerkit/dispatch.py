@@ -45,11 +45,21 @@ def call(op, inputs, params):
         if not isinstance(outcome, BaseException):
             return outcome  # given a KerasTensor: a node of a functional model
         shown = op_error(op, inputs, outcome)
+        if recording.graph_tracers:  # inside ek.function: maybe an op nothing needs
+            return deferred(op, inputs, params, shown)
         raise shown from shown.__cause__
     output = Tensor(data, device)
     if anyone_recording():
         after(op, inputs, arrays, output, params)
     return output
+
+
+def deferred(op, inputs, params, shown):
+    """Inside ek.function, a call that failed with ``shown``: the trace goes on with a
+    stand-in (graph/deferred.py), since TF never runs an op that nothing needs."""
+    from eagerkit.graph.deferred import record_failed
+
+    return record_failed(recording.graph_tracers[-1], op, inputs, params, shown)
 
 
 def op_error(op, inputs, error):
@@ -139,6 +149,8 @@ def fast_function(op):
             data = forward(device.xp, *arrays, **params)
         except (OpError, *_KERNEL_ERRORS) as error:  # raised here: one eagerkit frame shown
             shown = op_error(op, inputs, error)
+            if recording.graph_tracers:  # inside ek.function: maybe an op nothing needs
+                return deferred(op, inputs, params, shown)
             raise shown from shown.__cause__
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
@@ -187,6 +199,8 @@ def mixed_function(op):
             data = forward(device.xp, *arrays, **params)
         except (OpError, *_KERNEL_ERRORS) as error:
             shown = op_error(op, inputs, error)
+            if recording.graph_tracers:  # inside ek.function: maybe an op nothing needs
+                return deferred(op, inputs, params, shown)
             raise shown from shown.__cause__
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None

@@ -3,126 +3,51 @@
 Eager execution pays Python's price at every op: convert the arguments, check dtypes,
 make a Tensor, look for tapes. ``ek.function`` pays it once. The first call with a new
 input signature (tensor shapes and dtypes, values of the other arguments) *traces*: it runs
-the Python function while the registry reports every op to a tracer (graph/trace.py). The
-graph is then optimized (constant folding, common-subexpression and dead-code elimination,
-graph/optimize.py) and compiled into one plain Python function over raw arrays, which
-writes into dead temporaries instead of allocating where it can (buffer reuse,
-graph/replay.py). Later calls with that signature just run the compiled function.
+the Python function while the registry reports every op to a tracer (graph/trace.py),
+after AutoGraph (autograph/) has turned its ``if``, ``while`` and ``for`` over tensors into
+graph control flow. The graph is then optimized (constant folding, common-subexpression and
+dead-code elimination, graph/optimize.py) and compiled into one plain Python function over
+raw arrays, which writes into dead temporaries instead of allocating where it can (buffer
+reuse, graph/replay.py). Later calls with that signature just run the compiled function.
 
-Consequences, as in TF: Python side effects such as ``print`` happen only while tracing;
-Python code that branches on Python values is fixed per trace (each new value traces
-again); ``Variable``\\s are read at every call, never frozen. Unlike TF, tracing runs on the
-first call's actual values, so Python code that looks at a *tensor's value* (``if x > 0``,
-``x.numpy()``) or draws random numbers is frozen into the graph too: keep such code
-outside, or make it an op (``ek.where``). A function that assigns to a variable raises an
-error while tracing: these graphs read state but never write it.
+As in TF, a call that traces runs in two stages: the trace (Python runs, its ops are
+written down, nothing else happens), then the graph runs. So Python side effects such as
+``print`` happen only while tracing, while ``ek.print``, ``Variable.assign*`` and
+``optimizer.apply_gradients`` run at every call; results are tensors; tensors that leak out
+of a trace are symbolic; variables may be created on the first trace only. Unlike TF,
+eagerkit traces on the call's values, so Python code that reads a tensor's *value*
+(``x.numpy()``, a ``for`` over ``range(int(n))``) freezes it into the graph: use ops, or
+the loops AutoGraph makes.
 
 Gradients. A call made while a tape records (or a callback watches ops, or an outer
 function traces) runs the graph's nodes through the public ops instead, so each op is
 recorded as in eager mode and gradients of any order flow through with no gradient code
-here, the optimizations still applied. We chose this over recording the call as one op
-whose VJP is another traced function because it reuses the one VJP every primitive
-already has, so first, second and higher orders are correct by construction; the price
-is that only calls without a tape get the compiled speed.
+here, the optimizations still applied; a ``cond`` or ``while_loop`` node then runs the
+branch or the iterations it takes, op by op. The price is that only calls without a tape
+get the compiled speed.
 """
 
+import contextlib
 import functools
 import types
+import weakref
 
-from eagerkit import dispatch, nest
-from eagerkit.graph.optimize import optimize
-from eagerkit.graph.replay import compile_graph, plan_buffer_reuse, run_with_ops
-from eagerkit.graph.signature import TensorSpec, call_key, match_signature
-from eagerkit.graph.trace import Tracer, tracing
+from eagerkit import dtypes, nest, recording
+from eagerkit.config import RUN_FUNCTIONS_EAGERLY as _RUN_EAGERLY
+from eagerkit.graph.cache import MAX_TRACES, RetracingDetector, TraceCache
+from eagerkit.graph.concrete import ConcreteFunction, TracedCall, prepare_output
+from eagerkit.graph.deferred import raise_needed_failure
+from eagerkit.graph.signature import (
+    TensorSpec,
+    bind,
+    call_key,
+    general_key,
+    match_signature,
+    relaxed,
+    signature_of,
+)
+from eagerkit.graph.trace import Tracer, outside_traces, tracing
 from eagerkit.tensor import Tensor, convert_to_tensor
-
-_RAW_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError)
-
-
-class ConcreteFunction:
-    """One trace: its graph before and after optimization, and the code that replays it.
-
-    Examples
-    --------
-    >>> import eagerkit as ek
-    >>> f = ek.function(lambda x: x * x + 1.0)
-    >>> concrete = f.get_concrete_function(ek.constant(2.0))
-    >>> print(concrete.graph)
-    graph <lambda>: 1 inputs, 0 variables, 1 constants, 2 ops
-      %0 = input 0                               float32[]
-      %1 = multiply(%0, %0)                      float32[]
-      %2 = constant 1.0                          float32[]
-      %3 = add(%1, %2)                           float32[]
-      return %3
-    >>> concrete(ek.constant(3.0))
-    <ek.Tensor: shape=(), dtype=float32, numpy=10.0>
-    """
-
-    def __init__(self, tracer, result, leaves, positions, input_specs, buffer_reuse):
-        out_leaves = nest.flatten(result)
-        self._out_positions = [i for i, leaf in enumerate(out_leaves) if isinstance(leaf, Tensor)]
-        traced_outputs = [out_leaves[i] for i in self._out_positions]
-        # Keep the structure and the Python values of the result, not the traced tensors.
-        self._out_leaves = [None if isinstance(leaf, Tensor) else leaf for leaf in out_leaves]
-        self._template = nest.pack_sequence_as(result, self._out_leaves)
-        self._single = isinstance(result, Tensor)
-        self._positions = positions  # where the tensor arguments sit among the flat arguments
-        self._python_args = [leaf for i, leaf in enumerate(leaves) if i not in positions]
-        self.input_specs = input_specs
-        self.traced_graph = tracer.graph(traced_outputs)
-        self.graph, self.optimizations = optimize(self.traced_graph)
-        self.optimizations["buffer_reuse"] = plan_buffer_reuse(self.graph) if buffer_reuse else 0
-        self.source, self._run = compile_graph(self.graph)
-        self._constants = {
-            id(node): Tensor(node.value, node.device) for node in self.graph.constants
-        }
-        self._devices = [node.device for node in self.graph.outputs]
-
-    def __call__(self, *args, **kwargs):
-        """Run this trace on tensors of its input specs (no retracing, ever)."""
-        leaves = [_as_tensor(leaf) for leaf in nest.flatten((args, kwargs))]
-        tensors = [leaf for leaf in leaves if isinstance(leaf, Tensor)]
-        python_args = [leaf for leaf in leaves if not isinstance(leaf, Tensor)]
-        if python_args != self._python_args:
-            raise ValueError(
-                f"ConcreteFunction {self.graph.name!r} was traced for the Python arguments "
-                f"{self._python_args} but got {python_args}; call the ek.function itself to "
-                "trace for new values."
-            )
-        if len(tensors) != len(self.input_specs) or not all(
-            spec.is_compatible_with(t) for spec, t in zip(self.input_specs, tensors, strict=True)
-        ):
-            got = ", ".join(f"{t.dtype.name}{list(t.shape)}" for t in tensors)
-            raise ValueError(
-                f"ConcreteFunction {self.graph.name!r} was traced for tensors "
-                f"{list(self.input_specs)} but got {got or 'no tensors'}; call the ek.function "
-                "itself to trace for new shapes."
-            )
-        return self._call_flat(leaves)
-
-    def _call_flat(self, leaves):
-        tensors = [leaves[i] for i in self._positions]
-        if dispatch.anyone_recording():
-            outputs = run_with_ops(self.graph, tensors, self._constants)
-        else:
-            try:
-                arrays = self._run(*[t._data for t in tensors])
-            except _RAW_ERRORS:
-                # Raw kernels give numpy's terse error; the public ops name the op and shapes.
-                outputs = run_with_ops(self.graph, tensors, self._constants)
-            else:
-                outputs = [
-                    Tensor(a, device) for a, device in zip(arrays, self._devices, strict=True)
-                ]
-        if self._single:
-            return outputs[0]
-        leaves = list(self._out_leaves)
-        for position, output in zip(self._out_positions, outputs, strict=True):
-            leaves[position] = output
-        return nest.pack_sequence_as(self._template, leaves)
-
-    def __repr__(self):
-        return f"<ConcreteFunction {self.graph.name}: {len(self.graph.ops)} ops>"
 
 
 class Function:
@@ -141,85 +66,259 @@ class Function:
     2
     """
 
-    def __init__(self, python_function, input_signature=None, buffer_reuse=True):
+    def __init__(
+        self,
+        python_function,
+        input_signature=None,
+        buffer_reuse=True,
+        autograph=True,
+        reduce_retracing=False,
+    ):
         functools.update_wrapper(self, python_function)
         self.python_function = python_function
         self.input_signature = None if input_signature is None else tuple(input_signature)
         self.buffer_reuse = buffer_reuse
+        self.autograph = autograph
+        self.reduce_retracing = reduce_retracing
         self.trace_count = 0
-        self._traces = {}  # call key -> ConcreteFunction
-        self._by_tensor_shapes = {}  # all-tensor positional calls: a cheaper key, same traces
         self._name = getattr(python_function, "__name__", type(python_function).__name__)
+        self._signature = signature_of(python_function)
+        self._traces = TraceCache(MAX_TRACES)  # call key -> ConcreteFunction
+        # All-tensor calls find their trace by a cheaper key: (shape, dtype, device) per
+        # argument. Several keys may share a trace (an input_signature), so this one forgets
+        # its oldest key first; a key forgotten costs one slower call, never a trace.
+        self._by_tensor_shapes = {}
+        self._calls = 0
+        self._general = TraceCache(MAX_TRACES)  # traces for open sizes, by general key
+        self._retracing = RetracingDetector(self._name)
+        self._converted = None  # the AutoGraph version of python_function, made on first trace
+        self._variables_allowed = True  # TF: only the first trace may create variables
+        # As a method, each instance has its own first trace (TF: one Function per instance).
+        self._is_method = False
+        self._instances_traced = weakref.WeakSet()
 
     def __call__(self, *args, **kwargs):
+        if _RUN_EAGERLY[0]:  # ek.config.run_functions_eagerly(True): debugging
+            return self.python_function(*args, **kwargs)
+        now = self._calls + 1
         shapes_key = None if kwargs else _tensor_shapes_key(args)
         if shapes_key is not None:
             concrete = self._by_tensor_shapes.get(shapes_key)
             if concrete is not None:  # the common case: no flattening, no conversion
-                return concrete._call_flat(args)
-        concrete, leaves = self._concrete_for(args, kwargs)
-        if shapes_key is not None:
-            self._by_tensor_shapes[shapes_key] = concrete
-        return concrete._call_flat(leaves)
+                result = concrete._call_tensors(args)
+                # TraceCache.get, inlined (keeps the LRU order), once the call succeeded.
+                self._calls = concrete.last_used = now
+                return result
+        self._calls = now  # before tracing: a recursive call gets the next number
+        try:
+            call = self._prepare(args, kwargs)
+            concrete = self._find(call)
+            if concrete is None:
+                concrete = self._trace(call)
+                self._retracing.traced(now)  # this call's number (recursion calls in between)
+        except BaseException:
+            if self._calls == now:  # a call that found or made no trace changes nothing
+                self._calls = now - 1
+            raise
+        if shapes_key is not None and concrete._call.positions == list(range(len(args))):
+            _keep(self._by_tensor_shapes, shapes_key, concrete)  # next time: the fast path
+        return concrete._call_flat(call.leaves)
 
     def get_concrete_function(self, *args, **kwargs):
-        """The trace these arguments select (tracing now if there is none yet).
+        """The trace these arguments select, tracing now (without running) if there is none.
 
-        With an ``input_signature`` no arguments are needed; a ``TensorSpec`` argument with
-        known sizes stands for a tensor of ones of that shape.
+        A ``TensorSpec`` stands for any tensor that fits it (``TensorSpec(None, ek.float32)``:
+        any shape); with an ``input_signature`` no arguments are needed.
         """
         if not args and not kwargs and self.input_signature:
-            args = [_example(spec) for spec in self.input_signature]
-        args, kwargs = nest.pack_sequence_as(
-            (args, kwargs),
-            [_spec_to_ones(leaf, self._name) for leaf in nest.flatten((args, kwargs))],
-        )
-        return self._concrete_for(args, kwargs)[0]
+            args = list(self.input_signature)
+        call = self._prepare(args, kwargs, specs_allowed=True)
+        concrete = self._find(call)
+        if concrete is None:
+            concrete = self._trace(call)
+        return concrete
 
     def experimental_get_tracing_count(self):
         """TF's name for ``trace_count``."""
         return self.trace_count
 
-    def _concrete_for(self, args, kwargs):
-        if self.input_signature is not None:
-            leaves = match_signature(self.input_signature, args, kwargs, self._name)
-            structure, key, specs = (tuple(leaves), {}), "input_signature", self.input_signature
-        else:
-            structure = (args, kwargs)
-            leaves = [_as_tensor(leaf) for leaf in nest.flatten(structure)]
-            key, specs = call_key(structure, leaves, self._name), None
-        concrete = self._traces.get(key)
-        if concrete is None:
-            concrete = self._trace(structure, leaves, specs)
-            self._traces[key] = concrete
-        return concrete, leaves
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Every trace kept, as TF lists them: parameters, output type, captures."""
+        kept = [*self._traces.in_trace_order(), *self._general.in_trace_order()]
+        concretes = list(dict.fromkeys(kept))
+        return "\n\n".join(concrete.signature_text() for concrete in concretes)
 
-    def _trace(self, structure, leaves, specs):
-        tracer = Tracer(self._name)
-        positions = [i for i, leaf in enumerate(leaves) if isinstance(leaf, Tensor)]
-        stand_ins = list(leaves)
-        for number, i in enumerate(positions):
-            stand_ins[i] = tracer.placeholder(leaves[i], number)
-        args, kwargs = nest.pack_sequence_as(structure, stand_ins)
-        with tracing(tracer):
-            result = self.python_function(*args, **kwargs)
+    # --- finding or making a trace ------------------------------------------------------------
+    def _prepare(self, args, kwargs, specs_allowed=False):
+        """The call in canonical form: its leaves, key and specs (``_Call``)."""
+        if self.input_signature is not None:
+            if specs_allowed and all(isinstance(a, TensorSpec) for a in args) and not kwargs:
+                args = [_example(spec) for spec in args]
+            leaves = match_signature(self.input_signature, args, kwargs, self._name)
+            return _Call((tuple(leaves), {}), leaves, "input_signature", self.input_signature)
+        try:
+            structure = bind(self._signature, args, kwargs)
+        except TypeError as error:
+            raise TypeError(f"ek.function {self._name!r}: {error}") from None
+        leaves = nest.flatten(structure)
+        given_specs = {}
+        for i, leaf in enumerate(leaves):
+            if isinstance(leaf, TensorSpec) and specs_allowed:
+                if not leaf.fully_defined:  # else its example is any tensor it stands for
+                    given_specs[i] = leaf
+                leaves[i] = _example(leaf)
+            else:
+                leaves[i] = _as_tensor(leaf)
+        key = call_key(structure, leaves, self._name)
+        if given_specs:
+            key = (key, tuple(sorted(given_specs.items(), key=lambda item: item[0])))
+        call = _Call(structure, leaves, key, None, given_specs)
+        if self.reduce_retracing or given_specs:
+            call.general = general_key(structure, leaves, self._name)
+        return call
+
+    def _find(self, call):
+        concrete = self._traces.get(call.key, self._calls)
+        if concrete is not None or call.general is None:
+            return concrete
+        concrete = self._general.get(call.general, self._calls)
+        if concrete is not None and _fits(concrete, call):
+            return concrete
+        return None
+
+    def _trace(self, call):
+        """Trace for ``call``: the new ConcreteFunction, kept for later calls."""
+        specs = self._specs_for(call)
+        concrete, created = self._trace_once(call, specs)
+        if created:
+            # TF traces once more: a function that creates variables at every call is refused.
+            concrete, again = self._trace_once(call, specs)
+            if again:
+                raise _variable_creation_error()
+        self._variables_allowed = False
+        instance = self._instance(call)
+        if instance is not None:
+            self._instances_traced.add(instance)
         self.trace_count += 1
-        if specs is None:
-            specs = tuple(TensorSpec.from_tensor(leaves[i]) for i in positions)
-        # Sizes left open (None) may change between calls: writing in place is only safe
-        # when every shape is the one traced.
+        self._traces.put(call.key, concrete, self._calls)
+        if call.general is not None and not all(s.fully_defined for s in specs):
+            self._general.put(call.general, concrete, self._calls)
+        return concrete
+
+    def _specs_for(self, call):
+        if call.specs is not None:
+            return call.specs
+        specs = []
+        for i in call.positions:
+            spec = call.given_specs.get(i) or TensorSpec.from_tensor(call.leaves[i])
+            specs.append(spec)
+        if self.reduce_retracing and call.general is not None:
+            previous = self._general.get(call.general, self._calls) or self._latest_like(call)
+            if previous is not None:
+                specs = [relaxed(a, b) for a, b in zip(specs, previous.input_specs, strict=True)]
+        return tuple(specs)
+
+    def _latest_like(self, call):
+        """The latest trace of the same general kind (for reduce_retracing), or None."""
+        for concrete in reversed(self._traces.values()):
+            if getattr(concrete, "general_key", None) == call.general:
+                return concrete
+        return None
+
+    def _trace_once(self, call, specs):
+        tracer = Tracer(self._name, buffer_reuse=self.buffer_reuse)
+        stand_ins = list(call.leaves)
+        names = _argument_names(call.structure, self._signature)
+        for number, i in enumerate(call.positions):
+            stand_ins[i] = tracer.placeholder(call.leaves[i], number, names.get(i, "args"))
+            tracer.static_shapes[id(stand_ins[i])] = specs[number].shape
+        args, kwargs = nest.pack_sequence_as(call.structure, stand_ins)
+        function = self._function_to_trace()
+        try:
+            with tracing(tracer):
+                result = function(*args, **kwargs)
+                result = _map(lambda x: prepare_output(x, self._name), result)
+                outputs = [x for x in nest.flatten(result) if isinstance(x, Tensor)]
+                raise_needed_failure(tracer, outputs)  # an op that failed, needed: its error
+        except BaseException:
+            tracer.retire()
+            raise
+        if tracer.created_variables and not self._creation_allowed(call):
+            tracer.retire()
+            raise _variable_creation_error()
+        traced = TracedCall(
+            self._signature, call.structure, call.leaves, call.positions, specs, self._name
+        )
         reuse = self.buffer_reuse and all(spec.fully_defined for spec in specs)
-        return ConcreteFunction(tracer, result, leaves, positions, specs, reuse)
+        concrete = ConcreteFunction(tracer, result, traced, reuse)
+        concrete.general_key = call.general
+        tracer.retire()
+        return concrete, bool(tracer.created_variables)
+
+    def _creation_allowed(self, call):
+        """Whether this trace may create variables: on the first trace only (TF), counted
+        per instance for a method."""
+        instance = self._instance(call)
+        if instance is not None:
+            return instance not in self._instances_traced
+        return self._variables_allowed
+
+    def _instance(self, call):
+        """The instance a method was called on (if it can be weakly referenced), or None."""
+        if not (self._is_method and call.structure[0]):
+            return None
+        instance = call.structure[0][0]
+        try:
+            weakref.ref(instance)
+        except TypeError:  # e.g. a class with __slots__: counted per function instead
+            return None
+        return instance
+
+    def _function_to_trace(self):
+        if not self.autograph:
+            return self.python_function
+        if self._converted is None:
+            from eagerkit import autograph
+
+            self._converted = autograph.convert_or_keep(self.python_function)
+        return self._converted
 
     def __get__(self, instance, owner=None):
         # As a method: bind like a plain function (``self`` selects the trace by identity).
-        return self if instance is None else types.MethodType(self, instance)
+        if instance is None:
+            return self
+        self._is_method = True
+        return types.MethodType(self, instance)
 
     def __repr__(self):
         return f"<ek.function {self._name}: {self.trace_count} traces>"
 
 
-def function(func=None, input_signature=None, buffer_reuse=True):
+class _Call:
+    """One call, canonical: ``structure`` (args, kwargs), flat ``leaves`` (tensors where
+    tensors go), where the tensors are, and the cache keys."""
+
+    def __init__(self, structure, leaves, key, specs, given_specs=None):
+        self.structure = structure
+        self.leaves = leaves
+        self.key = key
+        self.specs = specs  # the input_signature, when there is one
+        self.given_specs = given_specs or {}
+        self.general = None  # the key shared by calls of other sizes (reduce_retracing)
+        self.positions = [
+            i for i, leaf in enumerate(leaves) if isinstance(leaf, Tensor) and not leaf._is_variable
+        ]
+
+
+def function(
+    func=None,
+    input_signature=None,
+    autograph=True,
+    reduce_retracing=False,
+    buffer_reuse=True,
+    jit_compile=None,
+    experimental_relax_shapes=None,
+):
     """Trace ``func`` into a graph per input signature, optimize it, replay it fast.
 
     Use it as ``@ek.function`` or ``@ek.function(input_signature=[ek.TensorSpec(...)])``.
@@ -228,7 +327,10 @@ def function(func=None, input_signature=None, buffer_reuse=True):
     ----------
     func : the Python function (made of eagerkit ops).
     input_signature : a list of ``TensorSpec``, one per argument: trace once, for all of them.
+    autograph : convert ``if``/``while``/``for`` over tensors into graph control flow.
+    reduce_retracing : after a second shape, trace once for sizes left open (None).
     buffer_reuse : let elementwise ops write into dead temporaries (``False`` to compare).
+    jit_compile, experimental_relax_shapes : TF's options (the second is reduce_retracing).
 
     Examples
     --------
@@ -245,14 +347,88 @@ def function(func=None, input_signature=None, buffer_reuse=True):
     >>> square.trace_count
     1
     """
+    options = {
+        "input_signature": input_signature,
+        "autograph": autograph,
+        "reduce_retracing": bool(reduce_retracing or experimental_relax_shapes),
+        "buffer_reuse": buffer_reuse,
+    }
     if func is None:
-        return functools.partial(
-            function, input_signature=input_signature, buffer_reuse=buffer_reuse
-        )
-    return Function(func, input_signature, buffer_reuse)
+        return functools.partial(_make, **options)
+    return _make(func, **options)
+
+
+@contextlib.contextmanager
+def init_scope():
+    """Run the block eagerly, outside any trace in progress, with tapes paused (TF's
+    ``tf.init_scope``): its ops run now, once, and are not part of the graph.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> v = ek.Variable(0)
+    >>> @ek.function
+    ... def f():
+    ...     with ek.init_scope():
+    ...         v.assign_add(1)  # once, while tracing: not in the graph
+    ...     return v + 0
+    >>> int(f()), int(f()), int(v)
+    (1, 1, 1)
+    """
+    with outside_traces(), recording.paused():
+        yield
+
+
+def _make(func, **options):
+    if isinstance(func, Function):  # ek.function(ek.function(f)): the same thing again
+        func = func.python_function
+    if not callable(func):
+        raise TypeError(f"ek.function: expected a callable (a Python function), got {func!r}")
+    return Function(func, **options)
 
 
 defun = function  # the TF 1.x contrib name (tfe.defun)
+
+
+def _variable_creation_error():
+    return ValueError(
+        "tf.function only supports singleton tf.Variables created on the first call. Make "
+        "sure the tf.Variable is only created once or created outside tf.function. See "
+        "https://www.tensorflow.org/guide/function#creating_tfvariables for more information."
+    )
+
+
+def _fits(concrete, call):
+    tensors = [call.leaves[i] for i in call.positions]
+    return len(tensors) == len(concrete.input_specs) and all(
+        spec.is_compatible_with(t) for spec, t in zip(concrete.input_specs, tensors, strict=True)
+    )
+
+
+def _argument_names(structure, signature):
+    """Flat leaf index -> the name its placeholder gets (``"x"``, ``"x_1"`` for nested)."""
+    args, kwargs = structure
+    names = []
+    parameters = [] if signature is None else list(signature.parameters)
+    for i, value in enumerate(args):
+        base = parameters[i] if i < len(parameters) else f"args_{i}"
+        count = len(nest.flatten(value))
+        names += [base] if count == 1 else [f"{base}_{k}" for k in range(count)]
+    for key in sorted(kwargs):
+        count = len(nest.flatten(kwargs[key]))
+        names += [key] if count == 1 else [f"{key}_{k}" for k in range(count)]
+    return dict(enumerate(names))
+
+
+def _keep(keys, key, concrete):
+    """``keys[key] = concrete``, forgetting the oldest key beyond MAX_TRACES."""
+    keys[key] = concrete
+    if len(keys) > MAX_TRACES:
+        del keys[next(iter(keys))]
+
+
+def _map(function, structure):
+    return nest.pack_sequence_as(structure, [function(x) for x in nest.flatten(structure)])
 
 
 def _tensor_shapes_key(args):
@@ -273,20 +449,9 @@ def _as_tensor(leaf):
 
 
 def _example(spec):
-    """A TensorSpec with its open sizes set to 1, to trace an input_signature on."""
+    """A tensor fitting ``spec`` to trace on: open sizes 1, an unknown shape a scalar; ones
+    (no division by zero while tracing), empty strings for a string spec."""
+    from eagerkit.ops.creation import ones, zeros
+
     shape = () if spec.shape is None else [1 if n is None else n for n in spec.shape]
-    return TensorSpec(shape, spec.dtype, spec.name)
-
-
-def _spec_to_ones(leaf, name):
-    if not isinstance(leaf, TensorSpec):
-        return leaf
-    if not leaf.fully_defined:
-        raise ValueError(
-            f"ek.function {name!r}: get_concrete_function got {leaf!r} with unknown sizes; "
-            "give a tensor (or a spec with every size) to trace for, or give the function "
-            "an input_signature."
-        )
-    from eagerkit.ops.creation import ones
-
-    return ones(leaf.shape, dtype=leaf.dtype)
+    return (zeros if spec.dtype == dtypes.string else ones)(shape, dtype=spec.dtype)

@@ -51,6 +51,10 @@ class Variable(Tensor):
         self.trainable = trainable
         self._creation_index = next(_creation_counter)
         self._last_read = None  # the Tensor of its latest read (recording.read_variable)
+        if recording.graph_tracers:  # ek.function allows this on its first trace only
+            from eagerkit.graph.trace import note_variable_created
+
+            note_variable_created(self)
 
     @property
     def name(self):
@@ -67,23 +71,36 @@ class Variable(Tensor):
 
     # --- changing the value ----------------------------------------------------------------
     # Every write goes through ``_write``: assign*, optimizers, checkpoints and L-BFGS alike,
-    # so the one rule that guards writes (``ek.function`` graphs never write) cannot be skipped.
+    # so the one rule that guards writes inside ``ek.function`` cannot be skipped. There,
+    # assign* are recorded in the graph instead (graph/effects.py), to run at every call.
     def assign(self, value, read_value=True):
         """Replace the value; the new one must have the same shape and dtype."""
         read_value = _flag(read_value, "assign")  # checked before the write, like the value
+        if recording.graph_tracers:
+            return self._traced_assign("assign", value, read_value)
         self._write(self._checked(value, "assign"), "assign")
         return self if read_value else None
 
     def assign_add(self, delta, read_value=True):
         """``self += delta``."""
         read_value = _flag(read_value, "assign_add")
+        if recording.graph_tracers:
+            return self._traced_assign("assign_add", delta, read_value)
         self._write(self._data + self._checked(delta, "assign_add"), "assign_add")
         return self if read_value else None
 
     def assign_sub(self, delta, read_value=True):
         """``self -= delta``."""
         read_value = _flag(read_value, "assign_sub")
+        if recording.graph_tracers:
+            return self._traced_assign("assign_sub", delta, read_value)
         self._write(self._data - self._checked(delta, "assign_sub"), "assign_sub")
+        return self if read_value else None
+
+    def _traced_assign(self, method, value, read_value):
+        from eagerkit.graph.effects import traced_assign
+
+        traced_assign(recording.graph_tracers[-1], self, method, value)
         return self if read_value else None
 
     def _write(self, array, what):
@@ -93,7 +110,7 @@ class Variable(Tensor):
 
     def _check_writable(self, what):
         """Raise unless a write may happen now (callers that write several things ask first)."""
-        for tracer in recording.graph_tracers:  # ek.function graphs never write variables
+        for tracer in recording.graph_tracers:  # only assign* and optimizers write in graphs
             tracer.refuse_assign(self, what)
 
     def _checked(self, value, what):

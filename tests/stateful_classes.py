@@ -38,6 +38,7 @@ KINDS = {
     "iterator (TF: raises an element's error, then goes on)": (Iterator,),
     "gradient tape": (ek.GradientTape,),
     "traced function": (Function,),
+    "tensor array (TF2 eager: write and unstack change it in place)": (ek.TensorArray,),
 }
 
 STATELESS = {

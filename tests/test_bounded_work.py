@@ -78,6 +78,7 @@ sequence = ek.ones([1, 2, 3])
 
 # A call with a huge value that must be refused at once (ResourceExhausted or InvalidArgument).
 BOUNDED = {
+    "TensorArray.__init__.size": lambda: ek.TensorArray(ek.float32, size=HUGE, element_shape=[2]),
     "check_grads.order": lambda: ek.testing.check_grads(lambda x: x * x, [1.0], order=HUGE),
     "first_gradient_error.order": lambda: ek.testing.first_gradient_error(
         lambda x: x * x, [1.0], order=HUGE

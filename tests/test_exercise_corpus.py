@@ -20,10 +20,7 @@ from exercise_lessons import run_answers
 CORPUS = pathlib.Path(__file__).resolve().parent / "exercise_corpus"
 LESSONS = sorted(int(p.stem[-2:]) for p in CORPUS.glob("lesson[0-9][0-9].json"))
 # Right answers the engine itself fails today (not the check): BOARD.md names the bug.
-ENGINE_BUGS = {
-    "10.1-right-ek-add-ops": "ek.function freezes ones_like's length under shape [None]",
-    "10.1-right-polyval-loop": "ek.function freezes zeros_like's length under shape [None]",
-}
+ENGINE_BUGS = {}  # none now: 10.1's ones_like/zeros_like answers pass since ek/graph's fix
 
 
 # Wrong answers whose message does not yet name the mistake in the TA's words (it says what

@@ -546,3 +546,34 @@ def test_scopes_are_left_as_they_were_when_their_body_raises(tmp_path):
             with scope:
                 raise ZeroDivisionError
         assert stacks() == before
+
+
+# --- tensor arrays ----------------------------------------------------------------------------
+def tensor_array_state(array):
+    stacked = None if array._stacked is None else array._stacked.numpy().tolist()
+    return array.dynamic_size, array._size, array._element_shape, stacked
+
+
+@pytest.mark.parametrize(
+    "cls", classes_of("tensor array (TF2 eager: write and unstack change it in place)")
+)
+@FUZZ
+@given(
+    written=st.booleans(),
+    dynamic=st.booleans(),
+    method=st.sampled_from(["write", "unstack"]),
+    index=st.one_of(st.integers(-1, 4), st.just(2.5), st.just("x"), junk),
+    value=st.one_of(
+        st.just([1.0, 2.0]), st.just([1.0, 2.0, 3.0]), st.just([[1.0, 2.0]] * 4), st.just("x"), junk
+    ),
+)
+def test_a_failed_write_or_unstack_leaves_the_tensor_array(
+    cls, written, dynamic, method, index, value
+):
+    array = cls(ek.float32, size=3, dynamic_size=dynamic)
+    if written:
+        array = array.write(0, ek.constant([5.0, 6.0]))
+    call = (
+        (lambda: array.write(index, value)) if method == "write" else lambda: array.unstack(value)
+    )
+    unchanged_if_it_fails(lambda: tensor_array_state(array), call)

@@ -37,8 +37,21 @@ class Node:
         """What the node is: the op name, or ``input``/``variable``/``constant``."""
         return self.op.name if self.kind == "op" else self.kind
 
+    @property
+    def type_text(self):
+        """``float32[2, 3]``; ``-`` for a node that is not one array (a cond's results)."""
+        if self.dtype == np.dtype(object):
+            return "-"
+        return f"{dtypes.from_numpy(self.dtype).name}{list(self.shape)}"
+
+    @property
+    def subgraphs(self):
+        """The graphs this node runs (a cond's branches, a loop's test and body), by role."""
+        found = self.params.get("subgraphs", {}) if self.kind == "op" else {}
+        return {role: sub.graph for role, sub in found.items()}
+
     def __repr__(self):
-        return f"<Node {self.name} {dtypes.from_numpy(self.dtype).name}{list(self.shape)}>"
+        return f"<Node {self.name} {self.type_text}>"
 
 
 class Graph:
@@ -53,10 +66,11 @@ class Graph:
     ['multiply', 'tanh']
     """
 
-    def __init__(self, name, nodes, outputs):
+    def __init__(self, name, nodes, outputs, traced=None):
         self.name = name
         self.nodes = list(nodes)
         self.outputs = list(outputs)
+        self.traced = traced  # an optimized graph: the graph as traced, before the passes
 
     @property
     def ops(self):
@@ -78,6 +92,21 @@ class Graph:
     def __len__(self):
         return len(self.nodes)
 
+    def as_graph_def(self):
+        """The graph as TF's ``GraphDef`` lists it: one ``NodeDef`` (name, op, inputs) each.
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> graph = ek.function(lambda x: x * 2.0).get_concrete_function(ek.constant(1.0)).graph
+        >>> for node in graph.as_graph_def().node:
+        ...     print(f"{node.input} -> {node.name}")
+        [] -> x
+        [] -> Const
+        ['x', 'Const'] -> multiply
+        """
+        return GraphDef(self.traced or self)  # TF's GraphDef is the function before Grappler
+
     def __str__(self):
         """A listing: one line per node (``%i = op(%a, %b)``, dtype and shape), then the outputs."""
         number = {id(node): i for i, node in enumerate(self.nodes)}
@@ -87,12 +116,16 @@ class Graph:
         ]
         for i, node in enumerate(self.nodes):
             left = f"  %{i} = {_describe(node, number)}"
-            right = f"{dtypes.from_numpy(node.dtype).name}{list(node.shape)}"
+            right = node.type_text
             if node.reuses is not None:
                 right += f"  (writes into %{number[id(node.reuses)]})"
             lines.append(f"{left:<44} {right}")
         returned = ", ".join(f"%{number[id(node)]}" for node in self.outputs)
         lines.append(f"  return {returned}")
+        for i, node in enumerate(self.nodes):  # a cond's branches, a loop's test and body
+            for role, graph in node.subgraphs.items():
+                lines.append(f"  %{i} {role}:")
+                lines.extend("    " + line for line in str(graph).splitlines())
         return "\n".join(lines)
 
     def __repr__(self):
@@ -107,7 +140,9 @@ def _describe(node, number):
     if node.kind == "constant":
         return f"constant {_short(node.value, node.device)}"
     args = [f"%{number[id(x)]}" for x in node.inputs]
-    args += [f"{key}={value!r}" for key, value in node.params.items()]
+    listed = getattr(node.op, "listed_params", None)  # a graph op shows what it chooses
+    params = node.params if listed is None else listed(node.params)
+    args += [f"{key}={value!r}" for key, value in params.items()]
     return f"{node.op.name}({', '.join(args)})"
 
 
@@ -117,3 +152,39 @@ def _short(array, device):
     if host.size <= 4:
         return repr(host.tolist())
     return f"<{host.size} values>"
+
+
+_TF_KINDS = {"input": "Placeholder", "constant": "Const", "variable": "ReadVariableOp"}
+
+
+class NodeDef:
+    """One node of a GraphDef: its ``name``, its ``op`` and the names of its ``input``s."""
+
+    def __init__(self, name, op, inputs):
+        self.name, self.op, self.input = name, op, inputs
+
+    def __str__(self):
+        lines = [f'  name: "{self.name}"', f'  op: "{self.op}"']
+        lines += [f'  input: "{name}"' for name in self.input]
+        return "node {\n" + "\n".join(lines) + "\n}"
+
+
+class GraphDef:
+    """A graph as TF's ``GraphDef`` lists it (``graph.as_graph_def().node``); prints in
+    protobuf's text format."""
+
+    def __init__(self, graph):
+        names, taken = {}, {}
+        self.node = []
+        for node in graph.nodes:
+            base = node.params.get("name") if node.kind == "input" else None
+            base = base or (node.name if node.kind == "op" else _TF_KINDS[node.kind])
+            count = taken.get(base, 0)
+            taken[base] = count + 1
+            name = base if count == 0 else f"{base}_{count}"
+            names[id(node)] = name
+            op = node.name if node.kind == "op" else _TF_KINDS[node.kind]
+            self.node.append(NodeDef(name, op, [names[id(x)] for x in node.inputs]))
+
+    def __str__(self):
+        return "\n".join(str(node) for node in self.node)

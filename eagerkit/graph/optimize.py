@@ -9,6 +9,10 @@ running it, so it can:
   params computes the same value; compute it once and share it;
 - **eliminate dead code**: an op whose result never reaches an output need not run.
 
+Graph ops (graph_ops.py: control flow, prints, assignments, random draws) are never folded
+or merged, and those with effects always run, needed or not (TF's "non-strict execution":
+only outputs and effects are observable).
+
 (Buffer reuse, the fourth, is decided when the graph is compiled: see replay.py.)
 Each pass returns new nodes and leaves the traced graph as it was, so lessons can show
 both side by side.
@@ -17,6 +21,7 @@ both side by side.
 import numpy as np
 
 from eagerkit.graph.graph import Graph, Node
+from eagerkit.graph.graph_ops import GraphOp, has_effects
 
 _CONSTANT_KEY_LIMIT = 64  # constants up to this many elements are compared by value for CSE
 
@@ -41,7 +46,7 @@ def optimize(graph):
     nodes, outputs = graph.nodes, graph.outputs
     for name, run_pass in PASSES:
         nodes, outputs, counts[name], _ = run_pass(nodes, outputs)
-    return Graph(graph.name, nodes, outputs), counts
+    return Graph(graph.name, nodes, outputs, traced=graph), counts
 
 
 def fold_constants(nodes, outputs):
@@ -53,7 +58,8 @@ def fold_constants(nodes, outputs):
     replaced, kept, folded = {}, [], 0  # replaced: id(old node) -> the node standing for it
     for old in nodes:
         node = _with_inputs(old, replaced)
-        if node.kind == "op" and node.inputs and all(x.kind == "constant" for x in node.inputs):
+        foldable = node.kind == "op" and not isinstance(node.op, GraphOp)
+        if foldable and node.inputs and all(x.kind == "constant" for x in node.inputs):
             array = node.op.forward(node.device.xp, *[x.value for x in node.inputs], **node.params)
             node = Node("constant", array.shape, array.dtype, node.device, value=array)
             folded += 1
@@ -80,8 +86,10 @@ def eliminate_common_subexpressions(nodes, outputs):
 
 
 def eliminate_dead_code(nodes, outputs):
-    """Drop every op, constant and variable read that no output depends on (inputs stay)."""
+    """Drop every op, constant and variable read that no output or effect depends on
+    (inputs stay)."""
     live = {id(node) for node in outputs}
+    live.update(id(node) for node in nodes if has_effects(node))
     for node in reversed(nodes):  # run order, backwards: consumers come before producers
         if id(node) in live:
             live.update(id(x) for x in node.inputs)
@@ -118,6 +126,8 @@ def _renamed(nodes, replaced):
 def _key(node):
     """What makes two nodes compute the same value, or None when that cannot be told."""
     try:
+        if node.kind == "op" and isinstance(node.op, GraphOp):
+            return None  # control flow, effects, draws: each node is its own
         if node.kind == "op":
             return ("op", node.op.name, tuple(id(x) for x in node.inputs), _freeze(node.params))
         if node.kind == "constant" and np.size(node.value) <= _CONSTANT_KEY_LIMIT:

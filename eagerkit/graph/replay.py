@@ -16,6 +16,8 @@ right after its last reader, so the graph holds no more memory than eager code w
 
 import math
 
+from eagerkit.graph.graph_ops import OUTPUT
+
 # Ops whose forward is exactly this ufunc of the array library, so it can write with out=.
 INPLACE_UFUNCS = {
     "add": "add",
@@ -91,8 +93,11 @@ def _inplace_able(node):
     )
 
 
-def compile_graph(graph):
+def compile_graph(graph, arity=None):
     """The graph as Python source over raw arrays, and the function that source defines.
+
+    ``arity``: how many arguments the function takes (default: one per input node); a
+    subgraph takes every capture its siblings share, read or not.
 
     Examples
     --------
@@ -131,7 +136,10 @@ def compile_graph(graph):
             lines.append(line)
     results = "".join(f"{names[id(node)]}, " for node in graph.outputs)
     lines.append(f"return ({results.rstrip(' ')})")
-    header = f"def graph_{_identifier(graph.name)}({', '.join(n for _, n in sorted(arguments))}):"
+    given = dict(arguments)
+    count = len(arguments) if arity is None else arity
+    parameters = ", ".join(given.get(i, f"unused{i}") for i in range(count))
+    header = f"def graph_{_identifier(graph.name)}({parameters}):"
     source = "\n    ".join([header] + lines)
     exec(compile(source, f"<ek.function {graph.name}>", "exec"), scope)  # noqa: S102
     return source, scope[f"graph_{_identifier(graph.name)}"]
@@ -140,6 +148,8 @@ def compile_graph(graph):
 def _call(node, names, scope):
     """The right-hand side of one op's line, adding what it needs to ``scope``."""
     args = [names[id(x)] for x in node.inputs]
+    if node.op is OUTPUT:  # one result of a cond or a loop: an element of its tuple
+        return f"{args[0]}[{node.params['index']}]"
     xp = _xp_name(node, scope)
     if node.reuses is not None:
         ufunc = f"{node.op.name}_" if xp == "xp" else f"{node.op.name}_{xp}"

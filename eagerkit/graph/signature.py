@@ -6,6 +6,8 @@ Python code branched on them while tracing). ``TensorSpec`` describes the tensor
 accepts; ``None`` in its shape means "any size here".
 """
 
+import inspect
+
 from eagerkit import dtypes, nest
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -50,7 +52,9 @@ class TensorSpec:
     @classmethod
     def from_tensor(cls, tensor, name=None):
         """The spec of exactly this tensor's shape and dtype."""
-        return cls(tensor.shape, tensor.dtype, name)
+        spec = cls.__new__(cls)  # a tensor's shape needs no checking: made at every trace
+        spec.shape, spec.dtype, spec.name = tuple(tensor._data.shape), tensor.dtype, name
+        return spec
 
     @property
     def fully_defined(self):
@@ -78,16 +82,60 @@ class TensorSpec:
         return hash((self.shape, self.dtype.name))
 
     def __repr__(self):
-        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
+        shape = "<unknown>" if self.shape is None else self.shape
+        return f"TensorSpec(shape={shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+
+def bind(signature, args, kwargs):
+    """``(args, kwargs)`` in one canonical form: every argument that can be given by position
+    is, defaults filled in, so ``f(x, k=2)``, ``f(x, 2)`` and (default 2) ``f(x)`` agree."""
+    if signature is None:
+        return tuple(args), dict(kwargs)
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return tuple(bound.args), dict(bound.kwargs)
+
+
+def signature_of(function):
+    """``inspect.signature(function)``, or None for callables that have none."""
+    try:
+        return inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
 
 
 def call_key(structure, leaves, function_name):
-    """The cache key of one call: argument structure, tensor shapes/dtypes, Python values."""
+    """The cache key of one call: argument structure, tensor shapes/dtypes, Python values.
+
+    A Variable counts by identity, as in TF: the graph reads (and writes) that variable.
+    """
     skeleton = repr(nest.pack_sequence_as(structure, [None] * len(leaves)))
     return (skeleton, tuple(_leaf_key(leaf, function_name) for leaf in leaves))
 
 
+def general_key(structure, leaves, function_name):
+    """The key shared by calls that differ only in tensor sizes (``reduce_retracing``)."""
+    skeleton = repr(nest.pack_sequence_as(structure, [None] * len(leaves)))
+    keys = []
+    for leaf in leaves:
+        if isinstance(leaf, Tensor) and not leaf._is_variable:
+            keys.append(("tensor", leaf._data.dtype.str, leaf._device.name))
+        else:
+            keys.append(_leaf_key(leaf, function_name))
+    return (skeleton, tuple(keys))
+
+
+def relaxed(spec, other):
+    """The most specific spec both fit: sizes that differ (or a rank that does) left open."""
+    if spec.shape is None or other.shape is None or len(spec.shape) != len(other.shape):
+        return TensorSpec(None, spec.dtype, spec.name)
+    sizes = [a if a == b else None for a, b in zip(spec.shape, other.shape, strict=True)]
+    return TensorSpec(sizes, spec.dtype, spec.name)
+
+
 def _leaf_key(leaf, function_name):
+    if isinstance(leaf, Tensor) and leaf._is_variable:
+        return ("variable", id(leaf))  # the trace keeps the variable, so the id stays its own
     if isinstance(leaf, Tensor):
         return ("tensor", leaf.shape, leaf._data.dtype.str, leaf._device.name)
     try:
@@ -119,7 +167,7 @@ def match_signature(specs, args, kwargs, function_name):
         else:
             tensor = convert_to_tensor(value, dtype=spec.dtype)
         if not spec.is_compatible_with(tensor):
-            raise ValueError(
+            raise TypeError(
                 f"ek.function {function_name!r}: argument {position} has shape {tensor.shape} "
                 f"and dtype {tensor.dtype.name}, which does not match its input_signature "
                 f"entry {spec!r}. Pass a tensor of that shape and dtype (None sizes may be "

@@ -9,10 +9,11 @@ import math
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import dtypes, recording
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import CPU, current_device
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.graph.dynamic_ops import follows_inputs
 from eagerkit.limits import check_tensor
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -63,6 +64,7 @@ def constant(value, dtype=None, shape=None, name=None):
     return Tensor(data, tensor._device)
 
 
+@follows_inputs  # inside ek.function: recomputed from each call's tensors
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of zeros (float32 unless told otherwise); of a string dtype, empty strings.
 
@@ -78,6 +80,7 @@ def zeros(shape, dtype=dtypes.float32, name=None):
     )
 
 
+@follows_inputs  # inside ek.function: recomputed from each call's tensors
 def ones(shape, dtype=dtypes.float32, name=None):
     """A tensor of ones (float32 unless told otherwise); strings have no 1, as in TF.
 
@@ -91,6 +94,7 @@ def ones(shape, dtype=dtypes.float32, name=None):
     return _filled(_shape(shape, "ones", np_dtype.itemsize), np_dtype, 1, current_device(), "ones")
 
 
+@follows_inputs  # inside ek.function: recomputed from each call's tensors
 def zeros_like(tensor, dtype=None, name=None):
     """Zeros with the shape (and dtype and device, unless given) of ``tensor``."""
     tensor = convert_to_tensor(tensor)
@@ -98,6 +102,7 @@ def zeros_like(tensor, dtype=None, name=None):
     return _filled(tensor.shape, np_dtype, 0, tensor._device, "zeros_like")
 
 
+@follows_inputs  # inside ek.function: recomputed from each call's tensors
 def ones_like(tensor, dtype=None, name=None):
     """Ones with the shape (and dtype and device, unless given) of ``tensor``."""
     tensor = convert_to_tensor(tensor)
@@ -119,6 +124,7 @@ def _filled(shape, np_dtype, one_or_zero, device, op):
     return Tensor(CPU.xp.full(shape, b"", dtype=object), CPU)  # strings live on the host
 
 
+@follows_inputs  # inside ek.function: recomputed from each call's tensors
 def fill(dims, value, name=None):
     """A tensor of shape ``dims`` filled with the scalar ``value`` (dtype from the value).
 
@@ -161,8 +167,12 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
     """
     if limit is None:
         start, limit = 0, start
+    original = (start, limit, delta)
+    traced = recording.graph_tracers and builtins.any(
+        isinstance(v, Tensor) for v in (start, limit, delta)
+    )
     # A scalar tensor argument counts as the Python number it holds (int stays int).
-    values = [v.numpy().item() if isinstance(v, Tensor) else v for v in (start, limit, delta)]
+    values = [v._data.item() if isinstance(v, Tensor) else v for v in (start, limit, delta)]
     if not builtins.all(isinstance(v, (int, float, np.number)) for v in values):
         raise InvalidArgumentError(
             f"range: start, limit and delta must be numbers, got {values}", op="range"
@@ -183,7 +193,12 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
         )
     count = math.ceil((limit - start) / delta)
     check_tensor((count,), dtype.as_numpy_dtype.itemsize, "range")
-    return _new(current_device().xp.arange(start, limit, delta, dtype=dtype.as_numpy_dtype))
+    value = _new(current_device().xp.arange(start, limit, delta, dtype=dtype.as_numpy_dtype))
+    if traced:  # inside ek.function: the bounds are read at every call (graph/dynamic_ops.py)
+        from eagerkit.graph.dynamic_ops import traced_range
+
+        return traced_range(*original, value)
+    return value
 
 
 def _fits(value, dtype):

@@ -6,7 +6,7 @@ gather's gradient does the same but adds up rows picked more than once (scatter-
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import dtypes, recording
 from eagerkit.arguments import axis_index, size, whole_number
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.limits import check_tensor
@@ -92,7 +92,29 @@ def getitem(tensor, key):
     >>> x[1, ::-1]
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([4., 3.], dtype=float32)>
     """
+    items = key if isinstance(key, tuple) else (key,)
+    if recording.graph_tracers and any(_is_whole(k) and isinstance(k, Tensor) for k in items):
+        return _getitem_by_tensors(tensor, items)
     return _getitem(tensor, key=_basic_key(key, tensor.shape))
+
+
+def _getitem_by_tensors(tensor, items):
+    """``tensor[items]`` inside ek.function, where some items are int tensors: those become
+    gathers, so the graph reads the index at every run (``x[i]`` in a loop over ``i``)."""
+    if any(k is Ellipsis for k in items):  # axes not known item by item: this trace's values
+        return _getitem(tensor, key=_basic_key(items, tensor.shape))
+    dynamic = [isinstance(k, Tensor) and _is_whole(k) for k in items]
+    plain = tuple(slice(None) if d else k for k, d in zip(items, dynamic, strict=True))
+    result = _getitem(tensor, key=_basic_key(plain, tensor.shape))
+    axes, axis = [], 0  # the axis of the result each tensor index picks along
+    for item, is_dynamic in zip(items, dynamic, strict=True):
+        if is_dynamic:
+            axes.append((axis, item))
+        if is_dynamic or item is None or isinstance(item, slice):
+            axis += 1  # an int drops its axis; a slice, None or a gathered axis keep one
+    for axis, index in reversed(axes):  # the last first: earlier axes keep their numbers
+        result = _gather(result, index, axis=axis)
+    return result
 
 
 @defop("gather", dtype_args=(0,))

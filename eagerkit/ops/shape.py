@@ -7,6 +7,7 @@ the inverse permutation, slice a concat apart).
 from eagerkit import arguments, dtypes
 from eagerkit.arguments import normalize_axis
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.graph.dynamic_ops import follows_inputs
 from eagerkit.registry import defop
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -305,17 +306,20 @@ def stop_gradient(xp, x):
     return x
 
 
+@follows_inputs  # inside ek.function: read from each call's tensor
 def shape(input, out_type=None, name=None):  # noqa: A002 - TF's argument name
     """The shape as an int32 tensor (``t.shape`` gives it as a tuple)."""
     x = convert_to_tensor(input)
     return convert_to_tensor(list(x.shape), dtype=out_type or dtypes.int32)
 
 
+@follows_inputs  # inside ek.function: read from each call's tensor
 def rank(input, name=None):  # noqa: A002 - TF's argument name
     """The number of dimensions as an int32 tensor."""
     return convert_to_tensor(convert_to_tensor(input).ndim, dtype=dtypes.int32)
 
 
+@follows_inputs  # inside ek.function: read from each call's tensor
 def size(input, out_type=None, name=None):  # noqa: A002 - TF's argument name
     """The number of elements as an int32 tensor."""
     return convert_to_tensor(convert_to_tensor(input).size, dtype=out_type or dtypes.int32)

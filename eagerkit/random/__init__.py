@@ -29,7 +29,8 @@ import numpy as np
 from eagerkit import dtypes
 from eagerkit.arguments import whole_number
 from eagerkit.devices import current_device
-from eagerkit.errors import InvalidArgumentError, UnimplementedError
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.graph.dynamic_ops import follows_inputs
 from eagerkit.random import distributions
 from eagerkit.random.generator import (  # noqa: F401 - ek.random.Generator & co.
     Generator,
@@ -103,15 +104,6 @@ def taking_back_draws():
 
 def _stream(seed, op):
     """The host generator for a draw under op seed ``seed`` on the current device."""
-    from eagerkit.recording import graph_tracers
-
-    if graph_tracers:  # a traced graph would replay the same "random" numbers every call
-        raise UnimplementedError(
-            f"{op}: random numbers cannot be drawn inside ek.function: the graph would freeze "
-            "this draw and replay the same values on every call. Draw them outside and pass "
-            "them in as an argument (e.g. a dropout mask), or call the function eagerly.",
-            op=op,
-        )
     if seed is not None:
         seed = whole_number(seed, "seed", op)
     key = (current_device().name, seed)
@@ -122,6 +114,7 @@ def _stream(seed, op):
     return _streams[key]
 
 
+@follows_inputs(draws=True)  # in ek.function: drawn at every call
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Samples from a normal distribution (float32 unless told otherwise).
 
@@ -136,6 +129,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     )
 
 
+@follows_inputs(draws=True)  # in ek.function: drawn at every call
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Normal samples, redrawn until each lies within two standard deviations of the mean.
 
@@ -149,6 +143,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
     return distributions.truncated_normal(lambda: _stream(seed, op), shape, mean, stddev, dtype, op)
 
 
+@follows_inputs(draws=True)  # in ek.function: drawn at every call
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Samples from [minval, maxval): floats (maxval defaults to 1) or integers.
 
@@ -164,6 +159,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     return distributions.uniform(lambda: _stream(seed, op), shape, minval, maxval, dtype, op)
 
 
+@follows_inputs(draws=True)  # in ek.function: drawn at every call
 def categorical(logits, num_samples, dtype=dtypes.int64, seed=None, name=None):
     """For each row of ``logits`` ([batch, classes]), ``num_samples`` classes drawn with
     probabilities softmax(row): how a char-RNN samples its next character.
@@ -178,6 +174,7 @@ def categorical(logits, num_samples, dtype=dtypes.int64, seed=None, name=None):
     return distributions.categorical(lambda: _stream(seed, op), logits, num_samples, dtype, op)
 
 
+@follows_inputs(draws=True)  # in ek.function: drawn at every call
 def shuffle(value, seed=None, name=None):
     """``value`` with its first axis randomly permuted.
 

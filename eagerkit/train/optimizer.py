@@ -9,7 +9,7 @@ and slots as they were. Slots are Variables (created on first use) and the step 
 an int64 Variable, so a checkpoint saves the whole optimizer state.
 """
 
-from eagerkit import dtypes
+from eagerkit import dtypes, recording
 from eagerkit.backends.fusion import elementwise
 from eagerkit.devices import CPU, device
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
@@ -69,7 +69,11 @@ class Optimizer:
         """
         usable = checked_pairs(grads_and_vars)
         check_global_step(global_step)
-        for _, variable in usable:  # inside ek.function this refuses: graphs never write
+        if recording.graph_tracers:  # inside ek.function: recorded, to run at every call
+            from eagerkit.graph.effects import traced_apply_gradients
+
+            return traced_apply_gradients(recording.graph_tracers[-1], self, usable, global_step)
+        for _, variable in usable:  # refuses where no graph can replay the write
             variable._check_writable("apply_gradients")
         step = 1 + int(self._iterations._data)
         updates = {}  # id(variable) -> (variable, new value, new slots)
