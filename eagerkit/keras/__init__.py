@@ -18,7 +18,18 @@ Examples
 TensorShape([128, 16, 16, 64])
 """
 
-from eagerkit.keras import backend, initializers, layers, losses, metrics, models, optimizers
+from eagerkit.keras import (
+    backend,
+    callbacks,
+    initializers,
+    layers,
+    losses,
+    metrics,
+    models,
+    optimizers,
+    saving,
+    utils,
+)
 from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.input_layer import Input
 from eagerkit.keras.models import Model, Sequential
@@ -29,10 +40,13 @@ __all__ = [
     "Sequential",
     "activations",
     "backend",
+    "callbacks",
     "initializers",
     "layers",
     "losses",
     "metrics",
     "models",
     "optimizers",
+    "saving",
+    "utils",
 ]

@@ -6,9 +6,29 @@ way, ``self.track_layer(layer)``, works too.
 """
 
 from eagerkit.errors import FailedPreconditionError
+from eagerkit.keras import model_config
 from eagerkit.keras.keras_tensor import KerasTensor
+from eagerkit.keras.layers import added
 from eagerkit.keras.layers.base import Layer, sublayers
+from eagerkit.keras.model_saving import (
+    ModelSaving,
+    load_model,
+    model_from_config,
+    model_from_json,
+    save_model,
+)
+from eagerkit.keras.training import Training
 from eagerkit.ops.creation import zeros
+
+__all__ = [
+    "Model",
+    "Network",
+    "Sequential",
+    "load_model",
+    "model_from_config",
+    "model_from_json",
+    "save_model",
+]
 
 
 class Network(Layer):
@@ -113,7 +133,7 @@ def _shape_text(layer):
     return "multiple" if shape is None else str(shape)
 
 
-class Model(Network):
+class Model(Training, ModelSaving, Network):
     """Keras' name for a Network: subclass it, assign layers as attributes, write ``call``;
     or give it the ``inputs`` and ``outputs`` of a graph of layers (the functional API:
     ``ek.keras.Model(inputs, outputs)``, see keras/functional.py).
@@ -139,8 +159,22 @@ class Model(Network):
         if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
             from eagerkit.keras.functional import Functional  # it is a Model: no cycle at import
 
-            return super().__new__(Functional)  # then Python runs Functional.__init__
-        return super().__new__(cls)
+            return super().__new__(Functional, *args, **kwargs)  # then Functional.__init__ runs
+        return super().__new__(cls, *args, **kwargs)
+
+    def __call__(self, *args, **kwargs):
+        added.clear(self)  # a new forward pass: the losses layers add start afresh
+        return super().__call__(*args, **kwargs)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The model ``config`` describes: a functional model's graph (``Model``), else
+        ``cls(**config)`` for a subclassed model's own config."""
+        from eagerkit.keras.functional import Functional
+
+        if cls in (Model, Functional) or (isinstance(config, dict) and "nodes" in config):
+            return model_config.functional_from_config(cls, config, custom_objects)
+        return super().from_config(config)
 
 
 class Sequential(Model):
@@ -170,6 +204,15 @@ class Sequential(Model):
         super().__init__(name=name, **kwargs)
         for layer in layers or []:
             self.add(layer)
+
+    def get_config(self):
+        """The model's name and its layers' configs, in order."""
+        return model_config.sequential_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The Sequential model ``config`` describes (fresh weights)."""
+        return model_config.sequential_from_config(cls, config, custom_objects)
 
     def add(self, layer):
         """Append ``layer`` to the end of the stack (an ``ek.keras.Input`` first, as Keras

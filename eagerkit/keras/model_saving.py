@@ -1,0 +1,307 @@
+"""Saving a model: ``save_weights`` / ``load_weights``, ``save`` / ``load_model``, JSON.
+
+Weights go through ``ek.train.Checkpoint`` (checksummed, written atomically, read without
+pickle), keyed by the attributes that reach each variable, as TF's checkpoint format is;
+a compiled model's optimizer state goes with them. A whole model adds its config and its
+``compile()`` settings as JSON (keras/model_files.py). HDF5 (``.h5``) is refused: eagerkit
+does not write it.
+
+A failed load changes nothing: the checkpoint is read and matched against the model
+whole before any variable is assigned; ``load_model`` builds a new model and returns it
+only once its weights are in.
+
+Examples
+--------
+>>> import eagerkit as ek, numpy as np, os, tempfile
+>>> model = ek.keras.Sequential([ek.keras.Input(shape=[2]), ek.keras.layers.Dense(1)])
+>>> path = os.path.join(tempfile.mkdtemp(), "my_model")
+>>> model.save(path)
+>>> sorted(os.listdir(path))
+['keras_model.json', 'variables']
+>>> again = ek.keras.models.load_model(path)
+>>> x = np.ones((1, 2), dtype="float32")
+>>> bool((again.predict(x, verbose=0) == model.predict(x, verbose=0)).all())
+True
+"""
+
+import inspect
+import json
+import os
+import warnings
+
+from eagerkit.errors import InvalidArgumentError, UnimplementedError
+from eagerkit.keras import builtin_objects, model_files
+from eagerkit.keras.serialization import (
+    custom_object_scope,
+    deserialize_keras_object,
+    serialize_keras_object,
+)
+from eagerkit.train.checkpoint import Checkpoint
+
+_HDF5 = (".h5", ".hdf5")
+
+
+class ModelSaving:
+    """``save``, ``save_weights``, ``load_weights``, ``to_json`` (a base class of Model)."""
+
+    def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
+        """Write the weights (and a compiled model's optimizer state) as a checkpoint
+        ``filepath`` (files ``filepath.npz`` and ``filepath.index.json``)."""
+        path = _checked_path(filepath, save_format, "save_weights")
+        if not overwrite and os.path.exists(f"{path}.index.json"):
+            raise InvalidArgumentError(
+                f"save_weights: {path} exists and overwrite=False", op="save_weights"
+            )
+        ensure_built(self)
+        _checkpoint(self).write(path)
+
+    def load_weights(self, filepath, by_name=False, skip_mismatch=False, options=None):
+        """Read weights written by ``save_weights``; returns the restore status
+        (``assert_consumed()``, ...). A mismatch raises and changes nothing."""
+        path = _checked_path(filepath, None, "load_weights")
+        ensure_built(self)
+        if by_name or skip_mismatch:
+            raise UnimplementedError(
+                "load_weights: by_name and skip_mismatch apply to HDF5 files, which eagerkit "
+                "does not read; a checkpoint matches weights by the attributes that hold them",
+                op="load_weights",
+            )
+        status = _checkpoint(self).read(path)
+        if self.variables and not any(id(v) in status._matched for v in self.variables):
+            raise InvalidArgumentError(
+                f"load_weights: no value in {path} matches this model's weights (nothing was "
+                "changed); restore into a model built the same way as the saved one",
+                op="load_weights",
+            )
+        return status
+
+    def save(
+        self,
+        filepath,
+        overwrite=True,
+        include_optimizer=True,
+        save_format=None,
+        options=None,
+        save_traces=True,
+    ):
+        """Save the whole model: a folder, or one ``.keras`` file (see the module)."""
+        path = _checked_path(filepath, save_format, "save")
+        if not overwrite and os.path.exists(path):
+            raise InvalidArgumentError(f"save: {path} exists and overwrite=False", op="save")
+        ensure_built(self)
+        description = {
+            "model": serialize_keras_object(self),
+            "compile": _compile_config(self) if include_optimizer else None,
+            "build_input_shape": vars(self).get("_build_input_shape"),
+        }
+        json.dumps(description, default=model_files._json_value)  # fails here, before writing
+        model_files.write(path, description, _checkpoint(self, include_optimizer).write)
+
+    def to_json(self, **kwargs):
+        """The model's config as a JSON string (``model_from_json`` rebuilds it)."""
+        return json.dumps(serialize_keras_object(self), default=model_files._json_value, **kwargs)
+
+    def build(self, input_shape):
+        """Remember the input shape of the first call (a saved model is rebuilt with it)."""
+        vars(self)["_build_input_shape"] = _json_shape(input_shape)
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # noqa: A002
+    """The model saved at ``filepath`` by ``model.save``: same config and weights, and,
+    if it was compiled, compiled again with its optimizer's state (``compile=False``:
+    not compiled). Classes not built into eagerkit must be registered
+    (``register_keras_serializable``) or given in ``custom_objects``."""
+    description, prefix, cleanup = model_files.read(filepath)
+    try:
+        with custom_object_scope(custom_objects or {}):
+            model = deserialize_keras_object(
+                description.get("model"), builtin_objects.layers(), custom_objects, "layer"
+            )
+            ensure_built(model, description.get("build_input_shape"))
+            settings = description.get("compile")
+            if compile and settings:
+                model.compile(**_compile_arguments(settings, custom_objects))
+        _checkpoint(model).read(prefix)
+    finally:
+        cleanup()
+    return model
+
+
+def save_model(model, filepath, overwrite=True, include_optimizer=True, save_format=None, **kwargs):
+    """``model.save(filepath, ...)``."""
+    model.save(
+        filepath, overwrite=overwrite, include_optimizer=include_optimizer, save_format=save_format
+    )
+
+
+def model_from_json(json_string, custom_objects=None):
+    """The model a ``to_json()`` string describes, with fresh weights."""
+    try:
+        config = json.loads(json_string)
+    except (TypeError, ValueError) as error:
+        raise InvalidArgumentError(
+            f"model_from_json: not JSON ({error})", op="model_from_json"
+        ) from None
+    return deserialize_keras_object(config, builtin_objects.layers(), custom_objects, "layer")
+
+
+def model_from_config(config, custom_objects=None):
+    """The model a ``{"class_name", "config"}`` dict describes, with fresh weights."""
+    return deserialize_keras_object(config, builtin_objects.layers(), custom_objects, "layer")
+
+
+def _checkpoint(model, include_optimizer=True):
+    optimizer = getattr(model, "optimizer", None)
+    if include_optimizer and optimizer is not None:
+        return Checkpoint(model=model, optimizer=optimizer)
+    return Checkpoint(model=model)
+
+
+def _checked_path(filepath, save_format, caller):
+    if not isinstance(filepath, (str, os.PathLike)):
+        raise InvalidArgumentError(
+            f"{caller}: filepath must be a path (a string), got {filepath!r:.80}", op=caller
+        )
+    path = os.fspath(filepath)
+    if save_format in ("h5", "hdf5") or path.lower().endswith(_HDF5):
+        raise UnimplementedError(
+            f"{caller}: eagerkit does not write or read HDF5 (.h5) files. Use a path without "
+            "that suffix: a TF-style checkpoint for weights (model.save_weights('ckpt')), a "
+            "folder or a .keras file for a whole model (model.save('my_model.keras'))",
+            op=caller,
+        )
+    if save_format not in (None, "tf", "keras"):
+        raise InvalidArgumentError(
+            f"{caller}: unknown save_format {save_format!r}; use 'tf' (or leave it out)",
+            op=caller,
+        )
+    if not path:
+        raise InvalidArgumentError(f"{caller}: filepath is empty", op=caller)
+    return path
+
+
+def _compile_config(model):
+    """The compile() settings as JSON-able data, or None (with a warning) when some
+    setting cannot be named in a config."""
+    state = vars(model).get("_compiled")
+    if state is None:
+        return None
+    loss, metrics, loss_weights, weighted_metrics = state.specs
+    try:
+        return {
+            "optimizer": _optimizer_config(model.optimizer),
+            "loss": _spec(loss),
+            "metrics": _spec(metrics),
+            "loss_weights": loss_weights,
+            "weighted_metrics": _spec(weighted_metrics),
+        }
+    except InvalidArgumentError as error:
+        warnings.warn(
+            f"the model was saved without its compile() settings: {error}. Load it with "
+            "load_model(path, compile=False) and compile it again",
+            stacklevel=3,
+        )
+        return None
+
+
+def _spec(spec):
+    if isinstance(spec, dict):
+        return {"dict": {key: _spec(value) for key, value in spec.items()}}
+    if isinstance(spec, (list, tuple)):
+        return [_spec(item) for item in spec]
+    if spec is None or isinstance(spec, str) or callable(spec) and not hasattr(spec, "__dict__"):
+        return serialize_keras_object(spec)
+    if hasattr(spec, "get_config") or inspect.isfunction(spec):
+        return serialize_keras_object(spec)
+    return {"class_name": _metric_name(spec), "config": {"name": spec.name}}
+
+
+def _metric_name(metric):
+    from eagerkit.keras.serialization import get_registered_name
+
+    return get_registered_name(type(metric))
+
+
+def _unspec(spec, table, what, custom_objects):
+    if isinstance(spec, list):
+        return [_unspec(item, table, what, custom_objects) for item in spec]
+    if isinstance(spec, dict) and "dict" in spec:
+        return {k: _unspec(v, table, what, custom_objects) for k, v in spec["dict"].items()}
+    if isinstance(spec, dict) and what == "metric":
+        from eagerkit.keras.serialization import lookup
+
+        return lookup(spec["class_name"], "metric", custom_objects, table)(**spec["config"])
+    return deserialize_keras_object(spec, table, custom_objects, what)
+
+
+def _compile_arguments(settings, custom_objects):
+    from eagerkit.keras.serialization import lookup
+
+    metrics = builtin_objects.metrics()
+    optimizer = settings["optimizer"]
+    cls = lookup(optimizer["class_name"], "optimizer", custom_objects, builtin_objects.optimizers())
+    return {
+        "optimizer": (
+            cls.from_config(optimizer["config"])
+            if hasattr(cls, "from_config")
+            else cls(**optimizer["config"])
+        ),
+        "loss": _unspec(settings.get("loss"), builtin_objects.losses(), "loss", custom_objects),
+        "metrics": _unspec(settings.get("metrics"), metrics, "metric", custom_objects),
+        "loss_weights": settings.get("loss_weights"),
+        "weighted_metrics": _unspec(
+            settings.get("weighted_metrics"), metrics, "metric", custom_objects
+        ),
+    }
+
+
+def _optimizer_config(optimizer):
+    """``{"class_name", "config"}`` of an optimizer: Keras' own by their arguments."""
+    if hasattr(optimizer, "get_config"):
+        return serialize_keras_object(optimizer)
+    cls = type(optimizer)
+    if builtin_objects.optimizers().get(cls.__name__) is not cls:
+        raise InvalidArgumentError(
+            f"the optimizer {optimizer!r} is not one of ek.keras.optimizers (SGD, Adam, "
+            "RMSprop, Adagrad) and has no get_config()",
+            op="save",
+        )
+    config = {}
+    for name in list(inspect.signature(cls.__init__).parameters)[1:]:
+        value = getattr(optimizer, name, None)
+        if callable(value):
+            raise InvalidArgumentError(
+                f"the optimizer's {name} is a function, which a config cannot hold", op="save"
+            )
+        config[name] = value
+    return {"class_name": cls.__name__, "config": config}
+
+
+def ensure_built(model, shape=None):
+    """Make the model's variables, as Keras has them once the input shape is known: with a
+    call on zeros of that shape (the first call's, or a Sequential model's Input)."""
+    if model.built:
+        return
+    shape = shape or vars(model).get("_build_input_shape")
+    layers = getattr(model, "_tracked_layers", None)
+    if shape is None and layers is not None:  # Sequential: its Input, or its first layer's
+        known = model.input_spec_shape or (layers and layers[0].input_spec_shape)
+        shape = None if not known else [None, *known]
+    if shape is None:
+        return  # unknown until the first call: a restore waits for the variables
+    from eagerkit.ops.creation import zeros
+
+    def example(dims):
+        return zeros([1 if d is None else d for d in dims])
+
+    several = bool(shape) and isinstance(shape[0], (list, tuple))
+    model(example(shape) if not several else [example(s) for s in shape])
+
+
+def _json_shape(shape):
+    if isinstance(shape, (list, tuple)) and shape and isinstance(shape[0], (list, tuple)):
+        return [_json_shape(s) for s in shape]
+    try:
+        return [None if d is None else int(d) for d in shape]
+    except (TypeError, ValueError):
+        return None  # a structure no saved model needs to rebuild from

@@ -1,0 +1,438 @@
+"""``compile``, ``fit``, ``evaluate``, ``predict``: Keras' training loop (a base of ``Model``).
+
+``fit`` runs, per epoch, a ``train_step`` per batch: a forward pass under a GradientTape,
+the compiled loss (plus what layers added with ``add_loss``), its gradients, one
+``optimizer.apply_gradients``; then the metrics. Everything runs eagerly, so a tape,
+a widget or a debugger sees each op. Callbacks (keras/callback_base.py) are called around
+each batch and epoch; a subclass may override ``train_step`` / ``test_step`` /
+``predict_step`` as in Keras.
+
+Examples
+--------
+>>> import eagerkit as ek, numpy as np
+>>> ek.random.set_seed(0)
+>>> x = np.linspace(-1, 1, 32, dtype="float32").reshape(-1, 1)
+>>> model = ek.keras.Sequential([ek.keras.layers.Dense(1)])
+>>> model.compile(optimizer=ek.keras.optimizers.SGD(0.5), loss="mse")
+>>> history = model.fit(x, 3 * x + 1, epochs=20, batch_size=8, verbose=0)
+>>> round(history.history["loss"][-1], 4), len(history.epoch)
+(0.0, 20)
+>>> np.round(model.predict(np.array([[0.5]]), verbose=0), 3)
+array([[2.5]], dtype=float32)
+"""
+
+import numbers
+
+import numpy as np
+
+from eagerkit import nest
+from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
+from eagerkit.keras import compile_utils, compiled, data_adapter
+from eagerkit.keras.callback_base import CallbackList
+from eagerkit.keras.data_adapter import EpochBatches, adapt, unpack_x_y_sample_weight
+from eagerkit.tape import GradientTape
+
+
+class Training:
+    """Keras' training API for models (``Model`` inherits it)."""
+
+    def compile(
+        self,
+        optimizer="rmsprop",
+        loss=None,
+        metrics=None,
+        loss_weights=None,
+        weighted_metrics=None,
+        run_eagerly=None,
+        steps_per_execution=None,
+        jit_compile=None,
+        **kwargs,
+    ):
+        """Choose the optimizer, the loss and the metrics that ``fit`` and ``evaluate`` use.
+
+        Each may be given by name (``"adam"``, ``"sparse_categorical_crossentropy"``,
+        ``"accuracy"``) or as an object; several outputs take a list or a dict by output
+        name. Nothing changes if an argument is refused.
+        """
+        if kwargs:
+            raise TypeError(
+                f"Invalid keyword argument(s) in `compile()`: {sorted(kwargs)}. Valid keyword "
+                "arguments are optimizer, loss, metrics, loss_weights, weighted_metrics, "
+                "run_eagerly, steps_per_execution and jit_compile"
+            )
+        chosen = compile_utils.get_optimizer(optimizer)
+        state = compiled.CompileState(
+            loss, metrics, loss_weights, weighted_metrics, self._known_output_names()
+        )
+        self.optimizer, self.loss = chosen, loss  # checked: now the model changes
+        vars(self)["_compiled"] = state
+        self.stop_training = False
+
+    def fit(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        epochs=1,
+        verbose="auto",
+        callbacks=None,
+        validation_split=0.0,
+        validation_data=None,
+        shuffle=True,
+        class_weight=None,
+        sample_weight=None,
+        initial_epoch=0,
+        steps_per_epoch=None,
+        validation_steps=None,
+        validation_batch_size=None,
+        validation_freq=1,
+    ):
+        """Train for ``epochs`` passes over ``x``/``y`` (arrays or a Dataset); returns the
+        ``History`` (also kept as ``model.history``)."""
+        self._compile_state("fit")
+        verbose = _verbosity(verbose)
+        epochs = _whole(epochs, "epochs", 0)
+        initial_epoch = _whole(initial_epoch, "initial_epoch", 0)
+        data = adapt(x, y, sample_weight, batch_size, shuffle, class_weight, "fit")
+        data, validation = _with_validation(
+            data, validation_data, validation_split, validation_batch_size or batch_size
+        )
+        batches = EpochBatches(data, steps_per_epoch, epochs)
+        callbacks = _callbacks(callbacks, self, verbose, epochs, batches.steps, history=True)
+        self.stop_training = False
+        callbacks.call("on_train_begin", {})
+        epoch_logs = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            callbacks.call("on_epoch_begin", epoch, {})
+            logs = None
+            for step, batch in batches.epoch():
+                callbacks.call("on_train_batch_begin", step, {})
+                logs = _python(self.train_step(batch))
+                callbacks.call("on_train_batch_end", step, logs)
+                if self.stop_training:
+                    break
+            if logs is None:
+                if batches.ran_out:
+                    break
+                raise InvalidArgumentError(
+                    "fit: the training data is empty (no batch in this epoch); give at "
+                    "least one sample",
+                    op="fit",
+                )
+            callbacks.params["steps"] = batches.steps  # learned from a Dataset's first pass
+            epoch_logs = dict(logs)
+            if validation is not None and _due(epoch, validation_freq):
+                results = self._test_loop(validation, validation_steps, callbacks)
+                epoch_logs.update({f"val_{name}": value for name, value in results.items()})
+            callbacks.call("on_epoch_end", epoch, epoch_logs)
+            if self.stop_training or batches.ran_out:
+                break
+        callbacks.call("on_train_end", epoch_logs)
+        self.history = callbacks.history
+        return callbacks.history
+
+    def evaluate(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        verbose="auto",
+        sample_weight=None,
+        steps=None,
+        callbacks=None,
+        return_dict=False,
+    ):
+        """The loss and metrics on ``x``/``y``: a number, a list in ``metrics_names`` order,
+        or (``return_dict``) a dict."""
+        self._compile_state("evaluate")
+        verbose = _verbosity(verbose)
+        data = adapt(x, y, sample_weight, batch_size, False, None, "evaluate")
+        steps_known = data.steps if steps is None else steps
+        callbacks = _callbacks(callbacks, self, verbose, 1, steps_known)
+        logs = self._test_loop(data, steps, callbacks)
+        if return_dict:
+            return logs
+        values = [logs[name] for name in self.metrics_names]
+        return values[0] if len(values) == 1 else values
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """The model's outputs on ``x`` (arrays or a Dataset), batch by batch, as numpy
+        arrays (a list or dict of them for several outputs)."""
+        verbose = _verbosity(verbose)
+        data = adapt(x, None, None, batch_size, False, None, "predict")
+        batches = EpochBatches(data, steps, 1, "predict")
+        callbacks = _callbacks(callbacks, self, verbose, 1, batches.steps)
+        callbacks.call("on_predict_begin", {})
+        outputs = []
+        for step, batch in batches.epoch():
+            callbacks.call("on_predict_batch_begin", step, {})
+            result = self.predict_step(batch)
+            callbacks.call("on_predict_batch_end", step, {"outputs": result})
+            outputs.append(result)
+        callbacks.call("on_predict_end", {})
+        if not outputs:
+            raise InvalidArgumentError(
+                "predict: the input is empty (no batch to predict on)", op="predict"
+            )
+        return _concatenated(outputs)
+
+    # --- one batch (Keras lets subclasses override these) --------------------------------
+    def train_step(self, data):
+        """One training step on ``data`` = ``(x, y, sample_weight)``; returns the logs."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight)
+        variables = self.trainable_variables
+        gradients = tape.gradient(loss, variables)
+        self.optimizer.apply_gradients(zip(gradients, variables, strict=True))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        """One evaluation step: the loss and metrics of a batch, no update."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        self.compute_loss(x, y, y_pred, sample_weight)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        """The model's output on a batch's inputs."""
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
+        """The batch's total loss: the compiled one plus those layers added."""
+        state = self._compile_state("compute_loss")
+        state.ensure_built(y_pred)
+        state.track_added(self._added_metrics_now())
+        return state.loss(y, y_pred, sample_weight, regularization_losses=self.losses)
+
+    def compute_metrics(self, x, y, y_pred, sample_weight):
+        """Update the compiled metrics with a batch; returns the logs."""
+        state = self._compile_state("compute_metrics")
+        state.ensure_built(y_pred)
+        state.metrics.update_state(y, y_pred, sample_weight)
+        state.seen_data = True
+        return self.get_metrics_result()
+
+    def get_metrics_result(self):
+        """``{name: value}`` of every metric now (what callbacks receive as logs)."""
+        return {metric.name: compiled.value_of(metric) for metric in self.metrics}
+
+    def train_on_batch(
+        self,
+        x,
+        y=None,
+        sample_weight=None,
+        class_weight=None,
+        reset_metrics=True,
+        return_dict=False,
+    ):
+        """One training step on one batch; returns its loss (and metrics)."""
+        return self._on_batch(
+            self.train_step,
+            x,
+            y,
+            sample_weight,
+            class_weight,
+            reset_metrics,
+            return_dict,
+            "train_on_batch",
+        )
+
+    def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True, return_dict=False):
+        """The loss (and metrics) of one batch, without training."""
+        return self._on_batch(
+            self.test_step, x, y, sample_weight, None, reset_metrics, return_dict, "test_on_batch"
+        )
+
+    def predict_on_batch(self, x):
+        """The model's outputs on one batch, as numpy arrays."""
+        data = adapt(x, None, None, None, False, None, "predict_on_batch")
+        return _concatenated([self.predict_step(next(iter(_whole_batch(data))))])
+
+    @property
+    def optimizer(self):
+        """The optimizer ``compile`` chose (None before). It is saved with the weights by
+        ``save_weights`` and ``save``, beside the model, not inside its checkpoint."""
+        holder = vars(self).get("_optimizer")
+        return None if holder is None else holder.optimizer
+
+    @optimizer.setter
+    def optimizer(self, optimizer):
+        vars(self)["_optimizer"] = compiled.OptimizerHolder(optimizer)
+
+    # --- metrics ------------------------------------------------------------------------
+    @property
+    def metrics(self):
+        """The metric objects fit logs (the loss first); empty until data has been seen."""
+        state = vars(self).get("_compiled")
+        if state is None or not state.seen_data:
+            return []
+        return state.all_metrics()
+
+    @property
+    def metrics_names(self):
+        """The names of ``metrics``: the keys of the logs and of ``History.history``."""
+        return [metric.name for metric in self.metrics]
+
+    @property
+    def compiled_loss(self):
+        state = vars(self).get("_compiled")
+        return None if state is None else state.loss
+
+    @property
+    def compiled_metrics(self):
+        state = vars(self).get("_compiled")
+        return None if state is None else state.metrics
+
+    def reset_metrics(self):
+        """Start every metric afresh (fit does at each epoch, evaluate at its start)."""
+        state = vars(self).get("_compiled")
+        if state is not None:
+            for metric in state.all_metrics():
+                compiled.reset(metric)
+
+    # --- helpers ------------------------------------------------------------------------
+    def _compile_state(self, caller):
+        state = vars(self).get("_compiled")
+        if state is None:
+            raise FailedPreconditionError(
+                "You must compile your model before training/testing. Use "
+                "`model.compile(optimizer, loss)`.",
+                op=caller,
+            )
+        return state
+
+    def _known_output_names(self):
+        """The output names of a functional model; None until a call shows the others'."""
+        outputs = getattr(self, "outputs", None)
+        if not isinstance(outputs, list):
+            return None
+        return [t.node.layer.name for t in outputs]
+
+    def _test_loop(self, data, steps, callbacks):
+        self.reset_metrics()
+        callbacks.call("on_test_begin", {})
+        logs = {}
+        for step, batch in EpochBatches(data, steps, 1, "evaluate").epoch():
+            callbacks.call("on_test_batch_begin", step, {})
+            logs = _python(self.test_step(batch))
+            callbacks.call("on_test_batch_end", step, logs)
+        callbacks.call("on_test_end", logs)
+        return logs
+
+    def _on_batch(self, step_function, x, y, sample_weight, class_weight, reset, as_dict, caller):
+        self._compile_state(caller)
+        data = adapt(x, y, sample_weight, None, False, class_weight, caller)
+        if reset:
+            self.reset_metrics()
+        logs = _python(step_function(next(iter(_whole_batch(data)))))
+        if as_dict:
+            return logs
+        values = [logs[name] for name in self.metrics_names]
+        return values[0] if len(values) == 1 else values
+
+
+def _whole_batch(data):
+    """All of ``data`` as one batch."""
+    if isinstance(data, data_adapter.ArrayData):
+        data.batch_size = max(data.size, 1)
+    return data.batches()
+
+
+def _callbacks(given, model, verbose, epochs, steps, history=False):
+    if isinstance(given, CallbackList):
+        return given
+    if given is not None and not isinstance(given, (list, tuple)):
+        raise InvalidArgumentError(
+            f"callbacks must be a list of callbacks, got {given!r:.100}", op="fit"
+        )
+    return CallbackList(
+        given,
+        add_history=history,
+        add_progbar=verbose != 0,
+        model=model,
+        verbose=verbose,
+        epochs=epochs,
+        steps=steps,
+    )
+
+
+def _with_validation(data, validation_data, validation_split, batch_size):
+    """``(training data, validation data or None)``: ``validation_data`` as given, or the
+    last ``validation_split`` of the arrays."""
+    if validation_data is not None:
+        if isinstance(validation_data, data_adapter.Dataset):
+            return data, adapt(validation_data, None, None, None, False, None, "fit")
+        if not isinstance(validation_data, (tuple, list)) or len(validation_data) not in (2, 3):
+            raise InvalidArgumentError(
+                "When passing validation_data, it must contain 2 (x_val, y_val) or 3 "
+                "(x_val, y_val, val_sample_weights) items, or be a Dataset; got "
+                f"{type(validation_data).__name__}",
+                op="fit",
+            )
+        x, y, weights = unpack_x_y_sample_weight(tuple(validation_data))
+        return data, adapt(x, y, weights, batch_size, False, None, "fit")
+    if (
+        isinstance(validation_split, bool)
+        or not isinstance(validation_split, numbers.Real)
+        or (not 0 <= validation_split < 1)
+    ):
+        raise InvalidArgumentError(
+            f"validation_split must be a number in [0, 1), got {validation_split!r}", op="fit"
+        )
+    if not validation_split:
+        return data, None
+    if not isinstance(data, data_adapter.ArrayData):
+        raise InvalidArgumentError(
+            "`validation_split` is only supported for Tensors or NumPy arrays, found a "
+            "Dataset; pass validation_data= instead",
+            op="fit",
+        )
+    return data.split(validation_split)
+
+
+def _due(epoch, frequency):
+    """Whether fit validates after ``epoch`` (``validation_freq``: every n-th, or a list)."""
+    if isinstance(frequency, (list, tuple, set, range)):
+        return epoch + 1 in frequency
+    return (epoch + 1) % _whole(frequency, "validation_freq", 1) == 0
+
+
+def _verbosity(verbose):
+    if verbose == "auto":
+        return 1
+    if isinstance(verbose, bool) or verbose not in (0, 1, 2):
+        raise InvalidArgumentError(
+            f"verbose must be 0 (silent), 1 (progress bar), 2 (one line per epoch) or "
+            f"'auto', got {verbose!r}",
+            op="fit",
+        )
+    return int(verbose)
+
+
+def _whole(value, what, minimum):
+    return data_adapter.whole_number(value, what, "fit", minimum)
+
+
+def _python(logs):
+    """The logs' values as Python floats (Keras gives callbacks plain numbers)."""
+    return {name: _number(value) for name, value in logs.items()}
+
+
+def _number(value):
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
+        return value.item()
+    return value
+
+
+def _concatenated(batches):
+    """Each output's batches joined along the batch axis, as numpy arrays."""
+    first = batches[0]
+    columns = zip(*(nest.flatten(batch) for batch in batches), strict=True)
+    joined = [np.concatenate([np.asarray(part.numpy()) for part in column]) for column in columns]
+    return nest.pack_sequence_as(first, joined)
