@@ -16,7 +16,7 @@ Examples
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import nn
-from eagerkit.ops.arithmetic import minimum
+from eagerkit.ops.arithmetic import maximum, minimum
 from eagerkit.ops.cast import cast
 from eagerkit.ops.indexing import one_hot
 from eagerkit.ops.math import abs as abs_
@@ -54,6 +54,21 @@ def mean_absolute_error(y_true, y_pred):
     """Mean of |y_pred - y_true| over the last axis."""
     y_true, y_pred = _pair("mean_absolute_error", y_true, y_pred)
     return reduce_mean(abs_(y_pred - y_true), axis=-1)
+
+
+def mean_absolute_percentage_error(y_true, y_pred):
+    """100 * mean of |y_true - y_pred| / |y_true| over the last axis (|y_true| at least
+    Keras' epsilon, so a zero target does not divide by zero).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.losses.mean_absolute_percentage_error([[2.0, 4.0]], [[1.0, 5.0]])
+    <ek.Tensor: shape=(1,), dtype=float32, numpy=array([37.5], dtype=float32)>
+    """
+    y_true, y_pred = _pair("mean_absolute_percentage_error", y_true, y_pred)
+    scale = maximum(abs_(y_true), EPSILON)
+    return 100.0 * reduce_mean(abs_(y_true - y_pred) / scale, axis=-1)
 
 
 def huber(y_true, y_pred, delta=1.0):
@@ -125,6 +140,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
 
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
+mape = MAPE = mean_absolute_percentage_error
 
 
 class Reduction:
@@ -232,6 +248,13 @@ class MeanAbsoluteError(LossFunctionWrapper):
 
     def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_error"):
         super().__init__(mean_absolute_error, reduction, name)
+
+
+class MeanAbsolutePercentageError(LossFunctionWrapper):
+    """Mean absolute percentage error."""
+
+    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_percentage_error"):
+        super().__init__(mean_absolute_percentage_error, reduction, name)
 
 
 class Huber(LossFunctionWrapper):

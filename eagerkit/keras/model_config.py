@@ -108,6 +108,7 @@ def functional_config(model):
 
 def functional_from_config(cls, config, custom_objects=None):
     from eagerkit.keras.functional import Functional
+    from eagerkit.keras.layers.input_layer import InputLayer
 
     _expect(config, ("layers", "nodes", "input_layers", "output_layers"), "Functional")
     layers = {}
@@ -116,8 +117,8 @@ def functional_from_config(cls, config, custom_objects=None):
         layers[entry.get("name", layer.name)] = layer
     made = {}  # (layer name, call number) -> the outputs of that call
     for name, layer in layers.items():
-        if hasattr(layer, "output") and isinstance(layer.output, KerasTensor):
-            made[(name, 0)] = layer.output  # an InputLayer: its call is its making
+        if isinstance(layer, InputLayer):
+            made[(name, 0)] = layer.output  # its call is its making
 
     def tensor(ref):
         name, call, index = ref

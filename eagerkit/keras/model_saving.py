@@ -111,6 +111,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
     if it was compiled, compiled again with its optimizer's state (``compile=False``:
     not compiled). Classes not built into eagerkit must be registered
     (``register_keras_serializable``) or given in ``custom_objects``."""
+    _checked_path(filepath, None, "load_model")
     description, prefix, cleanup = model_files.read(filepath)
     try:
         with custom_object_scope(custom_objects or {}):
@@ -148,6 +149,17 @@ def model_from_json(json_string, custom_objects=None):
 def model_from_config(config, custom_objects=None):
     """The model a ``{"class_name", "config"}`` dict describes, with fresh weights."""
     return deserialize_keras_object(config, builtin_objects.layers(), custom_objects, "layer")
+
+
+def clone_model(model, input_tensors=None, clone_function=None):
+    """A new model like ``model`` (same config) with fresh weights, as Keras clones."""
+    if input_tensors is not None or clone_function is not None:
+        raise UnimplementedError(
+            "clone_model: input_tensors and clone_function are not supported; clone_model("
+            "model) rebuilds the model from its config",
+            op="clone_model",
+        )
+    return model_from_config(serialize_keras_object(model))
 
 
 def _checkpoint(model, include_optimizer=True):
@@ -284,9 +296,12 @@ def ensure_built(model, shape=None):
         return
     shape = shape or vars(model).get("_build_input_shape")
     layers = getattr(model, "_tracked_layers", None)
-    if shape is None and layers is not None:  # Sequential: its Input, or its first layer's
-        known = model.input_spec_shape or (layers and layers[0].input_spec_shape)
+    if shape is None and layers:  # Sequential: its Input, or its first layer's
+        known = model.input_spec_shape or layers[0].input_spec_shape
         shape = None if not known else [None, *known]
+        inputs = getattr(layers[0], "inputs", None)  # a functional model knows its own
+        if shape is None and isinstance(inputs, list) and len(inputs) == 1:
+            shape = inputs[0].shape.as_list()
     if shape is None:
         return  # unknown until the first call: a restore waits for the variables
     from eagerkit.ops.creation import zeros

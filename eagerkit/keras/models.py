@@ -5,25 +5,27 @@ kept in attributes (``self.dense = ek.layers.Dense(10)``), or in lists of them; 
 way, ``self.track_layer(layer)``, works too.
 """
 
-from eagerkit.errors import FailedPreconditionError
+from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.keras import model_config
 from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers import added
 from eagerkit.keras.layers.base import Layer, sublayers
 from eagerkit.keras.model_saving import (
     ModelSaving,
+    clone_model,
+    ensure_built,
     load_model,
     model_from_config,
     model_from_json,
     save_model,
 )
 from eagerkit.keras.training import Training
-from eagerkit.ops.creation import zeros
 
 __all__ = [
     "Model",
     "Network",
     "Sequential",
+    "clone_model",
     "load_model",
     "model_from_config",
     "model_from_json",
@@ -73,6 +75,35 @@ class Network(Layer):
     def layers(self):
         """The directly contained layers, in the order they were tracked or assigned."""
         return sublayers(self)
+
+    def get_layer(self, name=None, index=None):
+        """The layer called ``name`` (or at position ``index`` of ``layers``).
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> model = ek.Sequential([ek.layers.Dense(2, name="a"), ek.layers.Dense(1, name="b")])
+        >>> model.get_layer("b").name, model.get_layer(index=0).name
+        ('b', 'a')
+        """
+        layers = self.layers
+        if index is not None:
+            if type(index) is not int or not -len(layers) <= index < len(layers):
+                raise InvalidArgumentError(
+                    f"get_layer: model '{self.name}' has {len(layers)} layers, so index must "
+                    f"be a whole number from 0 to {len(layers) - 1}, got {index!r}",
+                    op="get_layer",
+                )
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        names = ", ".join(repr(layer.name) for layer in layers)
+        raise InvalidArgumentError(
+            f"get_layer: model '{self.name}' has no layer named {name!r}. Its layers are: "
+            f"{names or 'none'}",
+            op="get_layer",
+        )
 
     def summary(self, print_fn=print):
         """Print one row per layer: name (type), output shape, parameter count; then totals.
@@ -229,11 +260,7 @@ class Sequential(Model):
         return x
 
     def summary(self, print_fn=print):
-        """As ``Network.summary``; an ``Input`` or a first layer made with ``input_shape=``
-        builds the model."""
-        first = self._tracked_layers[0] if self._tracked_layers else None
-        shape = self.input_spec_shape or (first and first.input_spec_shape)
-        if not self.built and first is not None and shape is not None:
-            example = [1 if size is None else size for size in shape]
-            self(zeros((1, *example), dtype=self.dtype))  # one dummy example
+        """As ``Network.summary``; an ``Input``, a first layer made with ``input_shape=``
+        or a functional model first builds the model."""
+        ensure_built(self)
         super().summary(print_fn)

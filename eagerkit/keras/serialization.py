@@ -157,16 +157,16 @@ def _function_name(function):
             return _NAME_OF[id(candidate)]
     from eagerkit.keras import builtin_objects
 
-    name = builtin_objects.function_name(function)
-    if name is None:
+    name = builtin_objects.function_name(function) or getattr(function, "__name__", None)
+    if name is None or not name.isidentifier():
         raise InvalidArgumentError(
-            f"cannot write the function {getattr(function, '__qualname__', function)!r} into "
-            "a config: a saved model names its functions, so register it first with "
-            "@ek.keras.saving.register_keras_serializable(), or use a built-in one by name "
-            "(e.g. activation='relu')",
+            f"cannot write the function {function!r} into a config: a saved model names its "
+            "functions, and a lambda has no name. Use a def'd function, registered with "
+            "@ek.keras.saving.register_keras_serializable() (or given to load_model in "
+            "custom_objects=), or a built-in one by name (e.g. activation='relu')",
             op="serialize_keras_object",
         )
-    return name
+    return name  # loading finds it again only if it is built in, registered or given
 
 
 def deserialize_keras_object(

@@ -12,6 +12,7 @@ Examples
 TensorShape([1, 1, 10])
 """
 
+from eagerkit.keras.layers.activation import Activation
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.convolutional import (
     AveragePooling2D,
@@ -80,6 +81,7 @@ def deserialize(config, custom_objects=None):
 
 
 __all__ = [
+    "Activation",
     "Add",
     "Average",
     "Concatenate",

@@ -128,6 +128,18 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
             inputs = cast(inputs, self.dtype)
         return inputs
 
+    @property
+    def input(self):
+        """The KerasTensor(s) this layer was first called on in a functional model."""
+        calls = vars(self).get("_calls")
+        if calls is None:
+            raise AttributeError(
+                f"Layer {self.name} has never been called on a KerasTensor (ek.keras.Input) "
+                "and thus has no defined input"
+            )
+        inputs = calls.nodes[0].inputs
+        return inputs[0] if len(inputs) == 1 else inputs
+
     def build(self, input_shape):
         """Make the layer's variables for inputs of ``input_shape`` (nothing by default)."""
 
@@ -172,6 +184,8 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
     def non_trainable_variables(self):
         """Variables kept out of training (e.g. BatchNormalization's moving averages)."""
         return [v for v, trainable in _owned(self) if not trainable]
+
+    non_trainable_weights = non_trainable_variables
 
     def count_params(self):
         """How many numbers the layer's variables hold."""
