@@ -65,6 +65,13 @@ class CompileState:
 
 def _check_names(loss, metrics, weighted_metrics):
     """Look every name up now, so that a misspelt one fails in compile()."""
+    for what, spec in (("metrics", metrics), ("weighted_metrics", weighted_metrics)):
+        if spec is not None and not isinstance(spec, (list, tuple, dict)):
+            raise InvalidArgumentError(
+                f"Expected `{what}` argument to be a list, tuple, or dict. Received: "
+                f"{what}={spec!r:.100} of type {type(spec).__name__}; e.g. metrics=['accuracy']",
+                op="compile",
+            )
     for spec in _leaves(loss):
         compile_utils.get_loss(spec)
     for spec in _leaves(metrics) + _leaves(weighted_metrics):

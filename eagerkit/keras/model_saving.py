@@ -235,6 +235,10 @@ def _metric_name(metric):
 
 
 def _unspec(spec, table, what, custom_objects):
+    """A compile() argument back from ``_spec``: names stay names (compile looks them up,
+    and names its metrics after them), configs become objects."""
+    if spec is None or isinstance(spec, str):
+        return spec
     if isinstance(spec, list):
         return [_unspec(item, table, what, custom_objects) for item in spec]
     if isinstance(spec, dict) and "dict" in spec:
