@@ -24,13 +24,11 @@ Examples
 True
 """
 
-import inspect
 import json
 import os
-import warnings
 
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
-from eagerkit.keras import builtin_objects, model_files
+from eagerkit.keras import builtin_objects, compile_config, model_files
 from eagerkit.keras.serialization import (
     custom_object_scope,
     deserialize_keras_object,
@@ -91,7 +89,7 @@ class ModelSaving:
         ensure_built(self)
         description = {
             "model": serialize_keras_object(self),
-            "compile": _compile_config(self) if include_optimizer else None,
+            "compile": compile_config.saved(self) if include_optimizer else None,
             "build_input_shape": vars(self).get("_build_input_shape"),
         }
         json.dumps(description, default=model_files._json_value)  # fails here, before writing
@@ -121,7 +119,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
             ensure_built(model, description.get("build_input_shape"))
             settings = description.get("compile")
             if compile and settings:
-                model.compile(**_compile_arguments(settings, custom_objects))
+                model.compile(**compile_config.arguments(settings, custom_objects))
         _checkpoint(model).read(prefix)
     finally:
         cleanup()
@@ -190,107 +188,6 @@ def _checked_path(filepath, save_format, caller):
     if not path:
         raise InvalidArgumentError(f"{caller}: filepath is empty", op=caller)
     return path
-
-
-def _compile_config(model):
-    """The compile() settings as JSON-able data, or None (with a warning) when some
-    setting cannot be named in a config."""
-    state = vars(model).get("_compiled")
-    if state is None:
-        return None
-    loss, metrics, loss_weights, weighted_metrics = state.specs
-    try:
-        return {
-            "optimizer": _optimizer_config(model.optimizer),
-            "loss": _spec(loss),
-            "metrics": _spec(metrics),
-            "loss_weights": loss_weights,
-            "weighted_metrics": _spec(weighted_metrics),
-        }
-    except InvalidArgumentError as error:
-        warnings.warn(
-            f"the model was saved without its compile() settings: {error}. Load it with "
-            "load_model(path, compile=False) and compile it again",
-            stacklevel=3,
-        )
-        return None
-
-
-def _spec(spec):
-    if isinstance(spec, dict):
-        return {"dict": {key: _spec(value) for key, value in spec.items()}}
-    if isinstance(spec, (list, tuple)):
-        return [_spec(item) for item in spec]
-    if spec is None or isinstance(spec, str) or callable(spec) and not hasattr(spec, "__dict__"):
-        return serialize_keras_object(spec)
-    if hasattr(spec, "get_config") or inspect.isfunction(spec):
-        return serialize_keras_object(spec)
-    return {"class_name": _metric_name(spec), "config": {"name": spec.name}}
-
-
-def _metric_name(metric):
-    from eagerkit.keras.serialization import get_registered_name
-
-    return get_registered_name(type(metric))
-
-
-def _unspec(spec, table, what, custom_objects):
-    """A compile() argument back from ``_spec``: names stay names (compile looks them up,
-    and names its metrics after them), configs become objects."""
-    if spec is None or isinstance(spec, str):
-        return spec
-    if isinstance(spec, list):
-        return [_unspec(item, table, what, custom_objects) for item in spec]
-    if isinstance(spec, dict) and "dict" in spec:
-        return {k: _unspec(v, table, what, custom_objects) for k, v in spec["dict"].items()}
-    if isinstance(spec, dict) and what == "metric":
-        from eagerkit.keras.serialization import lookup
-
-        return lookup(spec["class_name"], "metric", custom_objects, table)(**spec["config"])
-    return deserialize_keras_object(spec, table, custom_objects, what)
-
-
-def _compile_arguments(settings, custom_objects):
-    from eagerkit.keras.serialization import lookup
-
-    metrics = builtin_objects.metrics()
-    optimizer = settings["optimizer"]
-    cls = lookup(optimizer["class_name"], "optimizer", custom_objects, builtin_objects.optimizers())
-    return {
-        "optimizer": (
-            cls.from_config(optimizer["config"])
-            if hasattr(cls, "from_config")
-            else cls(**optimizer["config"])
-        ),
-        "loss": _unspec(settings.get("loss"), builtin_objects.losses(), "loss", custom_objects),
-        "metrics": _unspec(settings.get("metrics"), metrics, "metric", custom_objects),
-        "loss_weights": settings.get("loss_weights"),
-        "weighted_metrics": _unspec(
-            settings.get("weighted_metrics"), metrics, "metric", custom_objects
-        ),
-    }
-
-
-def _optimizer_config(optimizer):
-    """``{"class_name", "config"}`` of an optimizer: Keras' own by their arguments."""
-    if hasattr(optimizer, "get_config"):
-        return serialize_keras_object(optimizer)
-    cls = type(optimizer)
-    if builtin_objects.optimizers().get(cls.__name__) is not cls:
-        raise InvalidArgumentError(
-            f"the optimizer {optimizer!r} is not one of ek.keras.optimizers (SGD, Adam, "
-            "RMSprop, Adagrad) and has no get_config()",
-            op="save",
-        )
-    config = {}
-    for name in list(inspect.signature(cls.__init__).parameters)[1:]:
-        value = getattr(optimizer, name, None)
-        if callable(value):
-            raise InvalidArgumentError(
-                f"the optimizer's {name} is a function, which a config cannot hold", op="save"
-            )
-        config[name] = value
-    return {"class_name": cls.__name__, "config": config}
 
 
 def ensure_built(model, shape=None):
