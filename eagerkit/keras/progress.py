@@ -27,6 +27,7 @@ Examples
 import math
 import sys
 
+from eagerkit.arguments import whole_number
 from eagerkit.errors import InvalidArgumentError
 
 WIDTH = 30  # characters of the bar between the brackets, as Keras draws it
@@ -68,6 +69,7 @@ class Progbar:
 
     def update(self, current, values=None, finalize=None):
         """Show progress at step ``current`` with ``values`` (pairs, or a dict)."""
+        current = _count(current, "current", "Progbar.update")
         pairs = list(values.items()) if isinstance(values, dict) else list(values or [])
         steps = max(current - self._seen_so_far, 1)
         for name, value in pairs:
@@ -90,6 +92,7 @@ class Progbar:
 
     def add(self, n, values=None):
         """Advance by ``n`` steps."""
+        n = _count(n, "n", "Progbar.add")
         self.update(self._seen_so_far + n, values)
 
     def final_line(self, current):
@@ -147,6 +150,14 @@ def _new_live_line(target, interval):
         dynamic_ncols=False,
         bar_format="",
     )
+
+
+def _count(value, what, op):
+    """A number of steps: a whole number >= 0 (a fraction is refused, not truncated)."""
+    value = whole_number(value, what, op)
+    if value < 0:
+        raise InvalidArgumentError(f"{op}: {what} must be >= 0, got {value}", op=op)
+    return value
 
 
 def _interactive():
