@@ -33,8 +33,9 @@ class Metric(_Metric):
         raise NotImplementedError(f"{type(self).__name__} must define update_state")
 
     def __call__(self, *args, **kwargs):
+        before = self._state()
         self.update_state(*args, **kwargs)
-        return self.result()
+        return self._result_after(before)
 
     def add_weight(self, name, shape=(), initializer="zeros", dtype=None):
         """A non-trainable state variable for a custom metric (``self.add_weight("tp")``).

@@ -19,7 +19,7 @@ from eagerkit.keras.layers.weight_lists import WeightLists
 from eagerkit.module import Module, snake_case
 from eagerkit.ops.cast import cast
 from eagerkit.tensor import Tensor, convert_to_tensor
-from eagerkit.train.tracking import restore_deferred
+from eagerkit.train.tracking import restore_deferred, taking_back_restores
 from eagerkit.variables import Variable
 
 _name_counts = {}
@@ -108,10 +108,11 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
         """Build, then call; if either fails, the build is taken back (nothing half-built)."""
         unbuilt = first_call.attributes_before(self)
         try:
-            self.build(_shape_of(inputs))
-            self.built = True
-            restore_deferred(self)  # values a checkpoint restored before they existed
-            return self.call(inputs, *args, **kwargs)
+            with taking_back_restores():  # a failed call puts checkpoint values back in wait
+                self.build(_shape_of(inputs))
+                self.built = True
+                restore_deferred(self)  # values a checkpoint restored before they existed
+                return self.call(inputs, *args, **kwargs)
         except BaseException:
             first_call.restore(unbuilt)
             raise
