@@ -116,18 +116,18 @@ class Progbar:
     def _draw_live(self, current):
         if not _interactive():
             return
-        if self._bar is None:
-            self._bar = _new_live_line(self.target, self.interval)
-            if self._bar is None:
-                return  # tqdm is not installed: final lines only
         count = (
             f"{current:{len(str(self.target))}d}/{self.target}"
             if self.target is not None
             else f"{current:7d}/Unknown"
         )
         bar = f" [{{bar:{self.width}}}] - ETA: {{remaining}}" if self.target is not None else ""
-        text = self._metric_text().replace("{", "{{").replace("}", "}}")
-        self._bar.bar_format = count + bar + text
+        text = count + bar + self._metric_text().replace("{", "{{").replace("}", "}}")
+        if self._bar is None:
+            self._bar = _new_live_line(self.target, self.interval, text)
+            if self._bar is None:
+                return  # tqdm is not installed: final lines only
+        self._bar.bar_format = text
         self._bar.update(current - self._bar.n)
 
     def _close_live(self):
@@ -136,7 +136,7 @@ class Progbar:
             self._bar = None
 
 
-def _new_live_line(target, interval):
+def _new_live_line(target, interval, bar_format):
     try:
         from tqdm.std import tqdm
     except ImportError:
@@ -148,7 +148,7 @@ def _new_live_line(target, interval):
         ascii=".>=",  # Keras' bar: [=====>.....]
         mininterval=interval,
         dynamic_ncols=False,
-        bar_format="",
+        bar_format=bar_format,  # the first line drawn is already Keras'
     )
 
 
