@@ -14,7 +14,7 @@ Examples
 
 from collections import namedtuple
 
-from eagerkit import devices
+from eagerkit import devices, placement
 from eagerkit.errors import InvalidArgumentError
 
 PhysicalDevice = namedtuple("PhysicalDevice", ["name", "device_type"])
@@ -114,3 +114,35 @@ def set_visible_devices(devices_to_use, device_type=None):
     affected = {n for n in everything if kind in (None, _type_and_index(n)[0]) and n != "/cpu:0"}
     already_hidden = set(everything).difference(devices.visible_device_names())
     devices.set_hidden_devices((already_hidden - affected) | (affected - wanted))
+
+
+def set_soft_device_placement(enabled):
+    """Whether ``with ek.device("GPU:0")`` on a machine without that GPU runs on the CPU
+    (True, TF2's default) or raises the error that says why (False).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.config.set_soft_device_placement(False)
+    >>> ek.config.get_soft_device_placement()
+    False
+    >>> ek.config.set_soft_device_placement(True)
+    """
+    if not isinstance(enabled, (bool, int)):
+        raise InvalidArgumentError(
+            f"set_soft_device_placement: expected True or False, got {enabled!r}",
+            op="set_soft_device_placement",
+        )
+    placement.soft_placement = bool(enabled)
+
+
+def get_soft_device_placement():
+    """True when a ``device`` scope naming a missing GPU places its block on the CPU.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.config.get_soft_device_placement()
+    True
+    """
+    return placement.soft_placement

@@ -144,6 +144,47 @@ def test_cells_that_time_something_are_not_compared_and_stored_empty(path):
                 assert not found, f"{where} prints {found.group()!r}: is it a timing?"
 
 
+def adaptive_flows(notebook):
+    """Names bound to a GradientFlow made without ``every``: such a flow measures one step
+    in k, with k chosen from how long measuring takes, so its history depends on load."""
+    names = set()
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        python = TransformerManager().transform_cell("".join(cell["source"]))
+        for node in ast.walk(ast.parse(python)):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                call = node.value
+                made = getattr(call.func, "id", getattr(call.func, "attr", None))
+                if made == "GradientFlow" and "every" not in {k.arg for k in call.keywords}:
+                    names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_no_checked_output_reads_a_flow_that_measures_as_load_allows(path):
+    notebook = _load(path)
+    flows = adaptive_flows(notebook)
+    for index, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] != "code" or not nbval_compares(cell):
+            continue
+        source = "".join(cell["source"])
+        for name in flows:
+            assert not re.search(rf"\b{name}\.history\b", source), (
+                f"{path.name}, cell {index} prints from {name}.history, but {name} measures one "
+                "step in k as the machine's load allows: give it every=1"
+            )
+
+
+def test_flows_that_adapt_to_load_are_found():
+    cells = [
+        "flow = GradientFlow(model)\nfixed = ek.widgets.GradientFlow(model, every=1)",
+        "other = widgets.GradientFlow(model, vanishing=1e-4)",
+    ]
+    notebook = {"cells": [{"cell_type": "code", "source": source} for source in cells]}
+    assert adaptive_flows(notebook) == {"flow", "other"}
+
+
 def test_lessons_are_numbered_in_teaching_order():
     names = [p.name for p in LESSONS]
     assert names, "no lessons in notebooks/"
