@@ -31,6 +31,11 @@ class Terminal(io.StringIO):
         return True
 
 
+@pytest.fixture(autouse=True)
+def _live_bar_allowed(monkeypatch):
+    monkeypatch.delenv("EAGERKIT_LIVE_PROGRESS", raising=False)  # conftest turns it off
+
+
 def fit_output(verbose, terminal, epochs=2):
     ek.random.set_seed(0)
     model = keras.Sequential([keras.layers.Dense(1)])
@@ -64,6 +69,14 @@ def test_verbose_1_in_a_terminal_draws_a_live_bar_and_leaves_timeless_lines():
     assert FINAL.match(lines[1]) and FINAL.match(lines[3]) and len(lines) == 4
     assert lines[1].startswith("10/10 [==============================] - loss: ")
     assert kept_by_jupyter(fit_output(verbose=1, terminal=True))[1] == stored  # every run
+
+
+def test_the_switch_the_suite_sets_turns_the_live_line_off(monkeypatch):
+    live = fit_output(verbose=1, terminal=True)
+    monkeypatch.setenv("EAGERKIT_LIVE_PROGRESS", "0")  # tests/conftest.py, for nbval's kernels
+    quiet = fit_output(verbose=1, terminal=True)
+    assert "\r" in live and "\r" not in quiet and "ETA" not in quiet
+    assert quiet == kept_by_jupyter(live)[1]  # the lines a notebook keeps either way
 
 
 def test_verbose_modes_as_keras():

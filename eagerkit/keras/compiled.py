@@ -9,6 +9,7 @@ the keys of the logs callbacks receive and of ``History.history``.
 
 import functools
 import inspect
+import numbers
 
 from eagerkit import nest
 from eagerkit.errors import InvalidArgumentError
@@ -32,7 +33,7 @@ class CompileState:
         self.loss = self.metrics = None
         self.added = {}  # name -> Mean, for what layers log with add_metric
         self.seen_data = False
-        _check_names(loss, metrics, weighted_metrics)  # unknown names fail in compile()
+        _check_names(loss, metrics, loss_weights, weighted_metrics)  # misspelt: fail now
         if output_names is not None:
             self._build(output_names)
 
@@ -63,7 +64,7 @@ class CompileState:
         return []
 
 
-def _check_names(loss, metrics, weighted_metrics):
+def _check_names(loss, metrics, loss_weights, weighted_metrics):
     """Look every name up now, so that a misspelt one fails in compile()."""
     for what, spec in (("metrics", metrics), ("weighted_metrics", weighted_metrics)):
         if spec is not None and not isinstance(spec, (list, tuple, dict)):
@@ -77,6 +78,15 @@ def _check_names(loss, metrics, weighted_metrics):
     for spec in _leaves(metrics) + _leaves(weighted_metrics):
         if isinstance(spec, str) and spec not in compile_utils.MATCHED_NAMES:
             compile_utils.lookup_metric(spec)
+        elif not (isinstance(spec, (str, dict, AnyMetric)) or callable(spec)):
+            compile_utils.get_metric(spec, None, None, None)  # Keras' "Could not interpret"
+    for weight in _leaves(loss_weights):
+        if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
+            raise InvalidArgumentError(
+                f"loss_weights must hold numbers (one per output, or a dict by output name), "
+                f"got {weight!r:.100}; e.g. loss_weights=[1.0, 0.2]",
+                op="compile",
+            )
 
 
 def _leaves(spec):

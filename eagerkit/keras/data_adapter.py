@@ -226,7 +226,14 @@ def _host_arrays(value, what):
     if value is None:
         return None
     if _numbers_only(value):
-        value = np.asarray(value)
+        try:
+            value = np.asarray(value)
+        except ValueError:  # numpy's "inhomogeneous shape": rows of different lengths
+            raise InvalidArgumentError(
+                f"{what} holds nested lists of different lengths, which make no array; pad "
+                "the shorter rows to one length (or use ek.ragged.constant and a Dataset)",
+                op="fit",
+            ) from None
     leaves = [_numpy(leaf, what) for leaf in nest.flatten(value)]
     return nest.pack_sequence_as(value, leaves)
 

@@ -20,6 +20,7 @@ from eagerkit.keras.model_saving import (
     save_model,
 )
 from eagerkit.keras.training import Training
+from eagerkit.tensor import Tensor
 
 __all__ = [
     "Model",
@@ -254,6 +255,7 @@ class Sequential(Model):
         self.track_layer(layer)
 
     def call(self, inputs, training=None):
+        _check_input_shape(self, inputs)
         x = inputs
         for layer in self._tracked_layers:
             x = layer(x, training=training)
@@ -264,3 +266,25 @@ class Sequential(Model):
         or a functional model first builds the model."""
         ensure_built(self)
         super().summary(print_fn)
+
+
+def _check_input_shape(model, inputs):
+    """Keras' check of the examples' shape against the model's ``Input`` (or its first
+    layer's ``input_shape=``): otherwise the first layer would build for the wrong size."""
+    first = model._tracked_layers[0] if model._tracked_layers else None
+    expected = model.input_spec_shape or getattr(first, "input_spec_shape", None)
+    if expected is None or not isinstance(inputs, Tensor):
+        return
+    found = tuple(inputs._data.shape)
+    fits = len(found) == len(expected) + 1 and all(
+        e is None or e == f for e, f in zip(expected, found[1:], strict=True)
+    )
+    if not fits:
+        wanted = (None, *expected)
+        raise InvalidArgumentError(
+            f'Input 0 of layer "{model.name}" is incompatible with the layer: expected '
+            f"shape={wanted}, found shape={found}. Give examples of shape "
+            f"(batch, {', '.join(str(e) for e in expected)}), or make a model whose Input has "
+            "the new shape",
+            op=type(model).__name__,
+        )

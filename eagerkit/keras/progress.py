@@ -1,7 +1,8 @@
 """Keras' progress bar (``ek.keras.utils.Progbar``), drawn with tqdm.
 
 While an epoch runs, an interactive output (a terminal, a Jupyter kernel) shows Keras'
-live line, redrawn in place by tqdm::
+live line, redrawn in place by tqdm (unless ``EAGERKIT_LIVE_PROGRESS=0``: the test
+suite sets it, so the lessons nbval checks never draw it)::
 
      3/8 [===========>..................] - ETA: 00:01 - loss: 0.6931 - accuracy: 0.5000
 
@@ -25,6 +26,7 @@ Examples
 """
 
 import math
+import os
 import sys
 
 from eagerkit.arguments import whole_number
@@ -160,8 +162,15 @@ def _count(value, what, op):
     return value
 
 
+LIVE_SWITCH = "EAGERKIT_LIVE_PROGRESS"  # "0": final lines only (the test suite's kernels)
+
+
 def _interactive():
-    """Whether the output redraws a line in place: a terminal, or a Jupyter kernel's."""
+    """Whether the output redraws a line in place: a terminal, or a Jupyter kernel's, unless
+    nobody watches it (``EAGERKIT_LIVE_PROGRESS=0``, which tests/conftest.py sets, so that
+    the kernels nbval starts for the lessons print no clock at all)."""
+    if os.environ.get(LIVE_SWITCH) == "0":
+        return False
     stdout = sys.stdout
     kernel = type(stdout).__module__.startswith("ipykernel")  # its OutStream, not imported
     return kernel or bool(getattr(stdout, "isatty", lambda: False)())

@@ -22,6 +22,7 @@ import numpy as np
 from eagerkit import nest
 from eagerkit.keras import compiled, data_adapter
 from eagerkit.keras.data_adapter import adapt, unpack_x_y_sample_weight
+from eagerkit.keras.taking_back import all_or_nothing
 from eagerkit.tape import GradientTape
 
 
@@ -70,6 +71,7 @@ class Steps:
         """``{name: value}`` of every metric now (what callbacks receive as logs)."""
         return {metric.name: compiled.value_of(metric) for metric in self.metrics}
 
+    @all_or_nothing
     def train_on_batch(
         self,
         x,
@@ -91,12 +93,14 @@ class Steps:
             "train_on_batch",
         )
 
+    @all_or_nothing
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True, return_dict=False):
         """The loss (and metrics) of one batch, without training."""
         return self._on_batch(
             self.test_step, x, y, sample_weight, None, reset_metrics, return_dict, "test_on_batch"
         )
 
+    @all_or_nothing
     def predict_on_batch(self, x):
         """The model's outputs on one batch, as numpy arrays."""
         data = adapt(x, None, None, None, False, None, "predict_on_batch")

@@ -21,18 +21,17 @@ Examples
 array([[2.5]], dtype=float32)
 """
 
-import numbers
-
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
-from eagerkit.keras import compile_utils, compiled, data_adapter
-from eagerkit.keras.callback_base import CallbackList
-from eagerkit.keras.data_adapter import EpochBatches, adapt, unpack_x_y_sample_weight
+from eagerkit.keras import compile_utils, compiled, fit_arguments
+from eagerkit.keras.data_adapter import EpochBatches, adapt
 from eagerkit.keras.steps import Steps, concatenated, python_values
+from eagerkit.keras.taking_back import all_or_nothing
 
 
 class Training(Steps):
     """Keras' training API for models (``Model`` inherits it)."""
 
+    @all_or_nothing
     def compile(
         self,
         optimizer="rmsprop",
@@ -65,6 +64,7 @@ class Training(Steps):
         vars(self)["_compiled"] = state
         self.stop_training = False
 
+    @all_or_nothing
     def fit(
         self,
         x=None,
@@ -87,15 +87,17 @@ class Training(Steps):
         """Train for ``epochs`` passes over ``x``/``y`` (arrays or a Dataset); returns the
         ``History`` (also kept as ``model.history``)."""
         self._compile_state("fit")
-        verbose = _verbosity(verbose)
-        epochs = _whole(epochs, "epochs", 0)
-        initial_epoch = _whole(initial_epoch, "initial_epoch", 0)
+        verbose = fit_arguments.verbosity(verbose)
+        epochs = fit_arguments.whole(epochs, "epochs", 0)
+        initial_epoch = fit_arguments.whole(initial_epoch, "initial_epoch", 0)
         data = adapt(x, y, sample_weight, batch_size, shuffle, class_weight, "fit")
-        data, validation = _with_validation(
+        data, validation = fit_arguments.with_validation(
             data, validation_data, validation_split, validation_batch_size or batch_size
         )
         batches = EpochBatches(data, steps_per_epoch, epochs)
-        callbacks = _callbacks(callbacks, self, verbose, epochs, batches.steps, history=True)
+        callbacks = fit_arguments.callback_list(
+            callbacks, self, verbose, epochs, batches.steps, history=True
+        )
         self.stop_training = False
         callbacks.call("on_train_begin", {})
         epoch_logs = {}
@@ -119,7 +121,7 @@ class Training(Steps):
                 )
             callbacks.params["steps"] = batches.steps  # learned from a Dataset's first pass
             epoch_logs = dict(logs)
-            if validation is not None and _due(epoch, validation_freq):
+            if validation is not None and fit_arguments.validation_due(epoch, validation_freq):
                 results = self._test_loop(validation, validation_steps, callbacks)
                 epoch_logs.update({f"val_{name}": value for name, value in results.items()})
             callbacks.call("on_epoch_end", epoch, epoch_logs)
@@ -129,6 +131,7 @@ class Training(Steps):
         self.history = callbacks.history
         return callbacks.history
 
+    @all_or_nothing
     def evaluate(
         self,
         x=None,
@@ -143,23 +146,24 @@ class Training(Steps):
         """The loss and metrics on ``x``/``y``: a number, a list in ``metrics_names`` order,
         or (``return_dict``) a dict."""
         self._compile_state("evaluate")
-        verbose = _verbosity(verbose)
+        verbose = fit_arguments.verbosity(verbose)
         data = adapt(x, y, sample_weight, batch_size, False, None, "evaluate")
         steps_known = data.steps if steps is None else steps
-        callbacks = _callbacks(callbacks, self, verbose, 1, steps_known)
+        callbacks = fit_arguments.callback_list(callbacks, self, verbose, 1, steps_known)
         logs = self._test_loop(data, steps, callbacks)
         if return_dict:
             return logs
         values = [logs[name] for name in self.metrics_names]
         return values[0] if len(values) == 1 else values
 
+    @all_or_nothing
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs on ``x`` (arrays or a Dataset), batch by batch, as numpy
         arrays (a list or dict of them for several outputs)."""
-        verbose = _verbosity(verbose)
+        verbose = fit_arguments.verbosity(verbose)
         data = adapt(x, None, None, batch_size, False, None, "predict")
         batches = EpochBatches(data, steps, 1, "predict")
-        callbacks = _callbacks(callbacks, self, verbose, 1, batches.steps)
+        callbacks = fit_arguments.callback_list(callbacks, self, verbose, 1, batches.steps)
         callbacks.call("on_predict_begin", {})
         outputs = []
         for step, batch in batches.epoch():
@@ -244,78 +248,3 @@ class Training(Steps):
             callbacks.call("on_test_batch_end", step, logs)
         callbacks.call("on_test_end", logs)
         return logs
-
-
-def _callbacks(given, model, verbose, epochs, steps, history=False):
-    if isinstance(given, CallbackList):
-        return given
-    if given is not None and not isinstance(given, (list, tuple)):
-        raise InvalidArgumentError(
-            f"callbacks must be a list of callbacks, got {given!r:.100}", op="fit"
-        )
-    return CallbackList(
-        given,
-        add_history=history,
-        add_progbar=verbose != 0,
-        model=model,
-        verbose=verbose,
-        epochs=epochs,
-        steps=steps,
-    )
-
-
-def _with_validation(data, validation_data, validation_split, batch_size):
-    """``(training data, validation data or None)``: ``validation_data`` as given, or the
-    last ``validation_split`` of the arrays."""
-    if validation_data is not None:
-        if isinstance(validation_data, data_adapter.Dataset):
-            return data, adapt(validation_data, None, None, None, False, None, "fit")
-        if not isinstance(validation_data, (tuple, list)) or len(validation_data) not in (2, 3):
-            raise InvalidArgumentError(
-                "When passing validation_data, it must contain 2 (x_val, y_val) or 3 "
-                "(x_val, y_val, val_sample_weights) items, or be a Dataset; got "
-                f"{type(validation_data).__name__}",
-                op="fit",
-            )
-        x, y, weights = unpack_x_y_sample_weight(tuple(validation_data))
-        return data, adapt(x, y, weights, batch_size, False, None, "fit")
-    if (
-        isinstance(validation_split, bool)
-        or not isinstance(validation_split, numbers.Real)
-        or (not 0 <= validation_split < 1)
-    ):
-        raise InvalidArgumentError(
-            f"validation_split must be a number in [0, 1), got {validation_split!r}", op="fit"
-        )
-    if not validation_split:
-        return data, None
-    if not isinstance(data, data_adapter.ArrayData):
-        raise InvalidArgumentError(
-            "`validation_split` is only supported for Tensors or NumPy arrays, found a "
-            "Dataset; pass validation_data= instead",
-            op="fit",
-        )
-    return data.split(validation_split)
-
-
-def _due(epoch, frequency):
-    """Whether fit validates after ``epoch`` (``validation_freq``: every n-th, or a list)."""
-    if isinstance(frequency, (list, tuple, set, range)):
-        return epoch + 1 in frequency
-    return (epoch + 1) % _whole(frequency, "validation_freq", 1) == 0
-
-
-def _verbosity(verbose):
-    if verbose == "auto":
-        return 1
-    if isinstance(verbose, bool) or verbose not in (0, 1, 2):
-        raise InvalidArgumentError(
-            f"verbose must be 0 (silent), 1 (progress bar), 2 (one line per epoch) or "
-            f"'auto', got {verbose!r}",
-            op="fit",
-        )
-    return int(verbose)
-
-
-def _whole(value, what, minimum):
-    return data_adapter.whole_number(value, what, "fit", minimum)
