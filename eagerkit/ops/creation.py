@@ -5,6 +5,7 @@ inputs, so nothing is recorded: a gradient never flows *into* a constant.
 """
 
 import builtins
+import math
 
 import numpy as np
 
@@ -12,16 +13,20 @@ from eagerkit import dtypes
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import CPU, current_device
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.limits import check_tensor
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
-def _shape(shape, op="shape"):
-    """A shape argument (int, list, tensor) as a tuple of non-negative ints, never truncated."""
+def _shape(shape, op="shape", itemsize=8):
+    """A shape argument (int, list, tensor) as a tuple of non-negative ints, never truncated,
+    and small enough for memory (``itemsize`` bytes per element)."""
     if isinstance(shape, Tensor):
         shape = shape.numpy().tolist()
     if not isinstance(shape, (list, tuple)):
         shape = [shape]
-    return tuple(size(n, "each dimension of the shape", op) for n in shape)
+    shape = tuple(size(n, "each dimension of the shape", op) for n in shape)
+    check_tensor(shape, itemsize, op)
+    return shape
 
 
 def _new(array):
@@ -67,7 +72,10 @@ def zeros(shape, dtype=dtypes.float32, name=None):
     >>> ek.zeros([2], dtype=ek.string)  # TF's zero string is b''
     <ek.Tensor: shape=(2,), dtype=string, numpy=array([b'', b''], dtype=object)>
     """
-    return _filled(_shape(shape, "zeros"), _np_dtype(dtype), 0, current_device(), "zeros")
+    np_dtype = _np_dtype(dtype)
+    return _filled(
+        _shape(shape, "zeros", np_dtype.itemsize), np_dtype, 0, current_device(), "zeros"
+    )
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
@@ -79,7 +87,8 @@ def ones(shape, dtype=dtypes.float32, name=None):
     >>> ek.ones([2, 3]).shape
     TensorShape([2, 3])
     """
-    return _filled(_shape(shape, "ones"), _np_dtype(dtype), 1, current_device(), "ones")
+    np_dtype = _np_dtype(dtype)
+    return _filled(_shape(shape, "ones", np_dtype.itemsize), np_dtype, 1, current_device(), "ones")
 
 
 def zeros_like(tensor, dtype=None, name=None):
@@ -137,6 +146,7 @@ def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
     """The identity matrix (ones on the diagonal)."""
     rows = size(num_rows, "num_rows", "eye")
     columns = None if num_columns is None else size(num_columns, "num_columns", "eye")
+    check_tensor((rows, rows if columns is None else columns), _np_dtype(dtype).itemsize, "eye")
     return _new(current_device().xp.eye(rows, columns, dtype=_np_dtype(dtype)))
 
 
@@ -171,6 +181,8 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
             f"range: requires {direction}, got start={start}, limit={limit}, delta={delta}",
             op="range",
         )
+    count = math.ceil((limit - start) / delta)
+    check_tensor((count,), dtype.as_numpy_dtype.itemsize, "range")
     return _new(current_device().xp.arange(start, limit, delta, dtype=dtype.as_numpy_dtype))
 
 
@@ -190,6 +202,7 @@ def _fits(value, dtype):
 def linspace(start, stop, num, name=None):
     """``num`` evenly spaced float32 values from ``start`` to ``stop`` inclusive."""
     num = size(num, "num", "linspace")
+    check_tensor((num,), 8, "linspace")  # numpy computes in float64
     return _new(current_device().xp.linspace(start, stop, num, dtype=np.float32))
 
 
