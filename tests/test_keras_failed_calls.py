@@ -83,18 +83,41 @@ class FailsAtEpoch(keras.callbacks.Callback):
 
 
 def test_fit_that_fails_in_its_third_epoch_changes_nothing():
-    model = trained_model()
+    model, twin = trained_model(), trained_model()
+    x, y = np.arange(12, dtype="float32").reshape(6, 2), np.arange(6) % 3
     before = state_of(model)
+    ek.random.set_seed(5)
     with pytest.raises(ZeroDivisionError, match="the callback's own error"):  # as raised
-        model.fit(np.ones((6, 2)), np.zeros(6), epochs=5, verbose=0, callbacks=[FailsAtEpoch(2)])
+        model.fit(x, y, batch_size=2, epochs=5, verbose=0, callbacks=[FailsAtEpoch(2)])
     assert_same(before, state_of(model))
 
-    # Run again from the same start: the answer of a model that never failed
-    twin = trained_model()
-    for model_ in (model, twin):
-        model_.fit(np.ones((6, 2)), np.zeros(6), batch_size=2, epochs=2, shuffle=False, verbose=0)
+    # Run again: the answer of a model that never failed (fit's shuffles are drawn again)
+    model.fit(x, y, batch_size=2, epochs=2, verbose=0)
+    ek.random.set_seed(5)
+    twin.fit(x, y, batch_size=2, epochs=2, verbose=0)
     for a, b in zip(model.get_weights(), twin.get_weights(), strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+class InterruptedAtEpoch(keras.callbacks.Callback):
+    def on_epoch_end(self, epoch, logs=None):
+        if epoch == 1:
+            raise KeyboardInterrupt  # the kernel's stop button
+
+
+def test_an_interrupted_fit_keeps_what_it_trained_as_keras():
+    model = trained_model()
+    steps = model.optimizer.iterations.numpy()
+    with pytest.raises(KeyboardInterrupt):
+        model.fit(
+            np.ones((6, 2)),
+            np.zeros(6),
+            batch_size=2,
+            epochs=5,
+            verbose=0,
+            callbacks=[InterruptedAtEpoch()],
+        )
+    assert model.optimizer.iterations.numpy() == steps + 2 * 3  # two epochs of 3 batches
 
 
 def test_a_failed_first_fit_leaves_the_model_unbuilt_and_the_optimizer_fresh():

@@ -13,8 +13,11 @@ call and run the cell again from the same start:
   changed, and its listeners: a ``GradientFlow`` that ``fit`` attached is let go);
 - what ``compile`` set up (metrics made on the first batch are forgotten).
 
-Random draws made meanwhile stay drawn, as after any other failed op. Files a callback
-wrote (``ModelCheckpoint``) stay too: each is a complete save of an earlier epoch.
+- the random streams: fit's shuffles, dropout masks and initial weights are drawn again,
+  the same, by the next call.
+
+Files a callback wrote (``ModelCheckpoint``) stay: each is a complete save of an earlier
+epoch.
 Interrupting the kernel (``KeyboardInterrupt``) is not a failure: as in Keras, what trained
 so far is kept.
 
@@ -39,6 +42,7 @@ True
 
 import functools
 
+from eagerkit import random
 from eagerkit.errors import OpError
 from eagerkit.keras.layers import first_call
 
@@ -49,12 +53,18 @@ def all_or_nothing(method):
     @functools.wraps(method)
     def taking_back(model, *args, **kwargs):
         before = Before(model)
+        interrupted = None
         try:
-            return method(model, *args, **kwargs)
+            with random.taking_back_draws():  # a failure takes back the draws too
+                try:
+                    return method(model, *args, **kwargs)
+                except KeyboardInterrupt as interrupt:  # not a failure: keep it all
+                    interrupted = interrupt
         except Exception as error:
             before.put_back()
             _name_the_call(error, method.__name__)
             raise
+        raise interrupted
 
     return taking_back
 
