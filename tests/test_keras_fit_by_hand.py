@@ -125,3 +125,28 @@ def test_sample_weights_weigh_each_samples_loss_in_the_gradient():
     # w = 1: errors (1, 2, -3); Keras' loss = sum(weight * error^2) / 3 samples
     # dL/dw = sum(weight * 2 * error * x) / 3 = (1*2*1*1 + 0 + 2*2*(-3)*3) / 3 = -34 / 3
     np.testing.assert_allclose(model.get_weights()[0], [[1 + 0.01 * 34 / 3]], rtol=1e-6)
+
+
+def test_skipping_the_walk_for_added_losses_gives_the_walks_answer(monkeypatch):
+    """keras/layers/added.py's fast path: until a layer adds a loss or metric, fit's steps
+    do not walk the model for them. The answers are the walk's, before and after one does."""
+    from eagerkit.keras.layers import added
+
+    class Penalty(keras.layers.Layer):
+        def call(self, inputs):
+            self.add_loss(ek.reduce_sum(inputs))
+            self.add_metric(ek.reduce_mean(inputs), name="mean_in")
+            return inputs
+
+    plain, penalized = classifier(0), keras.Sequential([Penalty(), keras.layers.Dense(2)])
+    x = np.ones((2, 4), "float32")
+    answers = {}
+    for flag in (False, True):  # the fast path, then the walk
+        monkeypatch.setattr(added, "_ANY_ADDED", [flag])
+        plain(x)
+        answers[flag] = (plain.losses, plain._added_metrics_now())
+    assert answers[False] == answers[True] == ([], [])
+    monkeypatch.setattr(added, "_ANY_ADDED", [False])
+    penalized(x)  # the first add_loss turns the walk on
+    assert [float(v) for v in penalized.losses] == [8.0]
+    assert [name for name, _ in penalized._added_metrics_now()] == ["mean_in"]

@@ -85,7 +85,7 @@ class Before:
     def __init__(self, model):
         self.layers = first_call.attributes_before(model)
         optimizer = getattr(model, "optimizer", None)
-        self.optimizer = None if optimizer is None else (optimizer, _attributes(optimizer))
+        self.optimizer = None if optimizer is None else (optimizer, _copied(vars(optimizer)))
         state = vars(model).get("_compiled")
         self.compiled = None if state is None else (state, dict(vars(state)))
         variables = list(model.variables)
@@ -102,19 +102,15 @@ class Before:
         if self.optimizer is not None:
             optimizer, attributes = self.optimizer
             vars(optimizer).clear()
-            vars(optimizer).update(_attributes_copy(attributes))
+            vars(optimizer).update(attributes)
         if self.compiled is not None:
             state, attributes = self.compiled
             vars(state).clear()
             vars(state).update(attributes)
 
 
-def _attributes(optimizer):
-    """The optimizer's attributes, with copies of the containers a step adds to."""
-    return _attributes_copy(vars(optimizer))
-
-
-def _attributes_copy(attributes):
+def _copied(attributes):
+    """An optimizer's attributes, with copies of the containers a step adds to."""
     copied = dict(attributes)
     for name in ("_slots", "_pending_slot_values"):
         if isinstance(copied.get(name), dict):
@@ -128,8 +124,8 @@ def _attributes_copy(attributes):
 
 
 def _optimizer_variables(optimizer):
-    """The step counter and slots made so far (without making the counter, as
-    ``optimizer.iterations`` would)."""
+    """The step counter and the slots made so far (any optimizer: the attributes of
+    ek.train.Optimizer, which Keras' optimizers extend)."""
     counter = vars(optimizer).get("_iterations")
     slots = [s for per in vars(optimizer).get("_slots", {}).values() for s in per.values()]
     return ([] if counter is None else [counter]) + slots
