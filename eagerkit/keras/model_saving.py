@@ -34,6 +34,7 @@ from eagerkit.keras.serialization import (
     deserialize_keras_object,
     serialize_keras_object,
 )
+from eagerkit.keras.taking_back import naming_the_call
 from eagerkit.train.checkpoint import Checkpoint
 
 _HDF5 = (".h5", ".hdf5")
@@ -104,6 +105,7 @@ class ModelSaving:
         vars(self)["_build_input_shape"] = _json_shape(input_shape)
 
 
+@naming_the_call
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # noqa: A002
     """The model saved at ``filepath`` by ``model.save``: same config and weights, and,
     if it was compiled, compiled again with its optimizer's state (``compile=False``:

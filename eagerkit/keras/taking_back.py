@@ -69,6 +69,21 @@ def all_or_nothing(method):
     return taking_back
 
 
+def naming_the_call(function):
+    """``function`` (a public call that changes nothing, like ``load_model``), its eagerkit
+    errors shown by the boundary after the user's call, as ``all_or_nothing`` does."""
+
+    @functools.wraps(function)
+    def named(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except Exception as error:
+            _name_the_call(error, function.__name__)
+            raise
+
+    return named
+
+
 def _name_the_call(error, name):
     """Have the boundary put the user's call (``Sequential.fit(float32[8, 4], ...)``) in
     front of an eagerkit error raised inside it, as it does for an inner op's error (one
