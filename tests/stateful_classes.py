@@ -62,6 +62,10 @@ STATELESS = {
     KerasTensor: "a symbolic stand-in: a shape, a dtype and the node that made it",
     ek.devices.Backend: "a device's array functions",
     ek.devices.ArrayNamespace: "a device's array functions",
+    ek.keras.callbacks.Callback: "its state lives for one fit: on_train_begin sets it afresh; "
+    "what a failed fit changed in the model is taken back (tests/test_keras_failed_calls.py)",
+    ek.keras.callbacks.CallbackList: "the callbacks of one fit call, made by it",
+    ek.keras.utils.Progbar: "a progress line: what it holds is what it has printed",
 }
 
 

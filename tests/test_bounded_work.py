@@ -83,6 +83,7 @@ BOUNDED = {
     "first_gradient_error.order": lambda: ek.testing.first_gradient_error(
         lambda x: x * x, [1.0], order=HUGE
     ),
+    "Metric.add_weight.shape": lambda: ek.keras.metrics.Mean().add_weight("w", shape=[HUGE, HUGE]),
     "Generator.split.count": lambda: ek.random.Generator.from_seed(1).split(20_000_000),
     "Dataset.batch.batch_size": lambda: next(iter(ek.data.Dataset.range(3).repeat().batch(HUGE))),
     "Dataset.shuffle.buffer_size": lambda: next(
@@ -176,7 +177,14 @@ SAFE = {
     "make_csv_dataset.num_epochs": LAZY,
     "make_csv_dataset.num_rows_for_inference": "reads at most the rows the files have",
     "TensorSpec.__init__.shape": "describes a shape; allocates nothing",
-    "KerasTensor.__init__.shape": "a symbolic stand-in: describes a shape, allocates nothing",
+    "Layer.__init__.input_dim": "describes the input's shape; allocates nothing",
+    "Training.fit.batch_size": "slices of arrays that exist: a batch larger than the data is "
+    "all of it",
+    "Training.evaluate.batch_size": "slices of arrays that exist: a batch larger than the data "
+    "is all of it",
+    "Training.predict.batch_size": "slices of arrays that exist: a batch larger than the data "
+    "is all of it",
+    "Progbar.add.n": "moves a counter; nothing is made per step",
     "Input.shape": "a symbolic stand-in: describes a shape, allocates nothing",
     "Input.batch_size": "a symbolic stand-in: describes a shape, allocates nothing",
     "InputLayer.__init__.batch_size": "describes the input's shape; allocates nothing",

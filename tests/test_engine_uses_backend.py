@@ -61,6 +61,22 @@ HOST_ONLY = {
         {"numpy.asarray", "numpy.broadcast_to", "numpy.sum", "numpy.zeros"},
         "metrics are bookkeeping on host copies (.numpy()) of the values they are given",
     ),
+    "keras/data_adapter.py": (
+        {"numpy.array", "numpy.asarray", "numpy.argmax", "numpy.arange", "numpy.concatenate"},
+        "fit's arrays are held on the host and cut into batches there (and class weights "
+        "looked up there); each batch becomes a tensor on the current device",
+    ),
+    "keras/layers/weight_lists.py": (
+        {"numpy.array", "numpy.asarray"},
+        "get_weights / set_weights speak numpy arrays, as Keras: host copies (.numpy())",
+    ),
+    "keras/model_config.py": ({"numpy.asarray"}, "a config holds host copies of constants"),
+    "keras/model_files.py": ({"numpy.asarray"}, "JSON holds host copies of config values"),
+    "keras/steps.py": (
+        {"numpy.ndim", "numpy.asarray", "numpy.concatenate"},
+        "predict returns numpy arrays (host copies joined), logs hold Python numbers",
+    ),
+    "keras/utils.py": ({"numpy.random.seed"}, "set_random_seed seeds numpy too, as Keras"),
     "keras/metrics.py": (
         {"numpy.argmax", "numpy.mean"},
         "Keras' accuracies compare host copies (.numpy()) of labels and predictions",

@@ -268,6 +268,7 @@ def layer_and_input(cls):
     pair = [x4, x4 * 2]
     made = {
         layers.Dense: (lambda: layers.Dense(3), x4),
+        layers.Activation: (lambda: layers.Activation("relu"), x4),
         layers.Conv2D: (lambda: layers.Conv2D(2, 3), image),
         layers.MaxPool2D: (lambda: layers.MaxPool2D(), image),
         layers.AveragePooling2D: (lambda: layers.AveragePooling2D(), image),

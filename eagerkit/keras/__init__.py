@@ -8,6 +8,11 @@ Keras' ``losses`` (``y_true, y_pred``), ``metrics`` (float32) and ``optimizers``
 too, as ``tf1_losses`` and ``tf1_metrics``, and are what ``ek.losses`` and ``ek.metrics``
 name, as the TF1 lessons expect.
 
+Models train as in Keras: ``compile``, ``fit``, ``evaluate``, ``predict`` (training.py,
+steps.py), with ``callbacks`` and a progress bar (progress.py); they save with
+``save_weights`` / ``load_weights`` and ``save`` / ``models.load_model`` (model_saving.py),
+custom classes registered through ``saving`` (or ``utils``).
+
 Examples
 --------
 >>> import eagerkit as ek
@@ -18,7 +23,18 @@ Examples
 TensorShape([128, 16, 16, 64])
 """
 
-from eagerkit.keras import backend, initializers, layers, losses, metrics, models, optimizers
+from eagerkit.keras import (
+    backend,
+    callbacks,
+    initializers,
+    layers,
+    losses,
+    metrics,
+    models,
+    optimizers,
+    saving,
+    utils,
+)
 from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.input_layer import Input
 from eagerkit.keras.models import Model, Sequential
@@ -29,10 +45,13 @@ __all__ = [
     "Sequential",
     "activations",
     "backend",
+    "callbacks",
     "initializers",
     "layers",
     "losses",
     "metrics",
     "models",
     "optimizers",
+    "saving",
+    "utils",
 ]

@@ -1,8 +1,9 @@
-"""``ek.keras.backend``: what of Keras' backend module a lesson needs."""
+"""``ek.keras.backend``: what of Keras' backend module lessons and guides use."""
 
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers import base
 
-__all__ = ["clear_session"]
+__all__ = ["clear_session", "get_value", "set_value", "std"]
 
 
 def clear_session():
@@ -17,3 +18,60 @@ def clear_session():
     ('dense', 'input_1')
     """
     base._name_counts.clear()
+
+
+def get_value(x):
+    """The value of a tensor or Variable as numpy (a Python number is returned as it is).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.backend.get_value(ek.Variable([2.5]))
+    array([2.5], dtype=float32)
+    """
+    from eagerkit.tensor import Tensor
+
+    if isinstance(x, Tensor):
+        return x.numpy()
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return x
+    raise InvalidArgumentError(
+        f"get_value: expected a tensor, a Variable or a number, got {x!r:.80}", op="get_value"
+    )
+
+
+def set_value(x, value):
+    """Assign ``value`` to the Variable ``x``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> v = ek.Variable(1.0)
+    >>> ek.keras.backend.set_value(v, 3.0)
+    >>> float(v)
+    3.0
+    """
+    from eagerkit.variables import Variable
+
+    if not isinstance(x, Variable):
+        raise InvalidArgumentError(
+            f"set_value needs an ek.Variable to assign to, got {x!r:.80}. An eagerkit "
+            "optimizer keeps its learning rate as a plain number: set it with "
+            "optimizer.learning_rate = value",
+            op="set_value",
+        )
+    x.assign(value)
+
+
+def std(x, axis=None, keepdims=False):
+    """The standard deviation of ``x`` (over ``axis``; all of it by default).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> float(ek.keras.backend.std(ek.constant([1.0, 3.0])))
+    1.0
+    """
+    from eagerkit import math
+
+    return math.reduce_std(x, axis=axis, keepdims=keepdims)

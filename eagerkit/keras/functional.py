@@ -18,6 +18,7 @@ Examples
 from eagerkit import nest
 from eagerkit.boundary import public_method
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras import model_config
 from eagerkit.keras.functional_checks import conform, input_tensors, output_tensors
 from eagerkit.keras.functional_summary import summary_lines
 from eagerkit.keras.keras_tensor import KerasTensor
@@ -171,6 +172,11 @@ class Functional(Model):
         (with other layer names) restores it; what the user kept in attributes follows."""
         layers = [(f"layer-{i}", layer) for i, layer in enumerate(self._layers)]
         return layers + tracking.dependencies(self._kept())  # those that can hold variables
+
+    def get_config(self):
+        """The model's layers, the calls between them, its inputs and outputs (see
+        keras/model_config.py); ``Model.from_config`` rebuilds it with fresh weights."""
+        return model_config.functional_config(self)
 
     @_public
     def summary(self, print_fn=print):

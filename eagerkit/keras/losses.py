@@ -16,7 +16,7 @@ Examples
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import nn
-from eagerkit.ops.arithmetic import minimum
+from eagerkit.ops.arithmetic import maximum, minimum
 from eagerkit.ops.cast import cast
 from eagerkit.ops.indexing import one_hot
 from eagerkit.ops.math import abs as abs_
@@ -54,6 +54,21 @@ def mean_absolute_error(y_true, y_pred):
     """Mean of |y_pred - y_true| over the last axis."""
     y_true, y_pred = _pair("mean_absolute_error", y_true, y_pred)
     return reduce_mean(abs_(y_pred - y_true), axis=-1)
+
+
+def mean_absolute_percentage_error(y_true, y_pred):
+    """100 * mean of |y_true - y_pred| / |y_true| over the last axis (|y_true| at least
+    Keras' epsilon, so a zero target does not divide by zero).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.losses.mean_absolute_percentage_error([[2.0, 4.0]], [[1.0, 5.0]])
+    <ek.Tensor: shape=(1,), dtype=float32, numpy=array([37.5], dtype=float32)>
+    """
+    y_true, y_pred = _pair("mean_absolute_percentage_error", y_true, y_pred)
+    scale = maximum(abs_(y_true), EPSILON)
+    return 100.0 * reduce_mean(abs_(y_true - y_pred) / scale, axis=-1)
 
 
 def huber(y_true, y_pred, delta=1.0):
@@ -125,6 +140,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
 
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
+mape = MAPE = mean_absolute_percentage_error
 
 
 class Reduction:
@@ -138,32 +154,40 @@ class Reduction:
 
 
 class Loss:
-    """A loss object: ``loss(y_true, y_pred, sample_weight=None)`` gives the reduced loss.
+    """Base of the loss objects: ``loss(y_true, y_pred, sample_weight=None)`` reduces what
+    ``call(y_true, y_pred)`` gives per example. Subclass it and write ``call``.
 
     Examples
     --------
     >>> import eagerkit as ek
-    >>> loss = ek.keras.losses.MeanSquaredError(reduction="none")
-    >>> loss([[0.0], [1.0]], [[1.0], [1.0]])
-    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([1., 0.], dtype=float32)>
+    >>> class Doubled(ek.keras.losses.Loss):
+    ...     def call(self, y_true, y_pred):
+    ...         return 2.0 * ek.keras.losses.mean_squared_error(y_true, y_pred)
+    >>> Doubled(reduction="none")([[0.0], [1.0]], [[1.0], [1.0]])
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([2., 0.], dtype=float32)>
     """
 
-    def __init__(self, fn, reduction=Reduction.AUTO, name=None, **fn_kwargs):
+    def __init__(self, reduction=Reduction.AUTO, name=None):
         if reduction not in Reduction.ALL:
             raise InvalidArgumentError(
                 f"{type(self).__name__}: unknown reduction {reduction!r}; use one of "
                 f"{', '.join(Reduction.ALL)}",
                 op=type(self).__name__,
             )
-        self.fn, self.reduction, self.fn_kwargs = fn, reduction, fn_kwargs
-        self.name = name or fn.__name__
+        self.reduction = reduction
+        self.name = name
 
     def call(self, y_true, y_pred):
-        """The per-example losses."""
-        return self.fn(y_true, y_pred, **self.fn_kwargs)
+        """The per-example losses (subclasses define it)."""
+        raise NotImplementedError(
+            f"{type(self).__name__} must define call(self, y_true, y_pred), the loss of each "
+            "example"
+        )
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         losses = self.call(y_true, y_pred)
+        if not isinstance(losses, Tensor):
+            losses = convert_to_tensor(losses)
         if sample_weight is not None:
             weights = sample_weight
             if not isinstance(weights, Tensor):
@@ -176,32 +200,71 @@ class Loss:
             return total
         return total / max(losses.size, 1)  # mean over the batch; an empty batch gives 0
 
+    def get_config(self):
+        """The arguments that rebuild this loss (``from_config``), as Keras saves them."""
+        return {"reduction": self.reduction, "name": self.name}
+
+    @classmethod
+    def from_config(cls, config):
+        """The loss ``get_config`` describes."""
+        return cls(**config)
+
     def __repr__(self):
         return f"<ek.keras.losses.{type(self).__name__} '{self.name}'>"
 
 
-class MeanSquaredError(Loss):
+class LossFunctionWrapper(Loss):
+    """A loss object around a per-example function ``fn(y_true, y_pred, **kwargs)``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> loss = ek.keras.losses.LossFunctionWrapper(ek.keras.losses.mean_absolute_error)
+    >>> loss.name, float(loss([[0.0, 0.0]], [[1.0, 3.0]]))
+    ('mean_absolute_error', 2.0)
+    """
+
+    def __init__(self, fn, reduction=Reduction.AUTO, name=None, **kwargs):
+        super().__init__(reduction, name or getattr(fn, "__name__", None))
+        self.fn, self.fn_kwargs = fn, kwargs
+
+    def call(self, y_true, y_pred):
+        """The per-example losses."""
+        return self.fn(y_true, y_pred, **self.fn_kwargs)
+
+    def get_config(self):
+        return {**super().get_config(), **self.fn_kwargs}
+
+
+class MeanSquaredError(LossFunctionWrapper):
     """Mean of squared errors (``tf.keras.losses.MeanSquaredError``)."""
 
     def __init__(self, reduction=Reduction.AUTO, name="mean_squared_error"):
         super().__init__(mean_squared_error, reduction, name)
 
 
-class MeanAbsoluteError(Loss):
+class MeanAbsoluteError(LossFunctionWrapper):
     """Mean of absolute errors."""
 
     def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_error"):
         super().__init__(mean_absolute_error, reduction, name)
 
 
-class Huber(Loss):
+class MeanAbsolutePercentageError(LossFunctionWrapper):
+    """Mean absolute percentage error."""
+
+    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_percentage_error"):
+        super().__init__(mean_absolute_percentage_error, reduction, name)
+
+
+class Huber(LossFunctionWrapper):
     """Huber loss with threshold ``delta``."""
 
     def __init__(self, delta=1.0, reduction=Reduction.AUTO, name="huber_loss"):
         super().__init__(huber, reduction, name, delta=delta)
 
 
-class BinaryCrossentropy(Loss):
+class BinaryCrossentropy(LossFunctionWrapper):
     """Binary cross-entropy; ``from_logits=True`` when the model outputs logits.
 
     Examples
@@ -216,7 +279,7 @@ class BinaryCrossentropy(Loss):
         super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits)
 
 
-class CategoricalCrossentropy(Loss):
+class CategoricalCrossentropy(LossFunctionWrapper):
     """Cross-entropy with one-hot labels; ``from_logits=True`` for logits."""
 
     def __init__(
@@ -225,7 +288,7 @@ class CategoricalCrossentropy(Loss):
         super().__init__(categorical_crossentropy, reduction, name, from_logits=from_logits)
 
 
-class SparseCategoricalCrossentropy(Loss):
+class SparseCategoricalCrossentropy(LossFunctionWrapper):
     """Cross-entropy with integer class ids; ``from_logits=True`` for logits.
 
     Examples

@@ -37,6 +37,30 @@ class Metric(_Metric):
         self.update_state(*args, **kwargs)
         return self._result_after(before)
 
+    def add_weight(self, name, shape=(), initializer="zeros", dtype=None):
+        """A non-trainable state variable for a custom metric (``self.add_weight("tp")``).
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> class Count(ek.keras.metrics.Metric):
+        ...     def __init__(self, name="count"):
+        ...         super().__init__(name=name)
+        ...         self.seen = self.add_weight(name="seen")
+        ...     def update_state(self, values):
+        ...         self.seen.assign_add(float(ek.size(values)))
+        ...     def result(self):
+        ...         return self.seen
+        >>> float(Count()([1.0, 2.0, 3.0]))
+        3.0
+        """
+        from eagerkit.keras import initializers
+        from eagerkit.variables import Variable
+
+        dtype = dtypes.as_dtype(dtype or self.dtype)
+        value = initializers.get(initializer)(list(shape), dtype=dtype)
+        return Variable(value, trainable=False, name=f"{self.name}/{name}")
+
     def _add(self, values, sample_weight):
         values = _host(values, self.name)
         weights = 1.0 if sample_weight is None else _host(sample_weight, self.name)
@@ -200,6 +224,11 @@ MeanSquaredError = _wrapper(
 )
 MeanAbsoluteError = _wrapper(
     losses.mean_absolute_error, "mean_absolute_error", "The running mean absolute error."
+)
+MeanAbsolutePercentageError = _wrapper(
+    losses.mean_absolute_percentage_error,
+    "mean_absolute_percentage_error",
+    "The running mean absolute percentage error.",
 )
 BinaryCrossentropy = _wrapper(
     losses.binary_crossentropy, "binary_crossentropy", "The running binary cross-entropy."

@@ -5,10 +5,33 @@ kept in attributes (``self.dense = ek.layers.Dense(10)``), or in lists of them; 
 way, ``self.track_layer(layer)``, works too.
 """
 
-from eagerkit.errors import FailedPreconditionError
+from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
+from eagerkit.keras import model_config
 from eagerkit.keras.keras_tensor import KerasTensor
+from eagerkit.keras.layers import added
 from eagerkit.keras.layers.base import Layer, sublayers
-from eagerkit.ops.creation import zeros
+from eagerkit.keras.model_saving import (
+    ModelSaving,
+    clone_model,
+    ensure_built,
+    load_model,
+    model_from_config,
+    model_from_json,
+    save_model,
+)
+from eagerkit.keras.training import Training
+from eagerkit.tensor import Tensor
+
+__all__ = [
+    "Model",
+    "Network",
+    "Sequential",
+    "clone_model",
+    "load_model",
+    "model_from_config",
+    "model_from_json",
+    "save_model",
+]
 
 
 class Network(Layer):
@@ -53,6 +76,35 @@ class Network(Layer):
     def layers(self):
         """The directly contained layers, in the order they were tracked or assigned."""
         return sublayers(self)
+
+    def get_layer(self, name=None, index=None):
+        """The layer called ``name`` (or at position ``index`` of ``layers``).
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> model = ek.Sequential([ek.layers.Dense(2, name="a"), ek.layers.Dense(1, name="b")])
+        >>> model.get_layer("b").name, model.get_layer(index=0).name
+        ('b', 'a')
+        """
+        layers = self.layers
+        if index is not None:
+            if type(index) is not int or not -len(layers) <= index < len(layers):
+                raise InvalidArgumentError(
+                    f"get_layer: model '{self.name}' has {len(layers)} layers, so index must "
+                    f"be a whole number from 0 to {len(layers) - 1}, got {index!r}",
+                    op="get_layer",
+                )
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        names = ", ".join(repr(layer.name) for layer in layers)
+        raise InvalidArgumentError(
+            f"get_layer: model '{self.name}' has no layer named {name!r}. Its layers are: "
+            f"{names or 'none'}",
+            op="get_layer",
+        )
 
     def summary(self, print_fn=print):
         """Print one row per layer: name (type), output shape, parameter count; then totals.
@@ -113,7 +165,7 @@ def _shape_text(layer):
     return "multiple" if shape is None else str(shape)
 
 
-class Model(Network):
+class Model(Training, ModelSaving, Network):
     """Keras' name for a Network: subclass it, assign layers as attributes, write ``call``;
     or give it the ``inputs`` and ``outputs`` of a graph of layers (the functional API:
     ``ek.keras.Model(inputs, outputs)``, see keras/functional.py).
@@ -139,8 +191,22 @@ class Model(Network):
         if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
             from eagerkit.keras.functional import Functional  # it is a Model: no cycle at import
 
-            return super().__new__(Functional)  # then Python runs Functional.__init__
-        return super().__new__(cls)
+            return super().__new__(Functional, *args, **kwargs)  # then Functional.__init__ runs
+        return super().__new__(cls, *args, **kwargs)
+
+    def __call__(self, *args, **kwargs):
+        added.clear(self)  # a new forward pass: the losses layers add start afresh
+        return super().__call__(*args, **kwargs)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The model ``config`` describes: a functional model's graph (``Model``), else
+        ``cls(**config)`` for a subclassed model's own config."""
+        from eagerkit.keras.functional import Functional
+
+        if cls in (Model, Functional) or (isinstance(config, dict) and "nodes" in config):
+            return model_config.functional_from_config(cls, config, custom_objects)
+        return super().from_config(config)
 
 
 class Sequential(Model):
@@ -171,6 +237,15 @@ class Sequential(Model):
         for layer in layers or []:
             self.add(layer)
 
+    def get_config(self):
+        """The model's name and its layers' configs, in order."""
+        return model_config.sequential_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The Sequential model ``config`` describes (fresh weights)."""
+        return model_config.sequential_from_config(cls, config, custom_objects)
+
     def add(self, layer):
         """Append ``layer`` to the end of the stack (an ``ek.keras.Input`` first, as Keras
         allows, only says the shape of the examples)."""
@@ -180,17 +255,36 @@ class Sequential(Model):
         self.track_layer(layer)
 
     def call(self, inputs, training=None):
+        _check_input_shape(self, inputs)
         x = inputs
         for layer in self._tracked_layers:
             x = layer(x, training=training)
         return x
 
     def summary(self, print_fn=print):
-        """As ``Network.summary``; an ``Input`` or a first layer made with ``input_shape=``
-        builds the model."""
-        first = self._tracked_layers[0] if self._tracked_layers else None
-        shape = self.input_spec_shape or (first and first.input_spec_shape)
-        if not self.built and first is not None and shape is not None:
-            example = [1 if size is None else size for size in shape]
-            self(zeros((1, *example), dtype=self.dtype))  # one dummy example
+        """As ``Network.summary``; an ``Input``, a first layer made with ``input_shape=``
+        or a functional model first builds the model."""
+        ensure_built(self)
         super().summary(print_fn)
+
+
+def _check_input_shape(model, inputs):
+    """Keras' check of the examples' shape against the model's ``Input`` (or its first
+    layer's ``input_shape=``): otherwise the first layer would build for the wrong size."""
+    first = model._tracked_layers[0] if model._tracked_layers else None
+    expected = model.input_spec_shape or getattr(first, "input_spec_shape", None)
+    if expected is None or not isinstance(inputs, Tensor):
+        return
+    found = tuple(inputs._data.shape)
+    fits = len(found) == len(expected) + 1 and all(
+        e is None or e == f for e, f in zip(expected, found[1:], strict=True)
+    )
+    if not fits:
+        wanted = (None, *expected)
+        raise InvalidArgumentError(
+            f'Input 0 of layer "{model.name}" is incompatible with the layer: expected '
+            f"shape={wanted}, found shape={found}. Give examples of shape "
+            f"(batch, {', '.join(str(e) for e in expected)}), or make a model whose Input has "
+            "the new shape",
+            op=type(model).__name__,
+        )

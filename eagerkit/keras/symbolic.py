@@ -87,6 +87,17 @@ def symbolic_leaves(structure):
             pending.extend(reversed(list(value.values() if isinstance(value, dict) else value)))
 
 
+class Calls:
+    """The nodes a layer was called in (``layer.input`` reads the first); a checkpoint of
+    the layer does not walk through them into the rest of the graph."""
+
+    def __init__(self):
+        self.nodes = []
+
+    def _checkpoint_dependencies(self):
+        return []
+
+
 def record(layer, args, kwargs):
     """Add the call ``layer(*args, **kwargs)`` to the graph; return its KerasTensor(s)."""
     node = Node(layer, args, kwargs)
@@ -109,6 +120,7 @@ def record(layer, args, kwargs):
         for i, (first, second) in enumerate(zip(*leaves, strict=True))
     ]
     node.outputs = nest.pack_sequence_as(runs[0], tensors)
+    vars(layer).setdefault("_calls", Calls()).nodes.append(node)  # for layer.input
     return node.outputs
 
 

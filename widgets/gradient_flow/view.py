@@ -25,6 +25,7 @@ from eagerkit.tensor import Tensor
 
 from ..common.live import LiveWidget
 from ..common.names import named_variables
+from .keras_callback import GradientFlowCallback
 from .norm_history import NormHistory, json_norm
 from .norms import PendingSteps, layer_norms
 from .snapshot import flow_png
@@ -40,8 +41,10 @@ BUDGET = 0.0025
 MAX_EVERY = 100  # but at least every 100th step is measured
 
 
-class GradientFlow(LiveWidget):
+class GradientFlow(LiveWidget, GradientFlowCallback):
     """Live gradient norms per layer, with vanishing / exploding / NaN flags.
+
+    It is also a Keras callback: ``model.fit(..., callbacks=[flow])`` (keras_callback.py).
 
     Parameters
     ----------

@@ -26,14 +26,17 @@ from eagerkit.tensor import Tensor
 
 from ..common import ticks
 from ..common.live import LiveWidget, downsample_indices, to_host_array
+from .keras_callback import LossCurveCallback
 from .snapshot import RUN_COLOURS, curves_png
 
 HERE = pathlib.Path(__file__).parent
 COMMON = HERE.parent / "common"
 
 
-class LossCurve(LiveWidget):
+class LossCurve(LiveWidget, LossCurveCallback):
     """Live loss (and metric) curves, one panel per metric, one colour per run.
+
+    It is also a Keras callback: ``model.fit(..., callbacks=[curve])`` (keras_callback.py).
 
     Parameters
     ----------

@@ -12,6 +12,7 @@ Examples
 TensorShape([1, 1, 10])
 """
 
+from eagerkit.keras.layers.activation import Activation
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.convolutional import (
     AveragePooling2D,
@@ -49,7 +50,38 @@ from eagerkit.keras.layers.merge import (
 from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.recurrent import GRU, LSTM
 
+
+def serialize(layer):
+    """A layer as ``{"class_name": ..., "config": {...}}`` (see ``get_config``).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.layers.serialize(ek.keras.layers.Dense(2, name="d"))["config"]["units"]
+    2
+    """
+    from eagerkit.keras.serialization import serialize_keras_object
+
+    return serialize_keras_object(layer)
+
+
+def deserialize(config, custom_objects=None):
+    """The layer a ``serialize`` dict describes (new weights), classes found by name.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.layers.deserialize({"class_name": "Dense", "config": {"units": 2}}).units
+    2
+    """
+    from eagerkit.keras import builtin_objects
+    from eagerkit.keras.serialization import deserialize_keras_object
+
+    return deserialize_keras_object(config, builtin_objects.layers(), custom_objects, "layer")
+
+
 __all__ = [
+    "Activation",
     "Add",
     "Average",
     "Concatenate",
@@ -86,5 +118,7 @@ __all__ = [
     "MaxPool2D",
     "MaxPooling2D",
     "Reshape",
+    "deserialize",
     "flatten",
+    "serialize",
 ]

@@ -37,13 +37,16 @@ def get(activation):
     if activation is None or activation == "linear":
         return None
     if isinstance(activation, str):
-        try:
-            return _BY_NAME[activation]
-        except KeyError:
-            raise ValueError(
-                f"unknown activation {activation!r}; use one of {sorted(_BY_NAME)}, "
-                "'linear', None or any callable"
-            ) from None
+        from eagerkit.keras.serialization import get_registered_object
+
+        found = _BY_NAME.get(activation) or get_registered_object(activation)
+        if found is not None:  # a built-in, or a custom one a saved model names
+            return found
+        raise ValueError(
+            f"unknown activation {activation!r}; use one of {sorted(_BY_NAME)}, "
+            "'linear', None or any callable (a custom one by name once registered with "
+            "ek.keras.saving.register_keras_serializable)"
+        )
     if callable(activation):
         return activation
     raise TypeError(f"activation must be a name or a callable, got {activation!r}")

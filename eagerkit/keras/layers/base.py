@@ -12,7 +12,10 @@ from eagerkit import dtypes, random
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import initializers, symbolic
 from eagerkit.keras.layers import first_call
+from eagerkit.keras.layers.added import AddedLossesAndMetrics
+from eagerkit.keras.layers.config import LayerConfig
 from eagerkit.keras.layers.sizes import whole_number
+from eagerkit.keras.layers.weight_lists import WeightLists
 from eagerkit.module import Module, snake_case
 from eagerkit.ops.cast import cast
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -40,7 +43,7 @@ def unique_name(base, zero_based=True):
     return base if count == 0 else f"{base}_{count}"
 
 
-class Layer(Module):
+class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
     """Base class of layers and models: variables made on first call, then ``call``.
 
     Subclasses define ``build(input_shape)`` (make variables with ``add_weight``) and
@@ -61,7 +64,9 @@ class Layer(Module):
 
     _autocast = True  # floating inputs are cast to the layer's dtype (Keras does the same)
 
-    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, **unknown):
+    def __init__(
+        self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **unknown
+    ):
         if unknown:
             raise TypeError(
                 f"{type(self).__name__}: unexpected keyword argument(s) "
@@ -71,6 +76,8 @@ class Layer(Module):
         self.trainable = trainable
         self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
         # Keras' input_shape= (without the batch axis): lets Sequential.summary() build early.
+        if input_shape is None and input_dim is not None:  # Keras' older spelling of it
+            input_shape = (whole_number(input_dim, "input_dim", self),)
         self.input_spec_shape = None if input_shape is None else tuple(input_shape)
         self.built = False
         self.last_output_shape = None  # shown by Model.summary()
@@ -123,6 +130,18 @@ class Layer(Module):
             inputs = cast(inputs, self.dtype)
         return inputs
 
+    @property
+    def input(self):
+        """The KerasTensor(s) this layer was first called on in a functional model."""
+        calls = vars(self).get("_calls")
+        if calls is None:
+            raise AttributeError(
+                f"Layer {self.name} has never been called on a KerasTensor (ek.keras.Input) "
+                "and thus has no defined input"
+            )
+        inputs = calls.nodes[0].inputs
+        return inputs[0] if len(inputs) == 1 else inputs
+
     def build(self, input_shape):
         """Make the layer's variables for inputs of ``input_shape`` (nothing by default)."""
 
@@ -133,8 +152,12 @@ class Layer(Module):
         )
 
     # --- variables --------------------------------------------------------------------------
-    def add_weight(self, name, shape, initializer="glorot_uniform", trainable=True, dtype=None):
-        """Make a Variable named ``<layer>/<name>`` owned by this layer."""
+    def add_weight(
+        self, name=None, shape=(), initializer="glorot_uniform", trainable=True, dtype=None
+    ):
+        """Make a Variable named ``<layer>/<name>`` owned by this layer (a scalar unless
+        ``shape`` says otherwise; Keras' keyword-only calls work too)."""
+        name = "Variable" if name is None else name
         init = initializers.get(initializer)
         dtype = dtypes.as_dtype(dtype or self.dtype)
         shape = [whole_number(n, f"the shape of weight {name!r}", self, minimum=0) for n in shape]
@@ -163,6 +186,8 @@ class Layer(Module):
     def non_trainable_variables(self):
         """Variables kept out of training (e.g. BatchNormalization's moving averages)."""
         return [v for v, trainable in _owned(self) if not trainable]
+
+    non_trainable_weights = non_trainable_variables
 
     def count_params(self):
         """How many numbers the layer's variables hold."""

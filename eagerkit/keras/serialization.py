@@ -1,0 +1,214 @@
+"""Keras objects as JSON-able configs and back: ``{"class_name": ..., "config": {...}}``.
+
+A config names a class (or a function) and holds the arguments to rebuild it; it never
+holds code. Loading looks each name up in a fixed table, in this order: the
+``custom_objects`` given to the call, those of an active ``custom_object_scope``, the
+classes and functions registered with ``register_keras_serializable``, then eagerkit's own
+layers, losses, metrics, optimizers and activations. A name found nowhere is refused, so
+loading a saved model runs nothing but registered constructors.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> @ek.keras.saving.register_keras_serializable(package="Doc")
+... class Twice(ek.keras.layers.Layer):
+...     def call(self, inputs):
+...         return 2.0 * inputs
+>>> config = ek.keras.layers.serialize(Twice(name="twice"))
+>>> config["class_name"], config["config"]["name"]
+('Doc>Twice', 'twice')
+>>> type(ek.keras.layers.deserialize(config)).__name__
+'Twice'
+"""
+
+import contextlib
+import inspect
+
+from eagerkit.errors import InvalidArgumentError
+
+_REGISTERED = {}  # "Package>Name" -> class or function
+_NAME_OF = {}  # id(class or function) -> "Package>Name"
+_SCOPES = []  # the dicts of the custom_object_scope blocks now open, innermost last
+
+
+def register_keras_serializable(package="Custom", name=None):
+    """Register a class or function under ``"package>name"`` so configs can name it.
+
+    A class needs ``get_config`` (every Keras layer has one). Registering the same name
+    again replaces the earlier entry (a notebook cell run twice), as Keras 3 does.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> @ek.keras.utils.register_keras_serializable(package="Doc")
+    ... def doubled_error(y_true, y_pred):
+    ...     return 2.0 * ek.keras.losses.mean_squared_error(y_true, y_pred)
+    >>> ek.keras.utils.get_registered_name(doubled_error)
+    'Doc>doubled_error'
+    """
+    if not isinstance(package, str) or (name is not None and not isinstance(name, str)):
+        raise InvalidArgumentError(
+            f"register_keras_serializable: package and name must be strings, got "
+            f"package={package!r}, name={name!r}",
+            op="register_keras_serializable",
+        )
+
+    def decorator(obj):
+        if inspect.isclass(obj) and not hasattr(obj, "get_config"):
+            raise InvalidArgumentError(
+                f"Cannot register a class that does not have a get_config() method: {obj!r}",
+                op="register_keras_serializable",
+            )
+        if not callable(obj):
+            raise InvalidArgumentError(
+                f"register_keras_serializable registers classes and functions, got {obj!r}",
+                op="register_keras_serializable",
+            )
+        registered = f"{package}>{name or obj.__name__}"
+        _REGISTERED[registered] = obj
+        _NAME_OF[id(obj)] = registered
+        return obj
+
+    return decorator
+
+
+def get_registered_name(obj):
+    """The name a config uses for ``obj``: its registered name, else its ``__name__``."""
+    return _NAME_OF.get(id(obj)) or getattr(obj, "__name__", type(obj).__name__)
+
+
+def get_registered_object(name, custom_objects=None, module_objects=None):
+    """The class or function called ``name`` (see the module's docstring for the order),
+    or None."""
+    for table in (custom_objects or {}, *reversed(_SCOPES), _REGISTERED, module_objects or {}):
+        if name in table:
+            return table[name]
+    return None
+
+
+def get_custom_objects():
+    """The registry itself: ``{"Package>Name": object}`` (Keras lets users add to it)."""
+    return _REGISTERED
+
+
+@contextlib.contextmanager
+def custom_object_scope(*scopes):
+    """Inside the block, configs may name the classes and functions of the given dicts.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> def cube(x):
+    ...     return x * x * x
+    >>> with ek.keras.utils.custom_object_scope({"cube": cube}):
+    ...     layer = ek.keras.layers.deserialize(
+    ...         {"class_name": "Dense", "config": {"units": 2, "activation": "cube"}})
+    >>> layer.activation is cube
+    True
+    """
+    merged = {}
+    for scope in scopes:
+        if scope is None:
+            continue
+        if not isinstance(scope, dict):
+            raise InvalidArgumentError(
+                f"custom_object_scope takes dicts of name -> class or function, got {scope!r}",
+                op="custom_object_scope",
+            )
+        merged.update(scope)
+    _SCOPES.append(merged)
+    try:
+        yield merged
+    finally:
+        _SCOPES.remove(merged)
+
+
+CustomObjectScope = custom_object_scope
+
+
+def serialize_keras_object(obj):
+    """``obj`` as a JSON-able value: plain values as they are, a function by its name, an
+    object with ``get_config`` as ``{"class_name", "config"}``; anything else is refused.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.saving.serialize_keras_object(ek.keras.losses.Huber(delta=2.0))
+    {'class_name': 'Huber', 'config': {'reduction': 'auto', 'name': 'huber_loss', 'delta': 2.0}}
+    """
+    if obj is None or isinstance(obj, (str, bool, int, float)):
+        return obj
+    if inspect.isfunction(obj) or inspect.isbuiltin(obj):
+        return _function_name(obj)
+    if hasattr(obj, "get_config") and not inspect.isclass(obj):
+        return {"class_name": get_registered_name(type(obj)), "config": obj.get_config()}
+    raise InvalidArgumentError(
+        f"cannot write {obj!r:.100} into a config: only numbers, strings, functions and "
+        "objects with get_config() can be saved. Register a custom class or function with "
+        "@ek.keras.saving.register_keras_serializable()",
+        op="serialize_keras_object",
+    )
+
+
+def _function_name(function):
+    """A function's name in a config: its registered name, or an eagerkit built-in's name."""
+    for candidate in (function, getattr(function, "__wrapped__", function)):
+        if id(candidate) in _NAME_OF:
+            return _NAME_OF[id(candidate)]
+    from eagerkit.keras import builtin_objects
+
+    name = builtin_objects.function_name(function) or getattr(function, "__name__", None)
+    if name is None or not name.isidentifier():
+        raise InvalidArgumentError(
+            f"cannot write the function {function!r} into a config: a saved model names its "
+            "functions, and a lambda has no name. Use a def'd function, registered with "
+            "@ek.keras.saving.register_keras_serializable() (or given to load_model in "
+            "custom_objects=), or a built-in one by name (e.g. activation='relu')",
+            op="serialize_keras_object",
+        )
+    return name  # loading finds it again only if it is built in, registered or given
+
+
+def deserialize_keras_object(
+    config, module_objects=None, custom_objects=None, printable_module_name="object"
+):
+    """The object a config describes: a name gives the class or function it names; a
+    ``{"class_name", "config"}`` dict gives ``cls.from_config(config)``."""
+    if config is None or isinstance(config, (bool, int, float)):
+        return config
+    if isinstance(config, str):
+        return lookup(config, printable_module_name, custom_objects, module_objects)
+    if not (isinstance(config, dict) and "class_name" in config and "config" in config):
+        raise InvalidArgumentError(
+            f"Could not interpret serialized {printable_module_name}: {config!r:.200}; a "
+            'config is a name or a dict {"class_name": ..., "config": {...}}',
+            op="deserialize_keras_object",
+        )
+    cls = lookup(config["class_name"], printable_module_name, custom_objects, module_objects)
+    if not isinstance(config["config"], dict):
+        raise InvalidArgumentError(
+            f"the config of {printable_module_name} '{config['class_name']}' must be a dict, "
+            f"got {config['config']!r:.100}",
+            op="deserialize_keras_object",
+        )
+    with custom_object_scope(custom_objects or {}):  # nested configs see them too
+        parameters = inspect.signature(cls.from_config).parameters
+        if "custom_objects" in parameters:
+            return cls.from_config(config["config"], custom_objects=custom_objects)
+        return cls.from_config(config["config"])
+
+
+def lookup(name, printable_module_name="object", custom_objects=None, module_objects=None):
+    """The class or function ``name`` names, or Keras' "Unknown ..." error."""
+    found = get_registered_object(name, custom_objects, module_objects)
+    if found is None:
+        raise InvalidArgumentError(
+            f"Unknown {printable_module_name}: '{name}'. Please ensure you are using a "
+            "`keras.utils.custom_object_scope` and that this object is included in the "
+            "scope, pass it in custom_objects=, or register it with "
+            "@keras.saving.register_keras_serializable(). See "
+            "https://www.tensorflow.org/guide/keras/save_and_serialize"
+            "#registering_the_custom_object for details.",
+            op="deserialize_keras_object",
+        )
+    return found
