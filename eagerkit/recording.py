@@ -23,6 +23,7 @@ graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), in
 execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
 on = False  # someone listens: a tape, a tracer or a callback
 sole_tape = None  # the only active tape, when no tracer and no callback listens either
+tape_opened = []  # f(tape) as each tape's with-block begins (the widgets note source lines)
 NO_PARAMS = {}  # the params of every op called without any: one dict, never written to
 
 
@@ -36,6 +37,8 @@ def _listeners_changed():
 def push_tape(tape):
     """``tape`` records from now on (its ``with`` block begins)."""
     active_tapes.append(tape)
+    for hook in tape_opened:  # usually none: once per with-block, never per op
+        hook(tape)
     _listeners_changed()
 
 
