@@ -42,14 +42,18 @@ from threadpoolctl import threadpool_limits
 
 # --- timing ------------------------------------------------------------------------------------
 def median_microseconds(cases, rounds=15, repeat=20):
-    """Median time per call of each case, in microseconds, the cases taking turns each round."""
+    """Median time per call of each case, in microseconds, the cases taking turns each round.
+
+    CPU time (``time.process_time``): on a shared machine the wall clock also counts the
+    waits for a core, which land on whichever case happened to run.
+    """
     times = {name: [] for name in cases}
     for _ in range(rounds):
         for name, (function, args) in cases.items():
-            start = time.perf_counter()
+            start = time.process_time()
             for _ in range(repeat):
                 function(*args)
-            times[name].append((time.perf_counter() - start) / repeat * 1e6)
+            times[name].append((time.process_time() - start) / repeat * 1e6)
     return {name: float(np.median(values)) for name, values in times.items()}
 
 

@@ -181,6 +181,8 @@ def median_milliseconds(contenders, rounds, warmup=5):
     """Median milliseconds per call of each contender; they take turns in every round.
 
     ``warmup`` untimed rounds come first (first calls fill caches and allocator pools).
+    Each time is the process's CPU time (``time.process_time``): on a shared machine the
+    wall clock also counts the waits for a core, which land on whichever contender ran.
     """
     for _ in range(warmup):
         for function in contenders.values():
@@ -188,9 +190,9 @@ def median_milliseconds(contenders, rounds, warmup=5):
     times = {name: [] for name in contenders}
     for _ in range(rounds):
         for name, function in contenders.items():
-            start = time.perf_counter()
+            start = time.process_time()
             function()
-            times[name].append((time.perf_counter() - start) * 1000)
+            times[name].append((time.process_time() - start) * 1000)
     return {name: float(np.median(t)) for name, t in times.items()}
 
 
