@@ -158,8 +158,8 @@ def test_many_conds_open_together_and_up_to_three_in_every_combination():
 
 
 def _check_geometry(drawing, at=(0, 0)):
-    """Every box inside its drawing, no two overlapping; each open box's panels side by side
-    inside it, below its title, each panel's drawing inside the panel."""
+    """Every box inside its drawing, no two overlapping; each open box's panels apart from
+    each other inside it, below its title, each panel's drawing inside the panel."""
     boxes = drawing["nodes"]
     for a in boxes:
         assert 0 <= a["x"] and a["x"] + a["w"] <= drawing["width"]
@@ -169,8 +169,8 @@ def _check_geometry(drawing, at=(0, 0)):
                 apart = a["x"] + a["w"] <= b["x"] or b["x"] + b["w"] <= a["x"]
                 assert apart or a["y"] + a["h"] <= b["y"] or b["y"] + b["h"] <= a["y"]
         panels = a.get("panels", [])
-        for left, right in zip(panels, panels[1:], strict=False):
-            assert left["x"] + left["w"] < right["x"]
+        for first, then in zip(panels, panels[1:], strict=False):  # side by side, or stacked
+            assert first["x"] + first["w"] < then["x"] or first["y"] + first["h"] < then["y"]
         for panel in panels:
             assert panel["x"] > 0 and panel["x"] + panel["w"] < a["w"]
             assert panel["y"] >= 20 and panel["y"] + panel["h"] < a["h"]

@@ -18,6 +18,7 @@ CHAR_W, BOX_H, PAD_W = 7, 34, 18  # box size: monospace label width, height, pad
 HEADER_H = 24  # an open box's title line, above its panels
 TITLE_H = 22  # a panel's title line, above its subgraph
 INSET = 10  # between an open box's frame and its panels, and between two panels
+SIDE_BY_SIDE = 560  # the widest two panels go side by side (a laptop's notebook: ~850 px)
 
 
 def draw_graph(graph, labels, marks=None, notes=None, opened=(), runs=None, times=1):
@@ -105,20 +106,33 @@ def _control_box(node, label, sources, is_open, runs, times):
     if not is_open:
         return box
     box["open"] = True
-    box["panels"], x = [], INSET
+    box["panels"] = []
     for role, sub in subs.items():
         names = _input_names(node, sub.graph, sources)
         inner = [names.get(i) or what(n) for i, n in enumerate(sub.graph.nodes)]
         drawing = draw_graph(sub.graph, inner, opened=None, runs=runs, times=counts[role])
         title, state = _panel_title(node.op.name, role, counts[role], times)
         width = max(drawing["width"], CHAR_W * len(title) + 2 * INSET)
-        height = TITLE_H + drawing["height"]
         panel = {"role": role, "title": title, "state": state, "drawing": drawing}
-        box["panels"].append(dict(panel, x=x, y=HEADER_H, w=width, h=height))
-        x += width + INSET
-    box["w"] = max(x, CHAR_W * len(box["label"] + "  " + summary) + PAD_W)
-    box["h"] = HEADER_H + max(panel["h"] for panel in box["panels"]) + INSET
+        box["panels"].append(dict(panel, w=width, h=TITLE_H + drawing["height"]))
+    _place_panels(box["panels"])
+    header = CHAR_W * len(box["label"] + "  " + summary) + PAD_W
+    box["w"] = max(max(p["x"] + p["w"] for p in box["panels"]) + INSET, header)
+    box["h"] = max(p["y"] + p["h"] for p in box["panels"]) + INSET
     return box
+
+
+def _place_panels(panels):
+    """Side by side below the box's title; one above the other when side by side they would
+    be wider than SIDE_BY_SIDE (a loop's body beside its test no longer fits a laptop)."""
+    side_by_side = sum(p["w"] for p in panels) + INSET * (len(panels) - 1) <= SIDE_BY_SIDE
+    x, y = INSET, HEADER_H
+    for panel in panels:
+        panel.update(x=x, y=y)
+        if side_by_side:
+            x += panel["w"] + INSET
+        else:
+            y += panel["h"] + INSET
 
 
 def _reference(label):

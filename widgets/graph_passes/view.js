@@ -126,7 +126,7 @@ function render({ model, el: host }) {
     if (index < passes) el("div", "ek-hint", side, "The graph is drawn before this pass; marked boxes are what it changes.");
     if (stage.control.length) {
       const colours = model.get("runs_known") ? " (green: what this call runs, grey: what it skips)" : "";
-      el("div", "ek-hint ek-control-hint", side, `Click a cond or while_loop box to open it onto its branches${colours}.`);
+      el("div", "ek-control-hint", side, `Click a purple cond or while_loop box to open it onto its branches, its title line to close it${colours}.`);
     }
   };
   // Open or close one box; with more boxes than Python laid out every combination for,
