@@ -130,6 +130,37 @@ def test_a_loop_opens_onto_its_test_and_body_and_the_cond_inside_it():
     assert [p["state"] for p in zero["panels"]] == ["taken", "not-taken"]  # the body never ran
 
 
+@ek.function
+def clipped_sign(x):  # a cond inside a branch of a cond
+    if x > 0:
+        if x > 10:
+            y = x * 0.0 + 2.0
+        else:
+            y = x * 0.0 + 1.0
+    else:
+        y = -ek.tanh(x)
+    return y
+
+
+@pytest.mark.parametrize(
+    ("x", "outer", "inner"),
+    [
+        (3.0, ["taken", "not-taken"], ("took the false branch", ["not-taken", "taken"])),
+        (30.0, ["taken", "not-taken"], ("took the true branch", ["taken", "not-taken"])),
+        (-3.0, ["not-taken", "taken"], ("not run by this call", ["not-taken", "not-taken"])),
+    ],
+)
+def test_a_cond_inside_a_branch_opens_with_it_and_says_what_the_call_ran(x, outer, inner):
+    stage = GraphPassView(clipped_sign, ek.constant(x)).stages[0]
+    box = _control_box(stage, "%3")
+    assert [p["state"] for p in box["panels"]] == outer
+    [nested] = [n for n in box["panels"][0]["drawing"]["nodes"] if n["control"]]
+    assert nested["label"] == "cond ▾" and nested["type"] == inner[0]  # open with its parent
+    assert [p["state"] for p in nested["panels"]] == inner[1]
+    assert [n["label"] for n in nested["panels"][0]["drawing"]["nodes"]][0] == "from %0"
+    _check_geometry(stage["layouts"]["%3"])
+
+
 def test_a_concrete_function_alone_shows_both_branches_unmarked():
     view = GraphPassView(shift.get_concrete_function(ek.constant([1.0, 1.0])))
     assert not view.runs_known

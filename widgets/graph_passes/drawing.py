@@ -136,8 +136,11 @@ def _place_panels(panels):
 
 
 def _reference(label):
-    """How a subgraph names a tensor of the enclosing graph: ``%0``, or its words inside one."""
-    return label.split()[0] if label.startswith("%") else label
+    """How a subgraph names a tensor of the enclosing graph: ``%0``, or inside a subgraph its
+    words (``tanh``; ``%0`` again for what that subgraph took from further out)."""
+    if label.startswith("%"):
+        return label.split()[0]
+    return label.removeprefix("from ")
 
 
 def _input_names(node, graph, sources):
@@ -155,6 +158,8 @@ def _summary(op, counts, times):
     """The second line of a closed box: what the call did (or what the box holds)."""
     if None in counts.values() or times is None:
         return "true / false branch" if op == "cond" else "test and body"
+    if times == 0:  # inside a branch the call skips
+        return "not run by this call"
     if op == "cond" and times == 1:
         return "took the " + ("true branch" if counts["true branch"] else "false branch")
     if op == "cond":  # inside a loop's body: run once per iteration

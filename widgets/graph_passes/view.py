@@ -5,6 +5,11 @@ removes, merges or lets write into a dead buffer marked), and the optimized resu
 numbers say what each pass saved: nodes, ops, and bytes of arrays allocated per call.
 The stages are computed here, from ``eagerkit.graph.passes`` (the engine reports, the
 widget draws); stepping happens in the browser, so it works while the kernel is busy.
+
+A traced ``cond`` or ``while_loop`` is a box that a click opens in place onto its
+subgraphs (drawing.py). Given example arguments, the view dry-runs the graph on them
+(``eagerkit.graph.dry_run``) to mark the branch that call takes and to count the loop's
+turns; the marks stay as the student steps from pass to pass.
 """
 
 import itertools
