@@ -10,6 +10,7 @@ import numpy as np
 
 from eagerkit.arguments import whole_number
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.tensor import convert_to_tensor
 
 _SHOWN = 3  # how many offending values a message lists unless summarize says otherwise
 
@@ -30,13 +31,9 @@ def _values(value, what, op):
     """``value`` (a Tensor, shape, list or number) as a numpy array."""
     if hasattr(value, "numpy"):
         return np.asarray(value.numpy())
-    try:
-        return np.asarray(tuple(value) if hasattr(value, "as_list") else value)
-    except (TypeError, ValueError) as err:
-        raise InvalidArgumentError(
-            f"{op}: {what} must be a tensor or array-like, got {type(value).__name__} ({err})",
-            op=op,
-        ) from None
+    if hasattr(value, "as_list"):  # a TensorShape: its sizes
+        return np.asarray(tuple(value))
+    return np.asarray(convert_to_tensor(value).numpy())  # TF's rules: 1.5 is a float32
 
 
 def _compare(x, y, holds, sign, message, summarize, op):

@@ -114,3 +114,15 @@ def set_visible_devices(devices_to_use, device_type=None):
     affected = {n for n in everything if kind in (None, _type_and_index(n)[0]) and n != "/cpu:0"}
     already_hidden = set(everything).difference(devices.visible_device_names())
     devices.set_hidden_devices((already_hidden - affected) | (affected - wanted))
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "PhysicalDevice",
+    "LogicalDevice",
+    "list_physical_devices",
+    "get_visible_devices",
+    "list_logical_devices",
+    "set_visible_devices",
+]

@@ -44,7 +44,7 @@ def call(op, inputs, params):
         outcome = boundary.symbolic_fallback(op.call, op.name, inputs, params, error)
         if not isinstance(outcome, BaseException):
             return outcome  # given a KerasTensor: a node of a functional model
-        shown = op_error(op, inputs, outcome)
+        shown = op_error(op, inputs, outcome, params)
         raise shown from shown.__cause__
     output = Tensor(data, device)
     if anyone_recording():
@@ -52,11 +52,14 @@ def call(op, inputs, params):
     return output
 
 
-def op_error(op, inputs, error):
+def op_error(op, inputs, error, params=NO_PARAMS):
     """The error the user sees when converting ``inputs`` or running ``op`` raised ``error``."""
     if not isinstance(error, OpError):  # numpy's terse words: say which op, shapes, dtypes
-        return boundary.user_error(op_errors.explain(op, inputs, error), cause=error)
-    return boundary.user_error(error)  # already an eagerkit error that names the op
+        return boundary.user_error(op_errors.explain(op, inputs, error, params), cause=error)
+    if op.name not in error.message:  # from a conversion inside: say which op it was for
+        error.message = f"{op.name}: {error.message}"
+        error.args = (error.message,)
+    return boundary.user_error(error)
 
 
 def anyone_recording():
@@ -138,7 +141,7 @@ def fast_function(op):
         try:
             data = forward(device.xp, *arrays, **params)
         except (OpError, *_KERNEL_ERRORS) as error:  # raised here: one eagerkit frame shown
-            shown = op_error(op, inputs, error)
+            shown = op_error(op, inputs, error, params)
             raise shown from shown.__cause__
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
@@ -182,7 +185,7 @@ def mixed_function(op):
         try:
             data = forward(device.xp, *arrays, **params)
         except (OpError, *_KERNEL_ERRORS) as error:
-            shown = op_error(op, inputs, error)
+            shown = op_error(op, inputs, error, params)
             raise shown from shown.__cause__
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None

@@ -138,7 +138,9 @@ def default_numpy_dtype(value):
     """
     if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind not in "SUO":
         return value.dtype
-    array = np.asarray(value)
+    from eagerkit.arguments import host_array  # (arguments needs dtypes' module loaded)
+
+    array = host_array(value, "convert_to_tensor")
     kind = array.dtype.kind
     if kind == "f":
         return np.dtype(np.float32)

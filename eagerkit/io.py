@@ -97,3 +97,8 @@ def decode_csv(
         constant(np.array(values, dtype=dtype.as_numpy_dtype).reshape(records.shape))
         for values, (dtype, _) in zip(columns, kinds, strict=True)
     ]
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = ["read_file", "decode_csv"]

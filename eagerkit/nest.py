@@ -44,3 +44,8 @@ def pack_sequence_as(structure, leaves):
         return next(remaining)
 
     return build(structure)
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = ["flatten", "pack_sequence_as"]

@@ -29,3 +29,16 @@ class UnconnectedGradients(str, enum.Enum):
 
     def __repr__(self):
         return f"ek.UnconnectedGradients.{self.name}"
+
+    @classmethod
+    def _missing_(cls, value):
+        """``UnconnectedGradients('zeros')``: an eagerkit error (still a ValueError) naming
+        the values there are, instead of the Enum's own words."""
+        from eagerkit.arguments import describe
+        from eagerkit.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(
+            f"UnconnectedGradients: got {describe(value)}; use 'none' or 'zero' "
+            "(or ek.UnconnectedGradients.NONE / .ZERO)",
+            op="UnconnectedGradients",
+        )

@@ -9,7 +9,7 @@ their values.
 
 import itertools
 
-from eagerkit import dtypes, recording
+from eagerkit import dtypes, errors, recording
 from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.name_scope import current_prefix
@@ -131,8 +131,10 @@ class Variable(Tensor):
         return repr(self)
 
     def __reduce__(self):
-        raise TypeError(
-            "Variables are not pickled; save them with ek.train.Checkpoint (no pickle needed)"
+        raise errors.type_error(
+            f"pickle: Variables are not pickled ({self._name}); save them with "
+            "ek.train.Checkpoint (no pickle needed)",
+            op="pickle",
         )
 
     def __deepcopy__(self, memo):

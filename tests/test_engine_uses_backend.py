@@ -40,6 +40,7 @@ HOST_ONLY = {
     ),
     "data/dataset.py": ({"numpy.random.default_rng"}, "the shuffle order is drawn on the host"),
     "data/csv_dataset.py": ({"numpy.asarray"}, "a CSV field parsed on the host, then a tensor"),
+    "arguments.py": ({"numpy.asarray"}, "a Python value (a list, a number) read on the host"),
     "io.py": ({"numpy.array"}, "CSV fields parsed on the host become tensors"),
     "graph/graph.py": ({"numpy.asarray"}, "prints a constant after an explicit to_host copy"),
     "graph/optimize.py": ({"numpy.asarray"}, "hashes a constant after an explicit to_host copy"),

@@ -22,8 +22,8 @@ import itertools
 
 import numpy as np
 
-from eagerkit import dtypes
-from eagerkit.arguments import count_or_all
+from eagerkit import dtypes, errors
+from eagerkit.arguments import count_or_all, describe, positive, whole_number
 from eagerkit.data import shuffle, structure
 from eagerkit.data.iterator import Iterator
 from eagerkit.errors import InvalidArgumentError
@@ -44,10 +44,11 @@ class Dataset:
         return Iterator(self)
 
     def __next__(self):
-        raise TypeError(
-            f"'{type(self).__name__}' object is not an iterator: a Dataset can be read many "
-            "times, so it does not keep a position. Loop over it (for x in dataset), or make "
-            "an iterator first: it = iter(dataset) (or ek.Iterator(dataset)), then next(it)."
+        raise errors.type_error(
+            f"next: a {type(self).__name__} is not an iterator: it can be read many times, so "
+            "it does not keep a position. Loop over it (for x in dataset), or make an "
+            "iterator first: it = iter(dataset) (or ek.Iterator(dataset)), then next(it).",
+            op="next",
         )
 
     def make_one_shot_iterator(self):
@@ -117,11 +118,12 @@ class Dataset:
         >>> [(int(i), float(x[0])) for i, x in ds]
         [(0, 0.0), (1, 0.5), (2, 1.0)]
         """
-        if not callable(generator):
-            raise TypeError(
-                "from_generator: `generator` must be callable (pass the generator function "
-                "itself, e.g. from_generator(gen, ...), not gen())"
-            )
+        _function(
+            generator,
+            "generator",
+            "from_generator",
+            "pass the generator function itself, e.g. from_generator(gen, ...), not gen()",
+        )
         types = structure.map_structure(dtypes.as_dtype, output_types)
 
         def make_iterator():
@@ -148,7 +150,15 @@ class Dataset:
         >>> [int(x) for x in ek.data.Dataset.range(1, 8, 3)]
         [1, 4, 7]
         """
-        numbers = range(*args)
+        if not 1 <= len(args) <= 3:
+            raise InvalidArgumentError(
+                f"range: takes 1 to 3 whole numbers (stop, or start, stop[, step]) as Python's "
+                f"range does, got {len(args)}",
+                op="range",
+            )
+        numbers = range(*(whole_number(a, "each argument", "range") for a in args))
+        if numbers.step == 0:
+            raise InvalidArgumentError("range: step must not be 0, got 0", op="range")
 
         def make_iterator():
             for n in numbers:
@@ -165,6 +175,7 @@ class Dataset:
         >>> [int(s) for s in pairs.map(lambda x, y: x + y)]
         [11, 22]
         """
+        _function(map_func, "map_func", "map", "e.g. map(lambda x: x * 2)")
 
         def make_iterator():
             for element in self._make_iterator():
@@ -184,6 +195,7 @@ class Dataset:
         >>> [x.numpy() for x in lines.filter(lambda s: ek.strings.length(s) > 0).skip(1)]
         [b'1', b'2']
         """
+        _function(predicate, "predicate", "filter", "e.g. filter(lambda x: x > 0)")
 
         def make_iterator():
             for element in self._make_iterator():
@@ -216,7 +228,7 @@ class Dataset:
         >>> [int(x) for x in ek.data.Dataset.range(6).shuffle(1, seed=1)]  # a buffer of 1
         [0, 1, 2, 3, 4, 5]
         """
-        buffer_size = _positive(buffer_size, "shuffle", "buffer_size")
+        buffer_size = positive(buffer_size, "buffer_size", "shuffle")
         base = shuffle.base_seed(seed)
         passes = itertools.count()
 
@@ -237,7 +249,7 @@ class Dataset:
         >>> [b.numpy().tolist() for b in ek.data.Dataset.range(5).batch(2, drop_remainder=True)]
         [[0, 1], [2, 3]]
         """
-        batch_size = _positive(batch_size, "batch", "batch_size")
+        batch_size = positive(batch_size, "batch_size", "batch")
 
         def make_iterator():
             source = self._make_iterator()
@@ -285,15 +297,16 @@ class Dataset:
 
     def prefetch(self, buffer_size):
         """Accepted for TF compatibility; eagerkit reads elements when they are asked for."""
+        count_or_all(buffer_size, "buffer_size", "prefetch")  # -1 is TF's AUTOTUNE
         return self._then(self._make_iterator, f"prefetch({buffer_size})")
 
 
-def _positive(value, op, what):
-    if isinstance(value, Tensor):
-        value = int(value)
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-        raise InvalidArgumentError(f"{op}: {what} must be a positive int, got {value!r}", op=op)
-    return int(value)
+def _function(value, what, op, example):
+    """Refuse a ``value`` that cannot be called now, not at the first element read."""
+    if not callable(value):
+        raise errors.type_error(
+            f"{op}: {what} must be callable (a function), got {describe(value)}; {example}", op=op
+        )
 
 
 def _one_or_all(shapes):

@@ -202,3 +202,23 @@ def get(identifier):
     raise TypeError(
         f"an initializer must be a name or a callable f(shape, dtype), got {identifier!r}"
     )
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "Initializer",
+    "Zeros",
+    "Ones",
+    "Constant",
+    "RandomNormal",
+    "RandomUniform",
+    "GlorotUniform",
+    "zeros",
+    "ones",
+    "constant",
+    "random_normal",
+    "random_uniform",
+    "glorot_uniform",
+    "get",
+]

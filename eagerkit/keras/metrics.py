@@ -213,3 +213,25 @@ SparseCategoricalCrossentropy = _wrapper(
     "sparse_categorical_crossentropy",
     "The running cross-entropy of integer labels.",
 )
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "Metric",
+    "Mean",
+    "Sum",
+    "MeanMetricWrapper",
+    "accuracy",
+    "binary_accuracy",
+    "categorical_accuracy",
+    "sparse_categorical_accuracy",
+    "Accuracy",
+    "BinaryAccuracy",
+    "CategoricalAccuracy",
+    "SparseCategoricalAccuracy",
+    "MeanSquaredError",
+    "MeanAbsoluteError",
+    "BinaryCrossentropy",
+    "CategoricalCrossentropy",
+    "SparseCategoricalCrossentropy",
+]

@@ -194,3 +194,8 @@ class Sequential(Model):
             example = [1 if size is None else size for size in shape]
             self(zeros((1, *example), dtype=self.dtype))  # one dummy example
         super().summary(print_fn)
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = ["Model", "Network", "Sequential"]

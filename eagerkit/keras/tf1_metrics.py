@@ -150,3 +150,8 @@ class Accuracy(Metric):
         return self.result()
 
     update_state = __call__
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = ["Metric", "Mean", "Accuracy"]

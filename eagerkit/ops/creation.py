@@ -8,20 +8,17 @@ import builtins
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import arguments, dtypes
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
-def _shape(shape, op="shape"):
-    """A shape argument (int, list, tensor) as a tuple of non-negative ints, never truncated."""
-    if isinstance(shape, Tensor):
-        shape = shape.numpy().tolist()
-    if not isinstance(shape, (list, tuple)):
-        shape = [shape]
-    return tuple(size(n, "each dimension of the shape", op) for n in shape)
+def _shape(shape, op="shape", dtype=dtypes.float32):
+    """A shape argument (int, list, array, tensor) as a tuple of non-negative ints, for a
+    tensor that fits in memory."""
+    return arguments.shape(shape, op, _np_dtype(dtype))
 
 
 def _new(array):
@@ -60,7 +57,7 @@ def constant(value, dtype=None, shape=None, name=None):
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of zeros (float32 unless told otherwise)."""
-    return _new(current_device().xp.zeros(_shape(shape, "zeros"), dtype=_np_dtype(dtype)))
+    return _new(current_device().xp.zeros(_shape(shape, "zeros", dtype), dtype=_np_dtype(dtype)))
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
@@ -72,7 +69,7 @@ def ones(shape, dtype=dtypes.float32, name=None):
     >>> ek.ones([2, 3]).shape
     TensorShape([2, 3])
     """
-    return _new(current_device().xp.ones(_shape(shape, "ones"), dtype=_np_dtype(dtype)))
+    return _new(current_device().xp.ones(_shape(shape, "ones", dtype), dtype=_np_dtype(dtype)))
 
 
 def zeros_like(tensor, dtype=None, name=None):

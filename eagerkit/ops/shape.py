@@ -12,12 +12,8 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 
 
 def _shape_tuple(shape, op="reshape"):
-    """A shape argument (list, tuple, Tensor) as a tuple of Python ints."""
-    if isinstance(shape, Tensor):
-        shape = shape.numpy().tolist()
-    if not isinstance(shape, (list, tuple)):
-        shape = [shape]
-    return tuple(arguments.whole_number(n, "each dimension of the shape", op) for n in shape)
+    """A shape argument (list, tuple, array, Tensor) as a tuple of Python ints."""
+    return arguments.sizes(shape, "the shape", op)
 
 
 @defop("reshape")

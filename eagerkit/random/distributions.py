@@ -7,7 +7,7 @@ the host with numpy makes one seed give the same numbers on every device.
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import arguments, dtypes
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
@@ -16,15 +16,7 @@ from eagerkit.tensor import Tensor, to_array
 
 def shape_of(shape, op):
     """A shape argument (int, list, tensor) as a tuple of non-negative ints."""
-    if isinstance(shape, Tensor):
-        shape = shape.numpy().tolist()
-    if isinstance(shape, (int, np.integer)):
-        shape = [shape]
-    if not isinstance(shape, (list, tuple)):
-        raise InvalidArgumentError(
-            f"{op}: shape must be a list of non-negative integers, got {shape!r}", op=op
-        )
-    return tuple(size(n, "each dimension of shape", op) for n in shape)
+    return arguments.shape(shape, op, what="shape")
 
 
 def float_dtype(dtype, op):

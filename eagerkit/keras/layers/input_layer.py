@@ -5,6 +5,10 @@ shape ``(None, 3)``: ``shape`` leaves out the batch axis, whose size stays unkno
 ``batch_size`` gives it. Layers called on it build the model's graph.
 """
 
+import numbers
+
+import numpy as np
+
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import symbolic
@@ -93,8 +97,12 @@ def _batch_shape(layer, shape, batch_size, batch_shape):
 
 
 def _dims(layer, shape, what):
-    if isinstance(shape, int) and not isinstance(shape, bool):
+    if isinstance(shape, numbers.Integral) and not isinstance(shape, bool):
         shape = [shape]  # Keras takes shape=3 for (3,)
+    elif isinstance(shape, np.ndarray) and shape.ndim == 1 and shape.dtype.kind in "iu":
+        shape = shape.tolist()  # sizes computed with numpy
+    elif hasattr(shape, "as_list") and not isinstance(shape, np.ndarray):  # a TensorShape
+        shape = shape.as_list()
     if not isinstance(shape, (list, tuple)):
         raise InvalidArgumentError(
             f"Input '{layer.name}': {what} must be a list or tuple of sizes (None for "
