@@ -57,6 +57,11 @@ def host_array(value, op):
     ...
     eagerkit.errors.InvalidArgumentError: constant: cannot make a tensor from list of 2: ...
     """
+    if value is None:  # TF too: None is no value (it would become a float nan)
+        raise InvalidArgumentError(
+            f"{op}: got None where a value is needed; pass a number, a list or a tensor",
+            op=op,
+        )
     if isinstance(value, type):  # dtype=np.float32 put where a value goes
         raise type_error(
             f"{op}: got {describe(value)}, a type, not a value; pass a value such as "

@@ -23,6 +23,8 @@ import re
 
 import numpy as np
 
+# Parameters that take a type: np.float32 is a right answer there.
+_TYPE_PARAMETERS = frozenset({"dtype", "out_type", "output_type", "output_types", "types"})
 # Python's words naming the type of a value it could not use, and what that value had to be.
 _TYPE_NAMED = (
     (r"'([\w.]+)' object is not iterable", "a list or tuple"),
@@ -33,7 +35,16 @@ _TYPE_NAMED = (
     (r"expected str, bytes or os\.PathLike object, not ([\w.]+)", "a path (a string)"),
     (r"\(\) argument must be .*, not '([\w.]+)'", "a number"),
     (r"not supported between instances of '[\w.]+' and '([\w.]+)'", "a number"),
+    (r"unhashable type: '([\w.]+)'", "a name or a number (it is looked up as a key)"),
+    (r"unsupported operand type\(s\) for .+: '[\w.]+' and '([\w.]+)'", "a number"),
+    (r"unsupported operand type\(s\) for .+: '([\w.]+)' and", "a number"),
+    (r"cannot unpack non-iterable ([\w.]+) object", "a list or tuple"),
     (r"'([\w.]+)' object has no attribute", "a tensor, or the kind of value the call names"),
+)
+# Python's words quoting a value it could not read as a number.
+_VALUE_QUOTED = (
+    r"could not convert string to float: '(.*)'",
+    r"invalid literal for int\(\) with base \d+: (?:np\.str_\()?'(.*?)'",
 )
 
 
@@ -73,24 +84,54 @@ def blame_values(given, defaults, error):
     """As ``blame``, for the arguments ``given`` by name and the parameters' ``defaults``."""
     from eagerkit.arguments import describe
 
+    text = str(error)
     for name, value in given.items():
         default = defaults.get(name, inspect.Parameter.empty)
-        if isinstance(value, type) and "type" not in name:
+        if isinstance(value, type) and name not in _TYPE_PARAMETERS:
             return (
                 f"{name} got {describe(value)}, a type, not a value; pass a value such as "
                 f"{describe(value)}(1) (a numpy type goes where a dtype does: dtype=...)"
             )
-        if isinstance(default, bool) and not isinstance(value, (bool, np.bool_, int, type(None))):
+        if isinstance(default, bool) and not _a_flag(value):
             return f"{name} must be True or False, got {describe(value)}"
         if isinstance(default, str) and not isinstance(value, str) and value is not None:
             return f"{name} must be a string such as {default!r}, got {describe(value)}"
+    for name, value in given.items():
+        if "truth value of an array" in text and getattr(value, "size", 0) > 1:
+            return f"{name} must be one value (or None), got {describe(value)}"
+        if "inhomogeneous" in text and isinstance(value, (list, tuple)) and _ragged(value):
+            return f"{name} must be a number or rows of one length, got a ragged {describe(value)}"
+    for pattern in _VALUE_QUOTED:
+        found = re.search(pattern, text)
+        for name, value in given.items() if found else ():
+            if isinstance(value, str) and found.group(1) in value:
+                return f"{name} must be a number, got the text {value!r}"
     for pattern, needed in _TYPE_NAMED:
-        found = re.search(pattern, str(error))
+        found = re.search(pattern, text)
         if found:
             for name, value in given.items():
                 if found.group(1) in _type_names(value):
                     return f"{name} must be {needed}, got {_given(value)}"
     return None
+
+
+def _a_flag(value):
+    """True/False, a numpy bool, 0 or 1, or None (Python's truth of it is what is meant)."""
+    return (
+        value is None
+        or isinstance(value, (bool, np.bool_))
+        or (type(value) is int and value in (0, 1))
+    )
+
+
+def _ragged(value):
+    """True when nested lists have rows of different lengths (or a row beside a number)."""
+    rows = [v for v in value if isinstance(v, (list, tuple))]
+    if not rows:
+        return False
+    if len(rows) < len(value) or len({len(r) for r in rows}) > 1:
+        return True
+    return any(_ragged(r) for r in rows)
 
 
 def signature_text(function, bound):
