@@ -17,26 +17,36 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 # Jupyter refuses to run as root (containers, lab machines) unless told it may.
 ALLOW_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 LAB_ARGS ?=
-# JupyterLab's default workspace, kept in the venv: lesson 01 open, the file browser at the root.
+# JupyterLab's default workspace, kept in the venv: the first lesson open, its folder browsed.
 WORKSPACES := JUPYTERLAB_WORKSPACES_DIR=$(CURDIR)/$(VENV)/share/jupyter/lab/workspaces
 
-.PHONY: install lab test notebooks student links
+.PHONY: install lab instructor test notebooks handout links
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "make: '$(PYTHON) -m venv' failed. On Debian/Ubuntu: apt-get install python3-venv"; exit 1; }
 
-# The lab settings are Binder's (binder/postBuild): no news, no update checks, and
-# widget state saved with notebooks (an editable install copies no data files).
+# The lab settings are Binder's (binder/postBuild): no news, no update checks, widget
+# state saved with notebooks (an editable install copies no data files), tracked lessons
+# read-only, and only the state of widgets on display saved.
 install: $(BIN)/python
 	$(BIN)/pip install -e ".[lab]"
 	NB_PYTHON_PREFIX=$(CURDIR)/$(VENV) binder/postBuild
-	$(WORKSPACES) $(BIN)/jupyter lab workspaces import binder/lab-workspace.json
 
-# Served from the repository root, so the lessons, the README and the engine's source are
-# all in the file browser, with the first lesson open.
-lab: install
+# Served from the repository root, so the README and the engine's source are in the file
+# browser too. Each role works in copies git does not track (binder/lessons.py): student/
+# (solutions taken out) or instructor/; a copy that exists holds your work and is kept.
+define open-lab
+	$(BIN)/python binder/lessons.py $(1)
+	$(WORKSPACES) $(BIN)/jupyter lab workspaces import build/lab/$(1)-workspace.json
 	$(WORKSPACES) $(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_ARGS)
+endef
+
+lab: install
+	$(call open-lab,student)
+
+instructor: install
+	$(call open-lab,instructor)
 
 test: install
 	$(SUDO) apt-get update -q
@@ -58,11 +68,12 @@ notebooks: $(BIN)/python
 	  $(BIN)/python -m eagerkit.widgets.notebook_views "$$nb" || exit 1; \
 	done
 
-# The student copies of the lessons (solutions taken out), run once so they show their
-# outputs: every check says "not answered yet". Instructors hand out student/.
-student: $(BIN)/python
-	$(BIN)/python -m eagerkit.widgets.exercises.student notebooks student
-	for nb in student/*.ipynb; do \
+# The student copies to hand out (solutions taken out), run once so they show their
+# outputs: every check says "not answered yet". Written afresh to handout/.
+handout: $(BIN)/python
+	rm -rf handout
+	$(BIN)/python -m eagerkit.widgets.exercises.student notebooks handout
+	for nb in handout/*.ipynb; do \
 	  $(DETERMINISTIC) $(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" && \
 	  $(BIN)/jupyter nbconvert --inplace --coalesce-streams "$$nb" && \
 	  $(BIN)/nbstripout --keep-output --keep-count "$$nb" || exit 1; \

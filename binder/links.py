@@ -1,8 +1,9 @@
-"""Fill the repository into every Binder and nbgitpuller link, from one place.
+"""Fill the repository into every Binder link, from one place.
 
 The one place is ``Repository`` under ``[project.urls]`` in pyproject.toml. A fork changes
-that line and runs ``make links``; the README's badge, the instructor's guide and the
-JupyterHub links then all point at the fork.
+that line and runs ``make links``; the Binder badges of the README and the instructor's
+guide then point at the fork. (A JupyterHub's nbgitpuller link names the repository of the
+hand-out copies, which each course makes itself: the guide shows its form.)
 
     python binder/links.py           rewrite the links in place
     python binder/links.py --check   exit 1, naming each link, if one points elsewhere
@@ -14,11 +15,9 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCUMENTS = ["README.md", "notebooks/README.md"]
-# Binder badge and launch links; nbgitpuller's repo= and the folder it clones into.
+# Binder badges and launch links.
 PATTERNS = [
     (re.compile(r"mybinder\.org/v2/gh/[\w.-]+/[\w.-]+/"), "mybinder.org/v2/gh/{owner}/{name}/"),
-    (re.compile(r"github\.com%2F[\w.-]+%2F[\w.-]+(?=&)"), "github.com%2F{owner}%2F{name}"),
-    (re.compile(r"lab%2Ftree%2F[\w.-]+%2Fnotebooks"), "lab%2Ftree%2F{name}%2Fnotebooks"),
 ]
 
 

@@ -137,6 +137,8 @@ def default_numpy_dtype(value):
     (dtype('float32'), dtype('int32'), dtype('int64'))
     """
     if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind not in "SUO":
+        if value.dtype not in _BY_NUMPY:  # a tensor of it would have no eagerkit dtype
+            raise TypeError(_unsupported_numpy(value.dtype))
         return value.dtype
     from eagerkit.arguments import host_array  # (arguments needs dtypes' module loaded)
 
@@ -156,6 +158,51 @@ def default_numpy_dtype(value):
         f"cannot make a tensor from {type(value).__name__} {value!r}: eagerkit tensors hold "
         f"numbers, bools or strings (numpy dtype kind {kind!r} is not supported)"
     )
+
+
+def _unsupported_numpy(np_dtype):
+    """Why a numpy array of ``np_dtype`` (float128, uint64, complex, ...) is refused, and what
+    to convert it to."""
+    nearest = {"f": "np.float64", "i": "np.int64", "u": "np.int64", "b": "np.bool_"}
+    fix = (
+        f"convert it first, e.g. np.asarray(x, {nearest[np_dtype.kind]})"
+        if np_dtype.kind in nearest
+        else "eagerkit tensors hold real numbers, bools or strings (np.real(x) for complex)"
+    )
+    return (
+        f"cannot make a tensor from a numpy {np_dtype.name} array: eagerkit has no "
+        f"{np_dtype.name} dtype (it has {', '.join(d.name for d in ALL)}); {fix}"
+    )
+
+
+def first_inexact_int(value, np_float):
+    """The first integer in ``value`` (a Python int, a list, a numpy array) that the float
+    dtype ``np_float`` cannot hold exactly (float32 holds every whole number only up to
+    2**24), or None; None too when ``value`` holds no integers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> first_inexact_int(np.array([1, 2**24, 2**24 + 1]), np.dtype(np.float32))
+    16777217
+    >>> first_inexact_int(np.array([2**24 + 1]), np.dtype(np.float64)) is None
+    True
+    """
+    ints = np.asarray(value)
+    if ints.dtype.kind not in "iu":
+        return None
+    digits = np.finfo(np_float).nmant + 1  # a float holds every integer of this many bits
+    if ints.dtype.itemsize * 8 - (ints.dtype.kind == "i") <= digits:
+        return None  # int8 into float32 and the like: always exact
+    limit = 2**digits
+    outside = (ints > limit) | (ints < -limit)
+    if not outside.any():
+        return None
+    with np.errstate(over="ignore"):  # 65535 overflows float16 to inf: that too is a change
+        for value in ints[outside].tolist():
+            if float(np_float.type(value)) != value:  # Python compares ints and floats exactly
+                return value
+    return None
 
 
 def casts_without_loss(from_np, to_np):

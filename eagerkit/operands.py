@@ -9,10 +9,17 @@ import numpy as np
 
 from eagerkit import dtypes, op_errors
 from eagerkit.devices import current_device
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, to_array
 
-# dtypes that hold any int32 value, so a Python int in that range converts losslessly
-_HOLD_INT32 = frozenset(np.dtype(name) for name in ("int32", "int64", "float32", "float64"))
+# For each dtype, the Python ints it holds exactly (-limit <= x < limit) on the fast path;
+# float32 holds every whole number only up to 2**24, others go the general path.
+_EXACT_INT_LIMIT = {
+    np.dtype("int32"): 2**31,
+    np.dtype("int64"): 2**31,
+    np.dtype("float64"): 2**31,
+    np.dtype("float32"): 2**24 + 1,
+}
 
 
 def fast_operands(inputs):
@@ -37,7 +44,7 @@ def fast_operands(inputs):
                 return None
             arrays.append(x._data)
         elif (type(x) is float and np_dtype.kind == "f") or (
-            type(x) is int and -(2**31) <= x < 2**31 and np_dtype in _HOLD_INT32
+            type(x) is int and -(limit := _EXACT_INT_LIMIT.get(np_dtype, 0)) <= x < limit
         ):
             arrays.append(np_dtype.type(x))  # a Python number takes the tensor's dtype (TF)
         else:
@@ -71,12 +78,33 @@ def to_arrays(op, inputs):
             arrays.append(x._data)
         else:
             wanted = np_dtype if in_group else dtypes.default_numpy_dtype(x)
+            if wanted.kind == "f" and type(x) is not float:
+                _refuse_rounded_ints(op, x, wanted)
             arrays.append(to_array(x, wanted, device, op.name))
     if op.dtype_args is None:
         op_errors.check_kernel(op, np_dtype, device)
     else:
         op_errors.check_shared(op, inputs, [a.dtype for a in arrays], device)
     return arrays, device, inputs
+
+
+def _refuse_rounded_ints(op, value, np_float):
+    """Integers (an int, a numpy int array) beside a float tensor must keep their values:
+    TF rounds 16777217 to 16777216.0 in float32 silently; eagerkit refuses, as it refuses
+    1.5 beside an int tensor."""
+    changed = dtypes.first_inexact_int(value, np_float)
+    if changed is not None:
+        name = np_float.name
+        with np.errstate(over="ignore"):  # float16(65535) is inf: say so, without a warning
+            becomes = float(np_float.type(changed))
+        wider = "int64 tensors" if name == "float64" else "a float64 tensor"
+        raise InvalidArgumentError(
+            f"{op.name}: the integer {changed} (in the {type(value).__name__} beside a {name} "
+            f"tensor) would become {becomes!r} as {name}, which holds every whole number only "
+            f"up to 2**{np.finfo(np_float).nmant + 1}. Compute with {wider}, or convert the "
+            f"value yourself to accept the rounding: np.asarray(value, np.{name})",
+            op=op.name,
+        )
 
 
 def _joint_dtype(values):

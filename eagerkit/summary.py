@@ -40,12 +40,14 @@ import numpy as np
 
 from eagerkit.arguments import positive, whole_number
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
+from eagerkit.limits import check_count
 from eagerkit.tensor import Tensor
 from eagerkit.train.checks import number
 
 _writers = []  # the default writer is the last one
 _policies = []  # zero-argument callables; the last one decides (none: always record)
 _file_numbers = itertools.count()
+_MAX_BUCKETS = 100_000
 
 
 class SummaryWriter:
@@ -91,13 +93,24 @@ class SummaryWriter:
         if len(self._queue) >= self.max_queue or (
             time.monotonic() - self._last_flush >= self.flush_seconds
         ):
-            self.flush()
+            try:
+                self.flush()
+            except BaseException:
+                self._queue.pop()  # the call failed: the record is not logged later either
+                raise
 
     def flush(self):
-        """Append the queued lines to the file."""
+        """Append the queued lines to the file (all of them, or, if writing fails, none)."""
         if self._queue:
-            with open(self.path, "a") as f:
-                f.write("".join(line + "\n" for line in self._queue))
+            text = "".join(line + "\n" for line in self._queue)
+            length = os.path.getsize(self.path) if os.path.exists(self.path) else 0
+            try:
+                with open(self.path, "a") as f:
+                    f.write(text)
+            except BaseException:  # a full disk: take back a partly written line
+                if os.path.exists(self.path) and os.path.getsize(self.path) > length:
+                    os.truncate(self.path, length)
+                raise
             self._queue.clear()
         self._last_flush = time.monotonic()
 
@@ -179,11 +192,18 @@ def scalar(name, tensor, family=None, step=None):
 
 def histogram(name, tensor, family=None, step=None, buckets=30):
     """Write the distribution of ``tensor``'s values in ``buckets`` equal-width bins."""
+    buckets = check_count(  # checked even when not recording: 2.5 buckets is a mistake
+        positive(buckets, "buckets", "summary.histogram"),
+        _MAX_BUCKETS,
+        "buckets",
+        "summary.histogram",
+        "each bucket is written to the file as text",
+    )
     if not should_record_summaries():
         return False
     values = _host(tensor, "histogram").astype(np.float64).ravel()
     finite = values[np.isfinite(values)]
-    counts, edges = np.histogram(finite, bins=int(buckets)) if finite.size else ([], [])
+    counts, edges = np.histogram(finite, bins=buckets) if finite.size else ([], [])
     record = _header("histogram", name, family, step)
     record.update(
         edges=[_number(e) for e in edges],
@@ -231,7 +251,7 @@ def _step(step, tag):
                 "or create one with ek.train.get_or_create_global_step()",
                 op="summary",
             )
-    return int(step)
+    return whole_number(step, "step", f"summary '{tag}'")  # 1.5 is refused, not logged as 1
 
 
 def _host(tensor, what):

@@ -16,6 +16,8 @@ of ``f`` per element, so it runs only after the cheap test has failed).
 
 import numpy as np
 
+from eagerkit.arguments import positive
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -97,6 +99,11 @@ def _first_wrong_element(f, args, u, eps, rtol, atol):
     return None
 
 
+# Each order differentiates the previous order's backward pass: the work grows about
+# geometrically with the order, so orders past this one would run for minutes or more.
+MAX_ORDER = 10
+
+
 def first_gradient_error(f, *args, order=2, eps=1e-6, rtol=1e-5, atol=1e-6, seed=0):
     """The first disagreement ``check_grads`` would raise, as a GradientCheckError, or None.
 
@@ -112,6 +119,14 @@ def first_gradient_error(f, *args, order=2, eps=1e-6, rtol=1e-5, atol=1e-6, seed
     >>> round(error.numeric / error.analytic, 6)  # (weighted by a random u)
     2.0
     """
+    order = positive(order, "order", "check_grads")
+    if order > MAX_ORDER:
+        raise InvalidArgumentError(
+            f"check_grads: order={order} is above {MAX_ORDER}: each order differentiates the "
+            "backward pass of the one before, so the work grows about geometrically with the "
+            f"order. Check orders 1 to {MAX_ORDER} (the usual are 1 and 2).",
+            op="check_grads",
+        )
     rng = np.random.default_rng(seed)
     args = [_as_float64(a) for a in args]
     for level in range(1, order + 1):

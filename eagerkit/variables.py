@@ -68,16 +68,19 @@ class Variable(Tensor):
     # so the one rule that guards writes (``ek.function`` graphs never write) cannot be skipped.
     def assign(self, value, read_value=True):
         """Replace the value; the new one must have the same shape and dtype."""
+        read_value = _flag(read_value, "assign")  # checked before the write, like the value
         self._write(self._checked(value, "assign"), "assign")
         return self if read_value else None
 
     def assign_add(self, delta, read_value=True):
         """``self += delta``."""
+        read_value = _flag(read_value, "assign_add")
         self._write(self._data + self._checked(delta, "assign_add"), "assign_add")
         return self if read_value else None
 
     def assign_sub(self, delta, read_value=True):
         """``self -= delta``."""
+        read_value = _flag(read_value, "assign_sub")
         self._write(self._data - self._checked(delta, "assign_sub"), "assign_sub")
         return self if read_value else None
 
@@ -141,3 +144,17 @@ class Variable(Tensor):
         return Variable(self.numpy().copy(), trainable=self.trainable, name=self._name[:-2])
 
     __hash__ = None
+
+
+def _flag(read_value, what):
+    """``read_value`` as a bool (TF tests its truth), or an error before anything is written."""
+    if read_value is True or read_value is False:
+        return read_value
+    try:
+        return bool(read_value)
+    except (TypeError, ValueError) as error:  # an array's truth is ambiguous, say
+        raise InvalidArgumentError(
+            f"{what}: read_value must be True or False, got {type(read_value).__name__} "
+            f"{read_value!r} ({error}); the variable was not changed",
+            op=what,
+        ) from None

@@ -110,7 +110,7 @@ def test_batch_and_drop_remainder():
         r"\(2,\)\) in one batch with element 0 \(float32 shape \(1,\)\)",
     ):
         list(Dataset.from_generator(lambda: iter([[1.0], [1.0, 2.0]]), ek.float32).batch(2))
-    with pytest.raises(InvalidArgumentError, match="batch_size must be a positive int, got 0"):
+    with pytest.raises(InvalidArgumentError, match="batch: batch_size must be >= 1, got 0"):
         Dataset.range(3).batch(0)
 
 

@@ -55,7 +55,7 @@ def test_lbfgs_over_several_float32_variables():
     assert float(b) == pytest.approx(1.0, abs=1e-3) and w.dtype == ek.float32
 
 
-def test_lbfgs_errors_leave_the_variables_at_the_last_good_point():
+def test_lbfgs_errors_leave_the_variables_where_they_started():
     x = ek.Variable([1.0, 1.0])
     with pytest.raises(ek.errors.InvalidArgumentError, match="must return a scalar"):
         ek.train.lbfgs_minimize(lambda: x * 2, [x])
@@ -75,8 +75,10 @@ def test_lbfgs_errors_leave_the_variables_at_the_last_good_point():
 
     with pytest.raises(RuntimeError, match="data went away"):
         ek.train.lbfgs_minimize(flaky, [x])
-    # The first step goes 1/|g| along -g = [4, 4]: to 1 + 4 / sqrt(32), and stays there.
-    np.testing.assert_allclose(x.numpy(), [1 + 4 / np.sqrt(32)] * 2, rtol=1e-6)
+    # One step was accepted (to 1 + 4 / sqrt(32)) before the loss raised: a failed call
+    # changes nothing, so x is back where it started, not at that intermediate iterate.
+    assert len(calls) == 3
+    np.testing.assert_array_equal(x.numpy(), [1.0, 1.0])
 
 
 def test_lbfgs_on_the_simulated_gpu():

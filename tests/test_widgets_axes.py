@@ -1,5 +1,6 @@
-"""What the live views' axes say: nice ticks, the run's own colour scale, the student's
-names for the rows, and the same ticks in the PNG as in the browser's data."""
+"""What the live views' axes say: nice ticks, log scales, one colour per run, the run's own
+colour scale, the student's names for the rows, and the same ticks and colours in the PNG
+as in the browser's data."""
 
 import math
 
@@ -8,7 +9,8 @@ import pytest
 from eagerkit.widgets import GradientFlow, LossCurve
 from eagerkit.widgets.common.ticks import linear_axis, log_axis
 from eagerkit.widgets.gradient_flow.snapshot import flow_figure
-from eagerkit.widgets.loss_curve.snapshot import curves_figure
+from eagerkit.widgets.loss_curve.snapshot import RUN_COLOURS, curves_figure
+from matplotlib.colors import to_hex
 
 import eagerkit as ek
 
@@ -87,6 +89,66 @@ def test_each_live_message_carries_the_axes_of_everything_so_far():
     assert first["axes"]["loss"]["ylog"]["labels"] == ["0.0001", "0.001", "0.01", "0.1", "1"]
     assert second["axes"]["loss"]["y"]["hi"] > 50  # the range grew with the new point
     assert second["axes"]["loss"]["x"]["labels"][-1] == "5"
+
+
+def test_each_run_keeps_one_colour_in_the_order_runs_got_points_in_the_browser_and_the_png():
+    curve = LossCurve(interval=3600)
+    sent = []
+    curve.send = lambda content, buffers=None: sent.append(content)
+    assert curve.colour("asked first") == RUN_COLOURS[0]  # asked before any point: kept
+    for step in range(3):
+        curve.run("zeta").log(step, loss=3.0 - step)
+    curve.flush()
+    curve.run("alpha").log(0, loss=2.0)
+    curve.flush(final=True)
+    expected = {"asked first": RUN_COLOURS[0], "zeta": RUN_COLOURS[1], "alpha": RUN_COLOURS[2]}
+    assert sent[0]["colours"] == {"asked first": RUN_COLOURS[0], "zeta": RUN_COLOURS[1]}
+    assert sent[-1]["colours"] == expected
+    assert curve.history["colours"] == {"zeta": RUN_COLOURS[1], "alpha": RUN_COLOURS[2]}
+    (panel,) = curves_figure(curve.history).axes
+    drawn = {line.get_label(): to_hex(line.get_color()) for line in panel.get_lines()}
+    assert drawn == {"zeta: loss": RUN_COLOURS[1], "alpha: loss": RUN_COLOURS[2]}
+    many = LossCurve()
+    for run in range(len(RUN_COLOURS) + 1):  # more runs than colours: they come round again
+        many.run(run).log(0, loss=1.0)
+    many.flush(final=True)
+    assert list(many.history["colours"].values()) == RUN_COLOURS + RUN_COLOURS[:1]
+
+
+def test_a_log_scale_curve_draws_powers_of_ten_in_the_png_as_in_the_browser():
+    curve = LossCurve(y_scale="log")
+    for step in range(5):
+        curve.log(step, loss=10.0**-step, accuracy=0.0 if step == 0 else 0.2 * step)
+    curve.flush(final=True)
+    accuracy, loss = curves_figure(curve.history, y_scale="log").axes
+    labels = curve.history["axes"]["loss"]["ylog"]["labels"]
+    assert labels == ["0.0001", "0.001", "0.01", "0.1", "1"]
+    assert loss.get_yscale() == "log"
+    assert [t.get_text() for t in loss.get_yticklabels()] == labels
+    assert loss.get_ylim() == pytest.approx((1e-4, 1.0))
+    assert loss.get_xlabel() == "step   (y: log scale)"
+    assert accuracy.get_yscale() == "log"  # its 0 is left out, as in the browser
+    linear = curves_figure(curve.history).axes[1]
+    assert linear.get_yscale() == "linear" and linear.get_xlabel() == "step"
+    assert curve.snapshot_png() != LossCurve().snapshot_png()
+    assert repr(curve) == "LossCurve(title='', y_scale='log')"
+
+
+def test_a_curve_with_nothing_above_zero_stays_linear_on_a_log_scale():
+    curve = LossCurve(y_scale="log")
+    curve.log(0, margin=-1.0)
+    curve.log(1, margin=0.0)
+    curve.flush(final=True)
+    assert curve.history["axes"]["margin"]["ylog"] is None
+    (panel,) = curves_figure(curve.history, y_scale="log").axes
+    assert panel.get_yscale() == "linear"
+
+
+def test_an_unknown_y_scale_is_refused_by_name():
+    with pytest.raises(
+        ValueError, match=r"LossCurve\(y_scale='logarithmic'\): .* 'linear' or 'log'"
+    ):
+        LossCurve(y_scale="logarithmic")
 
 
 class MLP(ek.Model):

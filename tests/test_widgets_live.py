@@ -125,7 +125,7 @@ def test_bad_logs_fail_clearly_and_change_nothing():
     with pytest.raises(ValueError, match="give at least one metric"):
         curve.log(0)
     curve.flush(final=True)
-    assert curve.history == {"runs": {}, "axes": {}, "x": "step"}
+    assert curve.history == {"runs": {}, "axes": {}, "x": "step", "colours": {}}
 
 
 def test_track_yields_everything_and_counts_steps():

@@ -9,7 +9,15 @@ import sys
 import nbformat
 import pytest
 from eagerkit.widgets import LossCurve
-from eagerkit.widgets.notebook_views import VIEW, drop_views_without_state, main
+from eagerkit.widgets.notebook_views import (
+    STATE,
+    VIEW,
+    drop_views_without_state,
+    keep_displayed_widget_state,
+    main,
+)
+from hypothesis import given
+from hypothesis import strategies as st
 from tape_corpus import CORPUS
 
 from eagerkit.errors import NotFoundError
@@ -80,3 +88,59 @@ def test_the_install_tells_jupyterlab_to_save_widget_state():
     assert json.loads(settings.read_text()) == {
         "@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}
     }
+
+
+def _saved(state, shown):
+    """A notebook whose outputs show the widgets ``shown``, saved with widget ``state``."""
+    outputs = [nbformat.v4.new_output("display_data", data={VIEW: {"model_id": m}}) for m in shown]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("", outputs=outputs)])
+    notebook.metadata["widgets"] = {STATE: {"state": state, "version_major": 2}}
+    return notebook
+
+
+def test_only_the_widgets_on_display_and_what_they_refer_to_are_kept():
+    state = {
+        "box": {"state": {"children": ["IPY_MODEL_button", "IPY_MODEL_out"]}},
+        "button": {"state": {"layout": "IPY_MODEL_button-layout", "style": "IPY_MODEL_style"}},
+        "button-layout": {"state": {}},
+        "style": {"state": {}},
+        # An Output widget shows widgets through its own outputs, by model_id.
+        "out": {"state": {"outputs": [{"data": {VIEW: {"model_id": "inner"}}}]}},
+        "inner": {"state": {"layout": "IPY_MODEL_box"}},  # a cycle back to the box
+        "earlier-run": {"state": {"layout": "IPY_MODEL_earlier-layout"}},
+        "earlier-layout": {"state": {}},
+        "never-shown": {"state": {}},
+    }
+    notebook = _saved(state, ["box", "missing-from-state"])
+    assert keep_displayed_widget_state(notebook) == 3
+    kept = notebook.metadata["widgets"][STATE]["state"]
+    assert sorted(kept) == ["box", "button", "button-layout", "inner", "out", "style"]
+    assert notebook.metadata["widgets"][STATE]["version_major"] == 2
+
+
+def test_a_notebook_showing_no_widget_keeps_no_widget_state():
+    notebook = _saved({"a": {"state": {}}}, [])
+    assert keep_displayed_widget_state(notebook) == 1
+    assert "widgets" not in notebook.metadata
+    plain = nbformat.v4.new_notebook()
+    assert keep_displayed_widget_state(plain) == 0 and plain.metadata == {}
+
+
+@given(
+    st.dictionaries(st.sampled_from("abcdefgh"), st.lists(st.sampled_from("abcdefgh"), max_size=3)),
+    st.lists(st.sampled_from("abcdefgh"), max_size=3),
+)
+def test_what_is_kept_is_exactly_what_the_outputs_reach(references, shown):
+    state = {
+        m: {"state": {"refs": [f"IPY_MODEL_{r}" for r in refs]}} for m, refs in references.items()
+    }
+    reached, todo = set(), [m for m in shown if m in state]
+    while todo:  # a plain graph walk, written differently from the one under test
+        m = todo.pop(0)
+        if m not in reached:
+            reached.add(m)
+            todo += [r for r in references[m] if r in state]
+    notebook = _saved(state, shown)
+    dropped = keep_displayed_widget_state(notebook)
+    kept = notebook.metadata.get("widgets", {}).get(STATE, {}).get("state", {})
+    assert set(kept) == reached and dropped == len(references) - len(reached)

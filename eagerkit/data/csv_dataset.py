@@ -14,8 +14,10 @@ import itertools
 
 import numpy as np
 
+from eagerkit.arguments import positive, size
 from eagerkit.data import csv_fields
 from eagerkit.data.dataset import Dataset
+from eagerkit.data.steps import Failed, fits
 from eagerkit.data.text import read_lines
 from eagerkit.errors import InvalidArgumentError, NotFoundError
 from eagerkit.ops.creation import constant
@@ -92,6 +94,10 @@ def make_csv_dataset(
     >>> label
     <ek.Tensor: shape=(2,), dtype=int32, numpy=array([1, 0], dtype=int32)>
     """
+    # Sizes first, before a file is read: 2.5 is refused, and so is a batch too big to hold.
+    batch_size = positive(batch_size, "batch_size", _OP)
+    shuffle_buffer_size = positive(shuffle_buffer_size, "shuffle_buffer_size", _OP)
+    num_rows_for_inference = size(num_rows_for_inference, "num_rows_for_inference", _OP)
     names = _files(file_pattern)
     compression = (compression_type or "").upper()
     read = _rows(names, field_delim, use_quote_delim, False, compression)
@@ -114,35 +120,54 @@ def make_csv_dataset(
         for row_number, row in enumerate(
             _rows(names, field_delim, use_quote_delim, header, compression), start=1
         ):
-            if not row:  # a blank line holds no record
-                continue
-            if len(row) != len(column_names):
-                if ignore_errors:
-                    continue
-                raise InvalidArgumentError(
-                    f"{_OP}: row {row_number} has {len(row)} fields but there are "
-                    f"{len(column_names)} columns {column_names}; fix the file, or pass "
-                    "ignore_errors=True to skip such rows",
-                    op=_OP,
-                )
-            yield row_number, row
+            if row:  # a blank line holds no record
+                yield row_number, row
 
-    sample = [row for _, row in itertools.islice(records(), num_rows_for_inference)]
+    def check_length(row_number, row):
+        if len(row) != len(column_names):
+            raise InvalidArgumentError(
+                f"{_OP}: row {row_number} has {len(row)} fields but there are "
+                f"{len(column_names)} columns {column_names}; fix the file, or pass "
+                "ignore_errors=True to skip such rows",
+                op=_OP,
+            )
+
+    sample = []
+    for row_number, row in itertools.islice(records(), num_rows_for_inference):
+        if ignore_errors and len(row) != len(column_names):
+            continue
+        check_length(row_number, row)
+        sample.append(row)
     kinds = _kinds(column_names, column_defaults, sample, na_value)
     keep = [n for n in column_names if select_columns is None or n in select_columns]
     if label_name is not None and label_name not in keep:
         keep.append(label_name)
 
+    def parse(row_number, row):
+        check_length(row_number, row)
+        element = {}
+        for name, text, kind in zip(column_names, row, kinds, strict=True):
+            if name in keep:
+                where = f"row {row_number}, column {name!r}"
+                value = csv_fields.parse_field(text, kind, where, na_value, _OP)
+                element[name] = constant(np.asarray(value, dtype=kind[0].as_numpy_dtype))
+        return element
+
     def make_iterator():
         for row_number, row in records():
-            element = {}
-            for name, text, kind in zip(column_names, row, kinds, strict=True):
-                if name in keep:
-                    where = f"row {row_number}, column {name!r}"
-                    value = csv_fields.parse_field(text, kind, where, na_value, _OP)
-                    element[name] = constant(np.asarray(value, dtype=kind[0].as_numpy_dtype))
+            try:
+                element = parse(row_number, row)
+            except InvalidArgumentError as error:  # a bad row: raised when it comes out
+                if ignore_errors:  # TF: skip it and move on to the next valid record
+                    continue
+                element = Failed(error)
             yield element
 
+    if sample:  # a row tells how much a batch (and the shuffle buffer) would hold
+        row = parse(1, sample[0])
+        fits(batch_size, row, _OP, "batch_size")
+        if shuffle:
+            fits(shuffle_buffer_size, row, _OP, "shuffle_buffer_size")
     dataset = Dataset(make_iterator, f"make_csv_dataset({len(names)} file(s))")
     if shuffle:  # shuffle each epoch, then repeat: every row once per epoch, as in TF
         dataset = dataset.shuffle(shuffle_buffer_size, seed=shuffle_seed)

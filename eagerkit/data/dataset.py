@@ -23,8 +23,8 @@ import itertools
 import numpy as np
 
 from eagerkit import dtypes, errors
-from eagerkit.arguments import count_or_all, describe, positive, whole_number
-from eagerkit.data import shuffle, structure
+from eagerkit.arguments import count_or_all, describe, whole_number
+from eagerkit.data import checks, shuffle, steps, structure
 from eagerkit.data.iterator import Iterator
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -118,29 +118,28 @@ class Dataset:
         >>> [(int(i), float(x[0])) for i, x in ds]
         [(0, 0.0), (1, 0.5), (2, 1.0)]
         """
-        _function(
-            generator,
-            "generator",
-            "from_generator",
-            "pass the generator function itself, e.g. from_generator(gen, ...), not gen()",
-        )
+        if not callable(generator):
+            raise errors.type_error(
+                "from_generator: `generator` must be callable (pass the generator function "
+                f"itself, e.g. from_generator(gen, ...), not gen()); got {describe(generator)}",
+                op="from_generator",
+            )
         types = structure.map_structure(dtypes.as_dtype, output_types)
 
-        def make_iterator():
-            for position, raw in enumerate(generator()):
-                if not structure.same_structure(types, raw):
-                    raise InvalidArgumentError(
-                        f"from_generator: element {position} ({raw!r}) does not have the "
-                        f"structure of output_types {output_types!r}",
-                        op="from_generator",
-                    )
-                element = structure.to_tensors(raw, types)
-                if output_shapes is not None:
-                    structure.check_shapes(element, output_shapes, position)
-                yield element
+        def convert(position, raw):
+            if not structure.same_structure(types, raw):
+                raise InvalidArgumentError(
+                    f"from_generator: element {position} ({raw!r}) does not have the "
+                    f"structure of output_types {output_types!r}",
+                    op="from_generator",
+                )
+            element = structure.to_tensors(raw, types)
+            if output_shapes is not None:
+                structure.check_shapes(element, output_shapes, position)
+            return element
 
         name = getattr(generator, "__name__", "generator")
-        return Dataset(make_iterator, f"from_generator({name})")
+        return Dataset(lambda: steps.generated(generator, convert), f"from_generator({name})")
 
     @staticmethod
     def range(*args):
@@ -175,17 +174,11 @@ class Dataset:
         >>> [int(s) for s in pairs.map(lambda x, y: x + y)]
         [11, 22]
         """
-        _function(map_func, "map_func", "map", "e.g. map(lambda x: x * 2)")
-
-        def make_iterator():
-            for element in self._make_iterator():
-                if isinstance(element, tuple):
-                    result = map_func(*element)
-                else:
-                    result = map_func(element)
-                yield structure.to_tensors(result)
-
-        return self._then(make_iterator, f"map({getattr(map_func, '__name__', 'function')})")
+        checks.check_callable(map_func, "map", "map_func")
+        return self._then(
+            lambda: steps.mapped(self._make_iterator(), map_func),
+            f"map({getattr(map_func, '__name__', 'function')})",
+        )
 
     def filter(self, predicate):
         """Keep the elements for which ``predicate`` gives True (a bool scalar or Python bool).
@@ -195,22 +188,11 @@ class Dataset:
         >>> [x.numpy() for x in lines.filter(lambda s: ek.strings.length(s) > 0).skip(1)]
         [b'1', b'2']
         """
-        _function(predicate, "predicate", "filter", "e.g. filter(lambda x: x > 0)")
-
-        def make_iterator():
-            for element in self._make_iterator():
-                keep = predicate(*element) if isinstance(element, tuple) else predicate(element)
-                if not isinstance(keep, (bool, np.bool_)) and not (
-                    isinstance(keep, Tensor) and keep.dtype == dtypes.bool and keep.ndim == 0
-                ):
-                    raise InvalidArgumentError(
-                        f"filter: the predicate must return a bool scalar, got {keep!r}",
-                        op="filter",
-                    )
-                if bool(keep):
-                    yield element
-
-        return self._then(make_iterator, f"filter({getattr(predicate, '__name__', 'function')})")
+        checks.check_callable(predicate, "filter", "predicate")
+        return self._then(
+            lambda: steps.filtered(self._make_iterator(), predicate, checks.kept),
+            f"filter({getattr(predicate, '__name__', 'function')})",
+        )
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
         """Shuffle through a buffer of ``buffer_size`` elements (TF's algorithm).
@@ -228,12 +210,13 @@ class Dataset:
         >>> [int(x) for x in ek.data.Dataset.range(6).shuffle(1, seed=1)]  # a buffer of 1
         [0, 1, 2, 3, 4, 5]
         """
-        buffer_size = positive(buffer_size, "buffer_size", "shuffle")
+        buffer_size = checks.positive(buffer_size, "shuffle", "buffer_size")
         base = shuffle.base_seed(seed)
+        reshuffle = checks.flag(reshuffle_each_iteration, "shuffle", "reshuffle_each_iteration")
         passes = itertools.count()
 
         def make_iterator():
-            epoch = next(passes) if reshuffle_each_iteration else 0
+            epoch = next(passes) if reshuffle else 0
             rng = np.random.default_rng([base, epoch])
             return shuffle.buffer_shuffle(self._make_iterator(), buffer_size, rng)
 
@@ -249,17 +232,12 @@ class Dataset:
         >>> [b.numpy().tolist() for b in ek.data.Dataset.range(5).batch(2, drop_remainder=True)]
         [[0, 1], [2, 3]]
         """
-        batch_size = positive(batch_size, "batch_size", "batch")
-
-        def make_iterator():
-            source = self._make_iterator()
-            while True:
-                elements = list(itertools.islice(source, batch_size))
-                if not elements or (drop_remainder and len(elements) < batch_size):
-                    return
-                yield structure.stack(elements)
-
-        return self._then(make_iterator, f"batch({batch_size})")
+        batch_size = checks.positive(batch_size, "batch", "batch_size")
+        drop_remainder = checks.flag(drop_remainder, "batch", "drop_remainder")
+        return self._then(
+            lambda: steps.batched(self._make_iterator(), batch_size, drop_remainder),
+            f"batch({batch_size})",
+        )
 
     def repeat(self, count=None):
         """Read the dataset ``count`` times in a row (``None`` or -1: forever).
@@ -269,44 +247,29 @@ class Dataset:
         [0, 1, 0, 1, 0, 1]
         """
         times = None if count is None else count_or_all(count, "count", "repeat")  # None: forever
-
-        def make_iterator():
-            for _ in itertools.count() if times is None else range(times):
-                empty = True
-                for element in self._make_iterator():
-                    empty = False
-                    yield element
-                if empty:  # repeating nothing forever would hang
-                    return
-
-        return self._then(make_iterator, f"repeat({'' if times is None else count})")
+        return self._then(
+            lambda: steps.repeated(self._make_iterator, times),
+            f"repeat({'' if times is None else count})",
+        )
 
     def take(self, count):
         """The first ``count`` elements (-1: all)."""
         stop = count_or_all(count, "count", "take")
-        return self._then(lambda: itertools.islice(self._make_iterator(), stop), f"take({count})")
+        if stop is None:
+            return self._then(self._make_iterator, f"take({count})")
+        return self._then(lambda: steps.taken(self._make_iterator(), stop), f"take({count})")
 
     def skip(self, count):
         """Everything after the first ``count`` elements (-1: skip all)."""
         start = count_or_all(count, "count", "skip")
         if start is None:
             return self._then(lambda: iter(()), f"skip({count})")
-        return self._then(
-            lambda: itertools.islice(self._make_iterator(), start, None), f"skip({count})"
-        )
+        return self._then(lambda: steps.skipped(self._make_iterator(), start), f"skip({count})")
 
     def prefetch(self, buffer_size):
         """Accepted for TF compatibility; eagerkit reads elements when they are asked for."""
         count_or_all(buffer_size, "buffer_size", "prefetch")  # -1 is TF's AUTOTUNE
         return self._then(self._make_iterator, f"prefetch({buffer_size})")
-
-
-def _function(value, what, op, example):
-    """Refuse a ``value`` that cannot be called now, not at the first element read."""
-    if not callable(value):
-        raise errors.type_error(
-            f"{op}: {what} must be callable (a function), got {describe(value)}; {example}", op=op
-        )
 
 
 def _one_or_all(shapes):

@@ -4,6 +4,7 @@
 spelling from the CS20 lecture-4 code (``for x_i, y_i in tfe.Iterator(dataset)``).
 """
 
+from eagerkit.data.steps import Failed
 from eagerkit.errors import OutOfRangeError
 
 
@@ -38,16 +39,23 @@ class Iterator:
         return self
 
     def __next__(self):
-        return next(self._elements)
+        element = next(self._elements)
+        if type(element) is Failed:  # an element's error; the next call goes on after it
+            raise element.error
+        return element
 
     def next(self):
         """The next element (``StopIteration`` at the end, like ``next(iterator)``)."""
-        return next(self._elements)
+        return self.__next__()
 
     def get_next(self):
-        """The next element; at the end ``OutOfRangeError``, as TF's ``get_next()`` raises."""
+        """The next element; at the end ``OutOfRangeError``, as TF's ``get_next()`` raises.
+
+        An element whose making failed (its ``map`` function raised) raises that error;
+        the iterator then goes on with the next element, as TF's does.
+        """
         try:
-            return next(self._elements)
+            return self.__next__()
         except StopIteration:
             raise OutOfRangeError(
                 "End of sequence: the dataset has no more elements (use .repeat() to read it "

@@ -14,18 +14,35 @@ Examples
 [0, 1, 2, 3, 4, 5]
 """
 
-import itertools
-
 import numpy as np
+
+from eagerkit.arguments import whole_number
+from eagerkit.data.steps import Failed, fits
+from eagerkit.errors import ResourceExhaustedError
 
 
 def buffer_shuffle(source, buffer_size, rng):
-    """Yield the elements of the iterator ``source`` shuffled through a buffer (see above)."""
-    buffer = list(itertools.islice(source, buffer_size))
+    """Yield the elements of the iterator ``source`` shuffled through a buffer (see above).
+
+    An element that failed (``steps.Failed``) is not buffered: it comes out at once, as
+    TF's shuffle returns the error of the input it was filling its buffer from.
+    """
+    buffer = []
     for element in source:
-        index = int(rng.integers(len(buffer)))
-        yield buffer[index]
-        buffer[index] = element  # the next input takes the place of the one given out
+        if type(element) is Failed:
+            yield element
+        elif len(buffer) < buffer_size:
+            if not buffer:  # the first element tells how much a full buffer would hold
+                try:
+                    fits(buffer_size, element, "shuffle", "buffer_size")
+                except ResourceExhaustedError as error:
+                    yield Failed(error)
+                    return
+            buffer.append(element)
+        else:
+            index = int(rng.integers(len(buffer)))
+            yield buffer[index]
+            buffer[index] = element  # the next input takes the place of the one given out
     while buffer:  # the input is exhausted: empty the buffer in random order
         index = int(rng.integers(len(buffer)))
         buffer[index], buffer[-1] = buffer[-1], buffer[index]
@@ -33,9 +50,13 @@ def buffer_shuffle(source, buffer_size, rng):
 
 
 def base_seed(seed):
-    """The shuffle's seed: ``seed``, else the global one (``ek.set_random_seed``), else new."""
+    """The shuffle's seed: ``seed``, else the global one (``ek.set_random_seed``), else new.
+
+    A seed is a whole number (1.5 is refused, not cut to 1); TF's int64 seeds may be
+    negative, and keep their bits here (numpy takes only non-negative seeds).
+    """
     if seed is not None:
-        return int(seed)
+        return whole_number(seed, "seed", "shuffle") % 2**64
     from eagerkit.random import global_seed
 
     global_seed = global_seed()

@@ -4,7 +4,10 @@ As in ``tf.data``, tuples and dicts are structure and a Python list is a value: 
 3)`` is a pair whose first part is one tensor of shape ``(2,)``.
 """
 
+import sys
+
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.limits import TENSOR_OVERHEAD_BYTES
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -39,6 +42,16 @@ def to_tensors(element, dtypes=None):
     wanted = [None] * len(leaves) if dtypes is None else flatten(dtypes)
     return pack(
         element, [convert_to_tensor(x, dtype=d) for x, d in zip(leaves, wanted, strict=True)]
+    )
+
+
+def nbytes(element):
+    """About how much memory ``element`` holds: its tensors' data and their overhead."""
+    return sum(
+        leaf._data.nbytes + TENSOR_OVERHEAD_BYTES
+        if isinstance(leaf, Tensor)
+        else sys.getsizeof(leaf)
+        for leaf in flatten(element)
     )
 
 

@@ -10,6 +10,19 @@ from eagerkit import dtypes, nest
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
+def _spec_shape(shape):
+    """Each size a whole number >= 0 or None: TensorSpec([1.5, 2]) is refused, not (1, 2)."""
+    from eagerkit.arguments import size
+
+    if isinstance(shape, Tensor):
+        shape = shape.numpy().tolist()
+    try:
+        sizes = list(shape)
+    except TypeError:
+        sizes = [shape]  # one size, as TF's TensorShape(3) is (3,)
+    return tuple(None if n is None else size(n, "each size of shape", "TensorSpec") for n in sizes)
+
+
 class TensorSpec:
     """The shape and dtype a function's tensor argument must have.
 
@@ -30,7 +43,7 @@ class TensorSpec:
     """
 
     def __init__(self, shape=None, dtype=dtypes.float32, name=None):
-        self.shape = None if shape is None else tuple(None if n is None else int(n) for n in shape)
+        self.shape = None if shape is None else _spec_shape(shape)
         self.dtype = dtypes.as_dtype(dtype)
         self.name = name
 

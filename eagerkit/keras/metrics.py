@@ -33,8 +33,9 @@ class Metric(_Metric):
         raise NotImplementedError(f"{type(self).__name__} must define update_state")
 
     def __call__(self, *args, **kwargs):
+        before = self._state()
         self.update_state(*args, **kwargs)
-        return self.result()
+        return self._result_after(before)
 
     def _add(self, values, sample_weight):
         values = _host(values, self.name)

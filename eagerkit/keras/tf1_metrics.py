@@ -73,8 +73,25 @@ class Metric:
                 op=self.name,
             ) from None
         dtype = self.dtype.as_numpy_dtype
-        self.total.assign_add(np.asarray(np.sum(values * weights), dtype=dtype))
-        self.count.assign_add(np.asarray(np.sum(weights), dtype=dtype))
+        total = np.asarray(np.sum(values * weights), dtype=dtype)
+        count = np.asarray(np.sum(weights), dtype=dtype)
+        for variable in (self.total, self.count):  # both may be written, or neither is
+            variable._check_writable("update_state")
+        self.total.assign_add(total)
+        self.count.assign_add(count)
+
+    def _state(self):
+        return self.total._data, self.count._data
+
+    def _result_after(self, before):
+        """``result()`` after an update; if it fails (logging it found no step, say), the
+        update is taken back: the call that raised changes nothing."""
+        try:
+            return self.result()
+        except BaseException:
+            self.total._write(before[0], "update_state")
+            self.count._write(before[1], "update_state")
+            raise
 
     def result(self, write_summary=True):
         """The mean so far (0 before anything was added).
@@ -119,8 +136,9 @@ class Mean(Metric):
 
     def __call__(self, values, weights=1.0):
         """Add ``values`` (a number or any shape); returns the mean so far."""
+        before = self._state()
         self._accumulate(_host(values, self.name), _host(weights, self.name))
-        return self.result()
+        return self._result_after(before)
 
     update_state = __call__
 
@@ -146,8 +164,9 @@ class Accuracy(Metric):
                 f"{predictions.shape}; pass class ids for both (e.g. ek.argmax(logits, axis=1))",
                 op="accuracy",
             )
+        before = self._state()
         self._accumulate((labels == predictions).astype(np.float64), _host(weights, self.name))
-        return self.result()
+        return self._result_after(before)
 
     update_state = __call__
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from eagerkit import arguments, dtypes
 from eagerkit.arguments import size, whole_number
-from eagerkit.devices import current_device
+from eagerkit.devices import CPU, current_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -56,12 +56,19 @@ def constant(value, dtype=None, shape=None, name=None):
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
-    """A tensor of zeros (float32 unless told otherwise)."""
-    return _new(current_device().xp.zeros(_shape(shape, "zeros", dtype), dtype=_np_dtype(dtype)))
+    """A tensor of zeros (float32 unless told otherwise); of a string dtype, empty strings.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.zeros([2], dtype=ek.string)  # TF's zero string is b''
+    <ek.Tensor: shape=(2,), dtype=string, numpy=array([b'', b''], dtype=object)>
+    """
+    return _filled(_shape(shape, "zeros", dtype), _np_dtype(dtype), 0, current_device(), "zeros")
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
-    """A tensor of ones (float32 unless told otherwise).
+    """A tensor of ones (float32 unless told otherwise); strings have no 1, as in TF.
 
     Examples
     --------
@@ -69,21 +76,35 @@ def ones(shape, dtype=dtypes.float32, name=None):
     >>> ek.ones([2, 3]).shape
     TensorShape([2, 3])
     """
-    return _new(current_device().xp.ones(_shape(shape, "ones", dtype), dtype=_np_dtype(dtype)))
+    return _filled(_shape(shape, "ones", dtype), _np_dtype(dtype), 1, current_device(), "ones")
 
 
 def zeros_like(tensor, dtype=None, name=None):
     """Zeros with the shape (and dtype and device, unless given) of ``tensor``."""
     tensor = convert_to_tensor(tensor)
     np_dtype = tensor._data.dtype if dtype is None else _np_dtype(dtype)
-    return Tensor(tensor._device.xp.zeros(tensor.shape, dtype=np_dtype), tensor._device)
+    return _filled(tensor.shape, np_dtype, 0, tensor._device, "zeros_like")
 
 
 def ones_like(tensor, dtype=None, name=None):
     """Ones with the shape (and dtype and device, unless given) of ``tensor``."""
     tensor = convert_to_tensor(tensor)
     np_dtype = tensor._data.dtype if dtype is None else _np_dtype(dtype)
-    return Tensor(tensor._device.xp.ones(tensor.shape, dtype=np_dtype), tensor._device)
+    return _filled(tensor.shape, np_dtype, 1, tensor._device, "ones_like")
+
+
+def _filled(shape, np_dtype, one_or_zero, device, op):
+    """A new tensor of ``shape`` holding 0 or 1 of ``np_dtype``; strings hold b'' (for 0)."""
+    if np_dtype.kind != "O":
+        make = device.xp.ones if one_or_zero else device.xp.zeros
+        return Tensor(make(shape, dtype=np_dtype), device)
+    if one_or_zero:
+        raise InvalidArgumentError(
+            f"{op}: a string tensor has no 'one' (TF: Expected string, got 1 of type 'int'); "
+            f"use ek.fill(shape, b'text') for a string tensor, or zeros for empty strings",
+            op=op,
+        )
+    return Tensor(CPU.xp.full(shape, b"", dtype=object), CPU)  # strings live on the host
 
 
 def fill(dims, value, name=None):

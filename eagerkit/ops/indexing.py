@@ -7,7 +7,7 @@ gather's gradient does the same but adds up rows picked more than once (scatter-
 import numpy as np
 
 from eagerkit import dtypes
-from eagerkit.arguments import axis_index, size
+from eagerkit.arguments import axis_index, size, whole_number
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -157,7 +157,7 @@ def gather(params, indices, axis=0, name=None):
 
 
 @defop("one_hot", dtype_args=(), differentiable=False)
-def _one_hot(xp, indices, *, depth, on_value, off_value, dtype):
+def _one_hot(xp, indices, *, depth, on_value, off_value, dtype, axis=-1):
     if indices.dtype.kind not in "iu":
         raise InvalidArgumentError(
             f"one_hot: indices must be integers, got {indices.dtype} (shape "
@@ -167,11 +167,16 @@ def _one_hot(xp, indices, *, depth, on_value, off_value, dtype):
         )
     np_dtype = dtypes.as_dtype(dtype).as_numpy_dtype
     hot = xp.arange(depth) == indices[..., None]  # out-of-range indices give all-off rows
-    return xp.where(hot, on_value, off_value).astype(np_dtype)
+    table = xp.where(hot, on_value, off_value).astype(np_dtype)
+    return table if axis == -1 else xp.moveaxis(table, -1, axis)
 
 
-def one_hot(indices, depth, on_value=1, off_value=0, axis=None, dtype=dtypes.float32, name=None):
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """Integer labels to rows with a 1 at the label: one_hot([1], 3) is [[0, 1, 0]].
+
+    As in TF: ``on_value``/``off_value`` (scalars) default to 1 and 0; ``dtype`` defaults
+    to theirs when they are given, else float32; the new axis of size ``depth`` goes at
+    ``axis`` (-1, the default, puts it last; 0 first).
 
     Examples
     --------
@@ -180,9 +185,51 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=None, dtype=dtypes.flo
     <ek.Tensor: shape=(2, 3), dtype=float32, numpy=
     array([[1., 0., 0.],
            [0., 0., 1.]], dtype=float32)>
+    >>> ek.one_hot([0, 2], depth=3, axis=0, on_value=5).numpy()  # dtype from on_value: int32
+    array([[5, 0],
+           [0, 0],
+           [0, 5]], dtype=int32)
     """
     depth = size(depth, "depth", "one_hot")  # TF: "depth must be non-negative"
-    return _one_hot(indices, depth=depth, on_value=on_value, off_value=off_value, dtype=dtype)
+    indices = convert_to_tensor(indices)
+    rank = indices.ndim
+    axis = -1 if axis is None else whole_number(axis, "axis", "one_hot")
+    if not -1 <= axis <= rank:
+        raise InvalidArgumentError(
+            f"one_hot: Expected axis to be -1 or between [0, {rank}] for indices of shape "
+            f"{indices.shape}, but received: axis = {axis}",
+            op="one_hot",
+        )
+    on, off, dtype = _on_off_values(on_value, off_value, dtype)
+    axis = -1 if axis == rank else axis
+    return _one_hot(indices, depth=depth, on_value=on, off_value=off, dtype=dtype, axis=axis)
+
+
+def _on_off_values(on_value, off_value, dtype):
+    """TF's rules: None means 1 and 0; the dtype comes from ``dtype``, else from the values
+    given, else float32; values given must be scalars of that dtype."""
+    given = {
+        what: convert_to_tensor(value, dtype=dtype)
+        for what, value in (("on_value", on_value), ("off_value", off_value))
+        if value is not None
+    }
+    for what, value in given.items():
+        if value.ndim != 0:
+            raise InvalidArgumentError(
+                f"one_hot: {what} must be a scalar, got shape {value.shape}", op="one_hot"
+            )
+    kinds = {value.dtype for value in given.values()}
+    if len(kinds) > 1:
+        raise InvalidArgumentError(
+            f"one_hot: dtype {given['on_value'].dtype.name} of on_value does not match dtype "
+            f"{given['off_value'].dtype.name} of off_value; give both the same dtype",
+            op="one_hot",
+        )
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else (kinds.pop() if kinds else None)
+    dtype = dtype or dtypes.float32
+    on = given["on_value"].numpy() if "on_value" in given else 1
+    off = given["off_value"].numpy() if "off_value" in given else 0
+    return on, off, dtype
 
 
 def boolean_mask(tensor, mask, name=None):

@@ -5,6 +5,7 @@ other ops, so their gradients come for free. Stability comes from how they are c
 (subtract the max before exp, never exponentiate a large positive number).
 """
 
+from eagerkit.arguments import axis_index
 from eagerkit.dtypes import FLOATING
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import math, reduce, shape
@@ -169,13 +170,42 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 
 def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=None):
-    """Cross-entropy between a label distribution and softmax(logits), per example."""
+    """Cross-entropy between a label distribution and softmax(logits), per example.
+
+    ``axis`` is the class axis, the last by default; ``None`` means the last too (TF's
+    helper sets ``axis = -1`` for None), never all of them.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> loss = ek.nn.softmax_cross_entropy_with_logits(
+    ...     labels=[[0.0, 1.0], [1.0, 0.0]], logits=[[0.0, 0.0], [5.0, 5.0]], axis=None)
+    >>> loss.numpy().round(4)  # one loss per example
+    array([0.6931, 0.6931], dtype=float32)
+    """
+    op = "softmax_cross_entropy_with_logits"
     x = convert_to_tensor(logits)
     z = convert_to_tensor(labels, dtype=x.dtype)
+    axis = axis_index(-1 if axis is None else axis, x.ndim, op)
     return -reduce.reduce_sum(z * log_softmax(x, axis=axis), axis=axis)
 
 
 def l2_loss(t, name=None):
-    """sum(t ** 2) / 2."""
+    """sum(t ** 2) / 2, of a float tensor (TF's L2Loss has no integer kernel: the squares of
+    int32 values overflow silently).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.nn.l2_loss([3.0, 4.0])
+    <ek.Tensor: shape=(), dtype=float32, numpy=12.5>
+    """
     x = convert_to_tensor(t)
+    if not x.dtype.is_floating:
+        raise InvalidArgumentError(
+            f"l2_loss: t is {x.dtype.name} (shape {x.shape}); L2Loss takes float16, float32 or "
+            f"float64 only (the squares of integers overflow). Cast it first: "
+            f"ek.nn.l2_loss(ek.cast(t, ek.float32))",
+            op="l2_loss",
+        )
     return reduce.reduce_sum(x * x) / 2

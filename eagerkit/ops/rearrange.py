@@ -85,7 +85,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     pairs = _checked_paddings(paddings, x)
     mode = str(mode).upper()
     if mode == "CONSTANT":
-        return _pad(x, paddings=pairs, constant_values=constant_values)
+        return _pad(x, paddings=pairs, constant_values=_fill_value(constant_values, x))
     if mode not in ("REFLECT", "SYMMETRIC"):
         raise InvalidArgumentError(
             f"pad: mode must be 'CONSTANT', 'REFLECT' or 'SYMMETRIC', got {mode!r}", op="pad"
@@ -93,6 +93,25 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     for axis, (before, after) in enumerate(pairs):
         x = _mirror(x, axis, before, after, mode)
     return x
+
+
+def _fill_value(constant_values, x):
+    """The pad value as a scalar of ``x``'s dtype: None and 1.5 for an int tensor are refused
+    (TF converts it to the tensor's dtype); 0, the default, is b'' for strings."""
+    if x.dtype.is_string and isinstance(constant_values, int) and constant_values == 0:
+        return b""
+    if constant_values is None:
+        raise InvalidArgumentError(
+            f"pad: constant_values must be a number of the tensor's dtype ({x.dtype.name}), "
+            "got None; leave it out to pad with zeros",
+            op="pad",
+        )
+    value = convert_to_tensor(constant_values, dtype=x.dtype)
+    if value.ndim != 0:
+        raise InvalidArgumentError(
+            f"pad: constant_values must be a scalar, got shape {value.shape}", op="pad"
+        )
+    return value.numpy()[()]
 
 
 # --- roll ------------------------------------------------------------------------------------

@@ -216,11 +216,16 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     >>> import eagerkit as ek
     >>> round(float(ek.reduce_logsumexp([1000.0, 1000.0])), 3)
     1000.693
+    >>> ek.reduce_logsumexp([float("inf"), 1.0])  # as TF: inf, not inf - inf = nan
+    <ek.Tensor: shape=(), dtype=float32, numpy=inf>
     """
-    from eagerkit.ops import math, shape
+    from eagerkit.ops import compare, math, shape
 
     x = input_tensor
     # Subtracting the max keeps exp() in range; the max's own gradient cancels out exactly.
     top = shape.stop_gradient(reduce_max(x, axis=axis, keepdims=True))
+    # An infinite (or nan) max is not subtracted (TF shifts by 0 there): x - inf would give
+    # nan for log(sum(exp(inf))) = inf. x * 0 == 0 holds exactly for the finite x.
+    top = compare.where(compare.equal(top * 0, 0), top, 0)
     total = math.log(reduce_sum(math.exp(x - top), axis=axis, keepdims=True)) + top
     return total if keepdims else shape.squeeze_axes(total, axis)

@@ -167,9 +167,18 @@ def stack(values, axis=0, name=None):
 
 
 def unstack(value, num=None, axis=0, name=None):
-    """Split a tensor into a list of slices along ``axis`` (each is recorded as indexing)."""
+    """Split a tensor into a list of slices along ``axis`` (each is recorded as indexing).
+
+    ``num``, when given, must be the size of that axis (TF checks it too).
+    """
     x = convert_to_tensor(value)
     axis = arguments.axis_index(axis, x.ndim, "unstack")  # None is refused, as in TF
+    if num is not None and arguments.size(num, "num", "unstack") != x.shape[axis]:
+        raise InvalidArgumentError(
+            f"unstack: num={num} but axis {axis} of the value (shape {x.shape}) has size "
+            f"{x.shape[axis]}; pass num={x.shape[axis]} or leave num out",
+            op="unstack",
+        )
     lead = (slice(None),) * axis
     return [x[lead + (i,)] for i in range(x.shape[axis])]
 

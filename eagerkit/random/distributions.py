@@ -3,7 +3,14 @@
 Who owns the generator (the global seed, an op seed, a ``Generator`` object, a stateless
 seed) is decided by the caller; this module only checks the arguments and draws. Drawing on
 the host with numpy makes one seed give the same numbers on every device.
+
+Every argument is checked before the first number is drawn, so a call that fails leaves its
+generator where it was: the next draw gives what it would have given without the failed
+call. (Copying the numbers to a GPU may still fail after the draw: there the generator's
+state is kept and put back.)
 """
+
+import contextlib
 
 import numpy as np
 
@@ -11,7 +18,7 @@ from eagerkit import arguments, dtypes
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.tensor import Tensor, to_array
+from eagerkit.tensor import Tensor
 
 
 def shape_of(shape, op):
@@ -43,34 +50,69 @@ def _host_number(value, op):
     return host.astype(np.float64)
 
 
-def _on_device(samples, np_dtype, scale, shift, op):
-    """Host samples as a tensor on the current device: ``samples * scale + shift``."""
-    device = current_device()
-    data = device.backend.asarray(samples.astype(np_dtype))
+def _scale_and_shift(shape, mean, stddev, np_dtype, op):
+    """``(stddev, mean)`` as arrays of ``np_dtype`` that broadcast against ``shape``."""
+    scale = _host_number(stddev, op).astype(np_dtype)
+    shift = _host_number(mean, op).astype(np_dtype)
+    try:
+        np.broadcast_shapes(shape, scale.shape, shift.shape)
+    except ValueError:
+        raise InvalidArgumentError(
+            f"{op}: mean (shape {shift.shape}) and stddev (shape {scale.shape}) must broadcast "
+            f"to the shape drawn, {shape}",
+            op=op,
+        ) from None
+    return scale, shift
+
+
+@contextlib.contextmanager
+def _put_back_on_error(generator, device):
+    """Keep the generator's state where a step after the draw can fail (a copy to a GPU)."""
+    if device.name == "/cpu:0":  # on the host nothing after the draw can fail
+        yield
+        return
+    state = generator.bit_generator.state
+    try:
+        yield
+    except BaseException:
+        generator.bit_generator.state = state
+        raise
+
+
+def _on_device(samples, np_dtype, device, scale=None, shift=None):
+    """Host samples as a tensor on ``device``: ``samples * scale + shift``."""
     if scale is not None:
-        data = data * to_array(scale, np_dtype, device, op) + to_array(shift, np_dtype, device, op)
-    return Tensor(data, device)
+        samples = samples.astype(np_dtype) * scale + shift
+    return Tensor(device.backend.asarray(samples.astype(np_dtype, copy=False)), device)
 
 
 def normal(generator, shape, mean, stddev, dtype, op):
     np_dtype = float_dtype(dtype, op)
-    samples = generator.standard_normal(shape_of(shape, op))
-    return _on_device(samples, np_dtype, _host_number(stddev, op), _host_number(mean, op), op)
+    shape = shape_of(shape, op)
+    scale, shift = _scale_and_shift(shape, mean, stddev, np_dtype, op)
+    device = current_device()
+    with _put_back_on_error(generator, device):  # everything is checked: now draw
+        return _on_device(generator.standard_normal(shape), np_dtype, device, scale, shift)
 
 
 def truncated_normal(generator, shape, mean, stddev, dtype, op):
     np_dtype = float_dtype(dtype, op)
-    samples = generator.standard_normal(shape_of(shape, op))
-    outside = np.abs(samples) > 2
-    while outside.any():  # redraw only the outliers, as TF does
-        samples[outside] = generator.standard_normal(int(outside.sum()))
+    shape = shape_of(shape, op)
+    scale, shift = _scale_and_shift(shape, mean, stddev, np_dtype, op)
+    device = current_device()
+    with _put_back_on_error(generator, device):
+        samples = generator.standard_normal(shape)
         outside = np.abs(samples) > 2
-    return _on_device(samples, np_dtype, _host_number(stddev, op), _host_number(mean, op), op)
+        while outside.any():  # redraw only the outliers, as TF does
+            samples[outside] = generator.standard_normal(int(outside.sum()))
+            outside = np.abs(samples) > 2
+        return _on_device(samples, np_dtype, device, scale, shift)
 
 
 def uniform(generator, shape, minval, maxval, dtype, op):
     dtype = dtypes.as_dtype(dtype)
     shape = shape_of(shape, op)
+    device = current_device()
     if dtype.is_integer:
         if maxval is None:
             raise InvalidArgumentError(
@@ -81,12 +123,28 @@ def uniform(generator, shape, minval, maxval, dtype, op):
         low, high = (whole_number(v, "minval and maxval", op) for v in (minval, maxval))
         if low >= high:
             raise InvalidArgumentError(f"{op}: need minval < maxval, got {low}, {high}", op=op)
-        samples = generator.integers(low, high, size=shape)
-        return _on_device(samples, dtype.as_numpy_dtype, None, None, op)
+        info = np.iinfo(dtype.as_numpy_dtype)
+        if low < info.min or high - 1 > info.max:  # else the draw would wrap around
+            raise InvalidArgumentError(
+                f"{op}: [minval, maxval) = [{low}, {high}) does not fit in {dtype.name}",
+                op=op,
+            )
+        with _put_back_on_error(generator, device):
+            samples = generator.integers(low, high, size=shape)
+            return _on_device(samples, dtype.as_numpy_dtype, device)
     np_dtype = float_dtype(dtype, op)
     low, high = _host_number(minval, op), _host_number(1.0 if maxval is None else maxval, op)
-    samples = generator.uniform(low, high, size=shape)  # drawn in float64, then cast
-    return _on_device(samples, np_dtype, None, None, op)
+    try:
+        np.broadcast_shapes(shape, low.shape, high.shape)
+    except ValueError:
+        raise InvalidArgumentError(
+            f"{op}: minval (shape {low.shape}) and maxval (shape {high.shape}) must broadcast "
+            f"to the shape drawn, {shape}",
+            op=op,
+        ) from None
+    with _put_back_on_error(generator, device):
+        samples = generator.uniform(low, high, size=shape)  # drawn in float64, then cast
+        return _on_device(samples, np_dtype, device)
 
 
 def categorical(generator, logits, num_samples, dtype, op):

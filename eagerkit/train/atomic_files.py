@@ -4,14 +4,22 @@ A file is written to a temporary file beside it and renamed into place: ``os.rep
 atomic, so readers see the whole old file or the whole new one, never half of either. The
 temporary file's name holds the writer's process id, so a later save can tell the leftovers
 of a killed writer (``clean_up``) from a file another process is still writing.
+
+A save that changes several files (a checkpoint's two files, the state file, the old
+checkpoints a manager drops) runs inside ``all_or_nothing``: if any step raises (a full disk,
+a file that cannot be deleted), every file it names is put back as it was.
 """
 
+import contextlib
 import hashlib
+import itertools
 import os
 import re
+import shutil
 import tempfile
 
 _TEMPORARY = re.compile(r"^\.tmp-(\d+)-.*\.part$")
+_copies = itertools.count()  # numbers the copies all_or_nothing keeps
 
 
 def replace_atomically(path, write_to):
@@ -32,6 +40,82 @@ def replace_atomically(path, write_to):
         os.remove(temporary)
         raise
     return digest
+
+
+@contextlib.contextmanager
+def all_or_nothing(paths, directory):
+    """Inside, change the files at ``paths`` (write, replace, remove them) and create
+    ``directory`` if needed; if the block raises, each file gets back its old bytes (or is
+    removed, if it did not exist) and the directories made are removed again.
+
+    The old files are kept as hard links (a copy where links are not supported), so even a
+    file replaced with ``os.replace`` comes back.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "a.txt")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("old")
+    >>> try:
+    ...     with all_or_nothing([path], folder):
+    ...         os.remove(path)
+    ...         raise OSError("No space left on device")
+    ... except OSError:
+    ...     pass
+    >>> open(path).read(), sorted(os.listdir(folder))
+    ('old', ['a.txt'])
+    """
+    made = _missing_directories(directory)
+    os.makedirs(directory, exist_ok=True)
+    kept = {}
+    try:
+        for path in paths:
+            if os.path.exists(path):
+                kept[path] = _keep_a_copy(path)
+        yield
+    except BaseException:
+        for path in paths:
+            if path in kept:
+                backup = kept.pop(path)
+                os.replace(backup, path)
+                _remove_if_there(backup)  # rename() does nothing if both name one file
+            else:
+                _remove_if_there(path)
+        for backup in kept.values():  # the copies made before a failed copy
+            _remove_if_there(backup)
+        for folder in made:  # deepest first; only if still empty
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+        raise
+    for backup in kept.values():
+        _remove_if_there(backup)
+
+
+def _keep_a_copy(path):
+    """A second name for ``path``'s current bytes, beside it (a temporary-file name, so the
+    copy a killed process leaves behind is cleaned up like its other temporary files)."""
+    directory, name = os.path.split(os.path.abspath(path))
+    backup = os.path.join(directory, f".tmp-{os.getpid()}-{next(_copies)}-{name}.part")
+    try:
+        os.link(path, backup)  # the old bytes keep a name however ``path`` is changed
+    except OSError:  # no hard links here (some network and FAT file systems): copy
+        shutil.copy2(path, backup)
+    return backup
+
+
+def _missing_directories(directory):
+    """The directories ``os.makedirs(directory)`` would create, deepest first."""
+    missing = []
+    current = os.path.abspath(directory)
+    while not os.path.isdir(current):
+        missing.append(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    return missing
 
 
 def clean_up(directory):

@@ -20,7 +20,9 @@ from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor
 from eagerkit.train import checkpoint_io, checkpoint_state, tracking
+from eagerkit.train.atomic_files import all_or_nothing
 from eagerkit.train.checkpoint_status import LoadStatus
+from eagerkit.train.deferred_value import DeferredValue
 from eagerkit.train.optimizer import Optimizer
 from eagerkit.variables import Variable
 
@@ -68,25 +70,31 @@ class Checkpoint:
         """Write checkpoint ``<file_prefix>-<n>`` (n counts saves from 1) and return its path.
 
         Also records it in the ``checkpoint`` state file of that directory, which
-        ``ek.train.latest_checkpoint`` reads.
+        ``ek.train.latest_checkpoint`` reads. If any step fails (a full disk, say), no file
+        changes and the counter stays.
         """
-        path = self._write_numbered(file_prefix)
+        number = self._next_number()
+        path = f"{os.fspath(file_prefix)}-{number}"
         directory = os.path.dirname(os.path.abspath(path))
+        arrays = self._values(save_counter=number)
         earlier = [
             p
             for p in checkpoint_state.state_prefixes(directory)
             if os.path.abspath(p) != os.path.abspath(path)
         ]
-        checkpoint_state.write_state(directory, [*earlier, os.path.abspath(path)])
+        state_file = os.path.join(directory, checkpoint_state.STATE_FILE)
+        with all_or_nothing([*checkpoint_io.files(path), state_file], directory):
+            checkpoint_io.write(path, arrays)
+            checkpoint_state.write_state(directory, [*earlier, os.path.abspath(path)])
+        self._count_save()
         return path
 
-    def _write_numbered(self, file_prefix):
-        """Write ``<file_prefix>-<counter + 1>``; the counter moves only once the files exist."""
-        number = int(self.save_counter._data) + 1
-        path = f"{os.fspath(file_prefix)}-{number}"
-        checkpoint_io.write(path, self._values(save_counter=number))
+    def _next_number(self):
+        """The number the next ``save`` gets (the counter moves only once its files exist)."""
+        return int(self.save_counter._data) + 1
+
+    def _count_save(self):
         self.save_counter._write(self.save_counter._data + 1, "save")
-        return path
 
     def write(self, file_prefix):
         """Write checkpoint ``file_prefix`` itself: no number, no state file, counter unchanged.
@@ -105,7 +113,9 @@ class Checkpoint:
         3.0
         """
         path = os.fspath(file_prefix)
-        checkpoint_io.write(path, self._values(save_counter=int(self.save_counter._data)))
+        arrays = self._values(save_counter=int(self.save_counter._data))
+        with all_or_nothing(checkpoint_io.files(path), os.path.dirname(os.path.abspath(path))):
+            checkpoint_io.write(path, arrays)
         return path
 
     def read(self, save_path):
@@ -151,7 +161,7 @@ class Checkpoint:
         unconsumed = dict(plan.unresolved)
         for owner, name, key, slot_values in plan.deferred:
             unconsumed[key] = f"waiting for '{name}' to be created"
-            restore = _deferred_restore(key, arrays[key], slot_values, matched, unconsumed)
+            restore = DeferredValue(key, name, arrays[key], slot_values, matched, unconsumed)
             tracking.defer(owner, name, restore)
         return LoadStatus(str(save_path), self, matched, unconsumed)
 
@@ -235,29 +245,6 @@ def _check_match(plan, key, target, array):
             f"{key}: saved {array.dtype.name} shape {array.shape}, the variable "
             f"'{target.name}' is {target.dtype.name} shape {target.shape}"
         )
-
-
-def _deferred_restore(key, array, slot_values, matched, unconsumed):
-    """The callback that assigns a pending value when its variable is finally created."""
-
-    def restore(variable):
-        plan = _Plan()
-        _check_match(plan, key, variable, array)
-        if plan.errors:
-            raise InvalidArgumentError(
-                f"restoring a checkpointed value into a newly created variable failed: "
-                f"{plan.errors[0]}",
-                op="restore",
-            )
-        variable._write(variable._device.backend.asarray(array), "restore")
-        for optimizer, slot_name, slot_array in slot_values:
-            optimizer._defer_slot_value(
-                variable, slot_name, variable._device.backend.asarray(slot_array)
-            )
-        matched.add(id(variable))
-        unconsumed.pop(key, None)
-
-    return restore
 
 
 def _escape(name):

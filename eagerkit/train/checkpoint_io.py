@@ -243,9 +243,14 @@ def _check_index_layout(index, prefix, path):
         )
 
 
+def files(prefix):
+    """Every file a checkpoint ``prefix`` may have on disk (a save in progress included)."""
+    return [index_path(prefix), data_path(prefix), pending_data_path(prefix)]
+
+
 def remove(prefix):
     """Delete the files of checkpoint ``prefix`` (those that exist)."""
-    for path in (index_path(prefix), data_path(prefix), pending_data_path(prefix)):
+    for path in files(prefix):
         if os.path.exists(path):
             os.remove(path)
 

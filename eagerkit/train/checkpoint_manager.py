@@ -2,7 +2,12 @@
 
 import os
 
+from eagerkit.arguments import whole_number
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.train import checkpoint_io, checkpoint_state
+from eagerkit.train.atomic_files import all_or_nothing
+
+_OP = "CheckpointManager"
 
 
 class CheckpointManager:
@@ -22,10 +27,21 @@ class CheckpointManager:
     """
 
     def __init__(self, checkpoint, directory, max_to_keep=5, checkpoint_name="ckpt"):
-        if max_to_keep is not None and int(max_to_keep) < 1:
-            raise ValueError(
-                f"CheckpointManager: max_to_keep must be >= 1 or None, got {max_to_keep!r}"
+        from eagerkit.train.checkpoint import Checkpoint
+
+        if not isinstance(checkpoint, Checkpoint):
+            raise InvalidArgumentError(
+                f"CheckpointManager: checkpoint must be an ek.train.Checkpoint, got "
+                f"{type(checkpoint).__name__}; wrap what to save: "
+                "ek.train.Checkpoint(model=model, optimizer=optimizer)",
+                op="CheckpointManager",
             )
+        if max_to_keep is not None:  # 1.5 is refused, not cut to 1
+            max_to_keep = whole_number(max_to_keep, "max_to_keep", _OP)
+            if max_to_keep < 1:
+                raise InvalidArgumentError(
+                    f"{_OP}: max_to_keep must be >= 1 or None, got {max_to_keep}", op=_OP
+                )
         self.checkpoint = checkpoint
         self.directory = os.fspath(directory)
         self.max_to_keep = max_to_keep
@@ -48,15 +64,27 @@ class CheckpointManager:
         return self._checkpoints[-1] if self._checkpoints else None
 
     def save(self):
-        """Save a new numbered checkpoint, drop the oldest beyond ``max_to_keep``; its path."""
-        os.makedirs(self.directory, exist_ok=True)
-        path = self.checkpoint._write_numbered(self._prefix)
+        """Save a new numbered checkpoint, drop the oldest beyond ``max_to_keep``; its path.
+
+        All or nothing: if a step fails (a full disk, an old checkpoint that cannot be
+        deleted), every file is as it was, and so are the manager and the save counter.
+        """
+        checkpoint = self.checkpoint
+        number = checkpoint._next_number()
+        path = f"{self._prefix}-{number}"
+        arrays = checkpoint._values(save_counter=number)
         kept = [p for p in self._checkpoints if p != path] + [path]
         dropped = []
         if self.max_to_keep is not None and len(kept) > self.max_to_keep:
             dropped, kept = kept[: -self.max_to_keep], kept[-self.max_to_keep :]
-        checkpoint_state.write_state(self.directory, kept)  # the state file first: it never lists
-        for old in dropped:  # a checkpoint that is already gone
-            checkpoint_io.remove(old)
+        touched = [os.path.join(self.directory, checkpoint_state.STATE_FILE)]
+        for prefix in (path, *dropped):
+            touched += checkpoint_io.files(prefix)
+        with all_or_nothing(touched, self.directory):
+            checkpoint_io.write(path, arrays)
+            checkpoint_state.write_state(self.directory, kept)  # first: it never lists
+            for old in dropped:  # a checkpoint that is already gone
+                checkpoint_io.remove(old)
+        checkpoint._count_save()
         self._checkpoints = kept
         return path

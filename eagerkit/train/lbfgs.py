@@ -48,6 +48,9 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
     -------
     LBFGSResult (converged, iterations, evaluations, loss, gradient_norm, losses).
 
+    If ``loss_fn`` raises (at any iterate), the error goes on and the variables are back at
+    their starting values: a failed call changes nothing.
+
     Examples
     --------
     >>> import eagerkit as ek
@@ -66,7 +69,7 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
     max_iterations = size(max_iterations, "max_iterations", "lbfgs_minimize")
     tolerance = number(tolerance, "tolerance", "lbfgs_minimize")
     evaluate = _Evaluator(loss_fn, variables)
-    x = [v._data for v in variables]
+    start = x = [v._data for v in variables]
     try:
         loss, grad = evaluate(x)
         history = collections.deque(maxlen=history_size)  # (s, y, 1 / (s . y))
@@ -97,9 +100,12 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
             x, loss, grad = new_x, new_loss, new_grad
             iterations += 1
             losses.append(loss)
-    finally:
-        for variable, array in zip(variables, x, strict=True):  # the last accepted point
+    except BaseException:  # loss_fn raised (or was stopped): the variables go back to the start
+        for variable, array in zip(variables, start, strict=True):
             variable._write(array, "lbfgs_minimize")
+        raise
+    for variable, array in zip(variables, x, strict=True):  # the last accepted point
+        variable._write(array, "lbfgs_minimize")
     return LBFGSResult(converged, iterations, evaluate.count, loss, grad_norm, losses)
 
 

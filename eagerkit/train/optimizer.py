@@ -59,7 +59,9 @@ class Optimizer:
 
         Everything is checked and every new value computed before anything is written, so a
         call that fails leaves the variables, the slots and both step counters as they were.
-        Raises ``InvalidArgumentError`` when every gradient is ``None`` (nothing would train).
+        Listeners (a widget) hear of the update after it is written; if one raises, the
+        update is taken back before the error goes on. Raises ``InvalidArgumentError`` when
+        every gradient is ``None`` (nothing would train).
         """
         usable = checked_pairs(grads_and_vars)
         check_global_step(global_step)
@@ -74,7 +76,8 @@ class Optimizer:
                 value, slots = variable._data, self._slot_arrays(variable)
             value, new_slots = self._update(variable._device.xp, value, grad._data, slots, step)
             updates[id(variable)] = (variable, value, new_slots)
-        # Nothing can fail from here on: write the values, the slots, then the counters.
+        # Only a listener can fail from here on: write the values, the slots, the counters.
+        before = _Before(self, updates, global_step) if self.listeners else None
         for variable, value, new_slots in updates.values():
             variable._write(value.astype(variable._data.dtype, copy=False), "apply_gradients")
             for slot_name, array in new_slots.items():
@@ -83,8 +86,13 @@ class Optimizer:
         self.iterations._write(self.iterations._data + 1, "apply_gradients")
         if global_step is not None:
             global_step._write(global_step._data + 1, "apply_gradients")
-        for listener in self.listeners:
-            listener.on_apply(self, usable)
+        if before is not None:
+            try:
+                for listener in self.listeners:
+                    listener.on_apply(self, usable)
+            except BaseException:
+                before.put_back()  # a raising widget must not leave half a training step
+                raise
 
     def minimize(self, loss, var_list=None, global_step=None, name=None):
         """Compute the gradients of ``loss()`` (a zero-argument callable) and apply them.
@@ -191,8 +199,37 @@ class Optimizer:
         else:
             self._pending_slot_values[(variable.ref(), slot_name)] = array
 
+    def _forget_pending_slot(self, variable, slot_name):
+        """Drop a slot value waiting for ``variable`` (whose creation is being taken back)."""
+        self._pending_slot_values.pop((variable.ref(), slot_name), None)
+
     def __repr__(self):
         return f"<ek.train.{type(self).__name__} learning_rate={self.learning_rate}>"
+
+
+class _Before:
+    """What ``apply_gradients`` is about to change, kept to put back if a listener raises.
+
+    Writes replace arrays (they never write into them), so keeping the old arrays is enough.
+    """
+
+    def __init__(self, optimizer, updates, global_step):
+        self.optimizer = optimizer
+        self.values = [(v, v._data) for v, _, _ in updates.values()]
+        self.slots = {ref: dict(per) for ref, per in optimizer._slots.items()}
+        self.slot_values = [(s, s._data) for per in self.slots.values() for s in per.values()]
+        self.pending = dict(optimizer._pending_slot_values)
+        iterations = optimizer._iterations
+        self.iterations = iterations, None if iterations is None else iterations._data
+        self.global_step = global_step, None if global_step is None else global_step._data
+
+    def put_back(self):
+        for variable, array in (*self.values, *self.slot_values, self.iterations, self.global_step):
+            if variable is not None:
+                variable._write(array, "apply_gradients")
+        self.optimizer._slots = self.slots  # forget the slots this step made
+        self.optimizer._pending_slot_values = self.pending
+        self.optimizer._iterations = self.iterations[0]
 
 
 def _check_hyper(value, what, optimizer):

@@ -15,10 +15,14 @@ by the *path of attributes* that leads to them from the objects given to ``Check
 Deferred restore: layers create their variables on the first call, which may come after
 ``restore()``. A value whose owner exists but lacks the attribute is kept pending; the
 owner calls ``restore_deferred(owner)`` right after it makes its variables (``Layer.__call__``
-does, after ``build``), and each pending value whose attribute now exists is assigned.
+does, after ``build``), and each pending value whose attribute now exists is assigned. If
+the first call that built them then fails, its build is taken back and so are the restores
+it made (``taking_back_restores``): the values wait again for the next build, and the
+status says so, instead of being lost with the discarded variables.
 """
 
 import collections
+import contextlib
 import types
 import weakref
 
@@ -96,7 +100,8 @@ def child(obj, name):
 
 
 # --- deferred restore ---------------------------------------------------------------------
-_pending = {}  # id(owner) -> {name: [callback(variable), ...]}
+_pending = {}  # id(owner) -> {name: [callback(variable), ...]}; a callback has .undo(variable)
+_journals = []  # one list per first call in progress: (owner id, name, callback, variable) done
 
 
 def defer(owner, name, callback):
@@ -138,6 +143,35 @@ def restore_deferred(owner):
         return
     for name in list(waiting):
         variable = child(owner, name)
-        if variable is not None:
-            for callback in waiting.pop(name):
-                callback(variable)
+        if variable is None:
+            continue
+        callbacks = waiting[name]
+        while callbacks:
+            callbacks[0](variable)  # if it raises (a wrong shape), the value keeps waiting
+            done = callbacks.pop(0)
+            if _journals:
+                _journals[-1].append((id(owner), name, done, variable))
+        del waiting[name]
+
+
+@contextlib.contextmanager
+def taking_back_restores():
+    """Inside: deferred restores are journaled; on an error they are undone and wait again.
+
+    ``Layer.__call__`` builds inside this block, so a first call that fails (after its
+    variables took their checkpointed values) leaves the restore pending, as it was.
+    Blocks nest: a layer built inside its parent's failing first call is taken back too.
+    """
+    journal = []
+    _journals.append(journal)
+    try:
+        yield
+    except BaseException:
+        _journals.pop()
+        for key, name, callback, variable in reversed(journal):
+            callback.undo(variable)
+            _pending.setdefault(key, {}).setdefault(name, []).insert(0, callback)
+        raise
+    _journals.pop()
+    if _journals:  # the enclosing first call may still fail: let it take these back too
+        _journals[-1].extend(journal)

@@ -121,8 +121,13 @@ def _serve(base, root, extra=()):
         log.close()
 
 
+# How long a server may take to answer: seconds when the machine is idle, minutes when other
+# jobs load it (a start that fails ends the wait at once, with the server's log).
+STARTUP_LIMIT = 300
+
+
 def _wait_until_up(url, token, server, log_path):
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + STARTUP_LIMIT
     request = urllib.request.Request(
         f"{url}/api/status", headers={"Authorization": f"token {token}"}
     )
@@ -135,7 +140,9 @@ def _wait_until_up(url, token, server, log_path):
                     return
         except OSError:
             time.sleep(0.3)
-    raise RuntimeError(f"jupyter lab did not answer within 60 s:\n{log_path.read_text()}")
+    raise RuntimeError(
+        f"jupyter lab did not answer within {STARTUP_LIMIT} s:\n{log_path.read_text()}"
+    )
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,10 @@
 """A chromium page that keeps every request and console error, for the browser tests."""
 
+# How long to wait for what a kernel computes or a lab loads: seconds on an idle machine,
+# minutes when other jobs load it (make test must not fail at random on a busy machine).
+# A wait ends as soon as its condition holds, so a long limit costs nothing when all is well.
+KERNEL_WAIT_MS = 480_000
+
 
 def recorded_page(browser, address):
     """Open ``address`` in a fresh 1280x900 context; ``page.requests`` and ``page.problems``

@@ -23,7 +23,7 @@ def page(lab, browser):
 
 def test_checks_say_why_and_point_at_the_op(page):
     _run_all_cells(page)
-    _wait_for(page, ".eagerkit-check-wrong", count=2, timeout=120_000)
+    _wait_for(page, ".eagerkit-check-wrong", count=2)
     _wait_for(page, ".eagerkit-tape g.ek-node.ek-highlight", count=2)
     page.wait_for_timeout(500)
     assert not any(text in page.content() for text in WIDGET_ERRORS)

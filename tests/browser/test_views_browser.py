@@ -10,7 +10,7 @@ import re
 
 import pytest
 from eagerkit.widgets import GraphPassView, LossCurve
-from pages import recorded_page
+from pages import KERNEL_WAIT_MS, recorded_page
 from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot, _wait_for
 
 import eagerkit as ek
@@ -37,9 +37,9 @@ def test_live_views_read_well_and_the_passes_step(page):
     # Shown before the loop, the flow fills in while the loop runs (live messages).
     page.wait_for_function(
         "() => Number(document.querySelector('.eagerkit-flow').dataset.messages) >= 2",
-        timeout=120_000,
+        timeout=KERNEL_WAIT_MS,
     )
-    _wait_for(page, ".eagerkit-passes .ek-node", count=5, timeout=120_000)
+    _wait_for(page, ".eagerkit-passes .ek-node", count=5)
     _wait_for(page, ".eagerkit-loss svg.ek-panel", count=3)
     page.wait_for_timeout(500)
     assert not any(text in page.content() for text in WIDGET_ERRORS)

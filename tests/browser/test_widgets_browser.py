@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from pages import recorded_page
+from pages import KERNEL_WAIT_MS, recorded_page
 
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"  # gitignored
 pytestmark = pytest.mark.browser
@@ -29,7 +29,7 @@ def page(lab, browser):
 
 
 def _run_all_cells(page):
-    page.wait_for_selector(".jp-NotebookPanel", timeout=60_000)
+    page.wait_for_selector(".jp-NotebookPanel", timeout=KERNEL_WAIT_MS)
     # Wait for the kernel once, then run everything (Run All has no default shortcut).
     page.wait_for_function(
         """() => {
@@ -37,13 +37,13 @@ def _run_all_cells(page):
             const session = panel && panel.sessionContext;
             return session && session.isReady && session.session.kernel.status === 'idle';
         }""",
-        timeout=90_000,
+        timeout=KERNEL_WAIT_MS,
     )
     # Do not await the command: it resolves only when every cell has finished.
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
 
 
-def _wait_for(page, selector, count=1, timeout=90_000):
+def _wait_for(page, selector, count=1, timeout=KERNEL_WAIT_MS):
     try:
         page.wait_for_function(
             "([sel, n]) => document.querySelectorAll(sel).length >= n",
@@ -81,7 +81,7 @@ def test_every_widget_renders_and_steps_offline(page):
     page.wait_for_function(
         "() => document.querySelector('.jp-Notebook-ExecutionIndicator')"
         "?.getAttribute('data-status') === 'idle'",
-        timeout=60_000,
+        timeout=KERNEL_WAIT_MS,
     )
 
     text = page.inner_text(".jp-NotebookPanel")

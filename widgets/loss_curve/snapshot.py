@@ -8,16 +8,22 @@ from ..common.snapshot import to_png
 
 NO_VALUES = "no finite values yet (NaN or inf)"  # as in the .js
 DOTS_UP_TO = 30  # a series this short has a dot on every point (as in the .js)
-RUN_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]  # as the .js
+# The runs' colours, in the order runs get them (matplotlib's tab10). The browser draws with
+# the colours the history names, so this list is the only one.
+RUN_COLOURS = [
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+]  # fmt: skip
 
 
-def curves_png(history, title=""):
+def curves_png(history, title="", y_scale="linear"):
     """The PNG of ``curves_figure``."""
-    return to_png(curves_figure(history, title))
+    return to_png(curves_figure(history, title, y_scale))
 
 
-def curves_figure(history, title=""):
-    """One panel per metric (``val_x`` shares ``x``'s panel), one colour per run."""
+def curves_figure(history, title="", y_scale="linear"):
+    """One panel per metric (``val_x`` shares ``x``'s panel), one colour per run, the y axis
+    on a log scale when ``y_scale == "log"`` and the panel has a value above 0."""
     panels = {}
     for run, metrics in history.get("runs", {}).items():
         for metric, series in metrics.items():
@@ -25,28 +31,35 @@ def curves_figure(history, title=""):
             panels.setdefault(panel, []).append((run, metric, series))
     count = max(1, len(panels))
     figure = Figure(figsize=(4.2 * count, 3.0), dpi=100)
-    runs = sorted(history.get("runs", {}))
+    colours = history.get("colours", {})
     all_axes = history.get("axes", {})
     for i, (panel, lines) in enumerate(sorted(panels.items())):
         axes = figure.add_subplot(1, count, i + 1)
         for run, metric, series in lines:
             style = "--" if metric.startswith("val_") else "-"
             ys = [math.nan if y is None else y for y in series["y"]]
-            colour = RUN_COLOURS[runs.index(run) % len(RUN_COLOURS)]
+            colour = colours.get(run, "#555555")
             dots = {"marker": "o", "markersize": 3.5} if len(ys) <= DOTS_UP_TO else {}
             axes.plot(
                 series["x"], ys, style, color=colour, label=f"{run}: {metric}", lw=1.4, **dots
             )
         if panel in all_axes:  # the ticks the browser shows (widgets/common/ticks.py)
             _set_axis(axes.set_xlim, axes.set_xticks, all_axes[panel]["x"])
-            if all_axes[panel]["y"] is not None:
+            log = all_axes[panel].get("ylog") if y_scale == "log" else None
+            if log is not None:  # ticks at log10 values: drawn at 10 ** tick
+                axes.set_yscale("log")
+                axes.set_ylim(10 ** log["lo"], 10 ** log["hi"])
+                axes.set_yticks([10**t for t in log["ticks"]], log["labels"])
+                axes.minorticks_off()
+            elif all_axes[panel]["y"] is not None:
                 _set_axis(axes.set_ylim, axes.set_yticks, all_axes[panel]["y"])
             else:
                 axes.text(
                     0.5, 0.5, NO_VALUES, ha="center", color="#c0392b", transform=axes.transAxes
                 )
         axes.set_title(panel, fontsize=10)
-        axes.set_xlabel(history.get("x", "step"), fontsize=8)
+        scale = "   (y: log scale)" if axes.get_yscale() == "log" else ""  # as in the .js
+        axes.set_xlabel(history.get("x", "step") + scale, fontsize=8)
         axes.tick_params(labelsize=8)
         axes.grid(alpha=0.3)
         axes.legend(fontsize=7)

@@ -2,12 +2,13 @@
 //
 // Data arrives two ways: the synced `history` trait (a downsampled copy of everything,
 // so a view opened late can draw it all) and custom messages holding only the points
-// logged since the last flush. Both carry each panel's axes (limits, ticks, labels),
-// computed in Python so that the PNG snapshot shows the same ones. Redraws are coalesced
-// with requestAnimationFrame.
+// logged since the last flush. Both carry each panel's axes (limits, ticks, labels) and
+// each run's colour, computed in Python so that the PNG snapshot shows the same ones.
+// The y scale is the synced `y_scale` trait: the "log scale" box sets it, so the kernel's
+// PNG and a saved notebook follow. Redraws are coalesced with requestAnimationFrame.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
+const NO_COLOUR = "#555555"; // a run the history gives no colour (a notebook saved before colours)
 const MAX_POINTS = 20000; // per series; beyond this we keep every other point
 const DOTS_UP_TO = 30; // a series this short has a dot on every point (as in the PNG)
 const W = 380, H = 220, PAD = { left: 52, right: 12, top: 22, bottom: 30 };
@@ -68,7 +69,7 @@ function nearest(xs, x) {
 }
 
 // axes: limits, ticks and labels computed in Python (widgets/common/ticks.py), as the PNG uses.
-function drawPanel(holder, name, lines, runNames, options, axes) {
+function drawPanel(holder, name, lines, colours, options, axes) {
   const box = document.createElement("div");
   box.className = "ek-panel-box";
   holder.appendChild(box);
@@ -108,7 +109,7 @@ function drawPanel(holder, name, lines, runNames, options, axes) {
       d += `${pen}${sx(x).toFixed(1)},${sy(y).toFixed(1)} `;
       pen = "L";
     });
-    line.colour = COLOURS[runNames.indexOf(line.run) % COLOURS.length];
+    line.colour = colours[line.run] || NO_COLOUR;
     svg("path", { d, stroke: line.colour, "clip-path": `url(#${clip})`, class: line.metric.startsWith("val_") ? "ek-line ek-val" : "ek-line" }, root);
     if (line.series.x.length <= DOTS_UP_TO) { // few points (one per epoch): each one a dot
       line.series.x.forEach((x, i) => {
@@ -185,13 +186,17 @@ function render({ model, el }) {
 
   let runs = {};
   let axes = {}; // panel -> its axes, from Python (the latest message or the history)
+  let colours = {}; // run -> its colour, from Python, in the order runs got points
   let pending = false;
   const draw = () => {
     pending = false;
     title.textContent = model.get("title");
+    logScale.checked = model.get("y_scale") === "log";
     panels.replaceChildren();
     legend.replaceChildren();
-    const runNames = Object.keys(runs).sort();
+    const order = Object.keys(colours);
+    const rank = (run) => (order.includes(run) ? order.indexOf(run) : order.length);
+    const runNames = Object.keys(runs).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
     const byPanel = {};
     let points = 0;
     for (const run of runNames) {
@@ -202,12 +207,12 @@ function render({ model, el }) {
     }
     const options = { smoothing: Number(smoothing.value), log: logScale.checked, x: model.get("x") || "step" };
     Object.keys(byPanel).sort().forEach((name) => {
-      if (axes[name]) drawPanel(panels, name, byPanel[name], runNames, options, axes[name]);
+      if (axes[name]) drawPanel(panels, name, byPanel[name], colours, options, axes[name]);
     });
-    runNames.forEach((run, i) => {
+    runNames.forEach((run) => {
       const item = document.createElement("span");
       item.className = "ek-legend-item";
-      item.innerHTML = `<span class="ek-swatch" style="background:${COLOURS[i % COLOURS.length]}"></span>`;
+      item.innerHTML = `<span class="ek-swatch" style="background:${colours[run] || NO_COLOUR}"></span>`;
       item.append(run);
       legend.appendChild(item);
     });
@@ -225,22 +230,33 @@ function render({ model, el }) {
     const history = model.get("history") || {};
     runs = JSON.parse(JSON.stringify(history.runs || {}));
     axes = history.axes || {};
+    colours = history.colours || {};
     schedule();
   };
   const onMessage = (msg, buffers) => {
     if (msg && msg.type === "points") {
       appendPoints(runs, msg, buffers);
       axes = msg.axes;
+      colours = msg.colours || colours;
       root.dataset.messages = Number(root.dataset.messages) + 1; // live messages this view got (tests read it)
       schedule();
     }
   };
   smoothing.oninput = schedule;
-  logScale.onchange = schedule;
+  logScale.onchange = () => {
+    model.set("y_scale", logScale.checked ? "log" : "linear");
+    model.save_changes(); // the kernel's trait, hence its PNG and the saved state, follow
+    schedule();
+  };
   model.on("change:history", fromHistory);
+  model.on("change:y_scale", schedule);
   model.on("msg:custom", onMessage);
   fromHistory();
-  return () => { model.off("change:history", fromHistory); model.off("msg:custom", onMessage); };
+  return () => {
+    model.off("change:history", fromHistory);
+    model.off("change:y_scale", schedule);
+    model.off("msg:custom", onMessage);
+  };
 }
 
 export default { render };

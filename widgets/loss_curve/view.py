@@ -7,7 +7,9 @@ Three ways to feed it, one buffer behind them:
 - ``for batch in curve.track(dataset): ...`` does both around a loop (steps count batches).
 
 ``val_``-prefixed metrics share a panel with their training twin; ``curve.run("adam")``
-starts another run drawn over the first, to compare.
+starts another run drawn over the first, to compare. Each run keeps one colour, given in
+the order runs first get points (``curve.colour("adam")`` says which, for other plots of
+the same runs), and ``y_scale="log"`` draws losses that fall by orders of magnitude.
 """
 
 import itertools
@@ -24,7 +26,7 @@ from eagerkit.tensor import Tensor
 
 from ..common import ticks
 from ..common.live import LiveWidget, downsample_indices, to_host_array
-from .snapshot import curves_png
+from .snapshot import RUN_COLOURS, curves_png
 
 HERE = pathlib.Path(__file__).parent
 COMMON = HERE.parent / "common"
@@ -39,6 +41,9 @@ class LossCurve(LiveWidget):
     x : what the steps given to ``log`` count, named on the x axis: ``"step"`` (batches)
         or ``"epoch"``, say.
     interval : at most one update is sent to the browser per ``interval`` seconds.
+    y_scale : ``"linear"`` or ``"log"`` (powers of ten evenly spaced, for values that fall by
+        orders of magnitude; values of 0 or less are left out there). The "log scale" box in
+        the browser changes it, and the saved PNG follows.
 
     The axes' ticks are computed here (widgets/common/ticks.py), so the browser and the saved
     PNG show the same ones; hovering over a panel reads out the values at that step.
@@ -54,17 +59,25 @@ class LossCurve(LiveWidget):
     {'x': [0, 1, 2], 'y': [2.0, 1.0, 0.6666666666666666]}
     >>> curve.history["axes"]["loss"]["x"]["labels"]
     ['0', '1', '2']
+    >>> curve.colour("squared"), curve.colour("huber")  # in the order runs got points
+    ('#1f77b4', '#ff7f0e')
     >>> curve
     LossCurve(title='squared vs Huber')
+    >>> LossCurve(y_scale="log")
+    LossCurve(title='', y_scale='log')
     """
 
     _esm = HERE / "view.js"
     _css = (COMMON / "frame.css").read_text() + (HERE / "view.css").read_text()
     title = traitlets.Unicode("").tag(sync=True)
     x = traitlets.Unicode("step").tag(sync=True)
+    y_scale = traitlets.Enum(["linear", "log"], "linear").tag(sync=True)
 
-    def __init__(self, title="", x="step", interval=0.25):
-        super().__init__(interval=interval, title=title, x=x)
+    def __init__(self, title="", x="step", interval=0.25, y_scale="linear"):
+        if y_scale not in ("linear", "log"):
+            raise ValueError(f"LossCurve(y_scale={y_scale!r}): the y scale is 'linear' or 'log'")
+        super().__init__(interval=interval, title=title, x=x, y_scale=y_scale)
+        self._colours = {}  # run -> its colour, given in the order runs first got points
         self._series = {}  # run -> metric -> [(steps, values) numpy chunks]: all logged
         self._ranges = {}  # panel -> [x min, x max, y min, y max, smallest y > 0]
         self._axes_of = {}  # panel -> (the ranges its axes were computed for, the axes)
@@ -77,6 +90,28 @@ class LossCurve(LiveWidget):
         self._run = str(name)
         self._columns = self._pending.setdefault(self._run, {})  # where log appends
         return self
+
+    @traitlets.observe("y_scale")
+    def _redraw_picture(self, change):
+        """The browser's "log scale" box changed the scale: the saved PNG follows."""
+        if getattr(self, "_handle", None) is not None:  # None while __init__ sets the trait
+            self.refresh()
+
+    def colour(self, run):
+        """The colour ``run`` is drawn in (a run without points yet is given the next one),
+        so that other plots of the same runs can use it.
+
+        Examples
+        --------
+        >>> curve = LossCurve()
+        >>> curve.run("sgd").log(0, loss=1.0)
+        >>> curve.colour("sgd"), curve.colour("adam")
+        ('#1f77b4', '#ff7f0e')
+        """
+        run = str(run)
+        if run not in self._colours:
+            self._colours[run] = RUN_COLOURS[len(self._colours) % len(RUN_COLOURS)]
+        return self._colours[run]
 
     def log(self, step=None, **metrics):
         """Buffer one point per metric (numbers or scalar tensors); cheap, sends nothing."""
@@ -148,9 +183,11 @@ class LossCurve(LiveWidget):
             start += len(values)
             self._series.setdefault(run, {}).setdefault(metric, []).append((xs, ys))
             self._widen(panel_of(metric), xs, ys)
+            self.colour(run)
             series.append([run, metric])
             buffers += [xs.tobytes(), ys.tobytes()]  # binary: no JSON for the numbers
-        return {"type": "points", "series": series, "axes": self._axes()}, buffers
+        message = {"type": "points", "series": series, "axes": self._axes()}
+        return dict(message, colours=dict(self._colours)), buffers
 
     def _widen(self, panel, xs, ys):
         """Grow the panel's data range to take in new points (y: NaNs and infinities aside;
@@ -202,16 +239,18 @@ class LossCurve(LiveWidget):
                     "x": xs[keep].astype(np.int64).tolist(),
                     "y": [_json_float(y) for y in ys[keep].tolist()],
                 }
-        return {"runs": runs, "axes": self._axes(), "x": self.x}
+        colours = {run: self.colour(run) for run in runs}
+        return {"runs": runs, "axes": self._axes(), "x": self.x, "colours": colours}
 
     # --- display -----------------------------------------------------------------------
     def __repr__(self):
         x = "" if self.x == "step" else f", x={self.x!r}"
-        return f"LossCurve(title={self.title!r}{x})"
+        scale = "" if self.y_scale == "linear" else f", y_scale={self.y_scale!r}"
+        return f"LossCurve(title={self.title!r}{x}{scale})"
 
     def snapshot_png(self):
         self.flush(final=True)  # draw every point logged so far
-        return curves_png(self.history, self.title)
+        return curves_png(self.history, self.title, self.y_scale)
 
 
 def _bound(pick, old, new):

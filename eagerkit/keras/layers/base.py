@@ -16,7 +16,7 @@ from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.module import Module, snake_case
 from eagerkit.ops.cast import cast
 from eagerkit.tensor import Tensor, convert_to_tensor
-from eagerkit.train.tracking import restore_deferred
+from eagerkit.train.tracking import restore_deferred, taking_back_restores
 from eagerkit.variables import Variable
 
 _name_counts = {}
@@ -101,10 +101,11 @@ class Layer(Module):
         """Build, then call; if either fails, the build is taken back (nothing half-built)."""
         unbuilt = first_call.attributes_before(self)
         try:
-            self.build(_shape_of(inputs))
-            self.built = True
-            restore_deferred(self)  # values a checkpoint restored before they existed
-            return self.call(inputs, *args, **kwargs)
+            with taking_back_restores():  # a failed call puts checkpoint values back in wait
+                self.build(_shape_of(inputs))
+                self.built = True
+                restore_deferred(self)  # values a checkpoint restored before they existed
+                return self.call(inputs, *args, **kwargs)
         except BaseException:
             first_call.restore(unbuilt)
             raise

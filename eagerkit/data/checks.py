@@ -1,0 +1,49 @@
+"""The checks a Dataset step makes on its arguments when it is built, before any element.
+
+Sizes are whole numbers (``batch(2.5)`` is refused, never cut to 2), flags are bools (TF's
+may be bool tensors), functions are callable: a mistake shows at the call that made it,
+not later while the dataset is read.
+"""
+
+import numpy as np
+
+from eagerkit import dtypes
+from eagerkit.arguments import positive as positive_size
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.tensor import Tensor
+
+
+def positive(value, op, what):
+    """A size >= 1: an int or an integer scalar tensor; 2.5 is refused, never cut to 2."""
+    return positive_size(value, what, op)
+
+
+def flag(value, op, what):
+    """A Python bool, numpy bool or bool scalar tensor (TF's flags may be tensors) as a bool."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, Tensor) and value.dtype == dtypes.bool and value.ndim == 0:
+        return bool(value)
+    raise InvalidArgumentError(
+        f"{op}: {what} must be True or False, got {type(value).__name__} {value!r}", op=op
+    )
+
+
+def kept(keep):
+    """A filter predicate's answer as a bool; anything but a bool scalar is refused."""
+    if isinstance(keep, (bool, np.bool_)):
+        return bool(keep)
+    if isinstance(keep, Tensor) and keep.dtype == dtypes.bool and keep.ndim == 0:
+        return bool(keep)
+    raise InvalidArgumentError(
+        f"filter: the predicate must return a bool scalar, got {keep!r}", op="filter"
+    )
+
+
+def check_callable(function, op, what):
+    if not callable(function):
+        raise InvalidArgumentError(
+            f"{op}: {what} must be a function of an element, got {type(function).__name__} "
+            f"{function!r}; e.g. dataset.{op}(lambda x: ...)",
+            op=op,
+        )
