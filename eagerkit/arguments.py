@@ -162,7 +162,7 @@ def positive(value, what, op):
     """
     value = whole_number(value, what, op)
     if value < 1:
-        raise InvalidArgumentError(f"{op}: {what} must be a positive int, got {value}", op=op)
+        raise InvalidArgumentError(f"{op}: {what} must be >= 1, got {value}", op=op)
     return value
 
 
