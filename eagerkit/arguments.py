@@ -7,11 +7,10 @@ through these helpers, so a fractional, boolean or missing value gets one clear 
 
 import math
 import numbers
-import os
 
 import numpy as np
 
-from eagerkit.errors import InvalidArgumentError, ResourceExhaustedError, type_error
+from eagerkit.errors import InvalidArgumentError, type_error
 
 
 def describe(value):
@@ -220,30 +219,13 @@ def shape(value, op, np_dtype=np.float32, what="the shape"):
     ...
     eagerkit.errors.ResourceExhaustedError: zeros: a float32 tensor of shape (1099511627776, ...
     """
+    from eagerkit import limits
+
     found = sizes(value, what, op, minimum=0)
     needed = math.prod(found) * np.dtype(np_dtype).itemsize  # Python ints: no overflow
-    if needed > _memory():
-        raise ResourceExhaustedError(
-            f"{op}: a {np.dtype(np_dtype).name} tensor of shape {found} would need "
-            f"{_in_bytes(needed)}, more than this machine's {_in_bytes(_memory())} of memory; "
-            "ask for a smaller shape",
-            op=op,
-        )
+    kind = f"a {np.dtype(np_dtype).name} tensor of shape {found}"
+    limits.check_memory(needed, kind, op, "ask for a smaller shape")
     return found
-
-
-def _memory():
-    """This machine's memory in bytes."""
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-
-
-def _in_bytes(count):
-    """``4.0 TB``: a byte count for people."""
-    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB", "EB"):
-        if count < 1000:
-            return f"{count:.3g} {unit}"
-        count /= 1000
-    return f"{count:.3g} ZB"
 
 
 def count_or_all(value, what, op):
