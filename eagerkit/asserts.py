@@ -8,7 +8,7 @@ when it does not. Shapes count as tensors, so ``assert_equal(x.shape, (32, 10))`
 
 import numpy as np
 
-from eagerkit.arguments import whole_number
+from eagerkit.arguments import describe, whole_number
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import convert_to_tensor
 
@@ -34,6 +34,16 @@ def _values(value, what, op):
     if hasattr(value, "as_list"):  # a TensorShape: its sizes
         return np.asarray(tuple(value))
     return np.asarray(convert_to_tensor(value).numpy())  # TF's rules: 1.5 is a float32
+
+
+def _tolerance(value, what):
+    """A tolerance of assert_near: one number, not negative."""
+    values = _values(value, what, "assert_near")
+    if values.size != 1 or values.dtype.kind not in "biuf" or not values.reshape(()) >= 0:
+        raise InvalidArgumentError(
+            f"assert_near: {what} must be one number >= 0, got {describe(value)}", op="assert_near"
+        )
+    return float(values.reshape(()))
 
 
 def _compare(x, y, holds, sign, message, summarize, op):
@@ -131,8 +141,8 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     """
     xs = _values(x, "x", "assert_near")
     eps = np.finfo(xs.dtype if xs.dtype.kind == "f" else np.float32).eps
-    rtol = 10 * eps if rtol is None else rtol
-    atol = 10 * eps if atol is None else atol
+    rtol = 10 * eps if rtol is None else _tolerance(rtol, "rtol")
+    atol = 10 * eps if atol is None else _tolerance(atol, "atol")
     header = f"x and y not equal to tolerance rtol = {rtol:g}, atol = {atol:g}"
     _compare(
         xs,

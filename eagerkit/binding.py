@@ -101,6 +101,10 @@ def blame_values(given, defaults, error):
             return f"{name} must be one value (or None), got {describe(value)}"
         if "inhomogeneous" in text and isinstance(value, (list, tuple)) and _ragged(value):
             return f"{name} must be a number or rows of one length, got a ragged {describe(value)}"
+        if "iteration over a 0-d array" in text and getattr(value, "ndim", None) == 0:
+            return f"{name} must be a list or tuple, got {describe(value)}"
+        if "could not be promoted" in text and isinstance(value, (str, bytes)):
+            return f"{name} must be a number, got the text {value!r}"
     for pattern in _VALUE_QUOTED:
         found = re.search(pattern, text)
         for name, value in given.items() if found else ():

@@ -19,7 +19,7 @@ import os
 import sysconfig
 import types
 
-from eagerkit import arguments, binding, errors
+from eagerkit import arguments, binding, errors, op_errors
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 # Files whose exceptions are eagerkit's fault, not the user's: eagerkit, numpy, the stdlib.
@@ -137,7 +137,10 @@ def _shown(error, label, args, kwargs, function=None, *bound):
     if isinstance(error, errors.OpError):
         if _from_an_inner_op(error, label):  # say which of the user's calls it happened in
             error.detail = getattr(error, "detail", error.message)
-            error.message = f"{label}({_describe(args, kwargs)}): {error.detail}"
+            named = error.detail.startswith(f"{label.rsplit('.', 1)[-1]}:")  # names it already
+            error.message = (
+                error.detail if named else f"{label}({_describe(args, kwargs)}): {error.detail}"
+            )
             error.args = (error.message,)
             error.op = label
         return user_error(error)
@@ -165,7 +168,7 @@ def _in_our_words(error, label, function, bound, args, kwargs):
             "itself on an input first (layer(x) builds it), or layer.build(input_shape)"
         )
     blamed = binding.blame(function, bound, args, kwargs, error)
-    return blamed or _os_error_text(error) or str(error) or type(error).__name__
+    return blamed or _os_error_text(error) or op_errors.reworded(str(error)) or type(error).__name__
 
 
 def _os_error_text(error):

@@ -33,7 +33,10 @@ class DType:
     def __init__(self, name):
         self.name = name
         # A string tensor holds Python bytes objects of any length: numpy's object dtype.
-        self.as_numpy_dtype = np.dtype(object if name == "string" else name)
+        try:
+            self.as_numpy_dtype = np.dtype(object if name == "string" else name)
+        except (TypeError, ValueError):
+            raise TypeError(f"DType: {name!r} is not a dtype name; {_CHOICES}") from None
         kind = self.as_numpy_dtype.kind
         self.is_floating = kind == "f"
         self.is_integer = kind in "iu"
@@ -55,7 +58,7 @@ class DType:
         try:
             return self.as_numpy_dtype == as_dtype(other).as_numpy_dtype
         except TypeError:
-            return NotImplemented
+            return False  # as TF: a dtype equals only a dtype (or something that names one)
 
     def __hash__(self):
         return hash(self.name)
@@ -64,6 +67,10 @@ class DType:
         return as_dtype, (self.name,)
 
 
+_CHOICES = (
+    "use one of ek.float16, ek.float32, ek.float64, ek.int8, ek.int16, ek.int32, ek.int64, "
+    "ek.uint8, ek.uint16, ek.bool, ek.string (or their names, or numpy's types)"
+)
 float16 = DType("float16")
 float32 = DType("float32")
 float64 = DType("float64")
@@ -107,16 +114,15 @@ def as_dtype(value):
     if isinstance(value, DType):
         return value
     if value is None:  # np.dtype(None) would quietly mean float64
-        raise TypeError("None is not a dtype")
+        raise TypeError(f"None is not a dtype; {_CHOICES}")
     if value is str or value is bytes or (isinstance(value, str) and value == "string"):
         return string
     try:
         return _BY_NUMPY[np.dtype(value)]
-    except (TypeError, KeyError):
-        raise TypeError(
-            f"{value!r} is not a dtype eagerkit supports; use one of "
-            + ", ".join(d.name for d in ALL)
-        ) from None
+    except (TypeError, ValueError, KeyError):
+        from eagerkit.arguments import describe
+
+        raise TypeError(f"{describe(value)} is not a dtype eagerkit supports; {_CHOICES}") from None
 
 
 def from_numpy(np_dtype):

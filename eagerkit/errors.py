@@ -63,6 +63,7 @@ _CONVERSIONS = (
     (NotImplementedError, UnimplementedError),
     (RecursionError, InternalError),
     (RuntimeError, FailedPreconditionError),
+    (IndexError, OutOfRangeError),
     (LookupError, NotFoundError),
     (Exception, InvalidArgumentError),
 )

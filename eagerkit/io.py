@@ -42,7 +42,11 @@ def read_file(filename, name=None):
             f"read_file: filename must be a path, got {filename!r}", op="read_file"
         ) from None
     if not os.path.isfile(path):
-        raise NotFoundError(f"read_file: no such file: {path!r}", op="read_file")
+        raise NotFoundError(
+            f"read_file: no such file: {path!r}; check the path (a relative path starts at the "
+            f"working directory, {os.getcwd()!r})",
+            op="read_file",
+        )
     with open(path, "rb") as file:
         return constant(file.read())
 

@@ -130,6 +130,24 @@ def _blamed(op, params, error):
     return binding.blame_values(params, defaults, error)
 
 
+def reworded(message):
+    """A numpy message that escaped a library call, in our words where we have them: shapes
+    that do not broadcast or reshape, and what to do."""
+    shapes = [
+        tuple(int(n) for n in found.replace(" ", "").split(",") if n)
+        for found in re.findall(r"\(([\d, ]*)\)", message)
+    ]
+    if "could not be broadcast" in message and len(shapes) >= 2:
+        return f"{_not_broadcastable(shapes) or message}; make the shapes line up from the right"
+    reshape = re.search(r"cannot reshape array of size (\d+) into shape (\(.*?\))", message)
+    if reshape:
+        return (
+            f"cannot reshape {reshape.group(1)} elements into shape {reshape.group(2)}: the "
+            "number of elements must stay the same; check the shapes of the inputs"
+        )
+    return message
+
+
 def _not_broadcastable(shapes):
     """``shapes (2, 3) and (2,) do not broadcast: their last axes have sizes 3 and 2``."""
     for right in range(1, max((len(s) for s in shapes), default=0) + 1):

@@ -111,7 +111,23 @@ class Tensor:
 
     def __format__(self, spec):
         value = self.numpy()
-        return format(value, spec) if spec else str(value)
+        if spec and self.size != 1:  # numpy formats only one number with a spec like '.2f'
+            raise errors.type_error(
+                f"format: the spec {spec!r} formats one number, and this tensor has shape "
+                f"{self.shape} ({self.dtype.name}); format one element (x[0]) or x.numpy() "
+                "with numpy's own printing",
+                op="format",
+            )
+        if not spec:
+            return str(value)
+        try:
+            return format(np.asarray(value).reshape(())[()], spec)
+        except (TypeError, ValueError):  # '.2f' of text
+            raise errors.type_error(
+                f"format: the spec {spec!r} does not fit a {self.dtype.name} value; use a spec "
+                "for its kind (e.g. '.2f' for floats, 'd' for ints, 's' for text)",
+                op="format",
+            ) from None
 
     # --- Python protocols ------------------------------------------------------------------
     def __len__(self):
@@ -196,7 +212,7 @@ class Tensor:
     def eval(self):
         raise NotImplementedError(
             "eval is not supported when eager execution is enabled, "
-            "is .numpy() what you're looking for?"
+            "is .numpy() what you're looking for? Use x.numpy() for the value."
         )
 
 

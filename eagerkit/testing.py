@@ -127,6 +127,12 @@ def first_gradient_error(f, *args, order=2, eps=1e-6, rtol=1e-5, atol=1e-6, seed
             f"order. Check orders 1 to {MAX_ORDER} (the usual are 1 and 2).",
             op="check_grads",
         )
+    if not args:
+        raise InvalidArgumentError(
+            "check_grads: give the point to check at after f, one tensor per argument of f: "
+            "check_grads(f, x) or check_grads(f, x, y)",
+            op="check_grads",
+        )
     rng = np.random.default_rng(seed)
     args = [_as_float64(a) for a in args]
     for level in range(1, order + 1):

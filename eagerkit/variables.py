@@ -117,7 +117,8 @@ class Variable(Tensor):
         if array.shape != self.shape:
             raise InvalidArgumentError(
                 f"{what} on variable '{self._name}': the value has shape {tuple(array.shape)} "
-                f"but the variable has shape {self.shape}; shapes cannot change after creation",
+                f"but the variable has shape {self.shape}; shapes cannot change after creation: "
+                f"assign a value of shape {self.shape}, or make a new Variable",
                 op=what,
             )
         return array

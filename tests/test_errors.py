@@ -278,7 +278,7 @@ ERRORS = [
         lambda: ek.ones([2, 2])[5],
         errors.InvalidArgumentError,
         ValueError,
-        ["index 5 is out of bounds for axis 0 with size 2", "tensor shape (2, 2)"],
+        ["index 5 is out of range for axis 0 of size 2 (valid: -2 to 1)", "tensor shape (2, 2)"],
     ),
     (
         "gather out of range",

@@ -25,6 +25,8 @@ from eagerkit.keras.tf1_metrics import _host
 class Metric(_Metric):
     """Base of the Keras metrics: a weighted running mean kept in float32."""
 
+    default_dtype = dtypes.float32  # what dtype=None means (Keras: float32)
+
     def __init__(self, name=None, dtype=dtypes.float32):
         super().__init__(name=name, dtype=dtype)
 

@@ -105,7 +105,8 @@ def tensordot(a, b, axes, name=None):
     if [a.shape[i] for i in axes_a] != [b.shape[i] for i in axes_b]:
         raise InvalidArgumentError(
             f"tensordot: contracted axes differ in size: a{a.shape} axes {axes_a} vs "
-            f"b{b.shape} axes {axes_b}",
+            f"b{b.shape} axes {axes_b}; pick axes of equal sizes (axes=[[i], [j]]), or "
+            "transpose one input first",
             op="tensordot",
         )
     free_a = [i for i in range(a.ndim) if i not in axes_a]

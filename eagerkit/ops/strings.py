@@ -173,6 +173,12 @@ def as_string(xp, input, precision=-1):  # noqa: A002 - TF's argument name
     """
     if input.dtype.kind == "f":
         digits = precision if precision >= 0 else 6
+        if digits > 100:  # Python's format stops at about 100 digits after the point
+            raise InvalidArgumentError(
+                f"as_string: precision={precision} asks for more digits than a float has; use "
+                "at most 17 for a float64 (9 for a float32), or -1 for TF's 6",
+                op="as_string",
+            )
         return _each(xp, lambda v: f"{v:.{digits}f}".encode("ascii"), input)
     if input.dtype.kind == "b":
         return _each(xp, lambda v: b"true" if v else b"false", input)

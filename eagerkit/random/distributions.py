@@ -40,7 +40,7 @@ def float_dtype(dtype, op):
 
 def _host_number(value, op):
     """A bound or parameter (number, list or tensor) as a float64 host array."""
-    host = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+    host = value.numpy() if isinstance(value, Tensor) else arguments.host_array(value, op)
     if host.dtype.kind not in "biuf":
         raise InvalidArgumentError(
             f"{op}: mean, stddev, minval and maxval must be numbers, got "
@@ -142,6 +142,12 @@ def uniform(generator, shape, minval, maxval, dtype, op):
             f"to the shape drawn, {shape}",
             op=op,
         ) from None
+    if np.any(low > high):
+        raise InvalidArgumentError(
+            f"{op}: minval must not exceed maxval, got minval {low.tolist()} and maxval "
+            f"{high.tolist()}; swap them",
+            op=op,
+        )
     with _put_back_on_error(generator, device):
         samples = generator.uniform(low, high, size=shape)  # drawn in float64, then cast
         return _on_device(samples, np_dtype, device)

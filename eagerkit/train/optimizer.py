@@ -10,6 +10,7 @@ an int64 Variable, so a checkpoint saves the whole optimizer state.
 """
 
 from eagerkit import dtypes
+from eagerkit.arguments import describe
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.tensor import Tensor
 from eagerkit.train.checks import check_global_step, checked_pairs, number
@@ -138,7 +139,8 @@ class Optimizer:
         """The slot ``slot_name`` of ``variable`` (a Variable like it, created on first use)."""
         if slot_name not in self.slot_names:
             raise InvalidArgumentError(
-                f"{self.name} has no slot {slot_name!r}; its slots are {list(self.slot_names)}",
+                f"get_slot: {self.name} has no slot {describe(slot_name)}; its slots are "
+                f"{list(self.slot_names)}: ask for one of those (get_slot_names() lists them)",
                 op="get_slot",
             )
         per_variable = self._slots.setdefault(variable.ref(), {})

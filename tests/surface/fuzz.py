@@ -38,6 +38,8 @@ _OPERATOR_OPS = {
     "eq": "equal",
     "ne": "not_equal",
 }
+# x > y on a KerasTensor or numpy array beside a tensor runs as y < x (Python reflects it).
+_REFLECTED = {"lt": "greater", "le": "greater_equal", "gt": "less", "ge": "less_equal"}
 
 
 @dataclass
@@ -60,6 +62,7 @@ def call_names(entry):
         bare = entry.attribute.strip("_")
         plain = bare[1:] if bare[1:] in _OPERATOR_OPS and bare.startswith("r") else bare
         names |= {bare, plain, _OPERATOR_OPS.get(plain, plain), *_SYNONYMS.get(plain, ())}
+        names.add(_REFLECTED.get(plain))
     names.discard(None)
     return names
 

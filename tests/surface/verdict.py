@@ -72,10 +72,11 @@ FAILED_ASSERTION = re.compile(r"did not hold|not equal to tolerance")
 # What saying how to fix it sounds like.
 FIX_WORDS = re.compile(
     r"\b(use|pass|write|cast|call|give|convert|reshape|remove|move|make|try|provide|expected"
-    r"|expects?|must|should|needs?|only|instead|accepts?|takes|valid|e\.g\.|rather than"
+    r"|expects?|must|should|needs?|only|instead|accepts?|takes|valid|rather than"
     r"|create|wrap|add|choose|set|copy|load|build|start|check|save|unset|drop|compare)\b",
     re.IGNORECASE,
 )
+EXAMPLE = re.compile(r"\be\.g\.")  # an example of the right call is a fix too
 # Exceptions TF documents for protocols: iteration ends, AssertionError from assert_*.
 PROTOCOL_ERRORS = {
     "__next__": (StopIteration,),
@@ -119,7 +120,7 @@ def problems(error, call_names, argument_words, internal):
         found.append(f"does not name the call ({' or '.join(sorted(call_names))})")
     if argument_words is not None and not any(w in message for w in argument_words):
         found.append("does not name the offending argument")
-    if not FIX_WORDS.search(message):
+    if not FIX_WORDS.search(message) and not EXAMPLE.search(message):
         found.append("says no fix")
     leaked = sorted(w for w in set(re.findall(r"\b_*\w+\b", message)) if w in internal)
     if leaked:
@@ -137,6 +138,7 @@ def words_for(value, parameter=None):
     words.add(type(value).__name__)
     if isinstance(value, ek.Tensor):
         words |= {value.dtype.name, str(list(value.shape)), str(tuple(value.shape))}
+        words.add(f"rank {value.ndim}")
         words.add(value._device.name)
     elif isinstance(value, np.ndarray):
         words |= {str(value.dtype), str(list(value.shape)), str(tuple(value.shape))}
@@ -157,10 +159,13 @@ def words_for(value, parameter=None):
 
 def _as_tensor_words(value):
     """How a message may describe a number or list by the tensor it became: its shape."""
+    if isinstance(value, (str, bytes)):
+        return {"string", "text"}
     if not isinstance(value, (int, float, bool, list, tuple, np.generic)):
         return set()
     try:
         shape = np.shape(value)
     except ValueError:  # ragged
-        return set()
-    return {"shape ()", "scalar"} if shape == () else {str(shape), str(list(shape))}
+        return {"ragged"}
+    found = {str(shape), str(list(shape)), f"rank {len(shape)}"}
+    return found | {"shape ()", "scalar"} if shape == () else found
