@@ -36,6 +36,8 @@ _KERNEL_ERRORS = (ValueError, TypeError, LookupError, AttributeError, Arithmetic
 
 def call(op, inputs, params):
     """Run ``op`` on ``inputs`` eagerly (the reference path): convert, forward, wrap, record."""
+    if op.nin is not None and len(inputs) < op.nin:  # before a dtype is guessed from none
+        raise boundary.user_error(op_errors.missing_inputs(op, inputs))
     try:
         # inputs may come back changed: a tensor copied from another device (silent policy).
         arrays, device, inputs = operands.to_arrays(op, inputs)

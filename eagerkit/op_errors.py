@@ -113,13 +113,20 @@ def explain(op, values, error, params=None):
     return kind(f"{op.name}: {message} (inputs: {described}).{hint}", op=op.name)
 
 
-def _missing_input(op, values, error):
+def missing_inputs(op, values):
+    """``add needs the inputs (x, y); y is missing``: an op called with too few inputs."""
+    return InvalidArgumentError(f"{op.name}: {_missing_input(op, values)}", op=op.name)
+
+
+def _missing_input(op, values, error=None):
     """``add needs the inputs (x, y); y is missing``, not Python's ``add() missing 1
     required positional argument``."""
-    if not isinstance(error, TypeError) or op.nin is None or len(values) >= op.nin:
+    if not isinstance(error, (TypeError, type(None))) or op.nin is None or len(values) >= op.nin:
         return None
     missing = ", ".join(op.input_names[len(values) :])
-    return f"{op.name} needs the inputs ({', '.join(op.input_names)}); {missing} is missing"
+    return (
+        f"it needs the inputs ({', '.join(op.input_names)}); {missing} is missing: pass {missing}"
+    )
 
 
 def _blamed(op, params, error):

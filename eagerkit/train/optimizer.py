@@ -137,6 +137,12 @@ class Optimizer:
 
     def get_slot(self, variable, slot_name):
         """The slot ``slot_name`` of ``variable`` (a Variable like it, created on first use)."""
+        if not isinstance(variable, Variable):
+            raise InvalidArgumentError(
+                f"get_slot: variable must be an ek.Variable (one this optimizer updates), got "
+                f"{describe(variable)}",
+                op="get_slot",
+            )
         if slot_name not in self.slot_names:
             raise InvalidArgumentError(
                 f"get_slot: {self.name} has no slot {describe(slot_name)}; its slots are "

@@ -73,7 +73,8 @@ FAILED_ASSERTION = re.compile(r"did not hold|not equal to tolerance")
 FIX_WORDS = re.compile(
     r"\b(use|pass|write|cast|call|give|convert|reshape|remove|move|make|try|provide|expected"
     r"|expects?|must|should|needs?|only|instead|accepts?|takes|valid|rather than"
-    r"|create|wrap|add|choose|set|copy|load|build|start|check|save|unset|drop|compare)\b",
+    r"|create|wrap|add|choose|set|copy|load|build|start|check|save|unset|drop|compare|ask"
+    r"|pick|format|index|swap|put)\b",
     re.IGNORECASE,
 )
 EXAMPLE = re.compile(r"\be\.g\.")  # an example of the right call is a fix too
@@ -142,6 +143,7 @@ def words_for(value, parameter=None):
         words.add(value._device.name)
     elif isinstance(value, np.ndarray):
         words |= {str(value.dtype), str(list(value.shape)), str(tuple(value.shape))}
+        words.add(f"rank {value.ndim}")
     elif isinstance(value, type):
         words |= {value.__name__, getattr(value, "__qualname__", "")}
     elif isinstance(value, np.dtype):
@@ -160,7 +162,7 @@ def words_for(value, parameter=None):
 def _as_tensor_words(value):
     """How a message may describe a number or list by the tensor it became: its shape."""
     if isinstance(value, (str, bytes)):
-        return {"string", "text"}
+        return {"string", "text", "rank 0"}
     if not isinstance(value, (int, float, bool, list, tuple, np.generic)):
         return set()
     try:
