@@ -46,9 +46,21 @@ def _tolerance(value, what):
     return float(values.reshape(()))
 
 
+def _kind(values):
+    return (
+        f"text {values.shape}" if values.dtype.kind in "OSU" else f"{values.dtype} {values.shape}"
+    )
+
+
 def _compare(x, y, holds, sign, message, summarize, op):
     shown = _shown(summarize, op)
     xs, ys = _values(x, "x", op), _values(y, "y", op)
+    if (xs.dtype.kind in "OSU") != (ys.dtype.kind in "OSU"):  # text beside numbers
+        raise InvalidArgumentError(
+            f"{op}: x is {_kind(xs)} and y is {_kind(ys)}; compare numbers with numbers and "
+            "text with text",
+            op=op,
+        )
     try:
         ok = np.broadcast_to(holds(xs, ys), np.broadcast_shapes(xs.shape, ys.shape))
     except ValueError:

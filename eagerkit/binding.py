@@ -39,6 +39,7 @@ _TYPE_NAMED = (
     (r"unsupported operand type\(s\) for .+: '[\w.]+' and '([\w.]+)'", "a number"),
     (r"unsupported operand type\(s\) for .+: '([\w.]+)' and", "a number"),
     (r"cannot unpack non-iterable ([\w.]+) object", "a list or tuple"),
+    (r"not supported between instances of '([\w.]+)' and", "a number"),
     (r"'([\w.]+)' object has no attribute", "a tensor, or the kind of value the call names"),
 )
 # Python's words quoting a value it could not read as a number.
@@ -105,6 +106,10 @@ def blame_values(given, defaults, error):
             return f"{name} must be a list or tuple, got {describe(value)}"
         if "could not be promoted" in text and isinstance(value, (str, bytes)):
             return f"{name} must be a number, got the text {value!r}"
+    unpacked = re.search(r"(?:not enough|too many) values to unpack \(expected (\d+)", text)
+    for name, value in given.items() if unpacked else ():
+        if isinstance(value, (list, tuple, str)) and len(value) != int(unpacked.group(1)):
+            return f"{name} must hold {unpacked.group(1)} items, got {describe(value)}"
     for pattern in _VALUE_QUOTED:
         found = re.search(pattern, text)
         for name, value in given.items() if found else ():

@@ -150,6 +150,7 @@ def _shown(error, label, args, kwargs, function=None, *bound):
     kind = errors.converted_class(type(error))
     text = _in_our_words(error, label, function, bound, args, kwargs)
     converted = kind(f"{label}({_describe(args, kwargs)}): {text}", op=label)
+    converted.detail = text  # an outer public call names itself in place of this one
     converted.__traceback__ = error.__traceback__
     converted.converted_from = type(error).__name__  # the property test counts these
     return user_error(converted, cause=error)
@@ -159,9 +160,12 @@ def _in_our_words(error, label, function, bound, args, kwargs):
     """What went wrong, as said to the user: the arguments that do not fit the call, or the
     argument to blame, or what the file system refused, before Python's own words."""
     if isinstance(error, TypeError):
-        mismatch = binding.mismatch(label, function, bound, args, kwargs)
+        # A wrapper object (ek.function's) is called with the arguments of what it wraps.
+        wrapped = getattr(bound[0], "__wrapped__", None) if bound else None
+        target, owner = (wrapped, ()) if callable(wrapped) else (function, bound)
+        mismatch = binding.mismatch(label, target, owner, args, kwargs)
         if mismatch:
-            return f"{mismatch}; call it as {label}{binding.signature_text(function, bound)}"
+            return f"{mismatch}; call it as {label}{binding.signature_text(target, owner)}"
     if isinstance(error, AttributeError) and bound and getattr(bound[0], "built", True) is False:
         return (  # a layer's call() before build(): its weights do not exist yet
             f"{type(bound[0]).__name__} is not built yet, so it has no weights; call the layer "

@@ -194,7 +194,9 @@ def first_inexact_int(value, np_float):
     >>> first_inexact_int(np.array([2**24 + 1]), np.dtype(np.float64)) is None
     True
     """
-    ints = np.asarray(value)
+    from eagerkit.arguments import host_array
+
+    ints = host_array(value, "convert_to_tensor")  # a ragged list: refused in our words
     if ints.dtype.kind not in "iu":
         return None
     digits = np.finfo(np_float).nmant + 1  # a float holds every integer of this many bits

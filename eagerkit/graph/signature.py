@@ -7,6 +7,7 @@ accepts; ``None`` in its shape means "any size here".
 """
 
 from eagerkit import dtypes, nest
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -50,6 +51,14 @@ class TensorSpec:
     @classmethod
     def from_tensor(cls, tensor, name=None):
         """The spec of exactly this tensor's shape and dtype."""
+        if not isinstance(tensor, Tensor):  # a tensor's own shape and dtype, nothing else's
+            from eagerkit.arguments import describe
+
+            raise InvalidArgumentError(
+                f"TensorSpec.from_tensor: tensor must be an ek.Tensor, got {describe(tensor)}; "
+                "for other values write TensorSpec(shape, dtype)",
+                op="TensorSpec.from_tensor",
+            )
         return cls(tensor.shape, tensor.dtype, name)
 
     @property

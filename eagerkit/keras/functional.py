@@ -114,7 +114,8 @@ class Functional(Model):
                 return layer
         names = ", ".join(repr(layer.name) for layer in self._layers)
         raise InvalidArgumentError(
-            f"get_layer: model '{self.name}' has no layer named {name!r}. Its layers are: {names}",
+            f"get_layer: model '{self.name}' has no layer named {name!r}. Its layers are: {names}; "
+            "pass one of those names, or index=",
             op="get_layer",
         )
 

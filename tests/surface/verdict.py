@@ -144,6 +144,8 @@ def words_for(value, parameter=None):
     elif isinstance(value, np.ndarray):
         words |= {str(value.dtype), str(list(value.shape)), str(tuple(value.shape))}
         words.add(f"rank {value.ndim}")
+    elif type(value).__name__ == "KerasTensor":  # its dtype; its shape shows a stand-in batch
+        words |= {value.dtype.name, "KerasTensor", "symbolic"}
     elif isinstance(value, type):
         words |= {value.__name__, getattr(value, "__qualname__", "")}
     elif isinstance(value, np.dtype):
@@ -162,12 +164,15 @@ def words_for(value, parameter=None):
 def _as_tensor_words(value):
     """How a message may describe a number or list by the tensor it became: its shape."""
     if isinstance(value, (str, bytes)):
-        return {"string", "text", "rank 0"}
+        return {"string", "text", "rank 0", "()"}
     if not isinstance(value, (int, float, bool, list, tuple, np.generic)):
         return set()
     try:
         shape = np.shape(value)
-    except ValueError:  # ragged
-        return {"ragged"}
+    except ValueError:  # ragged: its rows are what an op sees
+        return {"ragged", "rank 1"}
     found = {str(shape), str(list(shape)), f"rank {len(shape)}"}
+    if isinstance(value, (list, tuple)) and len(value) <= 4:  # its items, as a message quotes
+        found |= {repr(v) for v in value if isinstance(v, (int, float, str))}
+        found |= {"string"} if any(isinstance(v, str) for v in value) else set()
     return found | {"shape ()", "scalar"} if shape == () else found

@@ -136,6 +136,12 @@ class Layer(Module):
         """Make a Variable named ``<layer>/<name>`` owned by this layer."""
         init = initializers.get(initializer)
         dtype = dtypes.as_dtype(dtype or self.dtype)
+        if isinstance(shape, (str, bytes)):  # (its characters are no sizes)
+            raise InvalidArgumentError(
+                f"{type(self).__name__}.add_weight: shape must be a list of sizes, e.g. [3, 4], "
+                f"got {shape!r}",
+                op=f"{type(self).__name__}.add_weight",
+            )
         shape = [whole_number(n, f"the shape of weight {name!r}", self, minimum=0) for n in shape]
         value = init(shape, dtype=dtype)
         variable = Variable(value, trainable=trainable, name=f"{self.name}/{name}")

@@ -10,6 +10,7 @@ import numbers
 import numpy as np
 
 from eagerkit import dtypes
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import symbolic
 from eagerkit.keras.keras_tensor import KerasTensor
@@ -105,8 +106,8 @@ def _dims(layer, shape, what):
         shape = shape.as_list()
     if not isinstance(shape, (list, tuple)):
         raise InvalidArgumentError(
-            f"Input '{layer.name}': {what} must be a list or tuple of sizes (None for "
-            f"unknown), e.g. [3] or [None, 8], got {shape!r}",
+            f"{type(layer).__name__} '{layer.name}': {what} must be a list or tuple of sizes "
+            f"(None for unknown), e.g. [3] or [None, 8], got {describe(shape)}",
             op="Input",
         )
     return [None if d is None else whole_number(d, what, layer) for d in shape]
