@@ -108,7 +108,8 @@ def blame_values(given, defaults, error):
             return f"{name} must be a number, got the text {value!r}"
     unpacked = re.search(r"(?:not enough|too many) values to unpack \(expected (\d+)", text)
     for name, value in given.items() if unpacked else ():
-        if isinstance(value, (list, tuple, str)) and len(value) != int(unpacked.group(1)):
+        sized = isinstance(value, (list, tuple, str, bytes)) or getattr(value, "ndim", 0) >= 1
+        if sized and len(value) != int(unpacked.group(1)):
             return f"{name} must hold {unpacked.group(1)} items, got {describe(value)}"
     for pattern in _VALUE_QUOTED:
         found = re.search(pattern, text)

@@ -86,7 +86,7 @@ def tensordot(a, b, axes, name=None):
         if count > min(a.ndim, b.ndim):
             raise InvalidArgumentError(
                 f"tensordot: axes={count} is more than the ranks of a{a.shape} and b{b.shape} "
-                "allow",
+                f"allow; use at most {min(a.ndim, b.ndim)}",
                 op="tensordot",
             )
         axes_a, axes_b = list(range(a.ndim - count, a.ndim)), list(range(count))

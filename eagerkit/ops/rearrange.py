@@ -188,7 +188,7 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TF's argument 
     x = convert_to_tensor(input)
     if axis is None:
         x, axis = shape_ops.reshape(x, [-1]), 0
-    axis = axis_index(axis, max(x.ndim, 1), "repeat")
+    axis = axis_index(axis, max(x.ndim, 1), "repeat")  # a scalar repeats as a 1-d tensor
     if x.ndim == 0:
         x = shape_ops.reshape(x, [1])
     counts = repeats.numpy().tolist() if hasattr(repeats, "numpy") else repeats

@@ -11,6 +11,7 @@ from .declare import call, fresh
 from .values import B3, F23, P3, variable
 
 CLASSES = walk.public_callables()
+_ENUM_API = ("names", "module", "qualname", "type", "start", "boundary")
 X = F23.numpy()  # the value of the Tensor the methods are called on
 V = np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32)  # ... and of the Variable
 SCALAR = ek.constant(3)
@@ -179,7 +180,8 @@ CALLS.update(
         "ek.name_scope.__enter__": call(),
         "ek.name_scope.__exit__": call(),
         "ek.name_scope.__repr__": call(),
-        "ek.UnconnectedGradients": call("zero"),
+        # (Enum's functional API, UnconnectedGradients("x", names=...), makes a new Enum)
+        "ek.UnconnectedGradients": call("zero", fixed=_ENUM_API),
         "ek.UnconnectedGradients.__format__": call("", check=lambda r: r == "zero", fixed=(0,)),
         "ek.UnconnectedGradients.__repr__": call(),
         "ek.UnconnectedGradients.__str__": call(),

@@ -42,7 +42,7 @@ class Call:
     repeatable: bool = True  # the same arguments give the same answer (seeded before each)
     raises: type = None  # the error a valid call raises by design (a base class's call)
     strict: bool = False  # takes tensors only, as in TF (a tape's target): no numpy spellings
-    fixed: tuple = ()  # positions no user gets wrong (the name in setattr(obj, name, value))
+    fixed: tuple = ()  # positions (or names) no user gets wrong: the name in setattr(obj, name, v)
 
 
 def call(

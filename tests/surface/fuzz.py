@@ -11,6 +11,7 @@ import numbers
 from dataclasses import dataclass
 
 import eagerkit as ek
+from eagerkit import boundary
 from eagerkit.tensor import BINARY_OPERATORS, BOOL_OPERATORS, COMPARISONS, UNARY_OPERATORS
 
 from . import inputs, runner, verdict
@@ -78,8 +79,8 @@ def _subclasses(cls):
 def slots(entry, prepared, tensor_receiver, fixed=()):
     """Where a bad argument can go: ``[(kind, key)]`` (``fixed``: positions left alone)."""
     found = [("arg", i) for i in range(len(prepared.args)) if i not in fixed]
-    found += [("kw", k) for k in prepared.kwargs]
-    found += [("kw", name) for name in prepared.optional]
+    found += [("kw", k) for k in prepared.kwargs if k not in fixed]
+    found += [("kw", name) for name in prepared.optional if name not in fixed]
     if tensor_receiver:
         found.append(("self", None))
     operator = entry.attribute in runner.PROTOCOLS and entry.attribute != "__call__"
@@ -166,6 +167,8 @@ def _attempt(surface, name, slot, label):
 def _judge_error(surface, error, entry, parameter, value, kind, before, watched):
     if isinstance(error, verdict.PROTOCOL_ERRORS.get(entry.attribute or "", ())):
         return Outcome("clean error")
+    if boundary._raised_by_user_code(error.__traceback__):
+        return Outcome("clean error", "the user's own function raised it, unchanged (as TF)")
     if entry.short.startswith("assert_") and verdict.FAILED_ASSERTION.search(str(error)):
         return Outcome("clean error")  # the assertion did its job: TF's words, TF's class
     after = runner.state(watched)

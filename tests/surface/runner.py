@@ -141,7 +141,8 @@ def _with_parameters(prepared):
         for p in signature.parameters.values()
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
     ]
-    prepared.parameters = tuple(p.name for p in named[: len(prepared.args)])
+    positional = [p for p in named if p.kind is not p.KEYWORD_ONLY]  # (*args stops them)
+    prepared.parameters = tuple(p.name for p in positional[: len(prepared.args)])
     prepared.optional = tuple(
         p.name
         for p in named[len(prepared.args) :]

@@ -75,22 +75,22 @@ def _batch_shape(layer, shape, batch_size, batch_shape):
     if batch_shape is not None:
         if shape is not None or batch_size is not None:
             raise InvalidArgumentError(
-                f"Input '{layer.name}': give either batch_shape= or shape= (and batch_size=), "
-                "not both",
+                f"{type(layer).__name__} '{layer.name}': give either batch_shape= or shape= "
+                "(and batch_size=), not both",
                 op="Input",
             )
         dims = _dims(layer, batch_shape, "batch_shape")
         if not dims:
             raise InvalidArgumentError(
-                f"Input '{layer.name}': batch_shape={batch_shape!r} has no batch axis; "
-                "write e.g. batch_shape=[None, 3]",
+                f"{type(layer).__name__} '{layer.name}': batch_shape={batch_shape!r} has no "
+                "batch axis; write e.g. batch_shape=[None, 3]",
                 op="Input",
             )
         return tuple(dims)
     if shape is None:
         raise InvalidArgumentError(
-            f"Input '{layer.name}': say the shape of one example, without the batch axis, "
-            "e.g. ek.keras.Input(shape=[3]) for batches of vectors of 3 numbers",
+            f"{type(layer).__name__} '{layer.name}': say the shape of one example, without the "
+            "batch axis, e.g. ek.keras.Input(shape=[3]) for batches of vectors of 3 numbers",
             op="Input",
         )
     batch = None if batch_size is None else whole_number(batch_size, "batch_size", layer)
