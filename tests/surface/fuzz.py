@@ -154,7 +154,7 @@ def _attempt(surface, name, slot, label):
     except runner.Hung:
         return Outcome("hang", f"ran over {runner.SECONDS_PER_CALL} s")
     except AssertionError as error:
-        if "assert" in name:  # TF's assert_* raise AssertionError on purpose
+        if "assert" in name or entry.short == "check_grads":  # they fail this way on purpose
             return Outcome("clean error")
         return Outcome("raw exception", f"AssertionError: {error}")
     except Exception as error:  # noqa: BLE001 - this is what the test looks for

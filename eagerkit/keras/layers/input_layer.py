@@ -90,7 +90,8 @@ def _batch_shape(layer, shape, batch_size, batch_shape):
     if shape is None:
         raise InvalidArgumentError(
             f"{type(layer).__name__} '{layer.name}': say the shape of one example, without the "
-            "batch axis, e.g. ek.keras.Input(shape=[3]) for batches of vectors of 3 numbers",
+            "batch axis, e.g. ek.keras.Input(shape=[3]) (InputLayer(input_shape=[3])) for "
+            "batches of vectors of 3 numbers",
             op="Input",
         )
     batch = None if batch_size is None else whole_number(batch_size, "batch_size", layer)

@@ -136,6 +136,7 @@ class LSTM(_Recurrent):
 
     def step(self, x_part, state):
         """One time step: (h, c) -> (h', c')."""
+        x_part = convert_to_tensor(x_part)
         h, c = state
         i, f, candidate, o = self._split(x_part + matmul(h, self.recurrent_kernel))
         gate = self.recurrent_activation
@@ -161,6 +162,7 @@ class GRU(_Recurrent):
 
     def step(self, x_part, state):
         """One time step: h -> h'."""
+        x_part = convert_to_tensor(x_part)
         (h,) = state
         x_z, x_r, x_h = self._split(x_part)
         u = self.units
