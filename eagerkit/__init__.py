@@ -27,11 +27,14 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
     nest,
     nn,
     ops,
+    ragged,
     random,
+    sparse,
     strings,
     summary,
     testing,
     train,
+    type_dispatch,
 )
 from eagerkit import namespaces as _namespaces
 from eagerkit.context import enable_eager_execution, executing_eagerly
@@ -51,6 +54,8 @@ from eagerkit.dtypes import (
     DType,
     as_dtype,
     bool,
+    complex64,
+    complex128,
     float16,
     float32,
     float64,
@@ -107,6 +112,7 @@ from eagerkit.ops.compare import (
     not_equal,
     where,
 )
+from eagerkit.ops.complex import complex
 from eagerkit.ops.copy import copy_to_device
 from eagerkit.ops.creation import (
     constant,
@@ -189,13 +195,15 @@ from eagerkit.ops.shape import (
 )
 from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
+from eagerkit.ragged import RaggedTensor
 from eagerkit.random import categorical as multinomial  # TF1's name
+from eagerkit.sparse import SparseTensor
 from eagerkit.tape import GradientTape
-from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.tensor import Tensor
 from eagerkit.tensor_shape import TensorShape
 from eagerkit.train.checkpoint import Checkpoint
 from eagerkit.unconnected_gradients import UnconnectedGradients
-from eagerkit.variables import Variable
+from eagerkit.variables import Variable, convert_to_tensor
 
 newaxis = None
 
@@ -207,7 +215,7 @@ PUBLIC_NAMESPACES = (
     *("keras.initializers", "keras.activations", "keras.models", "keras.backend"),
     *("layers", "losses", "metrics"),
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
-    *("strings", "io", "image"),
+    *("strings", "io", "image", "ragged", "sparse"),
 )
 # What public calls return is called too: ek.function's Function and its concrete functions.
 _namespaces.install(

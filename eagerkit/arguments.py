@@ -54,7 +54,7 @@ def host_array(value, op):
     >>> host_array([[1.0, 2.0], [3.0]], "constant")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    eagerkit.errors.InvalidArgumentError: constant: cannot make a tensor from list of 2: ...
+    eagerkit.errors.InvalidArgumentError: constant: Can't convert non-rectangular Python ...
     """
     if value is None:  # TF too: None is no value (it would become a float nan)
         raise InvalidArgumentError(
@@ -70,15 +70,17 @@ def host_array(value, op):
     try:
         return np.asarray(value)
     except (ValueError, TypeError):
-        ragged = isinstance(value, (list, tuple))
-        why = (
-            "its nested lists are ragged (not every row has the same length); make the rows "
-            "the same length (pad the short ones), or keep one tensor per row"
-            if ragged
-            else "numpy cannot make one array of it; pass numbers, bools or strings"
-        )
+        if isinstance(value, (list, tuple)):  # TF's words for rows of different lengths
+            raise InvalidArgumentError(
+                f"{op}: Can't convert non-rectangular Python sequence to Tensor: "
+                f"{describe(value)} has rows of different lengths. Pad them to one length, "
+                "or make a ragged tensor with ek.ragged.constant",
+                op=op,
+            ) from None
         raise InvalidArgumentError(
-            f"{op}: cannot make a tensor from {describe(value)}: {why}", op=op
+            f"{op}: cannot make a tensor from {describe(value)}: numpy cannot make one array "
+            "of it; pass numbers, bools or strings",
+            op=op,
         ) from None
 
 

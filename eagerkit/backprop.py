@@ -50,21 +50,40 @@ def gradients(tape, targets, sources, output_gradients=None, unconnected="none")
     """Gradients of sum(targets) with respect to each of ``sources`` (a flat list)."""
     if unconnected not in ("none", "zero"):
         raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}")
-    seeds = _seeds(targets, output_gradients)
+    seeds = [_conjugated(seed) for seed in _seeds(targets, output_gradients)]
     if tape.listeners or _forced["reference sweep"] or _vjps_on_tensors():
         grads = sweep(tape, targets, seeds, sources)
     else:  # the common case: the same sweep, written for speed
         from eagerkit.fast_sweep import sweep_arrays
 
         grads = sweep_arrays(tape, targets, seeds, sources)
+    grads = [_conjugated(g) for g in grads]  # TF's convention for complex sources (below)
     if unconnected == "zero":
         from eagerkit.ops.creation import zeros_like
 
         grads = [
-            zeros_like(s) if g is None and s.dtype.is_floating else g
+            zeros_like(s) if g is None and s.dtype.kind in "fc" else g
             for s, g in zip(sources, grads, strict=True)
         ]
     return grads
+
+
+def _conjugated(g):
+    """``g`` conjugated when it is complex (a real one, or None, as it is).
+
+    Complex numbers: for a real loss L of z = x + iy, TF's gradient is dL/dx + i dL/dy.
+    The sweep carries its conjugate, dL/dx - i dL/dy (twice dL/dz), because then every
+    holomorphic op's VJP is its real formula unchanged (multiply's ``g * y``, exp's
+    ``g * ans``, matmul's ``g @ y.T``), while TF's needs conj(y) in each. So seeds are
+    conjugated going in and gradients coming out, once each; the few ops that are not
+    holomorphic (abs, real, imag, angle, conj, complex: ops/complex.py) write their VJPs
+    in the sweep's convention.
+    """
+    if g is None or g._data.dtype.kind != "c":
+        return g
+    from eagerkit.ops.complex import conj
+
+    return conj(g)
 
 
 def _seeds(targets, output_gradients):
@@ -143,11 +162,11 @@ def _needing_gradients(tape, sources):
 
     A source the tape never watched (nor computed) gets None, as in TF, even if an op read it.
     """
-    needed = {id(s) for s in sources if s._data.dtype.kind == "f" and tape._watches(s)}
+    needed = {id(s) for s in sources if s._data.dtype.kind in "fc" and tape._watches(s)}
     for record in tape.records:
         for x in record.inputs:
             if id(x) in needed:
-                if record.output._data.dtype.kind == "f":
+                if record.output._data.dtype.kind in "fc":  # floats and complex numbers
                     needed.add(id(record.output))
                 break
     return needed

@@ -82,30 +82,37 @@ def returned(function, producer, of):
 
 
 NOT_SYMBOLIC = object()
-_symbolic = None  # the Keras functional API's fallback, installed by keras/symbolic.py
+# Who else may answer a failed call, asked in turn: type_dispatch.py (ragged and sparse
+# tensors, string +) and the Keras functional API (keras/symbolic.py), each installed when
+# its module is imported, so the engine imports neither.
+_fallbacks = []
 
 
 def install_symbolic_fallback(fallback):
-    """Let ``fallback(function, label, args, kwargs)`` record calls given KerasTensors.
+    """Let ``fallback(function, label, args, kwargs)`` answer calls that failed: it returns
+    what the call gives (a node of a Keras model for KerasTensors, a RaggedTensor for ragged
+    inputs), or ``NOT_SYMBOLIC`` when the call is not its business.
 
-    keras/symbolic.py installs it when it is imported, so the engine never imports Keras:
+    keras/symbolic.py installs one when it is imported, so the engine never imports Keras:
     without Keras loaded there are no KerasTensors, and a failed call is simply an error.
     """
-    global _symbolic
-    _symbolic = fallback
+    if fallback not in _fallbacks:
+        _fallbacks.append(fallback)
 
 
 def symbolic_fallback(function, label, args, kwargs, error):
     """What a call that raised ``error`` gives instead: when it was given a KerasTensor (the
-    Keras functional API), a node of the model being built (keras/symbolic.py) or, if the
-    call fails for real too (``ek.concat(..., axis=5)``), that error; else ``error``."""
-    if _symbolic is None:
-        return error
-    try:
-        recorded = _symbolic(function, label, args, kwargs)
-    except Exception as failure:  # noqa: BLE001 - the caller raises it as its own error
-        return failure
-    return error if recorded is NOT_SYMBOLIC else recorded
+    Keras functional API), a node of the model being built (keras/symbolic.py); when given a
+    RaggedTensor or SparseTensor, the op applied to it (type_dispatch.py); or, if the call
+    fails for real too (``ek.concat(..., axis=5)``), that error; else ``error``."""
+    for fallback in _fallbacks:
+        try:
+            recorded = fallback(function, label, args, kwargs)
+        except Exception as failure:  # noqa: BLE001 - the caller raises it as its own error
+            return failure
+        if recorded is not NOT_SYMBOLIC:
+            return recorded
+    return error
 
 
 def public_method(function, method_name):

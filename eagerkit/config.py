@@ -14,7 +14,7 @@ Examples
 
 from collections import namedtuple
 
-from eagerkit import devices
+from eagerkit import devices, placement
 from eagerkit.errors import InvalidArgumentError
 
 PhysicalDevice = namedtuple("PhysicalDevice", ["name", "device_type"])
@@ -116,6 +116,38 @@ def set_visible_devices(devices_to_use, device_type=None):
     devices.set_hidden_devices((already_hidden - affected) | (affected - wanted))
 
 
+def set_soft_device_placement(enabled):
+    """Whether ``with ek.device("GPU:0")`` on a machine without that GPU runs on the CPU
+    (True, TF2's default) or raises the error that says why (False).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.config.set_soft_device_placement(False)
+    >>> ek.config.get_soft_device_placement()
+    False
+    >>> ek.config.set_soft_device_placement(True)
+    """
+    if not isinstance(enabled, (bool, int)):
+        raise InvalidArgumentError(
+            f"set_soft_device_placement: expected True or False, got {enabled!r}",
+            op="set_soft_device_placement",
+        )
+    placement.soft_placement = bool(enabled)
+
+
+def get_soft_device_placement():
+    """True when a ``device`` scope naming a missing GPU places its block on the CPU.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.config.get_soft_device_placement()
+    True
+    """
+    return placement.soft_placement
+
+
 # What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
 # the helpers it imports or keeps for itself stay out.
 __all__ = [
@@ -125,4 +157,6 @@ __all__ = [
     "get_visible_devices",
     "list_logical_devices",
     "set_visible_devices",
+    "set_soft_device_placement",
+    "get_soft_device_placement",
 ]

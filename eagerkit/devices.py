@@ -73,14 +73,18 @@ class Device:
         return f"<ek.Device {self.name} ({self.backend.name})>"
 
 
-# What a GPU lacks. TF registers its GPU MatMul kernel for half, float and double only, because
-# cuBLAS multiplies floating-point matrices; integer matmul runs on the CPU. GPU devices here
-# declare the same gap, so the "No registered kernel for GPU" error can be met on any machine.
-_FLOATS = frozenset(np.dtype(name) for name in ("float16", "float32", "float64"))
-GPU_KERNELS = {"matmul": _FLOATS}
+# What a GPU lacks. TF registers its GPU MatMul kernel for half, float, double and the two
+# complex types only, because cuBLAS multiplies floating-point matrices; integer matmul runs
+# on the CPU. GPU devices here declare the same gap, so the "No registered kernel for GPU"
+# error can be met on any machine.
+_CUBLAS_TYPES = frozenset(
+    np.dtype(name) for name in ("float16", "float32", "float64", "complex64", "complex128")
+)
+GPU_KERNELS = {"matmul": _CUBLAS_TYPES}
 GPU_KERNEL_NOTES = {
-    "matmul": "GPUs multiply matrices with cuBLAS, which works on floating-point numbers only "
-    "(TensorFlow's GPU MatMul is registered for half, float and double, too).",
+    "matmul": "GPUs multiply matrices with cuBLAS, which works on floating-point (and complex) "
+    "numbers only (TensorFlow's GPU MatMul is registered for half, float, double, complex64 "
+    "and complex128, too).",
 }
 
 CPU = Device("/cpu:0", NumpyBackend())
@@ -300,6 +304,9 @@ def scope_device():
 def device(name):
     """Make new tensors inside the block on ``name`` (scopes nest; the old one comes back).
 
+    A GPU this machine lacks means the CPU, under soft placement (TF2's default; see
+    ``ek.config.set_soft_device_placement``).
+
     Examples
     --------
     >>> import eagerkit as ek
@@ -307,7 +314,12 @@ def device(name):
     ...     print(ek.ones([2]).device)
     /job:localhost/replica:0/task:0/device:CPU:0
     """
-    target = get_device(name)
+    try:
+        target = get_device(name)
+    except (UnavailableError, InvalidArgumentError) as error:  # a GPU this machine lacks
+        from eagerkit.placement import soft_placed
+
+        target = soft_placed(name, error, CPU)  # the CPU, under soft placement (TF2's default)
     stack = getattr(_scope, "stack", None)
     if stack is None:
         stack = _scope.stack = []

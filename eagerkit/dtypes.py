@@ -6,6 +6,8 @@
 - Two tensors of different dtypes never mix silently: the op raises and names both.
 - ``int32 / int32`` divides in float64 (TF's "truediv table"), which is why the Collatz
   example in lesson 1 prints float64.
+- A Python complex becomes complex128 (TF's default), ``ek.complex(re, im)`` pairs two
+  float32 tensors into complex64; complex never mixes silently with real dtypes either.
 """
 
 import numpy as np
@@ -28,7 +30,10 @@ class DType:
     (None, ek.int32, 'int32')
     """
 
-    __slots__ = ("name", "as_numpy_dtype", "is_floating", "is_integer", "is_bool", "is_string")
+    __slots__ = (
+        *("name", "as_numpy_dtype", "is_floating", "is_integer", "is_bool", "is_string"),
+        *("is_complex", "kind"),
+    )
 
     def __init__(self, name):
         self.name = name
@@ -37,11 +42,19 @@ class DType:
             self.as_numpy_dtype = np.dtype(object if name == "string" else name)
         except (TypeError, ValueError):
             raise TypeError(f"DType: {name!r} is not a dtype name; {_CHOICES}") from None
-        kind = self.as_numpy_dtype.kind
+        kind = self.kind = self.as_numpy_dtype.kind  # numpy's: "f" float, "c" complex, ...
         self.is_floating = kind == "f"
         self.is_integer = kind in "iu"
         self.is_bool = kind == "b"
         self.is_string = kind == "O"
+        self.is_complex = kind == "c"
+
+    @property
+    def real_dtype(self):
+        """The dtype of the real and imaginary parts: float32 for complex64 (else itself)."""
+        if not self.is_complex:
+            return self
+        return from_numpy(np.empty(0, self.as_numpy_dtype).real.dtype)
 
     @property
     def size(self):
@@ -82,11 +95,18 @@ uint8 = DType("uint8")
 uint16 = DType("uint16")
 bool = DType("bool")  # noqa: A001 - TF's name, read as ek.bool
 string = DType("string")  # bytes, as TF's tf.string (see eagerkit/strings.py)
+complex64 = DType("complex64")  # two float32s, as TF's tf.complex64
+complex128 = DType("complex128")  # two float64s
 
 ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool, string)
+ALL += (complex64, complex128)
 FLOATING = tuple(d for d in ALL if d.is_floating)
 INTEGER = tuple(d for d in ALL if d.is_integer)
 NUMERIC = FLOATING + INTEGER
+COMPLEX = (complex64, complex128)
+# Dtypes a gradient can flow through: floats and complex numbers (TF's convention for a
+# complex input is in backprop.py).
+DIFFERENTIABLE_KINDS = "fc"
 
 _BY_NUMPY = {d.as_numpy_dtype: d for d in ALL}
 _INT32 = np.iinfo(np.int32)
@@ -158,6 +178,8 @@ def default_numpy_dtype(value):
         return np.dtype(np.int64)
     if kind == "b":
         return np.dtype(np.bool_)
+    if kind == "c":
+        return np.dtype(np.complex128)  # TF: a Python complex is complex128
     if kind in "SU" or (kind == "O" and array.size and _all_text(array)):
         return string.as_numpy_dtype
     raise TypeError(
@@ -170,10 +192,11 @@ def _unsupported_numpy(np_dtype):
     """Why a numpy array of ``np_dtype`` (float128, uint64, complex, ...) is refused, and what
     to convert it to."""
     nearest = {"f": "np.float64", "i": "np.int64", "u": "np.int64", "b": "np.bool_"}
+    nearest["c"] = "np.complex128"
     fix = (
         f"convert it first, e.g. np.asarray(x, {nearest[np_dtype.kind]})"
         if np_dtype.kind in nearest
-        else "eagerkit tensors hold real numbers, bools or strings (np.real(x) for complex)"
+        else "eagerkit tensors hold numbers, bools or strings"
     )
     return (
         f"cannot make a tensor from a numpy {np_dtype.name} array: eagerkit has no "
@@ -220,7 +243,7 @@ def casts_without_loss(from_np, to_np):
     from_np, to_np = np.dtype(from_np), np.dtype(to_np)
     if np.can_cast(from_np, to_np, "safe"):
         return True
-    return from_np.kind in "biu" and to_np.kind == "f"  # int to float: exact for usual values
+    return from_np.kind in "biu" and to_np.kind in "fc"  # int to float: exact for usual values
 
 
 def _all_text(array):

@@ -33,7 +33,8 @@ def sweep_arrays(tape, targets, seeds, sources):
     """``backprop.sweep`` for the common case (raw arrays, no listeners): the same answers."""
     keep = {id(s) for s in sources}
     depends = _depends_on_a_source(tape, sources, keep)
-    wanted = {id(x) for x in targets if depends(x) and x._data.dtype.kind == "f"}
+    # Gradients flow through floats and complex numbers ("fc": numpy's kinds), nothing else.
+    wanted = {id(x) for x in targets if depends(x) and x._data.dtype.kind in "fc"}
     grads = _seed_gradients(targets, seeds, wanted, on_tensors=False)
     owned = set()  # ids of sums made here, held nowhere else: _accumulate adds into them
     pop = grads.pop
@@ -55,7 +56,7 @@ def sweep_arrays(tape, targets, seeds, sources):
         ans, count = output._data, len(inputs)
         if type(op) is not OpDef or params or count > 2 or len(op.vjps) != count:
             values = [x._data for x in inputs]
-            wanted = [depends(x) and x._data.dtype.kind == "f" for x in inputs]
+            wanted = [depends(x) and x._data.dtype.kind in "fc" for x in inputs]
             input_grads = op.input_gradients(ops, g, ans, values, params, wanted)
             for x, gx in zip(inputs, input_grads, strict=True):
                 if gx is not None:
@@ -63,7 +64,7 @@ def sweep_arrays(tape, targets, seeds, sources):
         elif count == 1:  # a unary primitive: its VJP, called directly
             x = inputs[0]
             vjp = op.vjps[0]
-            if vjp is not None and depends(x) and x._data.dtype.kind == "f":
+            if vjp is not None and depends(x) and x._data.dtype.kind in "fc":
                 gx = vjp(ops, g, ans, x._data)
                 if gx is not None:
                     _accumulate(grads, owned, x, gx, ops, False)
@@ -71,9 +72,9 @@ def sweep_arrays(tape, targets, seeds, sources):
             x, y = inputs
             vjp_x, vjp_y = op.vjps
             gx = gy = None
-            if vjp_x is not None and depends(x) and x._data.dtype.kind == "f":
+            if vjp_x is not None and depends(x) and x._data.dtype.kind in "fc":
                 gx = vjp_x(ops, g, ans, x._data, y._data)
-            if vjp_y is not None and depends(y) and y._data.dtype.kind == "f":
+            if vjp_y is not None and depends(y) and y._data.dtype.kind in "fc":
                 gy = vjp_y(ops, g, ans, x._data, y._data)
             if gx is not None:
                 _accumulate(grads, owned, x, gx, ops, False)

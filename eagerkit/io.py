@@ -103,6 +103,45 @@ def decode_csv(
     ]
 
 
+def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, name=None):
+    """Each string's bytes read as numbers of ``out_type``: one more dimension, as long as
+    the string holds numbers (every string must hold as many).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.io.decode_raw(ek.constant("Duck"), ek.uint8)
+    <ek.Tensor: shape=(4,), dtype=uint8, numpy=array([ 68, 117,  99, 107], dtype=uint8)>
+    """
+    from eagerkit import dtypes
+
+    op = "decode_raw"
+    texts = convert_to_tensor(input_bytes, dtype=dtypes.string).numpy()
+    out = dtypes.as_dtype(out_type)
+    if out.is_string or out.is_bool:
+        raise InvalidArgumentError(f"{op}: out_type must be a number type, got {out.name}", op=op)
+    np_dtype = out.as_numpy_dtype.newbyteorder("<" if little_endian else ">")
+    rows = []
+    for text in np.asarray(texts, dtype=object).reshape(-1):
+        if fixed_length is not None:
+            text = bytes(text[:fixed_length]).ljust(fixed_length, b"\0")
+        if len(text) % np_dtype.itemsize:
+            raise InvalidArgumentError(
+                f"{op}: a string of {len(text)} bytes is not a whole number of {out.name}s "
+                f"({np_dtype.itemsize} bytes each)",
+                op=op,
+            )
+        rows.append(np.frombuffer(text, dtype=np_dtype).astype(out.as_numpy_dtype))
+    if len({len(row) for row in rows}) > 1:
+        raise InvalidArgumentError(
+            f"{op}: every string must hold as many {out.name}s; got lengths "
+            f"{sorted({len(row) for row in rows})} (use fixed_length=... to pad or cut them)",
+            op=op,
+        )
+    width = len(rows[0]) if rows else 0
+    return constant(np.array(rows, dtype=out.as_numpy_dtype).reshape(*np.shape(texts), width))
+
+
 # What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
 # the helpers it imports or keeps for itself stay out.
-__all__ = ["read_file", "decode_csv"]
+__all__ = ["read_file", "decode_csv", "decode_raw"]

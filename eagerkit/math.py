@@ -35,6 +35,7 @@ from eagerkit.ops.compare import (
     logical_xor,
     not_equal,
 )
+from eagerkit.ops.complex import angle, conj, imag, real
 from eagerkit.ops.exp_log import cosh, erf, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.math import (
     abs,
@@ -78,9 +79,11 @@ mod = floormod  # tf.math.mod is floormod
 __all__ = [
     "abs",
     "add",
+    "angle",
     "argmax",
     "argmin",
     "ceil",
+    "conj",
     "cos",
     "cosh",
     "cumprod",
@@ -95,6 +98,7 @@ __all__ = [
     "floormod",
     "greater",
     "greater_equal",
+    "imag",
     "less",
     "less_equal",
     "log",
@@ -113,6 +117,7 @@ __all__ = [
     "negative",
     "not_equal",
     "pow",
+    "real",
     "reduce_all",
     "reduce_any",
     "reduce_logsumexp",

@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 
-from eagerkit import arguments, binding, dtypes, errors
+from eagerkit import arguments, binding, boundary, dtypes, errors
 from eagerkit.errors import InvalidArgumentError, NotFoundError
 
 
@@ -212,14 +212,19 @@ def does_not_fit(op_name, value, expected):
 
 
 def value_dtype_mismatch(op_name, got, expected, value=None):
-    """A value of one dtype given where another is needed (TF never converts silently)."""
+    """A value of one dtype given where another is needed (TF never converts silently).
+
+    TF raises TypeError for a value that does not fit a dtype (``tf.constant(1.5,
+    tf.int32)``) and ValueError for a tensor of another dtype (``tf.convert_to_tensor``):
+    the class here is both, and eagerkit's InvalidArgumentError.
+    """
     shown = f" {value!r}" if value is not None else ""
     cast = (
         f"Use ek.cast(x, ek.{expected.name}) or write"
         if dtypes.casts_without_loss(got.as_numpy_dtype, expected.as_numpy_dtype)
         else "Write"  # a cast would lose data (1.5 to an int): never suggest one
     )
-    return InvalidArgumentError(
+    return boundary.converted_class(TypeError)(
         f"{op_name}: expected {_article(expected.name)} value but got "
         f"{_article(got.name)} one{shown}; eagerkit does not convert between dtypes silently. "
         f"{cast} the value with the dtype you mean (3.0 for a float, 3 for an int).",

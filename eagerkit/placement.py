@@ -1,9 +1,14 @@
-"""Device policies: what an op does when its inputs sit on different devices.
+"""Device policies: what an op does when its inputs sit on different devices, and what
+``with ek.device("GPU:0")`` does on a machine without that GPU.
 
 Ops run where their first input is. Another input elsewhere is, by default ("explicit"), an
 error that names the op, both devices and the copy that fixes it, like TF's "Tensors on
 conflicting devices". Under "warn" or "silent" the input is copied instead; the copy is an
 op on the tape, so gradients still flow back to where the input was.
+
+Soft placement (on by default, as in TF2): a ``device`` scope naming a GPU that is missing
+(or hidden) places the block on the CPU, so GPU code runs anywhere;
+``ek.config.set_soft_device_placement(False)`` makes it the error that says why.
 """
 
 import warnings
@@ -15,6 +20,7 @@ DEVICE_PLACEMENT_WARN = "warn"  # copy, with a warning
 DEVICE_PLACEMENT_SILENT = "silent"  # copy quietly
 _POLICIES = (DEVICE_PLACEMENT_EXPLICIT, DEVICE_PLACEMENT_WARN, DEVICE_PLACEMENT_SILENT)
 _policy = DEVICE_PLACEMENT_EXPLICIT  # changed only by set_device_policy
+soft_placement = True  # ek.config.set_soft_device_placement changes it
 
 
 def set_device_policy(policy):
@@ -87,3 +93,13 @@ def copy_hint(device):
         index = device.name.rsplit(":", 1)[1]
         return "x.gpu()" if index == "0" else f"x.gpu({index})"
     return f"ek.copy_to_device(x, '{device.name}')"
+
+
+def soft_placed(name, error, cpu):
+    """Where a ``device(name)`` scope goes when ``get_device`` raised ``error``: the CPU when
+    soft placement is on and ``name`` is a GPU (missing or hidden), else ``error`` is raised."""
+    from eagerkit.devices import canonical_name
+
+    if soft_placement and canonical_name(name).startswith("/gpu:"):
+        return cpu
+    raise error

@@ -11,6 +11,8 @@ Examples
 <ek.Tensor: shape=(2,), dtype=string, numpy=array([b'a', b'bc'], dtype=object)>
 >>> ek.strings.to_number(ek.strings.strip(" 42 "), out_type=ek.int32)
 <ek.Tensor: shape=(), dtype=int32, numpy=42>
+>>> ek.constant("Gray") + " wolf"  # + joins strings, as in TF
+<ek.Tensor: shape=(), dtype=string, numpy=b'Gray wolf'>
 """
 
 import numpy as np
@@ -23,8 +25,18 @@ from eagerkit.ops.strings import (
     lower,
     regex_replace,
     strip,
+    substr,
     to_number,
     upper,
+)
+from eagerkit.ops.text_split import (
+    bytes_split,
+    split,
+    unicode_decode,
+    unicode_decode_with_offsets,
+    unicode_encode,
+    unicode_split,
+    unicode_transcode,
 )
 
 
@@ -76,11 +88,19 @@ def to_bytes_array(host, value, np_dtype, device, op_name):
 
 __all__ = [
     "as_string",
+    "bytes_split",
     "join",
     "length",
     "lower",
     "regex_replace",
+    "split",
     "strip",
+    "substr",
     "to_number",
+    "unicode_decode",
+    "unicode_decode_with_offsets",
+    "unicode_encode",
+    "unicode_split",
+    "unicode_transcode",
     "upper",
 ]

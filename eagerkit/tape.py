@@ -123,7 +123,7 @@ class GradientTape:
     def _watch_one(self, tensor, warn):
         if id(tensor) in self._watched_ids:
             return
-        if not tensor.dtype.is_floating:
+        if tensor.dtype.kind not in "fc":  # gradients flow through floats and complex numbers
             if warn:
                 warnings.warn(
                     f"The dtype of the watched tensor must be floating (e.g. ek.float32), got "

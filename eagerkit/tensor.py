@@ -283,10 +283,16 @@ def to_array(value, np_dtype, device, op_name):
         from eagerkit import strings
 
         return strings.to_bytes_array(host, value, np_dtype, device, op_name)
-    if host.dtype.kind not in "biuf":
+    if host.dtype.kind not in "biufc":
         raise TypeError(
             f"{op_name}: cannot convert {type(value).__name__} {value!r} to a tensor; "
             "tensors hold numbers, bools or strings"
+        )
+    if host.dtype.kind == "c" and np_dtype.kind != "c":  # TF never drops an imaginary part
+        from eagerkit import op_errors
+
+        raise op_errors.value_dtype_mismatch(
+            op_name, dtypes.from_numpy(host.dtype), dtypes.from_numpy(np_dtype), value
         )
     if host.dtype != np_dtype and np_dtype.kind in "iub":
         # Into an int or bool dtype, only exact conversions pass: 1.5, 300 into int8 and

@@ -9,11 +9,11 @@ their values.
 
 import itertools
 
-from eagerkit import dtypes, errors, recording
+from eagerkit import dtypes, errors, recording, tensor
 from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.name_scope import current_prefix
-from eagerkit.tensor import Tensor, _scalar_repr, convert_to_tensor
+from eagerkit.tensor import Tensor, _scalar_repr
 
 _creation_counter = itertools.count()
 
@@ -38,7 +38,9 @@ class Variable(Tensor):
     def __init__(self, initial_value, trainable=True, name=None, dtype=None):
         if callable(initial_value):
             initial_value = initial_value()
-        value = convert_to_tensor(initial_value, dtype=dtype)  # on its own device if a Tensor
+        value = tensor.convert_to_tensor(
+            initial_value, dtype=dtype
+        )  # on its own device if a Tensor
         target = scope_device()
         if target is not None and value._device is not target:
             from eagerkit.ops.copy import copy_to_device
@@ -113,7 +115,7 @@ class Variable(Tensor):
                 value = value._device.backend.to_host(value._data)
             else:
                 value = value._data
-        array = convert_to_tensor(value, dtype=self.dtype, device=self._device)._data
+        array = tensor.convert_to_tensor(value, dtype=self.dtype, device=self._device)._data
         if array.shape != self.shape:
             raise InvalidArgumentError(
                 f"{what} on variable '{self._name}': the value has shape {tuple(array.shape)} "
@@ -159,3 +161,32 @@ def _flag(read_value, what):
             f"{read_value!r} ({error}); the variable was not changed",
             op=what,
         ) from None
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """``value`` as a Tensor, with TF's dtype rules (``ek.convert_to_tensor``).
+
+    Python floats become float32 and ints int32, numpy arrays keep their dtype, ``dtype``
+    overrides both (``dtype_hint`` only where the value leaves the choice open). A Tensor
+    comes back as it is; a Variable gives a Tensor holding its value, as in TF (a read, which
+    a tape watching the variable records).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> v = ek.Variable([1.0, 2.0])
+    >>> type(ek.convert_to_tensor(v)).__name__
+    'Tensor'
+    >>> ek.convert_to_tensor(3, dtype_hint=ek.float32)
+    <ek.Tensor: shape=(), dtype=float32, numpy=3.0>
+    """
+    if isinstance(value, Variable):
+        if dtype is not None and dtypes.as_dtype(dtype) != value.dtype:
+            return tensor.convert_to_tensor(value, dtype=dtype)  # explains the mismatch
+        return value.read_value()
+    if dtype is None and dtype_hint is not None and not isinstance(value, tensor.Tensor):
+        try:
+            return tensor.convert_to_tensor(value, dtype=dtype_hint)
+        except (TypeError, ValueError):  # the hint does not fit: TF's own rules decide
+            pass
+    return tensor.convert_to_tensor(value, dtype=dtype)

@@ -261,4 +261,5 @@ def cases():
         *op_cases_more.linalg_cases(*makers),
         *op_cases_more.rearrange_cases(*makers),
         *op_cases_more.image_cases(*makers),
+        *op_cases_more.complex_cases(*makers),
     ]

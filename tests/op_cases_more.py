@@ -157,3 +157,20 @@ def image_cases(normal, positive, away_from_zero, distinct):
         ("image.per_image_standardization", ek.image.per_image_standardization, (normal(3, 2, 2),)),
         ("image.rgb_to_grayscale", ek.image.rgb_to_grayscale, (normal(2, 2, 3),)),
     ]
+
+
+def complex_cases(normal, positive, away_from_zero, distinct):
+    """Real functions of real inputs through complex numbers: every complex primitive, in
+    both directions (tests/test_complex.py checks complex inputs against TF's convention)."""
+    z = ek.complex  # float64 parts: complex128
+    return [
+        ("complex", lambda a, b: ek.abs(z(a, b)), (away_from_zero(3), normal(3))),
+        ("real", lambda a, b: ek.math.real(z(a, b) * z(a, b)), (normal(3), normal(3))),
+        ("imag", lambda a, b: ek.math.imag(ek.exp(z(a, b))), (normal(3), normal(3))),
+        (
+            "conj",
+            lambda a, b: ek.math.real(ek.math.conj(z(a, b)) * z(b, a)),
+            (normal(3), normal(3)),
+        ),
+        ("angle", lambda a, b: ek.math.angle(z(a, b)), (positive(3), normal(3))),
+    ]

@@ -81,9 +81,15 @@ def test_without_cupy_there_are_no_gpus_and_the_error_says_how_to_install(no_cup
 
 def test_cupy_without_cuda_says_the_device_is_missing_not_cupy(cupy_without_cuda):
     assert ek.num_gpus() == 0
-    with pytest.raises(UnavailableError) as caught:
-        with ek.device("/gpu:0"):
-            pass
+    with ek.device("/gpu:0"):  # soft placement (TF2's default): the CPU stands in
+        assert ek.ones([1]).device.endswith("CPU:0")
+    ek.config.set_soft_device_placement(False)  # strict: the error that says why
+    try:
+        with pytest.raises(UnavailableError) as caught:
+            with ek.device("/gpu:0"):
+                pass
+    finally:
+        ek.config.set_soft_device_placement(True)
     message = str(caught.value)
     assert "cupy 14.2.0 is installed but finds no usable CUDA device" in message
     assert "cupy.is_available() is False" in message and "nvidia-smi" in message

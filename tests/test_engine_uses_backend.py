@@ -26,6 +26,10 @@ ALLOWED = {
     "testing.py": "check_grads compares host copies (.numpy()) with finite differences",
     "datasets/": "bundled and downloaded datasets are host data (files, generators) until "
     "they become tensors",
+    "ragged/": "a ragged tensor's row partition (its splits) is host metadata, like a shape; "
+    "its values stay a tensor on their device, reached only through ops (gather, ...)",
+    "sparse/": "a sparse tensor's indices and dense shape are host metadata, like a shape; "
+    "its values stay a tensor on their device, reached only through ops",
     "random/": "random numbers are drawn on the host (one seed, the same numbers on every "
     "device), then copied to the device with backend.asarray",
 }
@@ -41,7 +45,17 @@ HOST_ONLY = {
     "data/dataset.py": ({"numpy.random.default_rng"}, "the shuffle order is drawn on the host"),
     "data/csv_dataset.py": ({"numpy.asarray"}, "a CSV field parsed on the host, then a tensor"),
     "arguments.py": ({"numpy.asarray"}, "a Python value (a list, a number) read on the host"),
-    "io.py": ({"numpy.array"}, "CSV fields parsed on the host become tensors"),
+    "io.py": (
+        {"numpy.array", "numpy.asarray", "numpy.frombuffer", "numpy.shape"},
+        "CSV fields parsed, and decode_raw's bytes read, on the host become tensors (strings "
+        "live on the host, as in TF)",
+    ),
+    "ops/complex.py": ({"numpy.broadcast_shapes"}, "complex(): the output's shape, from shapes"),
+    "ops/text_split.py": (
+        {"numpy.array", "numpy.asarray", "numpy.empty"},
+        "splitting and decoding text works on host strings (strings live on the host, as in "
+        "TF) and their code points, then makes tensors",
+    ),
     "graph/graph.py": ({"numpy.asarray"}, "prints a constant after an explicit to_host copy"),
     "graph/optimize.py": ({"numpy.asarray"}, "hashes a constant after an explicit to_host copy"),
     "keras/tf1_metrics.py": (

@@ -157,7 +157,7 @@ def test_missing_kernel_fails_before_running_and_explains():
             ek.matmul(a, ek.transpose(a))
     message = str(caught.value)
     assert message.startswith("No registered 'matmul' kernel for /sim:0 with dtype int32.")
-    assert "runs on: float16, float32, float64" in message
+    assert "runs on: complex128, complex64, float16, float32, float64" in message
     assert "cuBLAS" in message and "x.cpu()" in message
     # the CPU has the kernel, and a float cast runs on the device
     assert ek.matmul(a.cpu(), ek.transpose(a).cpu()).numpy()[0, 0] == 5

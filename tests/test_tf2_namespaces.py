@@ -225,9 +225,13 @@ def test_set_visible_devices_hides_the_simulated_gpu_and_shows_it_again():
         ek.config.set_visible_devices([], "GPU")
         assert ek.num_gpus() == 0 and ek.config.list_logical_devices("GPU") == []
         assert ek.config.list_physical_devices("GPU") == gpus  # hidden, still there
+        with ek.device("/gpu:0"):  # soft placement (TF2's default): the block runs on the CPU
+            assert ek.ones([1]).device.endswith("CPU:0")
+        ek.config.set_soft_device_placement(False)
         with pytest.raises(InvalidArgumentError, match="hidden with ek.config.set_visible"):
             with ek.device("/gpu:0"):
                 pass
+        ek.config.set_soft_device_placement(True)
         ek.config.set_visible_devices([])  # the CPU always stays visible
         assert ek.list_devices() == ["/cpu:0"]
         ek.config.set_visible_devices(ek.config.list_physical_devices())
@@ -235,6 +239,7 @@ def test_set_visible_devices_hides_the_simulated_gpu_and_shows_it_again():
         with ek.device("GPU:0"):
             assert ek.ones([1]).device == SIM
     finally:
+        ek.config.set_soft_device_placement(True)
         ek.config.set_visible_devices(ek.config.list_physical_devices())
         ek.devices.disable_simulated_gpu()
 

@@ -6,6 +6,7 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     arithmetic,
     cast,
     compare,
+    complex,
     conv,
     copy,
     creation,

@@ -4,19 +4,25 @@ Each VJP returns the gradient in the *output's* shape; the engine sums it back d
 a broadcast input's shape (backprop.unbroadcast), so no VJP here worries about that.
 """
 
-from eagerkit.dtypes import FLOATING, NUMERIC, TRUEDIV
+from eagerkit.dtypes import COMPLEX, FLOATING, NUMERIC, TRUEDIV
 from eagerkit.registry import defop
 
+# Holomorphic: complex numbers take the same VJPs (backprop.py, _conjugated).
+NUMERIC_OR_COMPLEX = NUMERIC + COMPLEX
 
-@defop("add", dtypes=NUMERIC)
+
+@defop("add", dtypes=NUMERIC_OR_COMPLEX)
 def add(xp, x, y):
-    """x + y, elementwise with broadcasting.
+    """x + y, elementwise with broadcasting; strings are joined, as TF's ``+`` does (the
+    string case is ``ek.strings.join``, reached through type_dispatch.py).
 
     Examples
     --------
     >>> import eagerkit as ek
     >>> ek.add([1.0, 2.0], 1.0)
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
+    >>> ek.constant(["a", "b"]) + "!"
+    <ek.Tensor: shape=(2,), dtype=string, numpy=array([b'a!', b'b!'], dtype=object)>
     """
     return x + y
 
@@ -27,7 +33,7 @@ add.defvjp(
 )
 
 
-@defop("subtract", dtypes=NUMERIC)
+@defop("subtract", dtypes=NUMERIC_OR_COMPLEX)
 def subtract(xp, x, y):
     """x - y, elementwise."""
     return x - y
@@ -39,7 +45,7 @@ subtract.defvjp(
 )
 
 
-@defop("multiply", dtypes=NUMERIC)
+@defop("multiply", dtypes=NUMERIC_OR_COMPLEX)
 def multiply(xp, x, y):
     """x * y, elementwise.
 
@@ -58,7 +64,7 @@ multiply.defvjp(
 )
 
 
-@defop("truediv", dtypes=NUMERIC)
+@defop("truediv", dtypes=NUMERIC_OR_COMPLEX)
 def truediv(xp, x, y):
     """x / y. Integers divide in floating point as in TF: int32 / int32 gives float64.
 
@@ -100,19 +106,23 @@ mod.defvjp(
 floormod = mod
 
 
-@defop("pow", dtypes=NUMERIC)
+@defop("pow", dtypes=NUMERIC_OR_COMPLEX)
 def pow(xp, x, y):  # noqa: A001 - TF's name
     """x ** y. Integers to negative integer powers are an error, as in TF.
 
-    Derivatives: y * x**(y-1) for x, and x**y * log(x) for y (0 where x <= 0).
+    Derivatives: y * x**(y-1) for x, and x**y * log(x) for y (0 where x <= 0; complex x
+    takes the principal log).
     """
     return xp.power(x, y)
 
 
-pow.defvjp(
-    lambda ops, g, ans, x, y: g * y * x ** (y - 1),
-    lambda ops, g, ans, x, y: ops.where(x > 0, g * ans * ops.log(ops.where(x > 0, x, 1)), 0),
-)
+def _pow_vjp_y(ops, g, ans, x, y):
+    if x.dtype.kind == "c":  # holomorphic in y: the formula as it is (backprop._conjugated)
+        return g * ans * ops.log(x)
+    return ops.where(x > 0, g * ans * ops.log(ops.where(x > 0, x, 1)), 0)
+
+
+pow.defvjp(lambda ops, g, ans, x, y: g * y * x ** (y - 1), _pow_vjp_y)
 
 
 @defop("maximum", dtypes=NUMERIC)

@@ -8,10 +8,15 @@ from eagerkit.tensor import Tensor
 
 @defop("cast")
 def _cast(xp, x, *, dtype):
-    return x.astype(dtypes.as_dtype(dtype).as_numpy_dtype)
+    target = dtypes.as_dtype(dtype).as_numpy_dtype
+    if x.dtype.kind == "c" and target.kind != "c":
+        x = xp.real(x)  # TF keeps the real part (numpy would too, with a warning)
+    return x.astype(target)
 
 
-# Gradients flow only between floating dtypes (the sweep skips integer inputs).
+# Gradients flow only between floating and complex dtypes (the sweep skips integer inputs).
+# Complex to float keeps the real part, so its gradient is g + 0j; float to complex, the
+# real part of g (TF's CastGrad, unchanged by the sweep's conjugate: backprop._conjugated).
 _cast.defvjp(lambda ops, g, ans, x, dtype: ops.cast(g, dtype=x.dtype))
 
 

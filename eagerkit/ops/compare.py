@@ -1,6 +1,6 @@
 """Comparisons, logic and ``where``. Comparisons give bool tensors and pass no gradient."""
 
-from eagerkit.dtypes import NUMERIC, string
+from eagerkit.dtypes import COMPLEX, NUMERIC, string
 from eagerkit.dtypes import bool as bool_
 from eagerkit.registry import defop
 
@@ -14,9 +14,11 @@ def _comparison(name, compare, doc, extra=()):
     return defop(name, dtypes=NUMERIC + (bool_, *extra), differentiable=False)(forward)
 
 
-# Strings compare for equality (filtering lines in a pipeline), not for order, as in TF.
-equal = _comparison("equal", lambda x, y: x == y, "x == y elementwise (bool).", (string,))
-not_equal = _comparison("not_equal", lambda x, y: x != y, "x != y elementwise (bool).", (string,))
+# Strings and complex numbers compare for equality, not for order, as in TF.
+equal = _comparison("equal", lambda x, y: x == y, "x == y elementwise (bool).", (string, *COMPLEX))
+not_equal = _comparison(
+    "not_equal", lambda x, y: x != y, "x != y elementwise (bool).", (string, *COMPLEX)
+)
 less = _comparison("less", lambda x, y: x < y, "x < y elementwise (bool).")
 less_equal = _comparison("less_equal", lambda x, y: x <= y, "x <= y elementwise (bool).")
 greater = _comparison("greater", lambda x, y: x > y, "x > y elementwise (bool).")

@@ -1,13 +1,13 @@
 """Matrix multiplication (the one linear-algebra primitive) and tensordot built on it."""
 
 from eagerkit.arguments import axis_index, size
-from eagerkit.dtypes import NUMERIC
+from eagerkit.dtypes import COMPLEX, NUMERIC
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 
 
-@defop("matmul", dtypes=NUMERIC)
+@defop("matmul", dtypes=NUMERIC + COMPLEX)  # complex: the same VJP (backprop._conjugated)
 def _matmul(xp, a, b, *, transpose_a=False, transpose_b=False):
     if a.ndim < 2 or b.ndim < 2:
         raise InvalidArgumentError(

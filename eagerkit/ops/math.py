@@ -4,11 +4,15 @@ Several VJPs reuse the forward's answer ``ans`` (exp, sqrt, tanh, sigmoid): the 
 already computed, so the gradient costs one multiply.
 """
 
-from eagerkit.dtypes import FLOATING, NUMERIC
+from eagerkit.dtypes import COMPLEX, FLOATING, NUMERIC
 from eagerkit.registry import defop
 
+# Holomorphic functions take complex numbers with the same VJP (backprop.py, _conjugated).
+FLOATING_OR_COMPLEX = FLOATING + COMPLEX
+NUMERIC_OR_COMPLEX = NUMERIC + COMPLEX
 
-@defop("negative", dtypes=NUMERIC)
+
+@defop("negative", dtypes=NUMERIC_OR_COMPLEX)
 def negative(xp, x):
     """-x."""
     return -x
@@ -17,13 +21,30 @@ def negative(xp, x):
 negative.defvjp(lambda ops, g, ans, x: -g)
 
 
-@defop("abs", dtypes=NUMERIC)
+@defop("abs", dtypes=NUMERIC_OR_COMPLEX)
 def abs(xp, x):  # noqa: A001 - TF's name
-    """|x|; its derivative is sign(x)."""
+    """|x|; its derivative is sign(x). For a complex x, the modulus (a float).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.abs(ek.constant([[-2.25 + 4.75j], [-3.25 + 5.75j]]))
+    <ek.Tensor: shape=(2, 1), dtype=float64, numpy=
+    array([[5.25594901],
+           [6.60492241]])>
+    """
     return xp.abs(x)
 
 
-abs.defvjp(lambda ops, g, ans, x: g * ops.sign(x))
+def _abs_vjp(ops, g, ans, x):
+    if x.dtype.kind == "c":  # |z| is not holomorphic: its own formula (ops/complex.py)
+        from eagerkit.ops.complex import complex_abs_vjp
+
+        return complex_abs_vjp(ops, g, ans, x)
+    return g * ops.sign(x)
+
+
+abs.defvjp(_abs_vjp)
 
 
 @defop("sign", dtypes=NUMERIC, differentiable=False)
@@ -32,7 +53,7 @@ def sign(xp, x):
     return xp.sign(x)
 
 
-@defop("square", dtypes=NUMERIC)
+@defop("square", dtypes=NUMERIC_OR_COMPLEX)
 def square(xp, x):
     """x * x; derivative 2x."""
     return x * x
@@ -41,7 +62,7 @@ def square(xp, x):
 square.defvjp(lambda ops, g, ans, x: g * 2 * x)
 
 
-@defop("sqrt", dtypes=FLOATING)
+@defop("sqrt", dtypes=FLOATING_OR_COMPLEX)
 def sqrt(xp, x):
     """Square root; derivative 1 / (2 sqrt(x)), reusing the answer."""
     return xp.sqrt(x)
@@ -59,7 +80,7 @@ def rsqrt(xp, x):
 rsqrt.defvjp(lambda ops, g, ans, x: -0.5 * g * ans * ans * ans)
 
 
-@defop("exp", dtypes=FLOATING)
+@defop("exp", dtypes=FLOATING_OR_COMPLEX)
 def exp(xp, x):
     """e**x; its derivative is itself, so the VJP reuses the answer.
 
@@ -75,7 +96,7 @@ def exp(xp, x):
 exp.defvjp(lambda ops, g, ans, x: g * ans)
 
 
-@defop("log", dtypes=FLOATING)
+@defop("log", dtypes=FLOATING_OR_COMPLEX)
 def log(xp, x):
     """Natural logarithm; derivative 1/x."""
     return xp.log(x)
@@ -93,7 +114,7 @@ def log1p(xp, x):
 log1p.defvjp(lambda ops, g, ans, x: g / (1 + x))
 
 
-@defop("sin", dtypes=FLOATING)
+@defop("sin", dtypes=FLOATING_OR_COMPLEX)
 def sin(xp, x):
     """Sine; derivative cos(x)."""
     return xp.sin(x)
@@ -102,7 +123,7 @@ def sin(xp, x):
 sin.defvjp(lambda ops, g, ans, x: g * ops.cos(x))
 
 
-@defop("cos", dtypes=FLOATING)
+@defop("cos", dtypes=FLOATING_OR_COMPLEX)
 def cos(xp, x):
     """Cosine; derivative -sin(x)."""
     return xp.cos(x)
@@ -111,7 +132,7 @@ def cos(xp, x):
 cos.defvjp(lambda ops, g, ans, x: -g * ops.sin(x))
 
 
-@defop("tan", dtypes=FLOATING)
+@defop("tan", dtypes=FLOATING_OR_COMPLEX)
 def tan(xp, x):
     """Tangent; derivative 1 + tan(x)**2."""
     return xp.tan(x)
@@ -120,7 +141,7 @@ def tan(xp, x):
 tan.defvjp(lambda ops, g, ans, x: g * (1 + ans * ans))
 
 
-@defop("tanh", dtypes=FLOATING)
+@defop("tanh", dtypes=FLOATING_OR_COMPLEX)
 def tanh(xp, x):
     """Hyperbolic tangent; derivative 1 - tanh(x)**2."""
     return xp.tanh(x)

@@ -7,7 +7,7 @@ it broadcasts back over the axes that were summed away.
 import numpy as np
 
 from eagerkit.arguments import normalize_axis, whole_number
-from eagerkit.dtypes import NUMERIC
+from eagerkit.dtypes import COMPLEX, NUMERIC
 from eagerkit.dtypes import bool as bool_
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
@@ -40,7 +40,7 @@ def _reshape_to_kept(ops, g, x, axis, keepdims):
 
 reduce_sum = _reduction(
     "reduce_sum",
-    NUMERIC,
+    NUMERIC + COMPLEX,
     lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
     """Sum over ``axis`` (all axes when None).
 
@@ -84,7 +84,7 @@ def _count(x, axis):
 
 reduce_mean = _reduction(
     "reduce_mean",
-    NUMERIC,
+    NUMERIC + COMPLEX,
     _mean,
     """Mean over ``axis``; integer tensors give an integer mean, as in TF.
 

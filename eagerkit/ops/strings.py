@@ -183,3 +183,52 @@ def as_string(xp, input, precision=-1):  # noqa: A002 - TF's argument name
     if input.dtype.kind == "b":
         return _each(xp, lambda v: b"true" if v else b"false", input)
     return _each(xp, lambda v: str(v).encode("ascii"), input)
+
+
+@defop("substr", dtypes=(string,), differentiable=False)
+def _substr(xp, input, *, pos, length, unit):  # noqa: A002 - TF's argument name
+    def part(text):
+        units = text if unit == "BYTE" else text.decode("utf-8")
+        size = len(units)
+        if not -size <= pos <= size:
+            raise InvalidArgumentError(
+                f"strings.substr: pos {pos} is out of range for {text!r} (length {size} in "
+                f"{unit} units)",
+                op="substr",
+            )
+        start = pos % size if size and pos < 0 else pos
+        # TF: a negative len, or one past the end, takes as much as there is
+        piece = units[start : start + length] if length >= 0 else units[start:]
+        return piece if unit == "BYTE" else piece.encode("utf-8")
+
+    return _each(xp, part, input)
+
+
+def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 - TF's argument names
+    """Each string's ``len`` units from position ``pos`` (bytes, or characters with
+    ``unit='UTF8_CHAR'``); a negative ``pos`` counts from the end.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> thanks = "Thanks 😊".encode("UTF-8")
+    >>> ek.strings.substr(thanks, pos=7, len=1).numpy(), ek.strings.substr(
+    ...     thanks, pos=7, len=1, unit="UTF8_CHAR").numpy()
+    (b'\\xf0', b'\\xf0\\x9f\\x98\\x8a')
+    """
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise InvalidArgumentError(
+            f"strings.substr: unit must be 'BYTE' or 'UTF8_CHAR', got {unit!r}", op="substr"
+        )
+    pos, length = (_whole(value, what) for value, what in ((pos, "pos"), (len, "len")))
+    return _substr(input, pos=pos, length=length, unit=unit)
+
+
+def _whole(value, what):
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidArgumentError(
+            f"strings.substr: {what} must be an integer, got {value!r}", op="substr"
+        )
+    return int(value)
