@@ -69,6 +69,8 @@ def host_array(value, op):
         )
     try:
         return np.asarray(value)
+    except InvalidArgumentError:  # the value's own __array__ said why (a RaggedTensor)
+        raise
     except (ValueError, TypeError):
         if isinstance(value, (list, tuple)):  # TF's words for rows of different lengths
             raise InvalidArgumentError(

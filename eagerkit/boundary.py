@@ -16,10 +16,12 @@ eagerkit's own modules call the unwrapped functions.
 
 import functools
 import os
+import re
 import sysconfig
 import types
 
 from eagerkit import arguments, binding, errors, op_errors
+from eagerkit.errors import converted_class  # noqa: F401 - kept here for callers of boundary's
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 # Files whose exceptions are eagerkit's fault, not the user's: eagerkit, numpy, the stdlib.
@@ -211,7 +213,9 @@ def _from_an_inner_op(error, label):
     # Anything else inside (a conversion, a checker) unless the message names the call, or is
     # TF's own text, named after TF's op ("CheckNumerics", "IteratorGetNext"), as TF prints it.
     tf_op = str(error.op)[:1].isupper() and str(error.op).isalnum()
-    return not tf_op and short not in error.message
+    # (a dotted mention is another call's name: "use ek.ragged.constant" does not name constant)
+    named = label in error.message or re.search(rf"(?<![\w.]){re.escape(short)}\b", error.message)
+    return not tf_op and not named
 
 
 def _raised_by_user_code(traceback):

@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 
-from eagerkit import arguments, binding, boundary, dtypes, errors
+from eagerkit import arguments, binding, dtypes, errors
 from eagerkit.errors import InvalidArgumentError, NotFoundError
 
 
@@ -93,7 +93,8 @@ def explain(op, values, error, params=None):
     if message.startswith(f"{op.name}: "):  # the converter named the op already
         message = message[len(op.name) + 2 :]
     hint = ""
-    if "could not be broadcast" in message or "could not broadcast" in message:
+    # numpy's words: "could not be broadcast" (ufuncs), "cannot be broadcast" (broadcast_shapes)
+    if any(w in message for w in ("could not be broadcast", "could not broadcast", "cannot be b")):
         shapes = [tuple(v.shape) for v in values if isinstance(v, np.ndarray) or _is_tensor(v)]
         message = _not_broadcastable(shapes) or _broadcast_to(message) or message
         hint = (
@@ -109,6 +110,11 @@ def explain(op, values, error, params=None):
             f"(valid axes: {-rank} to {rank - 1})"
         )
         error = ValueError(message)
+    if "of an empty sequence" in message:  # numpy's argmax/argmin along an axis of size 0
+        message = (
+            "the axis searched has no values (size 0), so there is no index to return; give "
+            "a tensor with at least one value along axis"
+        )
     kind = errors.converted_class(type(error))  # InvalidArgumentError, and still a TypeError...
     return kind(f"{op.name}: {message} (inputs: {described}).{hint}", op=op.name)
 
@@ -224,7 +230,7 @@ def value_dtype_mismatch(op_name, got, expected, value=None):
         if dtypes.casts_without_loss(got.as_numpy_dtype, expected.as_numpy_dtype)
         else "Write"  # a cast would lose data (1.5 to an int): never suggest one
     )
-    return boundary.converted_class(TypeError)(
+    return errors.converted_class(TypeError)(
         f"{op_name}: expected {_article(expected.name)} value but got "
         f"{_article(got.name)} one{shown}; eagerkit does not convert between dtypes silently. "
         f"{cast} the value with the dtype you mean (3.0 for a float, 3 for an int).",
