@@ -14,7 +14,10 @@ Examples
 
 from collections import namedtuple
 
+import numpy as np
+
 from eagerkit import devices, placement
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 
 PhysicalDevice = namedtuple("PhysicalDevice", ["name", "device_type"])
@@ -128,9 +131,9 @@ def set_soft_device_placement(enabled):
     False
     >>> ek.config.set_soft_device_placement(True)
     """
-    if not isinstance(enabled, (bool, int)):
+    if not isinstance(enabled, (bool, int, np.bool_, np.integer)):
         raise InvalidArgumentError(
-            f"set_soft_device_placement: expected True or False, got {enabled!r}",
+            f"set_soft_device_placement: enabled: expected True or False, got {describe(enabled)}",
             op="set_soft_device_placement",
         )
     placement.soft_placement = bool(enabled)

@@ -16,6 +16,7 @@ import os
 
 import numpy as np
 
+from eagerkit.arguments import whole_number
 from eagerkit.data import csv_fields
 from eagerkit.errors import InvalidArgumentError, NotFoundError
 from eagerkit.ops.creation import constant
@@ -121,6 +122,13 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
     if out.is_string or out.is_bool:
         raise InvalidArgumentError(f"{op}: out_type must be a number type, got {out.name}", op=op)
     np_dtype = out.as_numpy_dtype.newbyteorder("<" if little_endian else ">")
+    if fixed_length is not None:
+        fixed_length = whole_number(fixed_length, "fixed_length", op)
+        if not 0 <= fixed_length < 2**31:  # TF's is an int32 count of bytes
+            raise InvalidArgumentError(
+                f"{op}: fixed_length must be a byte count from 0 to 2**31 - 1, got {fixed_length}",
+                op=op,
+            )
     rows = []
     for text in np.asarray(texts, dtype=object).reshape(-1):
         if fixed_length is not None:
@@ -128,7 +136,8 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
         if len(text) % np_dtype.itemsize:
             raise InvalidArgumentError(
                 f"{op}: a string of {len(text)} bytes is not a whole number of {out.name}s "
-                f"({np_dtype.itemsize} bytes each)",
+                f"({np_dtype.itemsize} bytes each); pick an out_type whose size divides it, "
+                "or give fixed_length=",
                 op=op,
             )
         rows.append(np.frombuffer(text, dtype=np_dtype).astype(out.as_numpy_dtype))

@@ -193,7 +193,7 @@ def _substr(xp, input, *, pos, length, unit):  # noqa: A002 - TF's argument name
         if not -size <= pos <= size:
             raise InvalidArgumentError(
                 f"strings.substr: pos {pos} is out of range for {text!r} (length {size} in "
-                f"{unit} units)",
+                f"{unit} units); give a pos from {-size} to {size}",
                 op="substr",
             )
         start = pos % size if size and pos < 0 else pos
@@ -225,10 +225,6 @@ def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 - TF's argume
 
 
 def _whole(value, what):
-    if hasattr(value, "numpy"):
-        value = value.numpy()
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidArgumentError(
-            f"strings.substr: {what} must be an integer, got {value!r}", op="substr"
-        )
-    return int(value)
+    from eagerkit.arguments import whole_number
+
+    return whole_number(value, what, "strings.substr")
