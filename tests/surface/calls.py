@@ -13,6 +13,7 @@ from . import (
     calls_nn,
     calls_symbolic,
     calls_tensor,
+    calls_tf2,
     calls_train,
 )
 
@@ -24,6 +25,7 @@ TABLES = (
     calls_train,
     calls_data,
     calls_tensor,
+    calls_tf2,
     calls_symbolic,
     calls_misc,
 )

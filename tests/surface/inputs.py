@@ -151,9 +151,10 @@ COUNTS = frozenset(
 def equivalents(value, parameter=None):
     """Other spellings of ``value`` that a call must treat the same: ``[(label, value)]``."""
     if isinstance(value, ek.Tensor) and not isinstance(value, ek.Variable):
-        array = value.numpy()
+        array = value.numpy()  # (bytes for a scalar string)
         found = [("its numpy array", array)]
-        if array.dtype == np.float32 or array.dtype.kind == "b":
+        kind = np.asarray(array).dtype
+        if kind == np.float32 or kind.kind == "b":
             found.append(("a nested list", array.tolist()))
         return found
     if isinstance(value, ek.DType) and value in _NUMPY_TYPES:

@@ -39,8 +39,8 @@ class Entry:
     @property
     def short(self):
         """The name a message should contain: ``softmax``, ``Dense``, ``build``."""
-        if self.kind in ("function", "class"):
-            return self.name.rsplit(".", 1)[-1]
+        if self.kind in ("function", "class") or self.attribute is None:
+            return self.name.rsplit(".", 1)[-1]  # (what a call returned: "gradients_function()")
         return self.attribute
 
 
