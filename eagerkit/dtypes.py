@@ -231,7 +231,7 @@ def first_inexact_int(value, np_float):
         return None
     with np.errstate(over="ignore"):  # 65535 overflows float16 to inf: that too is a change
         for value in ints[outside].tolist():
-            if float(np_float.type(value)) != value:  # Python compares ints and floats exactly
+            if float(np_float.type(value).real) != value:  # Python compares these exactly
                 return value
     return None
 

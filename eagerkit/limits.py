@@ -19,6 +19,7 @@ Traceback (most recent call last):
 eagerkit.errors.ResourceExhaustedError: split: count=1000000000 is more than 1,000: ...
 """
 
+import math
 import os
 
 from eagerkit.errors import ResourceExhaustedError
@@ -57,6 +58,17 @@ def check_memory(needed, what, op, fix):
             f"memory ({_size(total)}); {fix}",
             op=op,
         )
+
+
+def check_tensor(shape, itemsize, op):
+    """Refuse a new tensor of ``shape`` whose data would not fit in memory (numpy would
+    allocate it, and the machine would swap or kill the process while filling it)."""
+    check_memory(
+        math.prod(shape) * itemsize,
+        f"a tensor of shape {tuple(shape)}",
+        op,
+        "ask for a smaller shape",
+    )
 
 
 def _size(count):

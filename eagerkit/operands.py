@@ -78,7 +78,7 @@ def to_arrays(op, inputs):
             arrays.append(x._data)
         else:
             wanted = np_dtype if in_group else dtypes.default_numpy_dtype(x)
-            if wanted.kind == "f" and type(x) is not float:
+            if wanted.kind in "fc" and type(x) is not float:
                 _refuse_rounded_ints(op, x, wanted)
             arrays.append(to_array(x, wanted, device, op.name))
     if op.dtype_args is None:
@@ -96,8 +96,10 @@ def _refuse_rounded_ints(op, value, np_float):
     if changed is not None:
         name = np_float.name
         with np.errstate(over="ignore"):  # float16(65535) is inf: say so, without a warning
-            becomes = float(np_float.type(changed))
-        wider = "int64 tensors" if name == "float64" else "a float64 tensor"
+            becomes = float(np_float.type(changed).real)
+        wider = "a complex128 tensor" if np_float.kind == "c" else "a float64 tensor"
+        if name in ("float64", "complex128"):
+            wider = "int64 tensors"
         raise InvalidArgumentError(
             f"{op.name}: the integer {changed} (in the {type(value).__name__} beside a {name} "
             f"tensor) would become {becomes!r} as {name}, which holds every whole number only "

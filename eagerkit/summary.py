@@ -38,9 +38,9 @@ import time
 
 import numpy as np
 
+from eagerkit import limits
 from eagerkit.arguments import positive, whole_number
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
-from eagerkit.limits import check_count
 from eagerkit.tensor import Tensor
 from eagerkit.train.checks import number
 
@@ -192,7 +192,7 @@ def scalar(name, tensor, family=None, step=None):
 
 def histogram(name, tensor, family=None, step=None, buckets=30):
     """Write the distribution of ``tensor``'s values in ``buckets`` equal-width bins."""
-    buckets = check_count(  # checked even when not recording: 2.5 buckets is a mistake
+    buckets = limits.check_count(  # checked even when not recording: 2.5 buckets is a mistake
         positive(buckets, "buckets", "summary.histogram"),
         _MAX_BUCKETS,
         "buckets",

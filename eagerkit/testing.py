@@ -11,7 +11,8 @@ itself computed with a tape, so the backward pass gets differentiated too.
 
 When the two disagree, one element at a time finds *where*: the first input and element
 whose reverse-mode gradient differs from its own central difference (this costs two calls
-of ``f`` per element, so it runs only after the cheap test has failed).
+of ``f`` per element, so it runs only after the cheap test has failed, and gives up after
+``MAX_ELEMENTS_SEARCHED`` elements: the error then names no element).
 """
 
 import numpy as np
@@ -93,9 +94,13 @@ def _first_wrong_element(f, args, u, eps, rtol, atol):
         moved[i] = convert_to_tensor(array)
         return _inner(u.numpy(), f(*moved).numpy())
 
+    searched = 0
     for i, arg in enumerate(args):
         base = arg.numpy()
         for element in np.ndindex(base.shape):
+            searched += 1
+            if searched > MAX_ELEMENTS_SEARCHED:  # two calls of f per element: stop in time
+                return None
             step = np.zeros(base.shape)
             step[element] = eps
             numeric = (weighted(i, base + step) - weighted(i, base - step)) / (2 * eps)
@@ -105,6 +110,9 @@ def _first_wrong_element(f, args, u, eps, rtol, atol):
     return None
 
 
+# After a failed check, each element costs two calls of f: a million-element input would
+# run for minutes, so the search for the first wrong element stops after this many.
+MAX_ELEMENTS_SEARCHED = 10_000
 # Each order differentiates the previous order's backward pass: the work grows about
 # geometrically with the order, so orders past this one would run for minutes or more.
 MAX_ORDER = 10

@@ -185,6 +185,21 @@ def test_flows_that_adapt_to_load_are_found():
     assert adaptive_flows(notebook) == {"flow", "other"}
 
 
+def test_every_widget_the_kit_exports_is_named_in_the_readme_and_shown_in_a_lesson():
+    import eagerkit.widgets as widgets
+
+    views = [name for name in widgets.__all__ if isinstance(getattr(widgets, name), type)]
+    assert len(views) >= 4
+    readme = (NOTEBOOKS.parent / "README.md").read_text()
+    listed = readme.split("- **widgets**", 1)[1].split("\n- **", 1)[0]  # the README's list
+    code = "\n".join(
+        "".join(cell["source"]) for path in LESSONS for cell in _code_cells(_load(path))
+    )
+    for name in views:
+        assert f"`{name}`" in listed, f"README's widget list does not name {name}"
+        assert re.search(rf"\b{name}(\.\w+)?\(", code), f"no lesson shows a {name}"
+
+
 def test_lessons_are_numbered_in_teaching_order():
     names = [p.name for p in LESSONS]
     assert names, "no lessons in notebooks/"

@@ -195,3 +195,15 @@ def test_l2_loss_refuses_what_is_not_a_float(dtype):
     with pytest.raises(InvalidArgumentError, match=f"l2_loss: t is {dtype.name}"):
         ek.nn.l2_loss(ek.zeros([2], dtype=dtype))
     assert float(ek.nn.l2_loss(ek.constant([100000.0], ek.float64))) == 5e9
+
+
+@pytest.mark.parametrize("shape", [[1.5, 2], [2, -1], ["a"], [ek.constant(2.5)]])
+def test_tensor_spec_refuses_sizes_that_are_not_counts(shape):
+    with pytest.raises(InvalidArgumentError, match="TensorSpec: each size of shape"):
+        ek.TensorSpec(shape)  # [1.5, 2] was (1, 2)
+
+
+def test_tensor_spec_takes_ints_none_and_one_size():
+    assert ek.TensorSpec([None, np.int64(3)]).shape == (None, 3)
+    assert ek.TensorSpec(3).shape == (3,)  # as TF's TensorShape(3)
+    assert ek.TensorSpec(None).shape is None

@@ -8,36 +8,37 @@ not later while the dataset is read.
 import numpy as np
 
 from eagerkit import dtypes
-from eagerkit.arguments import positive as positive_size
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor
 
 
-def positive(value, op, what):
-    """A size >= 1: an int or an integer scalar tensor; 2.5 is refused, never cut to 2."""
-    return positive_size(value, what, op)
-
-
-def flag(value, op, what):
-    """A Python bool, numpy bool or bool scalar tensor (TF's flags may be tensors) as a bool."""
+def _as_bool(value):
+    """A Python bool, numpy bool or bool scalar tensor as a bool; None for anything else."""
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, Tensor) and value.dtype == dtypes.bool and value.ndim == 0:
         return bool(value)
-    raise InvalidArgumentError(
-        f"{op}: {what} must be True or False, got {type(value).__name__} {value!r}", op=op
-    )
+    return None
+
+
+def flag(value, op, what):
+    """A flag (TF's may be bool tensors) as a bool, or an error naming it."""
+    answer = _as_bool(value)
+    if answer is None:
+        raise InvalidArgumentError(
+            f"{op}: {what} must be True or False, got {type(value).__name__} {value!r}", op=op
+        )
+    return answer
 
 
 def kept(keep):
     """A filter predicate's answer as a bool; anything but a bool scalar is refused."""
-    if isinstance(keep, (bool, np.bool_)):
-        return bool(keep)
-    if isinstance(keep, Tensor) and keep.dtype == dtypes.bool and keep.ndim == 0:
-        return bool(keep)
-    raise InvalidArgumentError(
-        f"filter: the predicate must return a bool scalar, got {keep!r}", op="filter"
-    )
+    answer = _as_bool(keep)
+    if answer is None:
+        raise InvalidArgumentError(
+            f"filter: the predicate must return a bool scalar, got {keep!r}", op="filter"
+        )
+    return answer
 
 
 def check_callable(function, op, what):

@@ -23,7 +23,7 @@ import itertools
 import numpy as np
 
 from eagerkit import dtypes, errors
-from eagerkit.arguments import count_or_all, describe, whole_number
+from eagerkit.arguments import count_or_all, describe, positive, whole_number
 from eagerkit.data import checks, shuffle, steps, structure
 from eagerkit.data.iterator import Iterator
 from eagerkit.errors import InvalidArgumentError
@@ -210,7 +210,7 @@ class Dataset:
         >>> [int(x) for x in ek.data.Dataset.range(6).shuffle(1, seed=1)]  # a buffer of 1
         [0, 1, 2, 3, 4, 5]
         """
-        buffer_size = checks.positive(buffer_size, "shuffle", "buffer_size")
+        buffer_size = positive(buffer_size, "buffer_size", "shuffle")
         base = shuffle.base_seed(seed)
         reshuffle = checks.flag(reshuffle_each_iteration, "shuffle", "reshuffle_each_iteration")
         passes = itertools.count()
@@ -232,7 +232,7 @@ class Dataset:
         >>> [b.numpy().tolist() for b in ek.data.Dataset.range(5).batch(2, drop_remainder=True)]
         [[0, 1], [2, 3]]
         """
-        batch_size = checks.positive(batch_size, "batch", "batch_size")
+        batch_size = positive(batch_size, "batch_size", "batch")
         drop_remainder = checks.flag(drop_remainder, "batch", "drop_remainder")
         return self._then(
             lambda: steps.batched(self._make_iterator(), batch_size, drop_remainder),

@@ -55,6 +55,7 @@ def _call(function, element):
 
 
 def mapped(source, map_func):
+    """``map``: each element through ``map_func``; its error takes the element's place."""
     for element in source:
         if type(element) is not Failed:
             try:
@@ -65,6 +66,7 @@ def mapped(source, map_func):
 
 
 def filtered(source, predicate, check_keep):
+    """``filter``: the elements ``predicate`` keeps (``check_keep`` reads its answer)."""
     for element in source:
         if type(element) is not Failed:
             try:
@@ -77,6 +79,7 @@ def filtered(source, predicate, check_keep):
 
 
 def batched(source, batch_size, drop_remainder):
+    """``batch``: ``batch_size`` elements stacked; a failed one fails its batch alone."""
     checked = False
     while True:
         elements, failed = [], None
@@ -116,6 +119,7 @@ def fits(count, element, op, what):
 
 
 def taken(source, count):
+    """``take``: the first ``count`` elements (failed ones do not count, as in TF)."""
     if count == 0:
         return
     kept = 0
@@ -128,6 +132,7 @@ def taken(source, count):
 
 
 def skipped(source, count):
+    """``skip``: all but the first ``count`` elements (failed ones do not count, as in TF)."""
     skipped_so_far = 0
     for element in source:
         if skipped_so_far < count and type(element) is not Failed:
@@ -137,6 +142,7 @@ def skipped(source, count):
 
 
 def repeated(make_source, times):
+    """``repeat``: ``make_source()`` read ``times`` times (None: forever)."""
     for _ in itertools.count() if times is None else range(times):
         empty = True
         for element in make_source():

@@ -13,6 +13,7 @@ import numpy as np
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.image.checks import image_tensor, integers, size_of
+from eagerkit.limits import check_tensor
 from eagerkit.ops.cast import cast
 from eagerkit.ops.indexing import gather
 from eagerkit.ops.linalg import matmul
@@ -124,6 +125,10 @@ def resize(
             f"resize: input image must be of non-zero size, got shape {x.shape}", op="resize"
         )
     rows, cols = _new_size(size, height, width, preserve_aspect_ratio)
+    # The result, and the interpolation tables built from the sizes: refuse them before
+    # they are built if memory cannot hold them.
+    check_tensor((*x.shape[:-3], rows, cols, x.shape[-1]), 8, "resize")
+    check_tensor((rows + cols, max(height, width)), 8, "resize")
     if antialias:
         raise UnimplementedError(
             "resize: antialias=True is not implemented (it only changes downsampling); use "

@@ -5,6 +5,7 @@ inputs, so nothing is recorded: a gradient never flows *into* a constant.
 """
 
 import builtins
+import math
 
 import numpy as np
 
@@ -12,6 +13,7 @@ from eagerkit import arguments, dtypes
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import CPU, current_device
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.limits import check_tensor
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -134,6 +136,7 @@ def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
     """The identity matrix (ones on the diagonal)."""
     rows = size(num_rows, "num_rows", "eye")
     columns = None if num_columns is None else size(num_columns, "num_columns", "eye")
+    check_tensor((rows, rows if columns is None else columns), _np_dtype(dtype).itemsize, "eye")
     return _new(current_device().xp.eye(rows, columns, dtype=_np_dtype(dtype)))
 
 
@@ -168,6 +171,8 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
             f"range: requires {direction}, got start={start}, limit={limit}, delta={delta}",
             op="range",
         )
+    count = math.ceil((limit - start) / delta)
+    check_tensor((count,), dtype.as_numpy_dtype.itemsize, "range")
     return _new(current_device().xp.arange(start, limit, delta, dtype=dtype.as_numpy_dtype))
 
 
@@ -186,7 +191,7 @@ def _fits(value, dtype):
 
 def linspace(start, stop, num, name=None):
     """``num`` evenly spaced float32 values from ``start`` to ``stop`` inclusive."""
-    num = arguments.shape([size(num, "num", "linspace")], "linspace")[0]  # fits in memory
+    num = arguments.shape([size(num, "num", "linspace")], "linspace", np.float64)[0]  # (float64)
     return _new(current_device().xp.linspace(start, stop, num, dtype=np.float32))
 
 

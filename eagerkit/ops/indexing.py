@@ -11,6 +11,7 @@ import numpy as np
 from eagerkit import dtypes
 from eagerkit.arguments import axis_index, size, whole_number
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.limits import check_tensor
 from eagerkit.registry import defop
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -219,6 +220,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
             op="one_hot",
         )
     on, off, dtype = _on_off_values(on_value, off_value, dtype)
+    check_tensor((*indices.shape, depth), 8, "one_hot")  # the table, before its dtype
     axis = -1 if axis == rank else axis
     return _one_hot(indices, depth=depth, on_value=on, off_value=off, dtype=dtype, axis=axis)
 

@@ -22,6 +22,8 @@ Examples
 True
 """
 
+import contextlib
+
 import numpy as np
 
 from eagerkit import dtypes
@@ -64,6 +66,41 @@ def global_seed():
     return _global_seed[0]
 
 
+@contextlib.contextmanager
+def taking_back_draws():
+    """Inside: if the block raises, the global streams are put back where they were.
+
+    A layer's first call draws its initial weights, then may fail (an input it cannot
+    take): the build is taken back, and with this so are the numbers it drew, so the next
+    call draws what it would have drawn. Costs one state copy per stream, on entry.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.random.set_seed(1)
+    >>> try:
+    ...     with ek.random.taking_back_draws():
+    ...         _ = ek.random.normal([2])
+    ...         raise ValueError("the build failed")
+    ... except ValueError:
+    ...     pass
+    >>> ek.random.set_seed(1); first = ek.random.normal([2])
+    >>> ek.random.set_seed(1)
+    >>> bool(ek.reduce_all(ek.random.normal([2]) == first))
+    True
+    """
+    kept = {key: stream.bit_generator.state for key, stream in _streams.items()}
+    try:
+        yield
+    except BaseException:
+        for key in list(_streams):
+            if key in kept:
+                _streams[key].bit_generator.state = kept[key]
+            else:
+                del _streams[key]  # made inside the block: as if never drawn from
+        raise
+
+
 def _stream(seed, op):
     """The host generator for a draw under op seed ``seed`` on the current device."""
     from eagerkit.recording import graph_tracers
@@ -95,7 +132,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     True
     """
     return distributions.normal(
-        _stream(seed, "random.normal"), shape, mean, stddev, dtype, "random.normal"
+        lambda: _stream(seed, "random.normal"), shape, mean, stddev, dtype, "random.normal"
     )
 
 
@@ -109,7 +146,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
     True
     """
     op = "random.truncated_normal"
-    return distributions.truncated_normal(_stream(seed, op), shape, mean, stddev, dtype, op)
+    return distributions.truncated_normal(lambda: _stream(seed, op), shape, mean, stddev, dtype, op)
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
@@ -124,7 +161,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     ek.int32
     """
     op = "random.uniform"
-    return distributions.uniform(_stream(seed, op), shape, minval, maxval, dtype, op)
+    return distributions.uniform(lambda: _stream(seed, op), shape, minval, maxval, dtype, op)
 
 
 def categorical(logits, num_samples, dtype=dtypes.int64, seed=None, name=None):
@@ -138,7 +175,7 @@ def categorical(logits, num_samples, dtype=dtypes.int64, seed=None, name=None):
     [[1, 1, 1, 1]]
     """
     op = "random.categorical"
-    return distributions.categorical(_stream(seed, op), logits, num_samples, dtype, op)
+    return distributions.categorical(lambda: _stream(seed, op), logits, num_samples, dtype, op)
 
 
 def shuffle(value, seed=None, name=None):

@@ -23,7 +23,7 @@ from eagerkit.tensor import Tensor
 
 def shape_of(shape, op):
     """A shape argument (int, list, tensor) as a tuple of non-negative ints."""
-    return arguments.shape(shape, op, what="shape")
+    return arguments.shape(shape, op, np.float64, what="shape")  # drawn in float64 on the host
 
 
 def float_dtype(dtype, op):
@@ -54,26 +54,33 @@ def _scale_and_shift(shape, mean, stddev, np_dtype, op):
     """``(stddev, mean)`` as arrays of ``np_dtype`` that broadcast against ``shape``."""
     scale = _host_number(stddev, op).astype(np_dtype)
     shift = _host_number(mean, op).astype(np_dtype)
-    try:
-        np.broadcast_shapes(shape, scale.shape, shift.shape)
-    except ValueError:
-        raise InvalidArgumentError(
-            f"{op}: mean (shape {shift.shape}) and stddev (shape {scale.shape}) must broadcast "
-            f"to the shape drawn, {shape}",
-            op=op,
-        ) from None
+    _check_broadcast(shape, ("mean", shift), ("stddev", scale), op=op)
     return scale, shift
 
 
+def _check_broadcast(shape, *named, op):
+    """Each ``(name, array)`` in ``named`` must broadcast against the shape drawn."""
+    try:
+        np.broadcast_shapes(shape, *(array.shape for _, array in named))
+    except ValueError:
+        given = " and ".join(f"{name} (shape {array.shape})" for name, array in named)
+        raise InvalidArgumentError(
+            f"{op}: {given} must broadcast to the shape drawn, {shape}", op=op
+        ) from None
+
+
 @contextlib.contextmanager
-def _put_back_on_error(generator, device):
-    """Keep the generator's state where a step after the draw can fail (a copy to a GPU)."""
+def _drawing(source, device):
+    """The generator to draw from: ``source`` itself, or ``source()`` for one made on first
+    use (a stream is made only once the arguments are known to be good). Where a step after
+    the draw can fail (a copy to a GPU), its state is kept and put back on failure."""
+    generator = source() if callable(source) else source
     if device.name == "/cpu:0":  # on the host nothing after the draw can fail
-        yield
+        yield generator
         return
     state = generator.bit_generator.state
     try:
-        yield
+        yield generator
     except BaseException:
         generator.bit_generator.state = state
         raise
@@ -86,21 +93,21 @@ def _on_device(samples, np_dtype, device, scale=None, shift=None):
     return Tensor(device.backend.asarray(samples.astype(np_dtype, copy=False)), device)
 
 
-def normal(generator, shape, mean, stddev, dtype, op):
+def normal(source, shape, mean, stddev, dtype, op):
     np_dtype = float_dtype(dtype, op)
     shape = shape_of(shape, op)
     scale, shift = _scale_and_shift(shape, mean, stddev, np_dtype, op)
     device = current_device()
-    with _put_back_on_error(generator, device):  # everything is checked: now draw
+    with _drawing(source, device) as generator:  # everything is checked: now draw
         return _on_device(generator.standard_normal(shape), np_dtype, device, scale, shift)
 
 
-def truncated_normal(generator, shape, mean, stddev, dtype, op):
+def truncated_normal(source, shape, mean, stddev, dtype, op):
     np_dtype = float_dtype(dtype, op)
     shape = shape_of(shape, op)
     scale, shift = _scale_and_shift(shape, mean, stddev, np_dtype, op)
     device = current_device()
-    with _put_back_on_error(generator, device):
+    with _drawing(source, device) as generator:
         samples = generator.standard_normal(shape)
         outside = np.abs(samples) > 2
         while outside.any():  # redraw only the outliers, as TF does
@@ -109,7 +116,7 @@ def truncated_normal(generator, shape, mean, stddev, dtype, op):
         return _on_device(samples, np_dtype, device, scale, shift)
 
 
-def uniform(generator, shape, minval, maxval, dtype, op):
+def uniform(source, shape, minval, maxval, dtype, op):
     dtype = dtypes.as_dtype(dtype)
     shape = shape_of(shape, op)
     device = current_device()
@@ -129,31 +136,24 @@ def uniform(generator, shape, minval, maxval, dtype, op):
                 f"{op}: [minval, maxval) = [{low}, {high}) does not fit in {dtype.name}",
                 op=op,
             )
-        with _put_back_on_error(generator, device):
+        with _drawing(source, device) as generator:
             samples = generator.integers(low, high, size=shape)
             return _on_device(samples, dtype.as_numpy_dtype, device)
     np_dtype = float_dtype(dtype, op)
     low, high = _host_number(minval, op), _host_number(1.0 if maxval is None else maxval, op)
-    try:
-        np.broadcast_shapes(shape, low.shape, high.shape)
-    except ValueError:
-        raise InvalidArgumentError(
-            f"{op}: minval (shape {low.shape}) and maxval (shape {high.shape}) must broadcast "
-            f"to the shape drawn, {shape}",
-            op=op,
-        ) from None
+    _check_broadcast(shape, ("minval", low), ("maxval", high), op=op)
     if np.any(low > high):
         raise InvalidArgumentError(
             f"{op}: minval must not exceed maxval, got minval {low.tolist()} and maxval "
             f"{high.tolist()}; swap them",
             op=op,
         )
-    with _put_back_on_error(generator, device):
+    with _drawing(source, device) as generator:
         samples = generator.uniform(low, high, size=shape)  # drawn in float64, then cast
         return _on_device(samples, np_dtype, device)
 
 
-def categorical(generator, logits, num_samples, dtype, op):
+def categorical(source, logits, num_samples, dtype, op):
     """``num_samples`` class indices per row of ``logits`` ([batch, classes], unnormalized)."""
     from eagerkit.tensor import convert_to_tensor
 
@@ -171,9 +171,10 @@ def categorical(generator, logits, num_samples, dtype, op):
     # Inverse CDF: a uniform number in [0, 1) picks the class whose cumulative share covers it.
     weights = np.exp(host - host.max(axis=1, keepdims=True))
     cumulative = np.cumsum(weights, axis=1) / weights.sum(axis=1, keepdims=True)
-    uniforms = generator.random((host.shape[0], count))
-    rows = [np.searchsorted(c, u, side="right") for c, u in zip(cumulative, uniforms, strict=True)]
-    picks = np.minimum(np.array(rows, np.int64).reshape(-1, count), host.shape[1] - 1)
-    return Tensor(
-        logits._device.backend.asarray(picks.astype(dtype.as_numpy_dtype)), logits._device
-    )
+    with _drawing(source, logits._device) as generator:
+        uniforms = generator.random((host.shape[0], count))
+        rows = [
+            np.searchsorted(c, u, side="right") for c, u in zip(cumulative, uniforms, strict=True)
+        ]
+        picks = np.minimum(np.array(rows, np.int64).reshape(-1, count), host.shape[1] - 1)
+        return _on_device(picks, dtype.as_numpy_dtype, logits._device)

@@ -8,10 +8,9 @@ same numbers every time (what seeded Keras initializers need).
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import dtypes, limits
 from eagerkit.arguments import size, whole_number
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.limits import check_count
 from eagerkit.random import distributions
 from eagerkit.tensor import Tensor
 
@@ -63,7 +62,8 @@ class Generator:
         False
         """
         op = "random.Generator.split"
-        count = check_count(size(count, "count", op), _MAX_SPLIT, "count", op, _SPLIT_COST)
+        count = size(count, "count", op)
+        limits.check_count(count, _MAX_SPLIT, "count", op, _SPLIT_COST)
         return [Generator(words) for words in self._generator.integers(0, 2**63, (count, 2))]
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):

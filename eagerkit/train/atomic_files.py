@@ -76,21 +76,28 @@ def all_or_nothing(paths, directory):
                 kept[path] = _keep_a_copy(path)
         yield
     except BaseException:
-        for path in paths:
+        _put_back(paths, kept, made)
+        raise
+    for backup in kept.values():  # the save is done: a copy left here is only clutter
+        with contextlib.suppress(OSError):
+            os.remove(backup)
+
+
+def _put_back(paths, kept, made):
+    """Undo a failed block of ``all_or_nothing``, as far as the file system lets us (each
+    step is tried even if one before it failed: the error that matters is the first)."""
+    for path in paths:
+        with contextlib.suppress(OSError):
             if path in kept:
-                backup = kept.pop(path)
-                os.replace(backup, path)
-                _remove_if_there(backup)  # rename() does nothing if both name one file
+                os.replace(kept[path], path)
             else:
                 _remove_if_there(path)
-        for backup in kept.values():  # the copies made before a failed copy
+    for backup in kept.values():  # left only where rename() found both names one file
+        with contextlib.suppress(OSError):
             _remove_if_there(backup)
-        for folder in made:  # deepest first; only if still empty
-            with contextlib.suppress(OSError):
-                os.rmdir(folder)
-        raise
-    for backup in kept.values():
-        _remove_if_there(backup)
+    for folder in made:  # deepest first; only if still empty
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
 
 
 def _keep_a_copy(path):

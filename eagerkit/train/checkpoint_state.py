@@ -21,7 +21,7 @@ def read_state(directory):
     try:
         with open(path, "rb") as f:
             state = json.loads(f.read())
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no directory, so no state file yet
         return None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise DataLossError(

@@ -44,14 +44,14 @@ class Optimizer:
         self.name = name or type(self).__name__
         self._slots = {}  # variable.ref() -> {slot name: Variable}
         self._pending_slot_values = {}  # (variable.ref(), slot name) -> array, from restore()
-        self._iterations = None  # int64 Variable, created on first apply (or by restore)
+        # The step counter exists from the start: made lazily, a checkpoint's walk (a read)
+        # would create it, and a failed restore would leave a new variable behind.
+        self._iterations = Variable(0, dtype=dtypes.int64, trainable=False, name="iter")
         self.listeners = []  # e.g. the GradientFlow widget: on_apply(optimizer, pairs)
 
     @property
     def iterations(self):
         """How many times ``apply_gradients`` has run (an int64 Variable, checkpointed)."""
-        if self._iterations is None:
-            self._iterations = Variable(0, dtype=dtypes.int64, trainable=False, name="iter")
         return self._iterations
 
     # --- the public API ---------------------------------------------------------------------
@@ -68,7 +68,7 @@ class Optimizer:
         check_global_step(global_step)
         for _, variable in usable:  # inside ek.function this refuses: graphs never write
             variable._check_writable("apply_gradients")
-        step = 1 + (0 if self._iterations is None else int(self._iterations._data))
+        step = 1 + int(self._iterations._data)
         updates = {}  # id(variable) -> (variable, new value, new slots)
         for grad, variable in usable:
             if id(variable) in updates:  # listed twice: apply both, one after the other (TF)
@@ -227,8 +227,7 @@ class _Before:
         self.slots = {ref: dict(per) for ref, per in optimizer._slots.items()}
         self.slot_values = [(s, s._data) for per in self.slots.values() for s in per.values()]
         self.pending = dict(optimizer._pending_slot_values)
-        iterations = optimizer._iterations
-        self.iterations = iterations, None if iterations is None else iterations._data
+        self.iterations = optimizer._iterations, optimizer._iterations._data
         self.global_step = global_step, None if global_step is None else global_step._data
 
     def put_back(self):
@@ -237,7 +236,6 @@ class _Before:
                 variable._write(array, "apply_gradients")
         self.optimizer._slots = self.slots  # forget the slots this step made
         self.optimizer._pending_slot_values = self.pending
-        self.optimizer._iterations = self.iterations[0]
 
 
 def _check_hyper(value, what, optimizer):

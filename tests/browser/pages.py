@@ -10,6 +10,8 @@ def recorded_page(browser, address):
     """Open ``address`` in a fresh 1280x900 context; ``page.requests`` and ``page.problems``
     collect every request made and every page or console error (tests assert on both)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    # Every wait of the page (Playwright's default is 30 s) gets the load-proof limit.
+    context.set_default_timeout(KERNEL_WAIT_MS)
     page = context.new_page()
     page.requests, page.problems = [], []
     page.on("request", lambda request: page.requests.append(request.url))

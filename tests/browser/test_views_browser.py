@@ -134,6 +134,7 @@ def test_saved_pages_of_the_views_step_and_read_out_offline(browser, tmp_path):
     curve.save_html(tmp_path / "curve.html")
 
     context = browser.new_context(viewport={"width": 1000, "height": 700}, offline=True)
+    context.set_default_timeout(KERNEL_WAIT_MS)
     page = context.new_page()
     page.goto((tmp_path / "passes.html").as_uri())
     page.wait_for_selector("body[data-ready=true] .eagerkit-passes g.ek-node")

@@ -8,7 +8,7 @@ kept in an attribute (or in a list, tuple or dict attribute) belongs to the laye
 
 import inspect
 
-from eagerkit import dtypes
+from eagerkit import dtypes, random
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import initializers, symbolic
 from eagerkit.keras.layers import first_call
@@ -101,7 +101,8 @@ class Layer(Module):
         """Build, then call; if either fails, the build is taken back (nothing half-built)."""
         unbuilt = first_call.attributes_before(self)
         try:
-            with taking_back_restores():  # a failed call puts checkpoint values back in wait
+            # A failed call puts checkpoint values back in wait and takes back its draws.
+            with taking_back_restores(), random.taking_back_draws():
                 self.build(_shape_of(inputs))
                 self.built = True
                 restore_deferred(self)  # values a checkpoint restored before they existed

@@ -16,7 +16,8 @@ def attributes_before(layer):
         current = pending.pop()
         if id(current) not in found:
             attributes = dict(vars(current))
-            attributes["_weights"] = list(attributes.get("_weights", []))
+            if "_weights" in attributes:  # add_weight appends to it: keep a copy of the list
+                attributes["_weights"] = list(attributes["_weights"])
             found[id(current)] = (current, attributes)
             pending.extend(v for v in _attribute_values(current) if isinstance(v, Layer))
     return list(found.values())

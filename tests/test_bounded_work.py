@@ -1,0 +1,212 @@
+"""Bounded work: every public size or count, found by walking signatures, is refused at once
+when it is huge, or is declared safe with the reason.
+
+A size that would run for minutes (a gradient check of order 2**31, 20 million generators,
+a batch collected from a dataset that repeats forever) or allocate more than the machine
+has must be refused before the work starts, with an eagerkit error. The walk finds every
+parameter whose name says it is a size or a count, in every public function and in the
+methods of every public class; a new one fails test_every_size_parameter_is_declared until
+it is added below.
+"""
+
+import inspect
+import os
+import tempfile
+
+import pytest
+from stateful_classes import public_classes
+
+import eagerkit as ek
+from eagerkit import namespaces
+from eagerkit.errors import InvalidArgumentError, ResourceExhaustedError
+
+SIZE_NAMES = frozenset(
+    """shape dims depth num units filters kernel_size multiples repeats batch_size buffer_size
+    shuffle_buffer_size num_samples order count max_queue buckets max_to_keep history_size
+    max_iterations num_rows num_columns k size target_height target_width input_dim
+    output_dim pool_size strides num_epochs num_rows_for_inference n maxlen
+    num_or_size_splits limit paddings""".split()
+)
+HUGE = 2**40
+HUGE_SHAPE = [2**40, 2**40]  # numpy refuses it before allocating anything
+
+
+def size_parameters():
+    """``{"function.parameter"}`` for every public callable's size or count parameter."""
+    found = set()
+    modules = [ek, *namespaces.module_namespaces(ek, ek.PUBLIC_NAMESPACES)]
+    for module in modules:
+        for name in sorted(getattr(module, "__all__", None) or dir(module)):
+            value = getattr(module, name, None)
+            if (
+                name.startswith("_")
+                or inspect.isclass(value)
+                or not callable(value)
+                or not getattr(value, "__module__", "").startswith("eagerkit")
+            ):
+                continue
+            found |= _declared_sizes(getattr(value, "__qualname__", name), value)
+    for cls in public_classes():
+        for method_name, method in inspect.getmembers(cls, inspect.isfunction):
+            if method_name in ("__init__", "__call__") or not method_name.startswith("_"):
+                found |= _declared_sizes(method.__qualname__, method)  # where it is defined
+    return found
+
+
+def _declared_sizes(name, function):
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return set()
+    return {f"{name}.{p}" for p in parameters if p in SIZE_NAMES}
+
+
+def _csv():
+    path = os.path.join(tempfile.mkdtemp(), "rows.csv")
+    with open(path, "w") as f:
+        f.write("a,b\n1,2\n3,4\n")
+    return path
+
+
+def _built(layer, inputs):
+    return lambda: layer()(inputs)
+
+
+image = ek.ones([1, 4, 4, 1])
+rows = ek.ones([2, 3])
+sequence = ek.ones([1, 2, 3])
+
+# A call with a huge value that must be refused at once (ResourceExhausted or InvalidArgument).
+BOUNDED = {
+    "check_grads.order": lambda: ek.testing.check_grads(lambda x: x * x, [1.0], order=HUGE),
+    "first_gradient_error.order": lambda: ek.testing.first_gradient_error(
+        lambda x: x * x, [1.0], order=HUGE
+    ),
+    "Generator.split.count": lambda: ek.random.Generator.from_seed(1).split(20_000_000),
+    "Dataset.batch.batch_size": lambda: next(iter(ek.data.Dataset.range(3).repeat().batch(HUGE))),
+    "Dataset.shuffle.buffer_size": lambda: next(
+        iter(ek.data.Dataset.range(3).repeat().shuffle(HUGE))
+    ),
+    "make_csv_dataset.batch_size": lambda: ek.data.experimental.make_csv_dataset(_csv(), HUGE),
+    "make_csv_dataset.shuffle_buffer_size": lambda: ek.data.experimental.make_csv_dataset(
+        _csv(), 2, shuffle_buffer_size=HUGE
+    ),
+    "histogram.buckets": lambda: ek.summary.histogram("h", [1.0], step=0, buckets=HUGE),
+    "zeros.shape": lambda: ek.zeros(HUGE_SHAPE),
+    "ones.shape": lambda: ek.ones(HUGE_SHAPE),
+    "fill.dims": lambda: ek.fill(HUGE_SHAPE, 1.0),
+    "constant.shape": lambda: ek.constant(1.0, shape=HUGE_SHAPE),
+    "eye.num_rows": lambda: ek.eye(HUGE),
+    "eye.num_columns": lambda: ek.eye(2, HUGE),
+    "range.limit": lambda: ek.range(2**62),
+    "linspace.num": lambda: ek.linspace(0.0, 1.0, 2**62),
+    "broadcast_to.shape": lambda: ek.broadcast_to([1.0], HUGE_SHAPE) + 1.0,
+    "reshape.shape": lambda: ek.reshape([1.0], HUGE_SHAPE),
+    "RaggedTensor.to_tensor.shape": lambda: ek.ragged.constant([[1.0], []]).to_tensor(
+        shape=HUGE_SHAPE
+    ),
+    "tile.multiples": lambda: ek.tile([1.0], [2**62]),
+    "repeat.repeats": lambda: ek.repeat([1.0], 2**62),
+    "one_hot.depth": lambda: ek.one_hot([0, 1], 2**62),
+    "pad.paddings": lambda: ek.pad([1.0], [[2**62, 0]]),
+    "top_k.k": lambda: ek.math.top_k([1.0, 2.0], HUGE),
+    "split.num_or_size_splits": lambda: ek.split([1.0, 2.0], HUGE),
+    "unstack.num": lambda: ek.unstack([1.0, 2.0], num=HUGE),
+    "categorical.num_samples": lambda: ek.random.categorical([[0.0, 1.0]], 2**62),
+    "normal.shape": lambda: ek.random.normal(HUGE_SHAPE),
+    "uniform.shape": lambda: ek.random.uniform(HUGE_SHAPE),
+    "truncated_normal.shape": lambda: ek.random.truncated_normal(HUGE_SHAPE),
+    "stateless_normal.shape": lambda: ek.random.stateless_normal(HUGE_SHAPE, [1, 2]),
+    "stateless_uniform.shape": lambda: ek.random.stateless_uniform(HUGE_SHAPE, [1, 2]),
+    "stateless_truncated_normal.shape": lambda: ek.random.stateless_truncated_normal(
+        HUGE_SHAPE, [1, 2]
+    ),
+    "Generator.normal.shape": lambda: ek.random.Generator.from_seed(1).normal(HUGE_SHAPE),
+    "Generator.uniform.shape": lambda: ek.random.Generator.from_seed(1).uniform(HUGE_SHAPE),
+    "Generator.truncated_normal.shape": lambda: ek.random.Generator.from_seed(1).truncated_normal(
+        HUGE_SHAPE
+    ),
+    "Zeros.__call__.shape": lambda: ek.keras.initializers.Zeros()(HUGE_SHAPE),
+    "Ones.__call__.shape": lambda: ek.keras.initializers.Ones()(HUGE_SHAPE),
+    "Constant.__call__.shape": lambda: ek.keras.initializers.Constant(2.0)(HUGE_SHAPE),
+    "RandomNormal.__call__.shape": lambda: ek.keras.initializers.RandomNormal()(HUGE_SHAPE),
+    "RandomUniform.__call__.shape": lambda: ek.keras.initializers.RandomUniform()(HUGE_SHAPE),
+    "GlorotUniform.__call__.shape": lambda: ek.keras.initializers.GlorotUniform()(HUGE_SHAPE),
+    "Layer.add_weight.shape": lambda: ek.keras.layers.Layer().add_weight("w", HUGE_SHAPE),
+    "Dense.__init__.units": _built(lambda: ek.keras.layers.Dense(2**62), rows),
+    "Embedding.__init__.input_dim": _built(
+        lambda: ek.keras.layers.Embedding(2**62, 2), ek.constant([1])
+    ),
+    "Embedding.__init__.output_dim": _built(
+        lambda: ek.keras.layers.Embedding(2, 2**62), ek.constant([1])
+    ),
+    "Conv2D.__init__.filters": _built(lambda: ek.keras.layers.Conv2D(2**62, 1), image),
+    "Conv2D.__init__.kernel_size": _built(lambda: ek.keras.layers.Conv2D(1, 2**31), image),
+    "LSTM.__init__.units": _built(lambda: ek.keras.layers.LSTM(2**62), sequence),
+    "_Recurrent.__init__.units": _built(lambda: ek.keras.layers.GRU(2**62), sequence),
+    "resize.size": lambda: ek.image.resize(image, [2**31, 2**31]),
+    "pad_to_bounding_box.target_height": lambda: ek.image.pad_to_bounding_box(
+        image[0], 0, 0, 2**62, 4
+    ),
+    "pad_to_bounding_box.target_width": lambda: ek.image.pad_to_bounding_box(
+        image[0], 0, 0, 4, 2**62
+    ),
+    "resize_with_crop_or_pad.target_height": lambda: ek.image.resize_with_crop_or_pad(
+        image[0], 2**62, 4
+    ),
+    "resize_with_crop_or_pad.target_width": lambda: ek.image.resize_with_crop_or_pad(
+        image[0], 4, 2**62
+    ),
+    "crop_to_bounding_box.target_height": lambda: ek.image.crop_to_bounding_box(
+        image[0], 0, 0, 2**62, 4
+    ),
+    "crop_to_bounding_box.target_width": lambda: ek.image.crop_to_bounding_box(
+        image[0], 0, 0, 4, 2**62
+    ),
+}
+
+LAZY = "lazy: it only counts elements as they are read, one at a time, as TF's does"
+SAFE = {
+    "Dataset.take.count": LAZY,
+    "Dataset.skip.count": LAZY,
+    "Dataset.repeat.count": LAZY,
+    "Dataset.prefetch.buffer_size": "accepted for TF compatibility and ignored",
+    "TextLineDataset.__init__.buffer_size": "accepted for TF compatibility and ignored",
+    "make_csv_dataset.num_epochs": LAZY,
+    "make_csv_dataset.num_rows_for_inference": "reads at most the rows the files have",
+    "TensorSpec.__init__.shape": "describes a shape; allocates nothing",
+    "KerasTensor.__init__.shape": "a symbolic stand-in: describes a shape, allocates nothing",
+    "Input.shape": "a symbolic stand-in: describes a shape, allocates nothing",
+    "Input.batch_size": "a symbolic stand-in: describes a shape, allocates nothing",
+    "InputLayer.__init__.batch_size": "describes the input's shape; allocates nothing",
+    "fans.shape": "arithmetic on the sizes; allocates nothing",
+    "slice.size": "a window into a sparse tensor that exists: it can only shrink it",
+    "_Pooling2D.__init__.pool_size": "a window larger than the input is refused by its call",
+    "_Pooling2D.__init__.strides": "a larger stride only shrinks the output",
+    "Conv2D.__init__.strides": "a larger stride only shrinks the output",
+    "conv2d.strides": "a larger stride only shrinks the output",
+    "max_pool.strides": "a larger stride only shrinks the output",
+    "avg_pool.strides": "a larger stride only shrinks the output",
+    "conv2d.filters": "a tensor of weights that exists already",
+    "rot90.k": "taken modulo 4",
+    "create_file_writer.max_queue": "a flush threshold: the queue holds only what was logged",
+    "SummaryWriter.__init__.max_queue": "a flush threshold: the queue holds only what was logged",
+    "record_summaries_every_n_global_steps.n": "a modulus: nothing is made per unit",
+    "CheckpointManager.__init__.max_to_keep": "a threshold: saves are made one per call",
+    "lbfgs_minimize.history_size": "a bound: the history grows one pair per iteration run",
+    "lbfgs_minimize.max_iterations": "an upper bound the caller chooses; it stops at "
+    "convergence, and each iteration is one step of real work",
+}
+
+
+def test_every_size_parameter_is_declared():
+    found = size_parameters()
+    assert sorted(found - set(BOUNDED) - set(SAFE)) == []
+    assert sorted((set(BOUNDED) | set(SAFE)) - found) == []  # and none is stale
+
+
+@pytest.mark.parametrize("name", sorted(BOUNDED))
+def test_a_huge_size_is_refused_at_once(name, tmp_path):
+    writer = ek.summary.create_file_writer(str(tmp_path))
+    with writer.as_default(), pytest.raises((ResourceExhaustedError, InvalidArgumentError)):
+        BOUNDED[name]()
