@@ -214,7 +214,7 @@ def _from_an_inner_op(error, label):
     # TF's own text, named after TF's op ("CheckNumerics", "IteratorGetNext"), as TF prints it.
     tf_op = str(error.op)[:1].isupper() and str(error.op).isalnum()
     # (a dotted mention is another call's name: "use ek.ragged.constant" does not name constant)
-    named = label in error.message or re.search(rf"(?<![\w.]){re.escape(short)}\b", error.message)
+    named = any(re.search(rf"(?<![\w.]){re.escape(n)}\b", error.message) for n in {label, short})
     return not tf_op and not named
 
 
