@@ -19,7 +19,7 @@ from eagerkit.data import Dataset
 from eagerkit.errors import InvalidArgumentError
 
 
-def outcomes(dataset, limit=200):
+def outcomes(dataset, limit=1000):  # (the longest chain drawn below: 12 * 3**4 elements)
     """What an iterator gives until it ends: ("ok", value) or ("error", message) each call."""
     it = iter(dataset)
     found = []

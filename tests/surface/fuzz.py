@@ -152,7 +152,7 @@ def _attempt(surface, name, slot, label):
     try:
         result = runner.run(call)
     except runner.Hung:
-        return Outcome("hang", f"ran over {runner.SECONDS_PER_CALL} s")
+        return Outcome("hang", f"ran over {runner.SECONDS_PER_CALL} s of CPU time")
     except AssertionError as error:
         if "assert" in name or entry.short == "check_grads":  # they fail this way on purpose
             return Outcome("clean error")
