@@ -56,7 +56,7 @@ from eagerkit.ops.math import (
     tan,
     tanh,
 )
-from eagerkit.ops.nn import softplus
+from eagerkit.ops.nn import l2_normalize, softplus
 from eagerkit.ops.reduce import (
     argmax,
     argmin,
@@ -69,14 +69,76 @@ from eagerkit.ops.reduce import (
     reduce_prod,
     reduce_sum,
 )
+from eagerkit.ops.safe_math import (
+    divide_no_nan,
+    is_finite,
+    is_inf,
+    is_nan,
+    log_sigmoid,
+    multiply_no_nan,
+    reciprocal,
+    reciprocal_no_nan,
+    softsign,
+    xdivy,
+    xlog1py,
+    xlogy,
+)
 from eagerkit.ops.scan import cumprod, cumsum
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.sorting import top_k
 from eagerkit.ops.statistics import reduce_std, reduce_variance
+from eagerkit.tensor import convert_to_tensor
 
 mod = floormod  # tf.math.mod is floormod
 
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    """sqrt(sum(x²)) over ``axis`` (``tf.math.reduce_euclidean_norm``).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.math.reduce_euclidean_norm([[3.0, 4.0]], axis=1)
+    <ek.Tensor: shape=(1,), dtype=float32, numpy=array([5.], dtype=float32)>
+    """
+    x = convert_to_tensor(input_tensor)
+    return sqrt(reduce_sum(x * x, axis=axis, keepdims=keepdims))
+
+
+def add_n(inputs, name=None):
+    """The elementwise sum of a list of tensors of one shape (``tf.math.add_n``).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.math.add_n([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([ 9., 12.], dtype=float32)>
+    """
+    tensors = [convert_to_tensor(t) for t in inputs]
+    if not tensors:
+        raise ValueError("add_n: inputs must be a non-empty list of tensors")
+    total = tensors[0]
+    for t in tensors[1:]:
+        total = add(total, t)
+    return total
+
+
 __all__ = [
+    "add_n",
+    "reduce_euclidean_norm",
+    "l2_normalize",
+    "xlogy",
+    "xlog1py",
+    "xdivy",
+    "softsign",
+    "reciprocal_no_nan",
+    "reciprocal",
+    "multiply_no_nan",
+    "log_sigmoid",
+    "is_nan",
+    "is_inf",
+    "is_finite",
+    "divide_no_nan",
     "abs",
     "add",
     "angle",

@@ -18,23 +18,32 @@ from eagerkit.ops.nn import (
     elu,
     gelu,
     l2_loss,
+    l2_normalize,
     leaky_relu,
     log_softmax,
     relu,
+    relu6,
     sigmoid,
     sigmoid_cross_entropy_with_logits,
+    silu,
     softmax,
     softmax_cross_entropy_with_logits,
     softplus,
     tanh,
 )
 from eagerkit.ops.pool import avg_pool, max_pool
+from eagerkit.ops.safe_math import softsign
 from eagerkit.ops.sorting import top_k
 
+swish = silu  # TF's other name for it
 max_pool2d = max_pool  # TF2 spells the 2-D pools with the rank too
 avg_pool2d = avg_pool
 
 __all__ = [
+    "swish",
+    "silu",
+    "relu6",
+    "l2_normalize",
     "avg_pool",
     "avg_pool2d",
     "bias_add",
@@ -53,6 +62,7 @@ __all__ = [
     "softmax",
     "softmax_cross_entropy_with_logits",
     "softplus",
+    "softsign",
     "sparse_softmax_cross_entropy_with_logits",
     "tanh",
     "top_k",

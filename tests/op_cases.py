@@ -84,6 +84,18 @@ def _elementwise_cases(normal, positive, away_from_zero, distinct):
         ("sigmoid", ek.sigmoid, (normal(5) * 3,)),
         ("relu", ek.nn.relu, (away_from_zero(2, 3),)),
         ("softplus", ek.nn.softplus, (normal(5) * 3,)),
+        # TF's guarded and less common functions (ops/safe_math.py), away from their guards
+        ("reciprocal", ek.math.reciprocal, (away_from_zero(3),)),
+        ("reciprocal_no_nan", ek.math.reciprocal_no_nan, (away_from_zero(3),)),
+        ("divide_no_nan", ek.math.divide_no_nan, (normal(2, 3), away_from_zero(3))),
+        ("multiply_no_nan", ek.math.multiply_no_nan, (normal(3), away_from_zero(2, 3))),
+        ("xlogy", ek.math.xlogy, (away_from_zero(3), positive(3))),
+        ("xdivy", ek.math.xdivy, (away_from_zero(2, 3), away_from_zero(3))),
+        ("xlog1py", ek.math.xlog1py, (away_from_zero(3), positive(3))),
+        ("softsign", ek.nn.softsign, (away_from_zero(5),)),
+        ("log_sigmoid", ek.math.log_sigmoid, (normal(5) * 3,)),
+        ("nn.l2_normalize", lambda x: ek.nn.l2_normalize(x, axis=1), (away_from_zero(2, 3),)),
+        ("nn.silu", ek.nn.silu, (normal(4),)),
         ("where", lambda x, y: ek.where([True, False, True], x, y), (normal(2, 3), normal(3))),
         ("identity", ek.identity, (normal(3),)),
         # To x's own device, so the case runs unchanged on any device (device tests cross them).

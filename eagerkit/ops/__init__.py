@@ -22,6 +22,7 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     pool,
     rearrange,
     reduce,
+    safe_math,
     scan,
     segment,
     shape,

@@ -106,6 +106,32 @@ def leaky_relu(features, alpha=0.2, name=None):
     return where(x > 0, x, x * alpha)
 
 
+def relu6(features, name=None):
+    """min(max(x, 0), 6) (``tf.nn.relu6``)."""
+    x = convert_to_tensor(features)
+    return minimum(maximum(x, 0.0), 6.0)
+
+
+def silu(features, beta=1.0, name=None):
+    """x * sigmoid(beta * x) (``tf.nn.silu``, also called swish)."""
+    x = convert_to_tensor(features)
+    return x * math.sigmoid(x * beta)
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None):
+    """x / sqrt(max(sum(x²) over axis, epsilon)) (``tf.math.l2_normalize``): unit length.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.nn.l2_normalize([3.0, 4.0])
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0.6, 0.8], dtype=float32)>
+    """
+    x = convert_to_tensor(x)
+    squares = reduce.reduce_sum(x * x, axis=axis, keepdims=True)
+    return x * math.rsqrt(maximum(squares, epsilon))
+
+
 def elu(features, name=None):
     """x where x > 0, else e**x - 1."""
     x = convert_to_tensor(features)

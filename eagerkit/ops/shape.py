@@ -17,9 +17,12 @@ def _shape_tuple(shape, op="reshape"):
 
 
 @defop("reshape")
-def _reshape(xp, x, *, shape):
+def _reshape(xp, x, shape=None):
+    # shape may come by position too: a VJP writes ops.reshape(g, [-1]) as it would ek.reshape.
+    if shape is None:
+        raise InvalidArgumentError("reshape: a shape is needed, e.g. [-1]", op="reshape")
     try:
-        return xp.reshape(x, shape)
+        return xp.reshape(x, tuple(shape) if isinstance(shape, list) else shape)
     except ValueError:
         raise InvalidArgumentError(
             f"reshape: cannot reshape a tensor of shape {tuple(x.shape)} ({x.size} elements) "

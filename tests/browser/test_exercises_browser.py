@@ -34,7 +34,8 @@ def test_checks_say_why_and_point_at_the_op(page):
     assert right.inner_text().strip() == "Exercise 1.1 · Your first tensor: right ✓"
 
     forward, vjp = page.locator(".eagerkit-check-wrong").all()
-    assert "differs at element [0]: it is 0.0 where -0.75 is expected" in forward.inner_text()
+    assert "differs at element [0]: its value there is 0.0, too large" in forward.inner_text()
+    assert "-0.75" not in forward.inner_text()  # never the value asked for
     assert "record 3: softsign = add(t1, t2)" in forward.inner_text()
     assert "with respect to x differs at element [0]" in vjp.inner_text()
     assert "the op whose VJP sends the first wrong gradient" in vjp.inner_text()
@@ -43,7 +44,7 @@ def test_checks_say_why_and_point_at_the_op(page):
     softsign_tape, sigmoid_tape = tapes.nth(0), tapes.nth(1)
     # The view opens on the marked record, and its note says why the op is marked.
     assert (
-        "the first op whose value the correct computation never makes"
+        "the first op whose value no correct computation makes"
         in softsign_tape.locator(".ek-info").inner_text()
     )
     assert "softsign = add(t1, t2)" in softsign_tape.locator(".ek-info").inner_text()

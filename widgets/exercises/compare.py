@@ -1,19 +1,46 @@
 """Compare a student's value with the expected one and say, in words, what differs.
 
-The order of the checks is the order a student can act on: the kind of thing (a tensor,
-a number, a list), then its shape, then its dtype, then the values, naming the first
-element that is off. Each problem is one sentence; no problems means equal.
+Tolerant where the prompt is silent: a tensor, a numpy array and a Python number are the same
+answer; any float dtype will do for floats; a shape that differs only by axes of size 1 (a
+``keepdims=True`` left in) is the same shape. What the prompt *does* state (``Expect``) is
+enforced, and the message quotes the prompt. The order of the checks is the order a student
+can act on: the kind of thing, its shape, its dtype, its device, then the values.
+
+No sentence shows an expected value: the student's own value, where it is off, and how
+(too large, too small, the wrong sign, off by one factor everywhere, nan).
 """
 
 import numpy as np
 
 from eagerkit.tensor import Tensor
 
-from .text import short
+from .text import number, short
+
+
+class Expect:
+    """What the prompt states about the answer; each is enforced only when given.
+
+    kind : ``"tensor"`` (an ek.Tensor), ``"int"`` or ``"float"`` (a Python number of that
+        type), else any number-like.
+    dtype : a dtype name such as ``"float32"``.
+    device : a device name such as ``"/sim:0"``.
+    exact_shape : True to refuse size-1 axes the expected shape lacks.
+    quote : the prompt's words, shown when one of these is not met.
+    """
+
+    def __init__(self, kind=None, dtype=None, device=None, exact_shape=False, quote=""):
+        self.kind, self.dtype, self.device = kind, dtype, device
+        self.exact_shape, self.quote = exact_shape, quote
+
+    def said(self):
+        return f' (the exercise says: "{self.quote}")' if self.quote else ""
+
+
+ANY = Expect()
 
 
 def describe(value):
-    """A short description of a value's kind: ``ek.Tensor (3,) float32``, ``float``, ..."""
+    """A short description of a value's kind: ``ek.Tensor of shape (3,) ...``, ``float``."""
     if isinstance(value, Tensor):
         return f"ek.Tensor of shape {tuple(value.shape)} and dtype {value.dtype.name}"
     if isinstance(value, np.ndarray):
@@ -21,51 +48,115 @@ def describe(value):
     return type(value).__name__
 
 
-def differences(
-    answer, expected, *, what="your answer", items=None, reveal=True, rtol=1e-4, atol=1e-5
-):
+def differences(answer, expected, *, what="your answer", expect=ANY, items=None, close=None):
     """Sentences saying how ``answer`` differs from ``expected`` (empty: they agree).
 
-    ``reveal=False`` says only whether a wrong number is too large or too small, for
-    exercises whose answer *is* the number. ``items`` names the items of a list or tuple
-    (``["dz/dx", "dy/dx"]``), which are otherwise called item 0, item 1, ...
+    ``items`` names the items of a list answer (``["df/da", "df/db"]``); ``close(got, want)``
+    says which elements agree (default: ``np.isclose`` with rtol 1e-4, atol 1e-5).
 
     Examples
     --------
     >>> import eagerkit as ek
     >>> differences(ek.constant([1.0, 2.0]), ek.constant([1.0, 3.0]))
-    ['your answer differs at element [1]: it is 2.0 where 3.0 is expected']
-    >>> differences(ek.constant(1.0), ek.constant([1.0]))
-    ['your answer has shape () but shape (1,) is expected']
+    ['your answer differs at element [1]: its value there is 2.0, too small']
+    >>> differences([[1.0], [2.0]], ek.constant([1.0, 2.0]))  # keepdims left in: the same
+    []
     """
     if isinstance(expected, (tuple, list)):
-        return _sequence_differences(answer, expected, what, items, reveal, rtol, atol)
-    if isinstance(expected, (str, bool)) or expected is None:
-        if answer == expected:
-            return []
-        shown = repr(expected) if reveal else "something else"
-        return [f"{what} is {short(repr(answer))}, but {shown} is expected"]
-    if isinstance(expected, Tensor) and not isinstance(answer, Tensor):
-        return [f"{what} is a {describe(answer)}; an ek.Tensor is expected"]
-    if not isinstance(answer, (Tensor, np.ndarray, int, float, np.number)):
-        return [f"{what} is a {describe(answer)}; a number or a tensor is expected"]
+        return _sequence_differences(answer, expected, what, expect, items, close)
+    if answer is ...:
+        return [f"{what} is still ..., the placeholder"]
+    kind = _kind_problem(answer, expected, what, expect)
+    if kind:
+        return [kind]
     got, want = _array(answer), _array(expected)
-    if got.shape != want.shape:
-        return [f"{what} has shape {got.shape} but shape {want.shape} is expected"]
-    if isinstance(expected, Tensor) and answer.dtype != expected.dtype:
-        return [f"{what} has dtype {answer.dtype.name} but {expected.dtype.name} is expected"]
-    if isinstance(expected, Tensor) and answer.device != expected.device:
-        return [f"{what} is on {_place(answer)} but is expected on {_place(expected)}"]
-    return _value_differences(got, want, what, reveal, rtol, atol)
+    if not _same_shape(got.shape, want.shape, expect.exact_shape):
+        return [
+            f"{what} has shape {got.shape} but shape {want.shape} is expected{expect.said()}: "
+            + _shape_reason(got.shape, want.shape)
+        ]
+    dtype = _dtype_problem(answer, got, want, what, expect)
+    if dtype:
+        return [dtype]
+    if expect.device and isinstance(answer, Tensor) and answer._device.name != expect.device:
+        return [
+            f"{what} is on {answer._device.name} but is expected on {expect.device}{expect.said()}"
+        ]
+    return value_differences(got.reshape(want.shape), want, what, close)
 
 
-def _place(tensor):
-    """The device's short name, /cpu:0, rather than TF's full /job:localhost/... name."""
-    return tensor._device.name
+def _kind_problem(answer, expected, what, expect):
+    if isinstance(expected, str):
+        return (
+            None
+            if isinstance(answer, str)
+            else f"{what} is a {describe(answer)}; a string is expected"
+        )
+    numberlike = (Tensor, np.ndarray, np.number, int, float, bool, np.bool_)
+    if not isinstance(answer, numberlike) and not _nested_numbers(answer):
+        return f"{what} is a {describe(answer)}; a number or a tensor is expected"
+    if expect.kind == "tensor" and not isinstance(answer, Tensor):
+        return f"{what} is a {describe(answer)}; an ek.Tensor is expected{expect.said()}"
+    if expect.kind == "int" and (isinstance(answer, bool) or not isinstance(answer, int)):
+        return f"{what} is a {describe(answer)}; a Python int is expected{expect.said()}"
+    if expect.kind == "float" and (isinstance(answer, bool) or not isinstance(answer, float)):
+        return f"{what} is a {describe(answer)}; a Python float is expected{expect.said()}"
+    return None
+
+
+def _nested_numbers(value):
+    """A (nested) list of numbers, as ``[[1.0, 2.0]]``: a tensor written in Python."""
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):
+        return False
+    return isinstance(value, (list, tuple)) and array.dtype.kind in "biuf"
+
+
+def _dtype_problem(answer, got, want, what, expect):
+    name = answer.dtype.name if isinstance(answer, Tensor) else str(got.dtype)
+    if expect.dtype:
+        if name != expect.dtype:
+            return f"{what} has dtype {name} but {expect.dtype} is expected{expect.said()}"
+        return None
+    if want.dtype.kind == "f" and got.dtype.kind not in "biuf":
+        return f"{what} has dtype {name}; numbers are expected"
+    return None
+
+
+def _shape_reason(got, want):
+    """What a wrong shape usually means, in words a student can act on."""
+    if want and not got:
+        return (
+            "one value per element or row is expected, not one number for all (a mean or a "
+            "sum over every axis?)"
+        )
+    if len(got) < len(want):
+        return (
+            "an axis that must stay was reduced or squeezed away: check the axis of each reduction"
+        )
+    if len(got) > len(want):
+        return "an axis is left over: check the axis of each reduction (or a keepdims)"
+    if sorted(got) == sorted(want):
+        return "the same sizes in another order: the axes are swapped (a transpose?)"
+    return "check the axis each reduction or product runs over"
+
+
+def _same_shape(got, want, exact):
+    if got == want:
+        return True
+    if exact or len(got) < len(want):  # an axis squeezed away is a mistake; one kept is not
+        return False
+    return tuple(n for n in got if n != 1) == tuple(n for n in want if n != 1)
 
 
 def _array(value):
     return np.asarray(value.numpy() if isinstance(value, Tensor) else value)
+
+
+def isclose(got, want, rtol=1e-4, atol=1e-5):
+    """Elementwise agreement, nan agreeing with nan (float64, so float16 answers compare)."""
+    return np.isclose(got.astype(np.float64), want.astype(np.float64), rtol, atol, equal_nan=True)
 
 
 def same_values(answer, expected):
@@ -82,10 +173,10 @@ def same_values(answer, expected):
     got, want = _array(answer), _array(expected)
     if got.shape != want.shape or got.dtype.kind not in "biuf" or want.dtype.kind not in "biuf":
         return False
-    return bool(np.allclose(got.astype(np.float64), want.astype(np.float64), rtol=1e-4, atol=1e-5))
+    return bool(np.all(isclose(got, want)))
 
 
-def _sequence_differences(answer, expected, what, items, reveal, rtol, atol):
+def _sequence_differences(answer, expected, what, expect, items, close):
     if not isinstance(answer, (tuple, list)):
         return [f"{what} is a {describe(answer)}; a list of {len(expected)} items is expected"]
     if len(answer) != len(expected):
@@ -93,32 +184,67 @@ def _sequence_differences(answer, expected, what, items, reveal, rtol, atol):
     problems = []
     for i, (got, want) in enumerate(zip(answer, expected, strict=True)):
         item = f"{items[i]} in {what}" if items else f"item {i} of {what}"
-        problems += differences(got, want, what=item, reveal=reveal, rtol=rtol, atol=atol)
+        problems += differences(got, want, what=item, expect=expect, close=close)
+    if problems and len(expected) == 2 and _in_order(answer[::-1], expected, close):
+        return [f"{what} has the right items in the wrong order (swap them)"]
     return problems
 
 
-def _value_differences(got, want, what, reveal, rtol, atol):
+def _in_order(answer, expected, close):
+    return all(
+        not differences(got, want, close=close) for got, want in zip(answer, expected, strict=True)
+    )
+
+
+def value_differences(got, want, what, close=None):
+    """One sentence for the first element that is off, or none; never the expected value."""
     if got.dtype.kind in "biu" and want.dtype.kind in "biu":
         wrong = got != want
     else:
-        close = np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol)
-        wrong = ~close
+        wrong = ~(close or isclose)(got, want)
     if not np.any(wrong):
         return []
     element = tuple(int(i) for i in np.argwhere(wrong)[0])
     at = f" at element {list(element)}" if got.ndim else ""
-    value, target = got[element], want[element]
-    if reveal:
-        return [f"{what} differs{at}: it is {_number(value)} where {_number(target)} is expected"]
-    if np.isnan(value):
-        return [f"{what} is nan{at}"]
+    value, target = np.asarray(got[element]), np.asarray(want[element])
+    if np.isnan(value.astype(np.float64)) or np.isinf(value.astype(np.float64)):
+        return [f"{what} is {number(value)}{at}"]
+    if _one_factor(got, want, wrong):
+        how = "every element is off by the same factor"
+        return [f"{what} is {number(value)}{at}: {how} (a constant factor missing or extra)"]
+    if np.sign(value) == -np.sign(target) and np.isclose(abs(value), abs(target), 1e-4, 1e-5):
+        return [f"{what} has the wrong sign{at} (it is {number(value)})"]
     direction = "too large" if value > target else "too small"
-    return [f"{what} is {direction}{at} ({_number(value)})"]
+    if not got.ndim:
+        return [f"{what} is {number(value)}, which is {direction}"]
+    return [f"{what} differs{at}: its value there is {number(value)}, {direction}"]
 
 
-def _number(value):
-    value = np.asarray(value).item()
-    if isinstance(value, float):
-        text = f"{value:.4g}"
-        return text if any(c in text for c in ".ein") else text + ".0"
-    return str(value)
+def _one_factor(got, want, wrong):
+    """True when got = c * want for one c != 1 (and at least two nonzero elements agree on
+    it): the mistake is a factor, not a formula."""
+    if got.size < 2 or not np.all(np.isfinite(got)) or not np.all(np.isfinite(want)):
+        return False
+    nonzero = np.abs(want) > 1e-6
+    if nonzero.sum() < 2 or np.any(np.abs(got[~nonzero]) > 1e-6):
+        return False
+    ratios = got[nonzero].astype(np.float64) / want[nonzero]
+    c = ratios[0]
+    return abs(c - 1) > 1e-3 and abs(c + 1) > 1e-3 and np.allclose(ratios, c, rtol=1e-3)
+
+
+def short_value(value):
+    """The value as the message shows it (4 significant digits, a few elements at most).
+
+    Examples
+    --------
+    >>> short_value(np.float32(-2.06)), short_value([[1.0, 2.5]])
+    ('-2.06', '[[1.0, 2.5]]')
+    """
+    return short(_listed(_array(value).tolist()), 60)
+
+
+def _listed(value):
+    if isinstance(value, list):
+        return "[" + ", ".join(_listed(v) for v in value) + "]"
+    return number(value)

@@ -1,58 +1,61 @@
-"""Where does a student's computation first go wrong? Compare two tapes, op by op.
+"""Where does a student's computation first go wrong? Blame an op only when the values prove it.
 
-The student's function and the reference run on the same inputs, each under its own
-persistent tape. Tensors are matched across the two tapes by *value* (the student may
-write the same computation with other ops, in another order), then:
+The student's function runs under a persistent tape (``Trace``). An op is blamed for a wrong
+*value* only when both hold:
 
-- forward: the first op on the student's tape that feeds the result and computes a value
-  the reference never computes is where the student's arithmetic left the right path;
-- backward: the tensors whose total gradient is known, in the order the reverse sweep
-  completes them (each op's output, then the inputs), are compared with the reference's
-  gradient for the same value. The first wrong one was given its gradient by the VJPs of
-  its consumers: the culprit is the consumer the sweep visited (a user's custom gradient
-  in preference to a built-in op, whose VJP the engine's tests already check).
+- its output is a value that no correct computation makes (it matches none of the
+  reference's values), and
+- putting one of the reference's values in its place, and running the rest of the student's
+  own code on it, makes the whole result right.
+
+A correct step spelled differently (``t**2`` where the reference wrote ``0.5*t*t``) fails the
+second test and is never blamed. When no single op passes both, no op is named.
+
+For a wrong *gradient* with a right value, the engine's own VJPs are right (its tests check
+them), so the op to blame is either the one whose VJP turns a finite gradient into nan or
+inf (``sqrt`` at 0, under an ``ek.where``), or the student's own op (a custom gradient or a
+``defop``), whose VJP is the student's.
 """
+
+import contextlib
+import io
 
 import numpy as np
 
+from eagerkit import recording
 from eagerkit.tape import READ_VARIABLE, GradientTape
 from eagerkit.tensor import Tensor
 
 from ..tape_view.model import host
+from .compare import isclose
 
 
 class Trace:
-    """``fn(*inputs)`` run under a persistent tape, with its reverse sweep collected."""
+    """``fn(*inputs)`` run under a persistent tape, with its reverse sweep collected and the
+    ops in the order they ran (``dispatched``)."""
 
-    def __init__(self, fn, inputs):
+    def __init__(self, fn, inputs, upstream=None):
         self.inputs = inputs
         self.tape = GradientTape(persistent=True)
         self.steps = []  # BackwardSteps, in sweep order
+        self.dispatched = []  # every op's output, in the order the ops ran
         self.tape.listeners.append(self)
-        with self.tape:
-            for x in inputs:
-                if x.dtype.is_floating:
-                    self.tape.watch(x)
+        floats = [x for x in inputs if isinstance(x, Tensor) and x.dtype.is_floating]
+        with quiet(), running(self._ran), self.tape:
+            self.tape.watch(floats)
             self.output = fn(*inputs)
-        self.grads = [None] * len(inputs)
-        floats = [x for x in inputs if x.dtype.is_floating]
-        if isinstance(self.output, Tensor) and self.output.dtype.is_floating and floats:
-            found = dict(zip(map(id, floats), self.tape.gradient(self.output, floats), strict=True))
-            self.grads = [found.get(id(x)) for x in inputs]  # integers: None, and no warning
+        if _is_float_tensor(self.output) and floats:
+            seed = None if upstream is None else _seed(upstream, self.output)
+            self.tape.gradient(self.output, floats, output_gradients=seed)
+
+    def _ran(self, op, inputs, output):
+        self.dispatched.append(output)
 
     def on_record(self, tape, record):
         pass
 
     def on_backward(self, tape, step):
         self.steps.append(step)
-
-    def completed_gradients(self):
-        """``(tensor, gradient array, step or None)``, in the order the sweep completes them."""
-        for k, step in enumerate(self.steps):
-            yield step.record.output, host(step.g, step.record.output._device), k
-        for x, g in zip(self.inputs, self.grads, strict=True):
-            if x.dtype.is_floating:  # None: no gradient reached x, which reads as zeros
-                yield x, np.zeros(x.shape) if g is None else g.numpy(), None
 
     def feeds_output(self):
         """Indices of the records the output depends on."""
@@ -65,73 +68,114 @@ class Trace:
                 needed.update(id(x) for x in record.inputs)
         return used
 
-
-class ValueIndex:
-    """Find a tensor's counterpart on another tape by its value (same shape, close values);
-    among several, the one an op of the same name made."""
-
-    def __init__(self, entries):
-        self._entries = [(np.asarray(value), op, item) for value, op, item in entries]
-
-    def find(self, value, op=None, default=None):
-        value = np.asarray(value)
-        found = [
-            (known_op, item)
-            for known, known_op, item in self._entries
-            if known.shape == value.shape and np.allclose(known, value, rtol=1e-4, atol=1e-5)
-        ]
-        same_op = [item for known_op, item in found if known_op == op]
-        return (same_op or [item for _, item in found] or [default])[0]
+    def position(self, output):
+        """Where ``output`` is in the order the ops ran (None if no op made it)."""
+        for i, made in enumerate(self.dispatched):
+            if made is output:
+                return i
+        return None
 
 
-def first_wrong_value(student, reference):
-    """The index of the first record feeding the student's result whose value the
-    reference never computes, or None."""
-    known = [(x.numpy(), None, True) for x in reference.inputs]
-    known += [(r.output.numpy(), r.op.name, True) for r in reference.tape.records]
-    index = ValueIndex(known)
+def _is_float_tensor(value):
+    return isinstance(value, Tensor) and value.dtype.is_floating
+
+
+def _seed(upstream, output):
+    array = np.asarray(upstream)
+    return array.reshape(output.shape).astype(output.dtype.as_numpy_dtype)
+
+
+@contextlib.contextmanager
+def running(callback):
+    recording.add_callback(callback)
+    try:
+        yield
+    finally:
+        recording.remove_callback(callback)
+
+
+@contextlib.contextmanager
+def quiet():
+    """The student's prints, hidden while a check calls the function again and again."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        yield
+
+
+def reference_values(reference):
+    """Every value the correct computation makes: its inputs and each op's output."""
+    values = [x.numpy() for x in reference.inputs if isinstance(x, Tensor)]
+    values += [r.output.numpy() for r in reference.tape.records]
+    return [np.asarray(v) for v in values]
+
+
+def _known(value, pool):
+    return any(v.shape == value.shape and np.all(isclose(value, v)) for v in pool)
+
+
+def first_wrong_value(fn, student, reference, want):
+    """The index of the record to blame for a wrong value, or None (see the module's text)."""
+    pool = reference_values(reference)
     used = student.feeds_output()
+    tried = 0
     for i, record in enumerate(student.tape.records):
-        if i in used and record.op is not READ_VARIABLE:
-            if not index.find(record.output.numpy(), record.op.name, False):
+        if i not in used or record.op is READ_VARIABLE:
+            continue
+        value = np.asarray(record.output.numpy())
+        if _known(value, pool):
+            continue
+        position = student.position(record.output)
+        if position is None:
+            continue
+        for candidate in [v for v in pool if v.shape == value.shape][:30]:
+            tried += 1
+            if tried > 200:  # a long computation: give up rather than keep the student waiting
+                return None
+            if _fixed_by(fn, student.inputs, position, candidate, want):
                 return i
     return None
 
 
-def first_wrong_gradient(student, reference):
-    """``(record index, tensor, student gradient, reference gradient)`` for the first
-    wrong gradient of the student's sweep, or None."""
-    index = ValueIndex(
-        (t.numpy(), reference.steps[k].record.op.name, g)
-        for t, g, k in reference.completed_gradients()
-        if k is not None  # an op's output; the inputs are matched by position
-    )
-    given = {id(x): g for x, g, k in reference.completed_gradients() if k is None}  # same inputs
-    visited = {id(step.record): k for k, step in enumerate(student.steps)}
-    for tensor, got, k in student.completed_gradients():
-        if k is None:
-            want = given.get(id(tensor))
-        else:
-            want = index.find(tensor.numpy(), student.steps[k].record.op.name)
-        if want is None or np.allclose(got, want, rtol=1e-4, atol=1e-5):
+def _fixed_by(fn, inputs, position, value, want):
+    """Whether the student's result is right once the op that ran at ``position`` gives
+    ``value`` instead of what it computed."""
+    count = [0]
+
+    def substitute(op, op_inputs, output):
+        if count[0] == position and isinstance(output, Tensor):
+            output._data = np.asarray(value, output.dtype.as_numpy_dtype)
+        count[0] += 1
+
+    try:
+        with quiet(), running(substitute):
+            got = fn(*inputs)
+    except Exception:  # the student's code may not survive a changed value
+        return False
+    if not isinstance(got, Tensor) or not isinstance(want, Tensor):
+        return False
+    got, target = got.numpy(), want.numpy()
+    return got.size == target.size and bool(np.all(isclose(got.reshape(target.shape), target)))
+
+
+def nan_source(student):
+    """``(record index, step)`` of the first backward step whose VJP made nan or inf from a
+    finite incoming gradient, or None."""
+    for step in student.steps:
+        g = host(step.g, step.record.output._device)
+        if not np.all(np.isfinite(g)):
             continue
-        culprit = _culprit(student, tensor, visited)
-        if culprit is not None:
-            return culprit, tensor, got, want
+        for gx, x in zip(step.input_grads, step.record.inputs, strict=False):
+            if gx is not None and not np.all(np.isfinite(host(gx, x._device))):
+                return step.index, step
     return None
 
 
-def _culprit(trace, tensor, visited):
-    """The record the sweep visited that sent ``tensor`` (part of) its gradient."""
-    consumers = [
-        i
-        for i, r in enumerate(trace.tape.records)
-        if id(r) in visited and any(x is tensor for x in r.inputs)
-    ]
-    if not consumers:
-        return None
-    custom = [i for i in consumers if is_users_op(trace.tape.records[i].op)]
-    return (custom or consumers)[0]
+def users_op(trace):
+    """The index of the first op on the tape whose VJP the student wrote, or None."""
+    used = trace.feeds_output()
+    for index, record in enumerate(trace.tape.records):
+        if index in used and is_users_op(record.op):
+            return index
+    return None
 
 
 def is_users_op(op):

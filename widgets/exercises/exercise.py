@@ -1,24 +1,23 @@
 """Exercises and their checks: a value to compute, or a function to write.
 
 Each lesson's exercises are defined in ``lessonNN.py`` beside this file (the reference the
-answer is compared with, and the hints) and looked up by their number with
-``exercise("5.1")``. A check never shows the reference's code, and a hint never gives the
-solution.
+answer is compared with, the template the student copy hands out, and the hints) and looked
+up by their number with ``exercise("5.1")``. A check judges what the answer *does*: it never
+reads source text, never shows the reference's code or the value asked for, and a hint never
+gives the solution.
 """
 
+import contextlib
 import importlib
-import inspect
 
-import numpy as np
-
-from eagerkit.tensor import Tensor, convert_to_tensor
-
-from .compare import differences, same_values
+from .compare import ANY, differences
+from .draws import Draws, fresh_seed
+from .placeholder import is_placeholder_value, is_template_function
 from .result import Hint, Result
+from .state import check_state
 from .text import short
 
 _EXERCISES = {}  # "5.1" -> Exercise
-PLACEHOLDER = "# your code here"  # what the student copies have in place of a solution
 
 
 def exercise(key):
@@ -44,38 +43,95 @@ def exercise(key):
     return _EXERCISES[key]
 
 
-def unanswered(answer):
-    """True for the placeholder ``...`` (alone or inside a tuple or list), for None, and
-    for a function whose source still holds the student copy's ``# your code here``."""
-    if answer is ... or answer is None:
-        return True
-    if callable(answer):
-        try:
-            return PLACEHOLDER in inspect.getsource(answer)
-        except (OSError, TypeError):  # no source to read (a builtin, a lambda made by exec)
-            return False
-    return isinstance(answer, (tuple, list)) and any(unanswered(a) for a in answer)
+def all_exercises():
+    """Every exercise of every lesson, in order."""
+    for number in range(1, 16):
+        with contextlib.suppress(ModuleNotFoundError):
+            importlib.import_module(f"{__package__}.lesson{number:02d}")
+    lessons = [ex for ex in _EXERCISES.values() if 1 <= int(ex.key.split(".")[0]) <= 15]
+    return sorted(lessons, key=lambda ex: tuple(map(int, ex.key.split("."))))
+
+
+class NotAnswered(Exception):  # a verdict, not an error
+    """Raised inside ``judge`` to say "not answered yet", with the reason as its message."""
+
+
+class StudentRaised(Exception):
+    """The student's code raised ``error`` (while the check called it ``when``); ``advice``
+    says what to look at, in the section's words."""
+
+    def __init__(self, error, when="", advice=None):
+        super().__init__(error)
+        self.error, self.when, self.advice = error, when, advice
+
+
+@contextlib.contextmanager
+def student_code(when="", advice=None):
+    """Around every call into the student's code: an error there is the student's, reported
+    as such; an error anywhere else is the check's own and is raised."""
+    try:
+        yield
+    except (NotAnswered, StudentRaised):
+        raise
+    except Exception as error:
+        raise StudentRaised(error, when, advice) from error
 
 
 class Exercise:
-    """Base class: a numbered exercise with hints. Subclasses define ``judge(answer)``."""
+    """Base class: a numbered exercise with hints. Subclasses define ``judge(answer, draw)``.
 
-    def __init__(self, key, title, *, hints):
+    template : the exercise cell as the student copy has it (``...`` in place of the
+        solution). An answer that is still that cell's function, by its code, or still the
+        ``placeholder`` value, is "not answered yet"; everything else is judged.
+    needs : devices the check needs (``"/sim:0"``); the check makes them available itself.
+    """
+
+    needs = ()
+    draws_inputs = False  # whether a wrong verdict names the seed of its inputs
+
+    def __init__(self, key, title, *, hints, template=None, placeholder=...):
         self.key, self.title, self.hints = key, title, list(hints)
+        self.template, self.placeholder = template, placeholder
         self._hints_given = 0
         _EXERCISES[key] = self
 
-    def check(self, answer):
-        """Judge ``answer``: a Result that says right, wrong (and why) or not answered yet."""
-        if unanswered(answer):
+    def unanswered(self, answer):
+        if is_placeholder_value(answer, self.placeholder):
+            return True
+        return is_template_function(answer, self.template)
+
+    def check(self, answer, *, seed=None):
+        """Judge ``answer``: a Result that says right, wrong (and why) or not answered yet.
+        ``seed`` draws the inputs of an earlier run again (its message names the seed)."""
+        if self.unanswered(answer):
             return self.result("unanswered", [_HOW_TO_ANSWER.format(key=self.key)])
+        seed = fresh_seed() if seed is None else int(seed)
         try:
-            return self.judge(answer)
+            with check_state(self.needs):
+                result = self.judge(answer, Draws(seed))
         except NotAnswered as reason:
             return self.result("unanswered", [str(reason)])
-        except Exception as error:  # the student's code failed: say how, don't raise
-            text = short(f"{type(error).__name__}: {error}", 300)
-            return self.result("wrong", [f"your code raised {text}"])
+        except StudentRaised as raised:
+            text = short(f"{type(raised.error).__name__}: {raised.error}", 300)
+            when = f" {raised.when}" if raised.when else ""
+            advice = [raised.advice] if raised.advice else []
+            result = self.result("wrong", [f"your code raised{when} {text}", *advice])
+        if result.status == "wrong" and self.draws_inputs:
+            name = getattr(answer, "__name__", "answer")
+            result.lines.append(
+                f"(the inputs were drawn with seed {seed}: "
+                f'exercise("{self.key}").check({name}, seed={seed}) draws them again)'
+            )
+        return result
+
+    def answer_values(self, seed):
+        """The values this exercise asks for, as drawn with ``seed`` (what no message may
+        show): for tests. None where the answer is not values (a mechanism, a name)."""
+        with check_state(self.needs):
+            return self.values_asked(Draws(seed))
+
+    def values_asked(self, draw):
+        return None
 
     def hint(self):
         """The next hint (they get more specific; none gives the solution)."""
@@ -85,6 +141,9 @@ class Exercise:
 
     def result(self, status, lines=(), **where):
         return Result(self.key, self.title, status, lines, **where)
+
+    def verdict(self, problems):
+        return self.result("wrong", problems) if problems else self.result("right", [])
 
     def __repr__(self):
         return f"<exercise {self.key}: {self.title}>"
@@ -96,185 +155,32 @@ _HOW_TO_ANSWER = (
 )
 
 
-class NotAnswered(Exception):  # a verdict, not an error
-    """Raised inside ``judge`` to say "not answered yet", with the reason as its message."""
-
-
-_NotAnswered = NotAnswered  # the name lesson 12's checks import
-
-
 class ValueExercise(Exercise):
-    """Compute a value. ``expected()`` gives the reference value (a tensor, number, list...).
+    """Compute a value. ``expected()`` gives the reference value (a tensor, number, list...),
+    computed in the check's own state; ``expect`` says what the prompt states about it (a
+    dtype, a kind), and ``items`` names the items of a list answer. No message shows the
+    expected value."""
 
-    ``reveal=False`` keeps the expected number out of the message (it says too large or
-    too small) for exercises whose answer *is* a number. ``items`` names the items of an
-    answer that is a list.
-    """
+    def __init__(self, key, title, *, expected, hints, expect=ANY, items=None, **kwargs):
+        super().__init__(key, title, hints=hints, **kwargs)
+        self.expected, self.expect, self.items = expected, expect, items
 
-    def __init__(
-        self, key, title, *, expected, hints, items=None, reveal=True, rtol=1e-4, atol=1e-5
-    ):
-        super().__init__(key, title, hints=hints)
-        self.expected, self.items, self.reveal = expected, items, reveal
-        self.rtol, self.atol = rtol, atol
+    def values_asked(self, draw):
+        return self.expected()
 
-    def judge(self, answer):
-        problems = differences(
-            answer,
-            self.expected(),
-            items=self.items,
-            reveal=self.reveal,
-            rtol=self.rtol,
-            atol=self.atol,
-        )
-        if problems:
-            return self.result("wrong", problems)
-        return self.result("right", [])
+    def judge(self, answer, draw):
+        want = self.expected()
+        return self.verdict(differences(answer, want, expect=self.expect, items=self.items))
 
 
 class CustomExercise(Exercise):
-    """An exercise judged by ``judge(answer)``, which returns the sentences saying what is
-    wrong (none: right). For what values and gradients cannot say (how often a function
-    traced, how far an optimizer got)."""
+    """An exercise judged by ``judge(answer, draw)``, which returns the sentences saying
+    what is wrong (none: right). For what values and gradients cannot say (how often a
+    function traced, how far an optimizer got, which op a NaN starts at)."""
 
-    def __init__(self, key, title, *, judge, hints):
-        super().__init__(key, title, hints=hints)
-        self._judge = judge
+    def __init__(self, key, title, *, judge, hints, needs=(), draws_inputs=True, **kwargs):
+        super().__init__(key, title, hints=hints, **kwargs)
+        self._judge, self.needs, self.draws_inputs = judge, tuple(needs), draws_inputs
 
-    def judge(self, answer):
-        problems = self._judge(answer)
-        return self.result("wrong", problems) if problems else self.result("right", [])
-
-
-class FunctionExercise(Exercise):
-    """Write a function. It is called on each of ``inputs`` and compared with ``reference``:
-    values (shape, dtype, elements), then, up to ``order``, gradients with respect to each
-    argument. A wrong value or gradient is traced to the first op on the student's tape
-    where it goes wrong, shown highlighted in a TapeView.
-
-    The gradients are those of ``sum(upstream * fn(*x))``: ``upstream`` (default: ones) is
-    the gradient arriving from above, as a bigger model would send it.
-    """
-
-    def __init__(
-        self,
-        key,
-        title,
-        *,
-        reference,
-        inputs,
-        hints,
-        order=1,
-        upstream=None,
-        items=None,
-        rtol=1e-4,
-        atol=1e-5,
-    ):
-        super().__init__(key, title, hints=hints)
-        self.reference, self.inputs, self.order = reference, inputs, order
-        self.items = items  # names of the results, for a function that returns several
-        self.upstream = upstream  # the gradient that arrives at the output (default: ones)
-        self.rtol, self.atol = rtol, atol
-        self.names = list(inspect.signature(reference).parameters)
-
-    def judge(self, fn):
-        if not callable(fn):
-            return self.result("wrong", [f"a function is expected, got {type(fn).__name__}"])
-        name = getattr(fn, "__name__", "your function")
-        passed = []  # the calls that were right so far
-        for args in self.inputs:
-            tensors = [convert_to_tensor(a) for a in args]  # TF's dtypes: float32, int32
-            call = f"{name}({', '.join(short(_text(a), 30) for a in args)})"
-            got = fn(*tensors)
-            if got is None or got is ...:
-                return self.result(
-                    "wrong",
-                    [
-                        f"{call} returned {got!r}: is a return missing, or is it a gradient "
-                        "that came out None (was the source watched?)"
-                    ],
-                )
-            want = self.reference(*tensors)
-            problems = differences(
-                got,
-                want,
-                what=call,
-                items=self.items,
-                rtol=self.rtol,
-                atol=self.atol,
-            )
-            if problems and passed and hasattr(fn, "trace_count"):
-                return self.result("wrong", problems + [_frozen(passed[0])])
-            if problems and same_values(got, want):  # a dtype or a device: the tape can't help
-                return self.result("wrong", problems)
-            if problems:
-                return self._wrong(fn, tensors, problems, forward=True)
-            if self.order:
-                problems = self._gradient_differences(self._weighted(fn), tensors, call)
-                if problems:
-                    return self._wrong(fn, tensors, problems, forward=False)
-            passed.append(call)
-        return self.result("right", [])
-
-    def _weighted(self, fn):
-        if self.upstream is None:
-            return fn
-        upstream = convert_to_tensor(np.asarray(self.upstream, np.float32))
-
-        def weighted(*args):
-            return fn(*args) * upstream
-
-        weighted.__name__ = "weighted"  # the output times upstream, as the view labels it
-        return weighted
-
-    def _gradient_differences(self, fn, tensors, call):
-        from .gradients import derivatives
-
-        mine = derivatives(fn, tensors, self.order)
-        theirs = derivatives(self._weighted(self.reference), tensors, self.order)
-        for order, (got_all, want_all) in enumerate(zip(mine, theirs, strict=True), start=1):
-            for name, got, want in zip(self.names, got_all, want_all, strict=True):
-                what = _derivative_text(order, name, call, self.upstream)
-                if want is not None and got is None:
-                    return [
-                        f"{what} is None: no gradient reaches {name} (an op on the way has "
-                        "no gradient, such as ek.round or a cast to an integer, or the value "
-                        "left the tape through numpy)"
-                    ]
-                if want is None:
-                    continue
-                problems = differences(got, want, what=what, rtol=self.rtol, atol=self.atol)
-                if problems:
-                    return problems
-        return []
-
-    def _wrong(self, fn, tensors, problems, *, forward):
-        from .pointing import point_at
-
-        if not forward:  # the gradient compared is that of the output times upstream
-            fn, reference = self._weighted(fn), self._weighted(self.reference)
-        else:
-            reference = self.reference
-        lines, where = point_at(fn, reference, tensors, self.names, forward=forward)
-        return self.result("wrong", problems + lines, **where)
-
-
-def _frozen(right_call):
-    return (
-        f"{right_call} was right: an ek.function traced then, and calls with the same shapes "
-        "and dtypes reuse that trace, with every choice Python made while tracing frozen in"
-    )
-
-
-def _text(value):
-    return str(value.numpy().tolist() if isinstance(value, Tensor) else np.asarray(value).tolist())
-
-
-def _derivative_text(order, name, call, upstream=None):
-    if upstream is not None:
-        call = f"{call} * {_text(upstream)}"
-    if order == 1:
-        return f"the gradient of {call} with respect to {name}"
-    return (
-        f"the order-{order} derivative (gradient of the gradient) of {call} with respect to {name}"
-    )
+    def judge(self, answer, draw):
+        return self.verdict(self._judge(answer, draw))

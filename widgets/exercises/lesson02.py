@@ -1,31 +1,72 @@
 """Lesson 02 (the tape): gradients by hand through a fan-out, and reading a tape."""
 
+import numpy as np
+
 import eagerkit as ek
 
-from .exercise import FunctionExercise, ValueExercise
+from .function_exercise import FunctionExercise
 
-ValueExercise(
+
+def _by_tape(a, b):
+    return [b, a + 2.0 * b]
+
+
+def _no_tape(fn, seen, args):
+    if seen.tapes:
+        return [
+            "the values are right, but a GradientTape computed them: the exercise is the "
+            "sweep by hand, each VJP applied in your own arithmetic"
+        ]
+    return []
+
+
+FunctionExercise(
     "2.1",
     "The sweep by hand",
-    expected=lambda: [3.0, 8.0],
+    reference=_by_tape,
+    inputs=lambda draw: (
+        [(2.0, 3.0)] + [tuple(float(v) for v in draw.floats((2,))) for _ in range(2)]
+    ),
+    order=0,
     items=["df/da", "df/db"],
-    reveal=False,
+    mechanism=_no_tape,
+    template="def sweep_by_hand(a, b): ...",
     hints=[
-        "Draw the tape: s = add(a, b), then f = multiply(s, b). b is used twice: fan-out.",
-        "The sweep starts with df/df = 1. multiply sends b to s and s to b; add passes its "
-        "gradient on to both inputs unchanged.",
+        "Draw the tape: one add, then one multiply. b is used twice: fan-out.",
+        "The sweep starts with df/df = 1, and each op sends its gradient to its inputs "
+        "through its VJP (multiply sends each input the other one, times g).",
         "b's gradient is the sum of what reaches it along both of its uses.",
     ],
 )
 
+
+def _logistic_inputs(draw):
+    return [
+        (np.array([-2.0, 0.0, 1.5], np.float32),),
+        (draw.floats((draw.size(1, 6),), -6.0, 6.0),),
+        (draw.floats((2, 2), -4.0, 4.0),),
+        (np.array([-100.0, 95.0], np.float32),),  # far out, where a naive form overflows
+    ]
+
+
 FunctionExercise(
     "2.2",
     "Logistic, op by op",
-    reference=lambda x: 1.0 / (1.0 + ek.exp(-x)),
-    inputs=[([-2.0, 0.0, 1.5],)],
+    reference=lambda x: ek.sigmoid(x),
+    inputs=_logistic_inputs,
     order=2,
+    # Far out, exp(100) is inf in float32 and the prompt's own formula has no finite
+    # derivative there: only the value is compared.
+    kinks={1: lambda x: [np.abs(x) > 50], 2: lambda x: [np.abs(x) > 50]},
+    quantities={
+        "e^(-x), the exponential of minus x (mind its sign)": lambda x: ek.exp(-x),
+        "the denominator 1 + e^(-x) (mind the parentheses)": lambda x: 1.0 + ek.exp(-x),
+    },
+    combined="your tape makes every piece: check the numerator (the prompt's is 1 /), the "
+    "parentheses and what divides what",
+    template="def logistic(x): ...",
     hints=[
-        "logistic(x) = 1 / (1 + e^(-x)): four ops, negative, exp, add and divide.",
-        "Check the sign inside the exponential.",
+        "Four ops: a negation, an exponential, an addition and a division.",
+        "Check the sign inside the exponential: the curve must rise from 0 to 1.",
     ],
 )

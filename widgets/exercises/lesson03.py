@@ -1,22 +1,48 @@
-"""Lesson 03 (GradientTape in depth): watching, persistent tapes, nested tapes."""
+"""Lesson 03 (GradientTape in depth): watching, one persistent tape used twice, nested tapes.
+
+Each check also observes the tapes the answer used (observe.py): right numbers computed by
+hand, or by two tapes where one persistent tape is asked for, are not what the section
+teaches, and the check says so.
+"""
 
 import numpy as np
 
 import eagerkit as ek
 
-from .exercise import FunctionExercise, ValueExercise
+from .function_exercise import FunctionExercise
 
 
-def _gradient_of_square(x):
-    return 2.0 * x
+def _vectors(draw):
+    return [
+        (np.float32(draw.floats((), -4.0, 4.0)),),
+        (np.array([0.0, -2.0, 1.5], np.float32),),
+        (draw.floats((draw.size(1, 6),), -3.0, 3.0),),
+    ]
+
+
+def _a_tape_gave_it(fn, seen, args):
+    if not seen.used_tapes():
+        return [
+            "the values are right, but no GradientTape gave them: the exercise is to make "
+            "the tape record y = x * x (so that its gradient() has something to play back)"
+        ]
+    return []
 
 
 FunctionExercise(
     "3.1",
     "Watch what you differentiate",
-    reference=_gradient_of_square,
-    inputs=[(4.0,), ([1.0, -2.0],)],
+    reference=lambda x: 2.0 * x,
+    inputs=_vectors,
     order=0,
+    mechanism=_a_tape_gave_it,
+    template=(
+        "def gradient_of_square(x):\n"
+        "    with ek.GradientTape() as tape:\n"
+        "        ...\n"
+        "        y = x * x\n"
+        "    return tape.gradient(y, x)\n"
+    ),
     hints=[
         "A constant is not watched unless you ask: the tape did not record y = x * x.",
         "The tape has a method for that, called inside the with-block, before the ops.",
@@ -24,16 +50,37 @@ FunctionExercise(
 )
 
 
-def _persistent_pair():
-    x = np.float32(0.5)
-    return [ek.constant(2 * np.sin(x) * np.cos(x)), ek.constant(np.cos(x))]
+def _sin_gradients(x):
+    y = ek.sin(x)
+    return [2.0 * y * ek.cos(x), ek.cos(x)]
 
 
-ValueExercise(
+def _one_persistent_tape(fn, seen, args):
+    used = seen.used_tapes()
+    if not used:
+        return ["the values are right, but no GradientTape gave them: use one tape, twice"]
+    if len(used) > 1:
+        return [
+            f"the values are right, but {len(used)} tapes gave them: the exercise is one "
+            "tape that keeps its records (persistent) and is asked twice"
+        ]
+    if used[0].gradient_calls < 2 or not used[0].persistent:
+        return [
+            "the values are right, but the tape was asked only once: call its gradient() "
+            "once for dz/dx and once for dy/dx (a persistent tape allows that)"
+        ]
+    return []
+
+
+FunctionExercise(
     "3.2",
     "Two gradients from one tape",
-    expected=_persistent_pair,
+    reference=_sin_gradients,
+    inputs=_vectors,
+    order=0,
     items=["dz/dx", "dy/dx"],
+    mechanism=_one_persistent_tape,
+    template="def sin_gradients(x): ...",
     hints=[
         "A plain tape frees its records after the first gradient() call.",
         "GradientTape takes an argument that keeps the records for more calls.",
@@ -42,24 +89,36 @@ ValueExercise(
 
 
 def _second_derivative(x):
-    with ek.GradientTape() as outer:
-        outer.watch(x)
-        with ek.GradientTape() as inner:
-            inner.watch(x)
-            y = x**4 + x
-        dy_dx = inner.gradient(y, x)
-    return outer.gradient(dy_dx, x)
+    return 12.0 * x * x
+
+
+def _nested_tapes(fn, seen, args):
+    used = seen.used_tapes()
+    if len(used) < 2 or not seen.nested:
+        told = (
+            "no tape" if not used else "one tape" if len(used) == 1 else "tapes one after the other"
+        )
+        return [
+            f"the values are right, but they come from {told}: the exercise is two tapes, "
+            "one inside the other, the outer one recording what the inner one's gradient() "
+            "computes"
+        ]
+    return []
 
 
 FunctionExercise(
     "3.3",
     "Second derivative with nested tapes",
     reference=_second_derivative,
-    inputs=[([-1.0, 0.5, 2.0],)],
+    inputs=_vectors,
     order=0,
+    mechanism=_nested_tapes,
+    advice="with nested tapes, both tapes watch x, and the inner gradient is taken inside the "
+    "outer tape's with-block (so that the outer tape records it)",
+    template="def second_derivative(x): ...",
     hints=[
-        "Two tapes, one inside the other, both watching x; y = x**4 + x inside both.",
+        "Two tapes, one inside the other, both watching x, and the function computed inside both.",
         "Take the inner gradient *inside* the outer with-block, so the outer tape records it.",
-        "Return the outer tape's gradient of that inner gradient.",
+        "Then ask the outer tape for the gradient of that inner gradient.",
     ],
 )

@@ -1,18 +1,71 @@
-"""Lesson 04 (custom gradients): change a VJP, write one, and a straight-through estimator."""
+"""Lesson 04 (custom gradients): write a VJP, change one, and a straight-through estimator.
+
+Every check sends random upstream gradients (never ones), so a VJP that ignores the gradient
+arriving from above fails, and the check names it.
+"""
+
+import numpy as np
 
 import eagerkit as ek
 
-from .exercise import FunctionExercise
+from .diagnose import is_users_op
+from .exercise import student_code
+from .function_exercise import FunctionExercise
+from .observe import recorded_ops
+
+
+def _a_custom_gradient(fn, seen, args):
+    with student_code():
+        ops = recorded_ops(fn, args)
+    if not any(is_users_op(op) for op in ops):
+        return [
+            "the values and gradients are right, but they come from the tape's own VJPs: "
+            "the exercise is a function with its own gradient (@ek.custom_gradient)"
+        ]
+    return []
+
+
+_DECORATED = (
+    "a function that returns (value, gradient function) is a custom gradient only with the "
+    "@ek.custom_gradient decorator"
+)
+
+
+def _points(draw):
+    return [
+        (np.array([-3.0, 0.0, 0.5, 4.0], np.float32),),
+        (draw.floats((draw.size(1, 6),), -6.0, 6.0),),
+        (draw.floats((2, 3), -3.0, 3.0),),
+        (np.array([-100.0, 90.0], np.float32),),  # far out, where a recomputed exp overflows
+    ]
+
 
 FunctionExercise(
     "4.1",
     "The sigmoid's VJP",
     reference=lambda x: ek.sigmoid(x),
-    inputs=[([-3.0, 0.0, 0.5, 4.0],)],
+    inputs=_points,
     order=2,
+    # The forward the exercise gives overflows exp's second derivative out there: the first
+    # derivative (the VJP asked for) is still compared.
+    kinks={2: lambda x: [np.abs(x) > 50]},
+    mechanism=_a_custom_gradient,
+    advice=_DECORATED,
+    vjp_advice="compare grad's result with dy times the prompt's derivative σ(x)(1 − σ(x)), "
+    "factor by factor (1 - s included), written with s",
+    template=(
+        "@ek.custom_gradient\n"
+        "def sigmoid(x):\n"
+        "    s = 1.0 / (1.0 + ek.exp(-x))\n"
+        "\n"
+        "    def grad(dy):\n"
+        "        ...\n"
+        "\n"
+        "    return s, grad\n"
+    ),
     hints=[
-        "The derivative of the sigmoid is s (1 - s), with s the forward value.",
-        "grad(dy) returns the incoming dy times that derivative.",
+        "grad gets the gradient arriving from above and returns it times the derivative.",
+        "The forward value s is already there: the derivative can be written with it alone.",
         "For the second derivative the VJP must be made of ek ops on tensors (no .numpy()).",
     ],
 )
@@ -20,21 +73,32 @@ FunctionExercise(
 
 @ek.custom_gradient
 def _clip_gradient_by_value(x):
-    def grad_fn(dy):
-        return ek.clip_by_value(dy, -1.0, 1.0)
+    return ek.identity(x), lambda dy: ek.clip_by_value(dy, -1.0, 1.0)
 
-    return ek.identity(x), grad_fn
+
+def _some_beyond_one(draw, shape):
+    """Upstream gradients with elements inside [-1, 1] and beyond, on both sides."""
+    values = draw.floats(shape, -4.0, 4.0, avoid=(-1.0, 1.0), gap=0.1)
+    flat = values.reshape(-1)
+    if flat.size >= 3:
+        flat[:3] = draw.rng.permutation([2.5, -3.0, 0.4])
+    return flat.reshape(shape)
 
 
 FunctionExercise(
     "4.2",
     "Clip each gradient element",
     reference=lambda x: _clip_gradient_by_value(x),
-    inputs=[([3.0, 4.0, -1.0],)],
-    upstream=[10.0, -0.5, -3.0],
+    inputs=lambda draw: [(draw.floats((draw.size(3, 7),)),), (draw.floats((2, 3)),)],
+    upstream=_some_beyond_one,
+    mechanism=_a_custom_gradient,
+    advice=_DECORATED,
+    vjp_advice="each element of the incoming gradient is clipped on its own (by value), not "
+    "by the norm of the whole gradient",
     hints=[
         "Start from clip_gradient_by_norm: the forward pass stays the identity.",
-        "Only grad_fn changes, and it has one argument now: ek.clip_by_value(t, low, high).",
+        "Only the function that makes the gradient changes: ek has a clip for each element "
+        "on its own.",
     ],
 )
 
@@ -44,12 +108,21 @@ def _round_straight_through(x):
     return ek.round(x), lambda dy: dy
 
 
+_HALVES = tuple(k + 0.5 for k in range(-5, 5))  # round's ties: numpy and TF both go to even
+
+
 FunctionExercise(
     "4.3",
     "A straight-through estimator",
     reference=lambda x: _round_straight_through(x),
-    inputs=[([0.2, 1.7, -2.6],)],
-    upstream=[1.0, 2.0, -1.0],
+    inputs=lambda draw: [
+        (np.array([0.2, 1.7, -2.6, 0.0], np.float32),),
+        (draw.floats((draw.size(1, 6),), -5.0, 5.0, avoid=_HALVES, gap=0.05),),
+        (draw.floats((2, 2), -5.0, 5.0, avoid=_HALVES, gap=0.05),),
+    ],
+    advice=_DECORATED + "; rounding works on a whole tensor, elementwise, with ek.round",
+    vjp_advice="a straight-through estimator's backward pass sends dy on unchanged, as the "
+    "identity would",
     hints=[
         "ek.round has no gradient: the tape gives None through it.",
         "Forward: round. Backward: pretend the op was the identity.",

@@ -1,6 +1,13 @@
 """Lesson 06 (optimizers): a momentum step by hand, and moving only some variables."""
 
-from .exercise import FunctionExercise, ValueExercise
+import numpy as np
+
+import eagerkit as ek
+
+from .compare import Expect, differences
+from .exercise import CustomExercise, student_code
+from .function_exercise import FunctionExercise
+from .text import number
 
 
 def _momentum_step(weight, velocity, grad):
@@ -8,27 +15,72 @@ def _momentum_step(weight, velocity, grad):
     return weight - 0.1 * velocity, velocity
 
 
+def _states(draw):
+    n = draw.size(1, 5)
+    return [
+        tuple(draw.floats((n,)) for _ in range(3)),
+        tuple(draw.floats((2, 2)) for _ in range(3)),
+        (draw.floats((3,)), draw.floats((3,)) * 0, draw.floats((3,))),  # a first step
+    ]
+
+
 FunctionExercise(
     "6.1",
     "A momentum step by hand",
     reference=_momentum_step,
-    inputs=[([1.0, -2.0], [0.5, 0.0], [0.2, -1.0]), ([3.0], [-1.0], [2.0])],
+    inputs=_states,
     order=0,
     items=["the new weight", "the new velocity"],
+    quantities={
+        "the new velocity (momentum 0.9 times the old velocity, plus the gradient)": (
+            lambda weight, velocity, grad: _momentum_step(weight, velocity, grad)[1]
+        )
+    },
+    combined="your tape makes the new velocity: the weight moves against it, times the "
+    "learning rate (plain momentum, not Nesterov's look-ahead)",
+    template="def momentum_step(weight, velocity, grad): ...",
     hints=[
         "MomentumOptimizer(learning_rate=0.1, momentum=0.9) keeps a velocity per variable.",
-        "First the velocity: momentum times the old velocity, plus the gradient.",
-        "Then the step: the weight moves against the *new* velocity, times the learning rate.",
+        "First the velocity: it remembers a fraction of itself and adds the gradient.",
+        "Then the step: the weight moves against the *new* velocity, scaled by the learning rate.",
     ],
 )
 
-ValueExercise(
+
+def _judge_step_b_only(step_b_only, draw):
+    """Give the student's function two fresh variables, and compare what it returns and
+    what it did to them with one step of gradient descent on b alone."""
+    start_a, start_b = (float(v) for v in draw.floats((2,), -4.0, 6.0, avoid=(3.0,)))
+    a, b = ek.Variable(start_a, name="a"), ek.Variable(start_b, name="b")
+    with student_code("in step_b_only(a, b)"):
+        got = step_b_only(a, b)
+    want_b = start_b - 0.1 * 2.0 * (start_b - 3.0)
+    what = f"step_b_only(a, b) from a = {number(start_a)}, b = {number(start_b)}"
+    problems = differences(got, [start_a, want_b], what=what, items=["a", "b"], expect=_FLOATS)
+    if problems:
+        return problems
+    moved = [
+        name
+        for name, v, want in (("a", a, start_a), ("b", b, want_b))
+        if not np.isclose(float(v), want, rtol=1e-4, atol=1e-5)
+    ]
+    if moved:
+        return [
+            f"the numbers returned are right, but the variable {moved[0]} itself is not where "
+            "one step leaves it: the step must change the variables"
+        ]
+    return []
+
+
+_FLOATS = Expect(kind="float", quote="returns [float(a), float(b)] after the step")
+
+CustomExercise(
     "6.2",
     "Move one variable only",
-    expected=lambda: [1.0, 0.6],
-    items=["a", "b"],
+    judge=_judge_step_b_only,
+    template="def step_b_only(a, b): ...",
     hints=[
         "minimize takes the loss as a function, and a keyword argument listing what may move.",
-        "One step of gradient descent from b = 0: the gradient of (b - 3)^2 there is -6.",
+        "One step only, from the values the variables have when step_b_only is called.",
     ],
 )

@@ -1,18 +1,47 @@
 """Lesson 07 (training): count parameters, write accuracy and a Dense layer's forward pass."""
 
+import numpy as np
+
 import eagerkit as ek
 
-from .exercise import FunctionExercise, ValueExercise
+from .compare import Expect
+from .function_exercise import FunctionExercise
 
-ValueExercise(
+
+def _parameter_count(hidden):
+    return 64 * hidden + hidden + hidden * 10 + 10
+
+
+def _built_with_tanh(fn, seen, args):
+    names = seen.op_names()
+    if "matmul" not in names:
+        return [
+            "the count is right, but no layer ran: the exercise is to make the model and "
+            "build it with one call, then count its variables"
+        ]
+    if "tanh" not in names:
+        return ["the count is right, but the hidden layer of your model does not use tanh"]
+    return []
+
+
+FunctionExercise(
     "7.1",
     "Count the parameters",
-    expected=lambda: 64 * 64 + 64 + 64 * 10 + 10,
-    reveal=False,
+    reference=_parameter_count,
+    inputs=lambda draw: [
+        (64,),
+        (int(draw.rng.integers(1, 10)),),
+        (int(draw.rng.integers(10, 200)),),
+    ],
+    order=0,
+    expect=Expect(kind="int", quote="as a Python int"),
+    mechanism=_built_with_tanh,
+    template="def count_parameters(hidden): ...",
     hints=[
-        "Copy the MLP, change the hidden layer's units, and call the model once to build it.",
+        "Copy the MLP, give its hidden layer `hidden` units and tanh, and call the model "
+        "once on a batch of images to build it.",
         "model.variables lists the kernels and biases; each has a .shape.",
-        "Add up the number of elements of every variable (numpy's .size), as a Python int.",
+        "Add up the number of elements of every variable, as a Python int.",
     ],
 )
 
@@ -22,34 +51,67 @@ def _accuracy(logits, labels):
     return ek.reduce_mean(ek.cast(ek.equal(predicted, labels), ek.float32))
 
 
+def _batches(draw):
+    cases = []
+    for n in (1, draw.size(3, 9), draw.size(10, 16)):
+        logits = np.stack([draw.distinct((4,)) for _ in range(n)])
+        labels = draw.ints((n,), 0, 4)
+        right = np.argmax(logits, axis=1)
+        labels[: n // 2] = right[: n // 2]  # some right, some (probably) wrong
+        cases.append((logits, labels))
+    logits = np.stack([draw.distinct((3,)) for _ in range(4)])
+    cases.append((logits, np.argmax(logits, axis=1).astype(np.int32)))  # all right
+    return cases
+
+
 FunctionExercise(
     "7.2",
     "Accuracy of a batch",
     reference=_accuracy,
-    inputs=[
-        ([[2.0, 0.1, 0.3], [0.2, 0.1, 1.5], [0.0, 3.0, 1.0], [1.0, 0.5, 2.0]], [0, 2, 2, 2]),
-    ],
+    inputs=_batches,
     order=0,
+    expect=Expect(dtype="float32", quote="as a float32 scalar tensor"),
+    quantities={
+        "each example's predicted class, the index of its largest logit (an argmax over the "
+        "classes, axis 1)": lambda logits, labels: ek.argmax(logits, axis=1)
+    },
+    combined="your tape makes the predicted classes: the accuracy is the fraction (a mean) "
+    "of examples whose prediction is their label",
+    advice="the predicted classes are an argmax over the classes (axis 1), one per example",
+    template="def batch_accuracy(logits, labels): ...",
     hints=[
         "The predicted class of each example is the index of its largest logit.",
-        "ek.argmax(t, axis=...) gives int64; the labels are int32: cast before comparing.",
-        "Compare, turn True/False into 1.0/0.0 with a cast, and take the mean.",
+        "ek.argmax gives int64 and the labels are int32: make them agree before comparing.",
+        "Compare, turn True/False into 1.0/0.0, and average.",
     ],
 )
+
+
+def _layers(draw):
+    units = draw.size(1, 4)
+    return [
+        (draw.floats((draw.size(1, 4), 3)), draw.floats((3, units)), draw.floats((units,))),
+        (draw.floats((1, 2)), draw.floats((2, 2)), draw.floats((2,))),  # a batch of one
+    ]
+
 
 FunctionExercise(
     "7.3",
     "A Dense layer's forward pass",
     reference=lambda x, kernel, bias: ek.nn.relu(ek.matmul(x, kernel) + bias),
-    inputs=[
-        (
-            [[1.0, -2.0, 0.5], [0.0, 1.0, -1.0]],
-            [[0.5, -1.0], [0.25, 0.5], [-1.0, 1.0]],
-            [0.1, 0.2],
+    inputs=_layers,
+    quantities={
+        "the pre-activation x @ kernel + bias (a matrix product, ek.matmul)": (
+            lambda x, kernel, bias: ek.matmul(x, kernel) + bias
         )
-    ],
+    },
+    combined="your tape makes x @ kernel + bias: relu keeps the positive values and gives 0 "
+    "for negative ones (not a leaky relu)",
+    advice="x times the kernel is a matrix product (ek.matmul), not an elementwise one",
+    template="def dense_relu(x, kernel, bias): ...",
     hints=[
-        "Dense(units, activation='relu') computes relu(x @ kernel + bias).",
-        "The bias is added before the activation.",
+        "A Dense layer multiplies its input by the kernel, adds the bias, then applies "
+        "its activation.",
+        "The order matters: the bias is added before the activation.",
     ],
 )

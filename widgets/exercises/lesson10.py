@@ -1,43 +1,44 @@
-"""Lesson 10 (graph mode): a sign that stays right after tracing, one trace for all lengths."""
+"""Lesson 10 (graph mode): one trace for every length, a sign that stays right once traced."""
 
 import numpy as np
 
 import eagerkit as ek
 
-from .exercise import CustomExercise, FunctionExercise
-
-FunctionExercise(
-    "10.2",
-    "A sign that survives tracing",
-    reference=lambda x: ek.where(x > 0, ek.ones_like(x), -ek.ones_like(x)),
-    inputs=[([2.0, 0.5],), ([-2.0, 3.0],), ([-1.0, -4.0],)],
-    order=0,
-    hints=[
-        "A Python if on a tensor's value is decided once, while tracing.",
-        "ek.where(condition, a, b) chooses per element, every time the graph runs.",
-    ],
-)
+from .compare import differences, short_value
+from .exercise import CustomExercise, student_code
+from .function_exercise import FunctionExercise
 
 
-def _judge_poly(poly):
-    problems = []
-    for n in (2, 3, 4):
-        x = np.arange(n, dtype=np.float32)
-        got = poly(ek.constant(x)).numpy()
-        if got.shape != (n,) or not np.allclose(got, 3 * x * x + 2 * x + 1):
-            problems.append(
-                f"poly of a vector of length {n} gives {got.tolist()}, not 3x² + 2x + 1"
-            )
-            return problems
-    traces = getattr(poly, "trace_count", None)
-    if traces is None:
-        problems.append("poly is not an ek.function: decorate it with @ek.function(...)")
-    elif traces != 1:
-        problems.append(
-            f"poly traced {traces} times for vectors of 3 lengths; one trace is expected "
-            "(a shape with None in it accepts every length)"
+def _judge_poly(poly, draw):
+    if not callable(poly):
+        return [f"a function is expected, got {type(poly).__name__}"]
+    before = getattr(poly, "trace_count", None)
+    lengths = draw.rng.choice(np.arange(1, 13), 3, replace=False)
+    for number, n in enumerate(lengths):
+        x = draw.floats((int(n),))
+        with student_code(f"in poly(x) with x of length {n}"):
+            got = poly(ek.constant(x))
+        problems = differences(
+            got,
+            ek.constant(3 * x * x + 2 * x + 1),
+            what=f"the values of poly(x) with x = {short_value(x)}",
         )
-    return problems
+        if problems and number:
+            return problems + [
+                "it was right for the first length: a value computed while tracing (with "
+                "numpy, or a Python number) is frozen into the trace; use ek ops only"
+            ]
+        if problems:
+            return problems + ["check each coefficient of 3x² + 2x + 1"]
+    if before is None:
+        return ["poly is not an ek.function: the exercise is about how often it traces"]
+    traced = poly.trace_count - before
+    if traced > 1:
+        return [
+            f"poly traced {traced} times for vectors of 3 lengths "
+            f"({', '.join(map(str, lengths))}); one trace is expected for every length"
+        ]
+    return []
 
 
 CustomExercise(
@@ -45,7 +46,36 @@ CustomExercise(
     "One trace for every length",
     judge=_judge_poly,
     hints=[
-        "Each new shape traces again, unless the function has an input_signature.",
-        "ek.TensorSpec(shape=[None], dtype=ek.float32): None means any length.",
+        "Each new shape traces again, unless the function is told up front what it accepts.",
+        "ek.TensorSpec describes the accepted tensors; None in a shape means any size.",
+    ],
+)
+
+
+def _signs(draw):
+    n = draw.size(3, 6)
+    negative = -draw.positive((n,))
+    negative[draw.rng.integers(n)] = 0.0  # 0 is not > 0: -1 there
+    return [(draw.positive((n,)),), (negative,), (draw.floats((n,), avoid=(0.0,)),)]
+
+
+def _traced(fn, seen, args):
+    if not hasattr(fn, "trace_count"):
+        return ["graph_sign is not an ek.function: keep the @ek.function line"]
+    return []
+
+
+FunctionExercise(
+    "10.2",
+    "A sign that survives tracing",
+    reference=lambda x: ek.where(x > 0, ek.ones_like(x), -ek.ones_like(x)),
+    inputs=_signs,
+    order=0,
+    mechanism=_traced,
+    template="@ek.function\ndef graph_sign(x): ...",
+    hints=[
+        "A Python if on a tensor's value is decided once, while tracing.",
+        "Choose per element with an op, every time the graph runs. Mind what the prompt "
+        "asks for at 0.",
     ],
 )

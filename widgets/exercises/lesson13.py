@@ -1,35 +1,35 @@
 """Lesson 13 (debugging): a shape error fixed, a gradient kept finite, the op a NaN starts at."""
 
+import numpy as np
+
 import eagerkit as ek
 
-from .exercise import FunctionExercise, ValueExercise
+from .compare import Expect, describe
+from .exercise import CustomExercise
+from .function_exercise import FunctionExercise
+from .names import op_name
+
+
+def _images_and_weights(draw):
+    examples, features, classes = draw.size(1, 4), draw.size(2, 5), draw.size(2, 4)
+    return [
+        (draw.floats((examples, features)), draw.floats((classes, features))),
+        (draw.floats((3, 2)), draw.floats((3, 2))),  # as many classes as examples
+        (draw.floats((1, 3)), draw.floats((1, 3))),  # one example, one class
+    ]
+
 
 FunctionExercise(
     "13.1",
     "Scores of the right shape",
     reference=lambda images, weights: ek.matmul(images, weights, transpose_b=True),
-    inputs=[
-        (
-            [[1.0, 0.0, 2.0, -1.0], [0.5, 1.0, 0.0, 3.0]],
-            [[1.0, 2.0, 0.0, 1.0], [0.0, -1.0, 1.0, 0.5], [2.0, 0.0, 0.0, 1.0]],
-        )
-    ],
+    inputs=_images_and_weights,
+    expect=Expect(exact_shape=True, quote="shape [examples, classes]"),
+    template="def scores(images, weights): ...",
     hints=[
         "Read the error from the bottom: which op, which shapes, and what it suggests.",
         "images is [examples, features] and weights is [classes, features]: the features "
-        "must meet in the middle of the matmul.",
-    ],
-)
-
-ValueExercise(
-    "13.3",
-    "Where the NaN is born",
-    expected=lambda: "sqrt",
-    reveal=False,
-    hints=[
-        "Turn on ek.debugging.enable_check_numerics(), call spread once, and read the "
-        "first line of the error (turn it off again afterwards).",
-        "The answer is the op's name as a string, as the error quotes it.",
+        "must meet in the middle of the matmul, and examples must come first.",
     ],
 )
 
@@ -39,14 +39,51 @@ def _safe_root_or_zero(x):
     return ek.where(positive, ek.sqrt(ek.where(positive, x, 1.0)), 0.0)
 
 
+def _roots(draw):
+    n = draw.size(3, 7)
+    x = draw.floats((n,), -4.0, 9.0, avoid=(0.0,))
+    x[0], x[1] = 0.0, -draw.positive(())  # 0 and a negative, where the naive root is nan
+    return [(np.array([-1.0, 0.0, 0.25, 4.0], np.float32),), (x,), (draw.positive((2, 2)),)]
+
+
 FunctionExercise(
     "13.2",
     "A root whose gradient stays finite",
     reference=_safe_root_or_zero,
-    inputs=[([-1.0, 0.0, 0.25, 4.0],)],
+    inputs=_roots,
+    template="def safe_root_or_zero(x): ...",
     hints=[
-        "The value of root_or_zero is already right; its gradient is NaN at 0 and -1.",
-        "No NaN or inf may exist anywhere, even in the branch where is not taking: "
-        "what could sqrt be given instead of x where x <= 0?",
+        "The value of root_or_zero is already right; its gradient is nan at 0 and below.",
+        "No nan or inf may exist anywhere, even in the branch ek.where does not take: what "
+        "could the root be given instead of x where x <= 0?",
+    ],
+)
+
+
+def _judge_first_nan_op(answer, draw):
+    if not isinstance(answer, str):
+        return [f"your answer is a {describe(answer)}; the op's name, a string, is expected"]
+    named = op_name(answer)
+    if named == "sqrt":
+        return []
+    if named not in ek.registry.REGISTRY:
+        return [
+            f"{answer!r} is not the name of one op (check_numerics quotes the name of the "
+            "first op that made a nan or an inf)"
+        ]
+    return [
+        f"{answer!r} is not the op where the first nan or inf was made (name one op: the first)"
+    ]
+
+
+CustomExercise(
+    "13.3",
+    "Where the NaN is born",
+    judge=_judge_first_nan_op,
+    draws_inputs=False,
+    hints=[
+        "Turn on ek.debugging.enable_check_numerics(), call spread once, and read the "
+        "first line of the error (turn it off again afterwards).",
+        "The answer is the op's name as a string, as the error quotes it.",
     ],
 )

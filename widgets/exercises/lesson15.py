@@ -1,35 +1,71 @@
-"""Lesson 15 (capstone): one step of the RNN, and sampling with a temperature."""
+"""Lesson 15 (capstone): one step of the RNN, and probabilities with a temperature."""
+
+import numpy as np
 
 import eagerkit as ek
 
-from .exercise import FunctionExercise
+from .function_exercise import FunctionExercise
+
+
+def _steps(draw):
+    cases = []
+    for batch in (1, draw.size(2, 4)):
+        embed, hidden = draw.size(2, 4), draw.size(2, 5)
+        cases.append(
+            (
+                draw.floats((batch, embed), -1.0, 1.0),
+                draw.floats((batch, hidden), -1.0, 1.0),
+                draw.floats((embed, hidden), -1.0, 1.0),
+                draw.floats((hidden, hidden), -1.0, 1.0),
+                draw.floats((hidden,), -0.5, 0.5),
+            )
+        )
+    return cases
+
 
 FunctionExercise(
     "15.1",
     "One step of the RNN",
     reference=lambda x, h, w_x, w_h, b: ek.tanh(ek.matmul(x, w_x) + ek.matmul(h, w_h) + b),
-    inputs=[
-        (
-            [[1.0, -0.5]],
-            [[0.2, 0.0, -0.4]],
-            [[0.5, -1.0, 0.3], [0.2, 0.4, -0.6]],
-            [[0.1, 0.0, 0.2], [-0.3, 0.5, 0.0], [0.0, 0.2, 0.1]],
-            [0.0, 0.1, -0.1],
+    inputs=_steps,
+    quantities={
+        "the pre-activation x W_x + h W_h + b (everything inside the tanh, in parentheses)": (
+            lambda x, h, w_x, w_h, b: ek.matmul(x, w_x) + ek.matmul(h, w_h) + b
         )
-    ],
+    },
+    combined="your tape makes x W_x + h W_h + b: the new state is its tanh",
+    template="def rnn_step(x, h, w_x, w_h, b): ...",
     hints=[
         "The new state mixes the input and the old state: each goes through its own weights.",
-        "tanh(x W_x + h W_h + b): two matmuls, two adds, one tanh.",
+        "Two matrix products, the bias, then the squashing nonlinearity the prompt names.",
     ],
 )
+
+
+def _logits(draw):
+    temperatures = [float(t) for t in draw.rng.choice([0.2, 0.5, 2.0, 3.0], 2, replace=False)]
+    return [
+        (np.array([2.0, 1.0, 0.1, -1.0], np.float32), temperatures[0]),
+        (draw.floats((draw.size(2, 6),), -5.0, 5.0), temperatures[1]),
+        (draw.floats((3,), -2.0, 2.0), 1.0),
+        (draw.floats((draw.size(2, 4), 3), -3.0, 3.0), temperatures[0]),  # a batch: per row
+        (draw.floats((4,), 25.0, 40.0), 0.2),  # exp of the scaled logits would overflow
+    ]
+
 
 FunctionExercise(
     "15.2",
     "Probabilities with a temperature",
     reference=lambda logits, temperature: ek.nn.softmax(logits / temperature),
-    inputs=[([2.0, 1.0, 0.1, -1.0], 0.5), ([2.0, 1.0, 0.1, -1.0], 2.0)],
+    inputs=_logits,
+    quantities={
+        "the logits divided by the temperature": lambda logits, temperature: logits / temperature
+    },
+    combined="your tape makes the scaled logits: the probabilities are their softmax over the "
+    "last axis, so that each row sums to 1",
+    template="def probabilities(logits, temperature): ...",
     hints=[
-        "Divide the logits by the temperature first, then take the softmax.",
-        "softmax(z) = exp(z) / sum(exp(z)); ek.nn.softmax does it, stably.",
+        "The temperature scales the logits before they become probabilities.",
+        "ek.nn.softmax turns logits into probabilities, stably.",
     ],
 )

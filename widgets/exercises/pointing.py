@@ -1,61 +1,121 @@
 """Point at the op: turn a diagnosis (diagnose.py) into sentences and a highlighted TapeView."""
 
-from .diagnose import Trace, first_wrong_gradient, first_wrong_value, is_users_op
+import inspect
+
+from .diagnose import Trace, first_wrong_value, nan_source, users_op
+
+WRONG_VALUE = "the first op whose value no correct computation makes"
+WRONG_GRADIENT = "the op whose VJP sends the first wrong gradient"
+MAKES_NAN = "the first op whose VJP turns a finite gradient into nan or inf"
 
 
-def point_at(fn, reference, inputs, names, *, forward):
-    """``(lines, where)``: what to tell the student about where ``fn`` goes wrong, and
-    ``where = {"record", "op", "view"}`` for the Result (empty if no single op is to blame).
-    """
+def point_at_value(fn, reference, inputs, names):
+    """``(lines, where)`` for a wrong value: the op to blame, or a sentence saying that no
+    single op is to blame."""
     student = Trace(fn, inputs)
-    if forward:
-        index = first_wrong_value(student, Trace(reference, inputs))
-        why = "the first op whose value the correct computation never makes"
-    else:
-        found = first_wrong_gradient(student, Trace(reference, inputs))
-        index = found[0] if found else _users_op(student)
-        why = "the op whose VJP sends the first wrong gradient"
+    index = first_wrong_value(fn, student, Trace(reference, inputs), reference(*inputs))
     if index is None:
-        if forward:
-            return [
-                "every op on your tape computes a value that the correct computation computes "
-                "too: your function returns the wrong one of them"
-            ], {}
-        return [], {}
+        return [
+            "no single op on your tape is to blame: fixing any one of them alone would not "
+            "give the right result (compare your formula with the exercise's, step by step)"
+        ], {}
+    return _pointed(fn, student, inputs, names, index, WRONG_VALUE, "")
+
+
+def tape_values(fn, inputs):
+    """Every value the student's computation makes: its inputs and each op's output (ops
+    without a gradient too, such as argmax)."""
+    import numpy as np
+
+    student = Trace(fn, inputs)
+    values = [x.numpy() for x in inputs if hasattr(x, "numpy")]
+    values += [output.numpy() for output in student.dispatched if hasattr(output, "numpy")]
+    return [np.asarray(v) for v in values]
+
+
+def point_at_gradient(fn, inputs, names, upstream, *, order, upstream_effect=None, advice=None):
+    """``(lines, where)`` for a wrong gradient whose value was right."""
+    student = Trace(fn, inputs, upstream)
+    found = nan_source(student)
+    if found is not None:
+        index, step = found
+        op = step.record.op.name
+        extra = (
+            f". Where {op}'s derivative is infinite (at the edge of its domain), the gradient "
+            "becomes inf there, and an ek.where that discards that branch still multiplies it "
+            "by 0, which gives nan: keep the input of that op inside its domain everywhere"
+        )
+        return _pointed(fn, student, inputs, names, index, MAKES_NAN, extra)
+    index = users_op(student)
+    if index is None:
+        return [
+            "no single op is to blame: some path from the input to the result carries no "
+            "gradient (an op without one, such as ek.round, ek.sign or a cast to an integer, "
+            "or a value taken out of the tape with .numpy() or float())"
+        ], {}
+    op = student.tape.records[index].op
+    if upstream_effect == "ignores":
+        extra = (
+            f". {op.name}'s VJP gives the same gradient whatever gradient arrives: it ignores "
+            f"its incoming gradient {_incoming_name(op)}, which it must multiply in (chain rule)"
+        )
+    elif upstream_effect == "not linear":
+        extra = (
+            f". {op.name}'s VJP is not proportional to its incoming gradient "
+            f"{_incoming_name(op)}: twice the gradient arriving must send twice as much back "
+            "(the chain rule multiplies by it; adding it or applying a function to it does not)"
+        )
+    elif order >= 2:
+        extra = (
+            f". Its first derivative is right, so the tape cannot differentiate {op.name}'s "
+            "VJP again: is it made of ek ops on tensors (not numpy, .numpy() or Python floats)?"
+        )
+    else:
+        extra = ""
+    lines, where = _pointed(fn, student, inputs, names, index, WRONG_GRADIENT, extra)
+    return lines + ([advice] if advice else []), where
+
+
+def _incoming_name(op):
+    """The name the student gave the incoming gradient: ``dy`` of ``grad(dy)``, ``g`` of a
+    defop VJP ``(ops, g, ans, x)``."""
+    grad_fn = getattr(op, "_grad_fn", None)
+    try:
+        if grad_fn is not None:
+            return f"`{next(iter(inspect.signature(grad_fn).parameters))}`"
+        vjp = next(v for v in op.vjps if v is not None)
+        return f"`{list(inspect.signature(vjp).parameters)[1]}`"
+    except (StopIteration, TypeError, ValueError, IndexError):
+        return "(g, dy)"
+
+
+def _pointed(fn, student, inputs, names, index, why, extra):
     view = _view(fn, inputs, names)
-    step = view.graph["forward"][index]["text"]
+    forward = view.graph["forward"]
+    if index >= len(forward):  # the view records differently: say it without the picture
+        op = student.tape.records[index].op.name
+        return [f"on your tape {why} is {op}{extra}"], {}
+    step = forward[index]["text"]
     op = student.tape.records[index].op.name
     view.set_highlight(index, note=why)
     # Numbered from 1, as the view numbers its steps ("forward, record 3 of 3").
-    line = f"on your tape (highlighted below) {why} is record {index + 1}: {step}"
-    if not forward and found is None:
-        line += (
-            f". Its first derivative is right, but the tape cannot differentiate {op}'s "
-            "VJP again: write it with ek ops on tensors (not numpy or Python floats)"
-        )
+    line = f"on your tape (highlighted below) {why} is record {index + 1}: {step}{extra}"
     return [line], {"record": index, "op": op, "view": view}
-
-
-def _users_op(trace):
-    for index, record in enumerate(trace.tape.records):
-        if is_users_op(record.op):
-            return index
-    return None
 
 
 def _view(fn, inputs, names):
     from ..tape_view.view import TapeView
+    from .diagnose import quiet
 
     def named(*args):  # TapeView.record names the arguments after the function's parameters
         return fn(*args)
 
     named.__signature__ = _signature(names)
     named.__name__ = getattr(fn, "__name__", "out")
-    return TapeView.record(named, *inputs)
+    with quiet():
+        return TapeView.record(named, *inputs)
 
 
 def _signature(names):
-    import inspect
-
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     return inspect.Signature([inspect.Parameter(n, kind) for n in names])

@@ -22,8 +22,7 @@ import pathlib
 import re
 import sys
 
-from .exercise import PLACEHOLDER
-
+PLACEHOLDER = "# your code here"  # a comment only: checks never read it (placeholder.py)
 BEGIN = re.compile(r"^(\s*)### BEGIN SOLUTION(?::\s*(.*\S))?\s*$")
 END = re.compile(r"^\s*### END SOLUTION\s*$")
 
