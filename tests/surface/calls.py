@@ -9,6 +9,7 @@ from . import (
     calls_data,
     calls_keras,
     calls_layers,
+    calls_math,
     calls_misc,
     calls_nn,
     calls_symbolic,
@@ -28,6 +29,7 @@ TABLES = (
     calls_tf2,
     calls_symbolic,
     calls_misc,
+    calls_math,
 )
 
 
