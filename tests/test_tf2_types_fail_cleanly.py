@@ -95,3 +95,11 @@ def test_complex_of_shapes_that_do_not_broadcast_says_how_to_line_them_up():
 def test_soft_placement_takes_numpy_bools():
     ek.config.set_soft_device_placement(np.True_)
     assert ek.config.get_soft_device_placement() is True
+
+
+def test_a_number_for_a_pattern_is_refused_not_made_into_zero_bytes():
+    # bytes(2**31) was two billion zero bytes: the walk's census saw it run for minutes
+    with pytest.raises(InvalidArgumentError, match="pattern must be a string"):
+        ek.strings.regex_replace("a", 2**31, "x")
+    with pytest.raises(InvalidArgumentError, match="separator must be a string"):
+        ek.strings.join(["a", "b"], separator=2**31)

@@ -12,9 +12,11 @@ import re
 import numpy as np
 
 from eagerkit import dtypes
+from eagerkit.arguments import describe
 from eagerkit.dtypes import NUMERIC, string
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
+from eagerkit.tensor import Tensor
 
 
 def _each(xp, function, x, otype=object):
@@ -88,7 +90,10 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
     >>> ek.strings.regex_replace("a1b22", "[0-9]+", "#")
     <ek.Tensor: shape=(), dtype=string, numpy=b'a#b#'>
     """
-    pattern, rewrite = (_as_bytes(text) for text in (pattern, rewrite))
+    pattern, rewrite = (
+        _as_bytes(pattern, "pattern", "regex_replace"),
+        _as_bytes(rewrite, "rewrite", "regex_replace"),
+    )
     try:
         re.compile(pattern)
     except re.error as error:
@@ -99,8 +104,18 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
     return _regex_replace(input, pattern=pattern, rewrite=rewrite, count=0 if replace_global else 1)
 
 
-def _as_bytes(text):
-    return text.encode("utf-8") if isinstance(text, str) else bytes(text)
+def _as_bytes(text, what, op):
+    """A text argument (str, bytes or a scalar string tensor) as bytes; anything else is
+    refused (``bytes(2**31)`` would make two billion zero bytes)."""
+    if isinstance(text, Tensor) and text.dtype.is_string and text.ndim == 0:
+        text = text.numpy()
+    if isinstance(text, str):
+        return text.encode("utf-8")
+    if isinstance(text, bytes):
+        return text
+    raise InvalidArgumentError(
+        f"strings.{op}: {what} must be a string (e.g. ','), got {describe(text)}", op=op
+    )
 
 
 @defop("string_join", dtypes=(string,), differentiable=False)
@@ -121,7 +136,7 @@ def join(inputs, separator="", name=None):
         raise InvalidArgumentError(
             "strings.join: inputs must be a non-empty list of string tensors", op="string_join"
         )
-    return _join(*inputs, separator=_as_bytes(separator))
+    return _join(*inputs, separator=_as_bytes(separator, "separator", "join"))
 
 
 @defop("string_to_number", dtypes=(string,), differentiable=False)
