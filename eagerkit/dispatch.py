@@ -148,8 +148,12 @@ def fast_function(op):
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
         if recording.on:
-            if plain and differentiable and recording.sole_tape is not None:
-                recording.record_on_sole_tape(op, inputs, output, params or NO_PARAMS)
+            if differentiable and recording.sole_tape is not None:
+                if plain:
+                    recording.record_on_sole_tape(op, inputs, output, params or NO_PARAMS)
+                else:  # Variables or Python numbers: what they stood for is recorded
+                    record = recording.record_reads_on_sole_tape
+                    record(op, inputs, arrays, output, params or NO_PARAMS)
             else:
                 after(op, inputs, arrays, output, params)
         return output
@@ -272,9 +276,54 @@ def binary_function(op):
                 return output
         if more or params or x is _MISSING or y is _MISSING:
             return _as_called(general, op, (x, y), name, more, params)
-        if _is_variable(x) or _is_variable(y):
-            return _with_reads(function, general, (x, y))
-        return general(x, y)
+        output = beside_number_or_variable(x, y)
+        return general(x, y) if output is None else output
+
+    def beside_number_or_variable(x, y):
+        """The next commonest cases, ``x * 0.5`` and ``x * w`` (a Variable), or None.
+
+        ``fast_function``'s common case for two inputs, Python floats and Variables
+        included, written out: a Tensor or Variable beside another of its dtype and device,
+        or beside a Python float that takes a float tensor's dtype (TF's rule). None
+        leaves the call to ``general`` (other kinds of Tensor, such as ``ek.function``'s
+        graph tensors, included).
+        """
+        if type(x) is Tensor or (isinstance(x, Tensor) and x._is_variable):
+            device, a = x._device, x._data
+            dtype = a.dtype
+            if type(y) is Tensor or (isinstance(y, Tensor) and y._is_variable):
+                if y._device is not device or y._data.dtype is not dtype:
+                    return None
+                b = y._data
+            elif type(y) is float and dtype.kind == "f":
+                b = dtype.type(y)
+            else:
+                return None
+        elif type(x) is float and (type(y) is Tensor or (isinstance(y, Tensor) and y._is_variable)):
+            device, b = y._device, y._data
+            dtype = b.dtype
+            if dtype.kind != "f":
+                return None
+            a = dtype.type(x)
+        else:
+            return None
+        if dtype not in allowed or device.restricted:
+            return None
+        try:
+            data = forward(device.xp, a, b)
+        except (OpError, *_KERNEL_ERRORS) as error:
+            if recording.graph_tracers:  # inside ek.function: its rules for failed ops
+                return None  # (``general`` runs the op again and applies them)
+            shown = op_error(op, (x, y), error)
+            raise shown from shown.__cause__
+        output = new(Tensor)
+        output._data, output._device, output._recorded_by = data, device, None
+        if recording.on:
+            if differentiable and recording.sole_tape is not None:
+                recording.record_reads_on_sole_tape(op, (x, y), (a, b), output, NO_PARAMS)
+            else:
+                after(op, (x, y), (a, b), output, NO_PARAMS)
+        return output
 
     return function
 

@@ -1,7 +1,7 @@
 """The reverse sweep for the common case, written for speed (the reference is backprop.sweep).
 
 ``backprop.sweep`` is the loop a student reads: one record at a time, through named helpers.
-``sweep_arrays`` does the same work in the same order with the same VJPs and the same
+``sweep_arrays`` does the same work in the same order with the same VJPs and the same sums as
 ``backprop._accumulate`` (and at most a gradient more, that reaches no source: see
 ``_depends_on_a_source``), so it returns identical gradients and raises identical errors
 (tests/test_fast_sweep.py checks it, against ``backprop.reference_sweep()``). It is taken
@@ -19,13 +19,17 @@ What makes it faster, measured on a chain of small ops (benchmarks/overhead.py):
 - the loop reads attributes into locals once, and builds no list or comprehension for
   these records (in Python 3.11 each comprehension is a function call of its own);
 - when every tensor the tape watched is a source, the tape's own marks tell which tensors
-  depend on a source (``_depends_on_a_source``): no first walk over the whole tape.
+  depend on a source (``_depends_on_a_source``): no first walk over the whole tape;
+- a gradient that broadcasting made bigger than its input (``x @ w + b``: b's gradient has
+  the batch axis) is summed back by ``unbroadcast_array``, the array methods that
+  ``backprop.unbroadcast``'s ``ops.reduce_sum`` and ``ops.reshape`` end in, without their
+  axis checks (tests/test_fast_sweep.py checks the same bits).
 
 Every other record (a variable read, a custom gradient, concat, an op with parameters such
 as ``reduce_sum(x, axis=0)``) answers ``op.input_gradients`` as in the reference.
 """
 
-from eagerkit.backprop import _accumulate, _needing_gradients, _result, _seed_gradients, vjp_ops
+from eagerkit.backprop import _needing_gradients, _result, _seed_gradients, vjp_ops
 from eagerkit.registry import OpDef
 
 
@@ -60,14 +64,14 @@ def sweep_arrays(tape, targets, seeds, sources):
             input_grads = op.input_gradients(ops, g, ans, values, params, wanted)
             for x, gx in zip(inputs, input_grads, strict=True):
                 if gx is not None:
-                    _accumulate(grads, owned, x, gx, ops, False)
+                    _accumulate(grads, owned, x, gx)
         elif count == 1:  # a unary primitive: its VJP, called directly
             x = inputs[0]
             vjp = op.vjps[0]
             if vjp is not None and depends(x) and x._data.dtype.kind in "fc":
                 gx = vjp(ops, g, ans, x._data)
                 if gx is not None:
-                    _accumulate(grads, owned, x, gx, ops, False)
+                    _accumulate(grads, owned, x, gx)
         else:  # a binary primitive: both VJPs, then both sums (the reference's order)
             x, y = inputs
             vjp_x, vjp_y = op.vjps
@@ -77,9 +81,9 @@ def sweep_arrays(tape, targets, seeds, sources):
             if vjp_y is not None and depends(y) and y._data.dtype.kind in "fc":
                 gy = vjp_y(ops, g, ans, x._data, y._data)
             if gx is not None:
-                _accumulate(grads, owned, x, gx, ops, False)
+                _accumulate(grads, owned, x, gx)
             if gy is not None:
-                _accumulate(grads, owned, y, gy, ops, False)
+                _accumulate(grads, owned, y, gy)
     return [_result(grads.get(id(s)), s, on_tensors=False) for s in sources]
 
 
@@ -98,3 +102,33 @@ def _depends_on_a_source(tape, sources, keep):
         return tape._watches
     needed = _needing_gradients(tape, sources)
     return lambda x: id(x) in needed
+
+
+def _accumulate(grads, owned, x, gx):
+    """``backprop._accumulate`` on raw arrays, summing back with ``unbroadcast_array``."""
+    shape = x._data.shape
+    if gx.shape != shape:
+        gx = unbroadcast_array(gx, shape)
+    key = id(x)
+    previous = grads.get(key)
+    if previous is None:
+        grads[key] = gx
+    elif id(previous) in owned:
+        previous += gx  # a sum made here and held nowhere else: no new array
+        grads[key] = previous
+    else:
+        total = previous + gx
+        grads[key] = total
+        owned.add(id(total))
+
+
+def unbroadcast_array(g, shape):
+    """``backprop.unbroadcast(ops, g, shape)`` for a raw array ``g``: the same sum (reduce_sum's
+    kernel, ``sum(axis, dtype=g.dtype)``, over axes already known to be valid) and reshape."""
+    extra = g.ndim - len(shape)
+    axes = tuple(range(extra)) + tuple(
+        extra + i for i, n in enumerate(shape) if n == 1 and g.shape[extra + i] != 1
+    )
+    if axes:
+        g = g.sum(axis=axes, dtype=g.dtype)
+    return g.reshape(shape)

@@ -23,6 +23,7 @@ graph_tracers = []  # ek.function's tracers while it traces (graph/trace.py), in
 execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.py
 on = False  # someone listens: a tape, a tracer or a callback
 sole_tape = None  # the only active tape, when no tracer and no callback listens either
+tape_opened = []  # f(tape) as each tape's with-block begins (the widgets note source lines)
 NO_PARAMS = {}  # the params of every op called without any: one dict, never written to
 
 
@@ -36,6 +37,8 @@ def _listeners_changed():
 def push_tape(tape):
     """``tape`` records from now on (its ``with`` block begins)."""
     active_tapes.append(tape)
+    for hook in tape_opened:  # usually none: once per with-block, never per op
+        hook(tape)
     _listeners_changed()
 
 
@@ -149,6 +152,26 @@ def record_on_sole_tape(op, inputs, output, params):
             listener.on_record(tape, entry)
 
 
+def record_reads_on_sole_tape(op, inputs, arrays, output, params):
+    """``recorded_inputs`` then ``record`` when ``sole_tape`` is the only listener, for an op
+    whose inputs may be Variables or Python numbers (``x * w``, ``x * 0.5``).
+
+    The same steps in the same order, in one function: a Variable becomes its read
+    (``read_on_sole_tape``), a number the constant Tensor it was converted to, and the op
+    goes on the tape if the tape watches one of them. tests/test_recording.py proves that it
+    records what ``recorded_inputs`` and ``record`` record.
+    """
+    kept = []
+    for x, array in zip(inputs, arrays, strict=True):
+        if type(x) is Tensor:
+            kept.append(x)
+        elif isinstance(x, Tensor):
+            kept.append(read_on_sole_tape(x) if x._is_variable else x)
+        else:
+            kept.append(Tensor(array, output._device))  # a Python or numpy constant
+    record_on_sole_tape(op, tuple(kept), output, params)
+
+
 def recorded_inputs(inputs, arrays, device):
     """The inputs a record keeps: Tensors as they are, a variable's read, a constant's Tensor."""
     for x in inputs:
@@ -192,6 +215,40 @@ def read_variable(variable, tapes=None):
         entry = TapeRecord(READ_VARIABLE, (variable,), read, NO_PARAMS)
         for tape in watching:
             tape._append(entry)
+    return read
+
+
+def read_on_sole_tape(variable):
+    """``read_variable(variable)`` when ``sole_tape`` is the only listener, in one function.
+
+    The same decisions: the tape starts watching a trainable float variable it reads (unless
+    made with ``watch_accessed_variables=False``); the latest read is reused if it holds the
+    current value and, when the tape watches the variable, the tape recorded it; otherwise a
+    new read is made and, when watched, recorded. tests/test_recording.py proves it equal.
+    """
+    tape = sole_tape
+    key, watched = id(variable), tape._watched_ids
+    read, data = variable._last_read, variable._data
+    if key not in watched and tape._watch_accessed and variable.trainable:
+        if data.dtype.kind in "fc":  # as tape._watch_one: floats (and complex) only
+            watched.add(key)
+            tape._watched.append(variable)  # keeps it alive, so its id stays its own
+    if key not in watched:  # nothing to record: any read of the current value will do
+        if read is None or read._data is not data:
+            read = variable._last_read = Tensor(data, variable._device)
+        return read
+    mark = tape._mark
+    if read is not None and read._data is data:
+        by = read._recorded_by
+        if by is mark or id(read) in watched or (type(by) is tuple and mark in by):
+            return read  # as tape._watches(read): this tape recorded this read already
+    read = variable._last_read = Tensor(data, variable._device)
+    entry = TapeRecord(READ_VARIABLE, (variable,), read, NO_PARAMS)
+    tape.records.append(entry)  # as tape._append, for an output no other tape marked
+    read._recorded_by = mark
+    if tape.listeners:
+        for listener in tape.listeners:
+            listener.on_record(tape, entry)
     return read
 
 

@@ -4,6 +4,9 @@ Geometry is plain: boxes ``(id, x, y, w, h)``, edges ``(from, to, points)`` wher
 follow the drawn path closely (curves sampled), labels ``(text, x, y, w, h)``.
 """
 
+from eagerkit.widgets.common.drawing import text_width
+from eagerkit.widgets.tape_view.boxes import LINE_H
+
 SAMPLES = 12  # points per curve segment
 TOUCH = 1.0  # pixels of rounding we forgive
 
@@ -104,3 +107,27 @@ def drawing_problems(drawing):
     edges = [(e["from"], e["to"], sample_path(e["path"])) for e in drawing["edges"]]
     labels = [(lab["text"], lab["x"], lab["y"], lab["w"], lab["h"]) for lab in drawing["labels"]]
     return problems(drawing["width"], drawing["height"], boxes, edges, labels)
+
+
+def text_problems(state):
+    """Lines of text that would not fit their box in a TapeView state (its gradient line
+    included, at its longest)."""
+    found = []
+    for box in state["boxes"]:
+        lines = list(box["lines"])
+        if box.get("grad"):
+            lines.append("grad: " + "x" * box["reserve"])
+        widest = max(text_width(line) for line in lines)
+        if widest + 8 > box["w"] or 8 + LINE_H * len(lines) > box["h"] + 0.5:
+            found.append(f"the text of box {box['id']!r} does not fit it: {lines}")
+    return found
+
+
+def every_state(view):
+    """``(key, state)`` of every folding state a view prepared."""
+    return list(view.drawing["states"].items())
+
+
+def opening(view):
+    """The state a view opens on."""
+    return view.drawing["states"][view.drawing["open"]]

@@ -1,7 +1,8 @@
-"""Tapes the TapeView must draw well: every lesson's, and the hard cases of issue 9.
+"""Tapes the TapeView must draw well: every lesson's, and the hard cases of issues 9 and 17.
 
-Each function returns ``(tape, view)`` with the gradient already taken (so edge labels
-exist). ``CORPUS`` names them for parametrized tests.
+Each function returns a view with the gradient already taken (so edge labels exist), the
+view made before the records (so it knows their lines and folds them). ``CORPUS`` names
+them for parametrized tests; ``BIG`` names the ones issue 17 found unreadable.
 """
 
 import numpy as np
@@ -97,7 +98,7 @@ def nested_tapes():
 
 
 def mlp_step():
-    ek.random.set_seed(1) if hasattr(ek, "random") and hasattr(ek.random, "set_seed") else None
+    ek.random.set_seed(1)
     model = ek.keras.Sequential([ek.layers.Dense(8, activation="relu"), ek.layers.Dense(3)])
     x = ek.constant(np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3))
     labels = ek.constant(np.array([0, 1, 2, 1], dtype=np.int32))
@@ -139,6 +140,87 @@ def tape_of_300_records():
     return view
 
 
+def hand_unrolled_rnn(steps=20):
+    """A scalar RNN unrolled by hand: ``h = tanh(w_h*h + w_x*x_t)`` in a Python loop."""
+    w_h, w_x = ek.Variable(0.5, name="w_h"), ek.Variable(-0.3, name="w_x")
+    xs = [ek.constant(float(np.sin(t))) for t in range(steps)]
+    h = ek.constant(0.1)
+    with ek.GradientTape(persistent=True) as tape:
+        view = TapeView(tape, names={"w_h": w_h, "w_x": w_x})
+        for x_t in xs:
+            h = ek.tanh(w_h * h + w_x * x_t)
+        loss = h * h
+    view._given.append((loss, "loss"))
+    tape.gradient(loss, [w_h, w_x])
+    return view
+
+
+def chain_with_skip_edges(records=300):
+    """``records`` ops in a chain whose input feeds every step: 150 turns of a loop."""
+    x = ek.constant(0.5)
+    with ek.GradientTape(persistent=True) as tape:
+        view = TapeView(tape, names={"x": x})
+        tape.watch(x)
+        h = x
+        for _ in range(records // 2):
+            h = ek.sin(h) + x
+    tape.gradient(h, x)
+    return view
+
+
+class CharRNN:
+    """Lesson 15's model (a vanilla RNN over characters), small enough for a test."""
+
+    def __init__(self, vocab=20, embed=16, hidden=96):
+        ek.set_random_seed(0)
+        self.embedding = ek.Variable(0.1 * ek.random_normal([vocab, embed]), name="embed/table")
+        self.w_x = ek.Variable(ek.random_normal([embed, hidden]) / 4.0, name="rnn/w_x")
+        self.w_h = ek.Variable(ek.random_normal([hidden, hidden]) / 10.0, name="rnn/w_h")
+        self.b = ek.Variable(ek.zeros([hidden]), name="rnn/b")
+        self.w_out = ek.Variable(ek.random_normal([hidden, vocab]) / 10.0, name="out/w")
+        self.b_out = ek.Variable(ek.zeros([vocab]), name="out/b")
+        self.variables = [self.embedding, self.w_x, self.w_h, self.b, self.w_out, self.b_out]
+
+    def step(self, char_ids, h):
+        x = ek.gather(self.embedding, char_ids)
+        h = ek.tanh(ek.matmul(x, self.w_x) + ek.matmul(h, self.w_h) + self.b)
+        return ek.matmul(h, self.w_out) + self.b_out, h
+
+    def __call__(self, inputs):
+        h = ek.zeros([inputs.shape[0], 96])
+        all_logits = []
+        for t in range(inputs.shape[1]):
+            logits, h = self.step(inputs[:, t], h)
+            all_logits.append(logits)
+        return ek.stack(all_logits, axis=1)
+
+
+def char_rnn_window(length=24):
+    """Lesson 15's model on one window of ``length`` characters, and its loss."""
+    model = CharRNN()
+    ids = np.arange(length + 1, dtype=np.int32) % 20
+    inputs, targets = ek.constant(ids[None, :-1]), ek.constant(ids[None, 1:])
+    with ek.GradientTape(persistent=True) as tape:
+        view = TapeView(tape, names=locals())
+        logits = model(inputs)
+        flat = ek.reshape(logits, [-1, 20])
+        loss = ek.losses.sparse_softmax_cross_entropy(ek.reshape(targets, [-1]), flat)
+    tape.gradient(loss, model.variables)
+    return view
+
+
+def char_rnn_one_step():
+    """Lesson 15's one-step tape: one character in, the loss of the next one."""
+    model = CharRNN()
+    h0 = 0.1 * ek.ones([1, 96])
+    with ek.GradientTape(persistent=True) as tape:
+        view = TapeView(tape, names={"h0": h0, "w_h": model.w_h, "w_x": model.w_x})
+        logits, h1 = model.step(ek.constant([3]), h0)
+        loss = ek.losses.sparse_softmax_cross_entropy(ek.constant([4]), logits)
+    tape.gradient(loss, model.variables)
+    return view
+
+
 CORPUS = {
     "lesson02_fan_out": lesson02_fan_out,
     "lesson02_record": lesson02_record,
@@ -150,4 +232,9 @@ CORPUS = {
     "mlp_step": mlp_step,
     "cnn_step": cnn_step,
     "tape_of_300_records": tape_of_300_records,
+    "hand_unrolled_rnn": hand_unrolled_rnn,
+    "chain_with_skip_edges": chain_with_skip_edges,
+    "char_rnn_window": char_rnn_window,
+    "char_rnn_one_step": char_rnn_one_step,
 }
+BIG = ["hand_unrolled_rnn", "mlp_step", "char_rnn_window", "chain_with_skip_edges"]

@@ -229,3 +229,68 @@ def test_a_failed_call_on_a_variable_records_nothing():
         with pytest.raises(ek.errors.InvalidArgumentError, match="multiply"):
             ek.multiply(w, ek.ones([3]))
     assert tape.records == []
+
+
+_BINARY_OPS = sorted(
+    op.name
+    for op in registry.all_ops()
+    if op.call.__code__ is dispatch.binary_function(ek.add.op).__code__
+)
+
+
+def _beside_numbers_and_variables():
+    """The operands of issue 20's idiomatic forms, and their near misses (the general path)."""
+    x = ek.constant([0.5, 2.0])
+    v, w = ek.Variable([1.5, 3.0]), ek.Variable([0.25, -2.0])
+    return {
+        "x, 0.5": (x, 0.5),
+        "0.5, x": (0.5, x),
+        "v, w": (v, w),
+        "x, v": (x, v),
+        "v, 1.5": (v, 1.5),
+        "-2.0, v": (-2.0, v),
+        "float64 x, 0.5": (ek.constant([0.5, 2.0], dtype=ek.float64), 0.5),
+        "float16 x, 1e6": (ek.constant([0.5, 2.0], dtype=ek.float16), 1e6),
+        "complex x, 0.5": (ek.complex(x, x), 0.5),
+        "int x, 0.5": (ek.constant([1, 2]), 0.5),
+        "int v, 2.0": (ek.Variable([1, 2]), 2.0),
+        "x, float64 v": (x, ek.Variable([1.0, 2.0], dtype=ek.float64)),
+        "frozen v, x": (ek.Variable([1.0, 3.0], trainable=False), x),
+        "x, wrong shape v": (x, ek.Variable([1.0, 2.0, 3.0])),
+        "x, nan": (x, float("nan")),
+        "x, True": (x, True),
+    }
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast")  # float16(1e6): inf, both
+@pytest.mark.parametrize("recording", [False, True], ids=["no tape", "a tape"])
+@pytest.mark.parametrize("name", _BINARY_OPS)
+def test_a_binary_op_beside_python_floats_and_variables_matches_the_reference(name, recording):
+    op = registry.REGISTRY[name]
+    for how, inputs in _beside_numbers_and_variables().items():
+        outcomes = []
+        for function in (op.call, dispatch.reference_function(op)):
+            with ek.GradientTape(persistent=True) as tape:
+                if not recording:
+                    tape._pop()
+                floats = [x for x in inputs if isinstance(x, ek.Tensor) and x.dtype.is_floating]
+                tape.watch([x for x in floats if not x._is_variable])
+                outcomes.append(_outcome(lambda f=function, i=inputs: f(*i)))
+            described = [(r.op.name, [i.numpy().tobytes() for i in r.inputs]) for r in tape.records]
+            outcomes.append(described)
+            sources = [x for x in inputs if isinstance(x, ek.Tensor)]
+            grads = tape.gradient(tape.records[-1].output, sources) if tape.records else []
+            outcomes.append([None if g is None else g.numpy().tobytes() for g in grads])
+        assert outcomes[:3] == outcomes[3:], f"{name}({how})"
+
+
+def test_inside_ek_function_variables_and_floats_answer_as_the_reference():
+    w, wrong = ek.Variable([1.0, 2.0]), ek.Variable([1.0, 2.0, 3.0])
+    outcomes = []
+    for function in (ek.multiply, dispatch.reference_function(ek.multiply.op)):
+        traced = ek.function(lambda x, f=function: f(f(x, w), 0.5) + f(2.0, w))
+        outcomes.append(_outcome(lambda t=traced: t(ek.constant([3.0, 4.0]))))
+        failing = ek.function(lambda x, f=function: f(x, 1.0) * f(w, wrong))
+        outcomes.append(_outcome(lambda t=failing: t(ek.constant([3.0, 4.0]))))
+    assert outcomes[:2] == outcomes[2:]
+    assert outcomes[0][0] == "value" and outcomes[1][0] == "error"

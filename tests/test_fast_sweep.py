@@ -5,8 +5,11 @@ unconnected sources, sources that are op outputs, persistent tapes, variables an
 gradients, each through both sweeps (sweep_comparison.py). Errors: test_fast_sweep_errors.py.
 """
 
+import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from op_cases import cases
 from sweep_comparison import (
     assert_both_sweeps_agree,
@@ -16,7 +19,8 @@ from sweep_comparison import (
 )
 
 import eagerkit as ek
-from eagerkit import fast_sweep
+from eagerkit import backprop, fast_sweep
+from eagerkit.devices import CPU
 
 CASES = cases()
 
@@ -189,3 +193,26 @@ def test_custom_gradients_with_and_without_variables(fast_calls):
         return ek.reduce_sum(_clipped_square(x) + scaled(x) * x), (x, v)
 
     assert_both_sweeps_agree(tape_gradient(build), fast_calls)
+
+
+@st.composite
+def _broadcast_gradients(draw):
+    """A gradient and the shape of the input that broadcasting made it from (leading axes
+    added, sizes of 1 stretched), in the dtypes gradients have."""
+    dtype = draw(st.sampled_from([np.float16, np.float32, np.float64, np.complex64]))
+    full = draw(hnp.array_shapes(min_dims=0, max_dims=4, min_side=1, max_side=5))
+    kept = full[draw(st.integers(0, len(full))) :]
+    shape = tuple(draw(st.sampled_from([n, 1])) for n in kept)
+    g = draw(hnp.arrays(dtype, full, elements=st.floats(-1e3, 1e3, width=16)))
+    return g, shape
+
+
+@settings(max_examples=200, deadline=None)
+@given(_broadcast_gradients())
+def test_unbroadcast_array_sums_back_as_the_reference_does(case):
+    g, shape = case
+    ops = backprop.vjp_ops(CPU, on_tensors=False)
+    want = backprop.unbroadcast(ops, g, shape)
+    got = fast_sweep.unbroadcast_array(g, shape)
+    assert (got.dtype, got.shape) == (want.dtype, want.shape) == (g.dtype, shape)
+    assert np.asarray(got).tobytes() == np.asarray(want).tobytes()

@@ -164,12 +164,81 @@ def test_a_tape_forgets_what_it_recorded_when_reset():
 
 def test_a_variable_read_is_reused_until_assign_and_across_ops_without_tapes():
     w = ek.Variable([1.0, 2.0])
-    first = w * 1.0
+    first = ek.tanh(w)
     read = w._last_read
     assert read is not None and read._data is w._data
-    _ = w + 1.0
+    _ = ek.exp(w)
     assert w._last_read is read  # no tape, same value: the same read serves again
     w.assign([3.0, 4.0])
-    np.testing.assert_array_equal((w * 1.0).numpy(), [3.0, 4.0])
+    np.testing.assert_array_equal(ek.identity(w).numpy(), [3.0, 4.0])
     assert w._last_read is not read  # assigned: a new read
-    np.testing.assert_array_equal(first.numpy(), [1.0, 2.0])  # what was read stays as read
+    np.testing.assert_array_equal(first.numpy(), np.tanh(np.float32([1.0, 2.0])))  # as read
+
+
+def test_a_binary_op_on_a_variable_without_tapes_makes_no_read():
+    w = ek.Variable([1.0, 2.0])
+    first = w * 1.0  # the op takes the variable's array as it is now: no read Tensor needed
+    assert w._last_read is None
+    w.assign_add([1.0, 1.0])
+    np.testing.assert_array_equal(first.numpy(), [1.0, 2.0])  # what was computed stays
+    np.testing.assert_array_equal((w * 1.0).numpy(), [2.0, 3.0])
+
+
+def _fresh_tape_steps(general):
+    """Three steps, each on a fresh tape, of ops on Variables and Python floats (issue 20's
+    idiomatic forms), with assigns between the steps; records and gradients of each step."""
+    w = ek.Variable([0.5, -1.5, 2.0], name="w")
+    b = ek.Variable([0.25, 0.5, -0.75], name="b")
+    frozen = ek.Variable([2.0, 2.0, 2.0], trainable=False)
+    wide = ek.Variable(np.array([1.0, 2.0, 3.0]))  # float64: another dtype, the general path
+    count = ek.Variable([1, 2, 3])  # int32: never watched
+    x = ek.Variable([1.0, 2.0, 3.0], name="x")
+    names = {id(v): n for v, n in [(w, "w"), (b, "b"), (frozen, "f"), (x, "x"), (count, "c")]}
+    names[id(wide)] = "wide"
+    steps = []
+    if general:
+        recording.add_callback(lambda op, inputs, output: None)
+    try:
+        for step in range(3):
+            watch_accessed = step != 1  # step 1: only what is watched by hand
+            with ek.GradientTape(watch_accessed_variables=watch_accessed) as tape:
+                if not watch_accessed:
+                    tape.watch(w)
+                y = x * w + b  # three Variables
+                y = 0.5 * y - 1.5  # Python floats on either side
+                y = ek.tanh(y * frozen) / 2.0 + w * w  # a frozen variable; w read again
+                y = y + ek.cast(count * count, ek.float32)  # ints: not recorded
+                z = ek.reduce_sum(wide * 2.0) + 1.0
+            steps.append(_describe(tape, dict(names)))  # before gradient() frees the records
+            grads = tape.gradient([ek.reduce_sum(y), z], [x, w, b, frozen, wide])
+            steps.append([None if g is None else g.numpy().tolist() for g in grads])
+            w.assign_sub([0.1, 0.1, 0.1])  # a new value: the next step reads it anew
+    finally:
+        if general:
+            recording.remove_callback(recording.execution_callbacks[-1])
+    return steps
+
+
+def test_fresh_tapes_record_variables_and_python_floats_alike_on_both_paths():
+    records = []
+    for general in (False, True):
+        w, x = ek.Variable([0.5, 2.0]), ek.Variable([1.0, 3.0])
+        if general:
+            recording.add_callback(lambda op, inputs, output: None)
+        try:
+            with ek.GradientTape(persistent=True) as tape:
+                y = (x * w + 0.5) * (1.5 - w) + x / 2.0
+            names = {id(w): "w", id(x): "x"}
+            records.append(_describe(tape, names))
+            records.append(tape.gradient(y, [x, w]))
+        finally:
+            if general:
+                recording.remove_callback(recording.execution_callbacks[-1])
+    assert records[0] == records[2]
+    assert [row[0] for row in records[0]].count("read_variable") == 2  # each variable once
+    for fast, general in zip(records[1], records[3], strict=True):
+        assert fast.numpy().tobytes() == general.numpy().tobytes()
+
+
+def test_steps_on_fresh_tapes_give_the_same_gradients_on_both_paths():
+    assert _fresh_tape_steps(False) == _fresh_tape_steps(True)

@@ -7,6 +7,8 @@ import warnings
 import numpy as np
 import pytest
 from eagerkit.widgets import TapeView
+from eagerkit.widgets.common.drawing import text_width
+from tape_corpus import CORPUS
 
 import eagerkit as ek
 
@@ -292,3 +294,52 @@ def test_highlight_marks_one_record_with_a_note(fan_out):
     # A read of a variable has no op box: the variable itself is marked.
     reads = fan_out.set_highlight(0, "w is read here")
     assert reads.graph["highlight"]["node"] == nodes_by_label(fan_out)["w"]["id"]
+
+
+def test_every_tensor_the_sweep_reached_shows_its_gradient(fan_out):
+    nodes = nodes_by_label(fan_out)
+    assert {name: nodes[name].get("grad") for name in nodes} == {
+        "w": "36.0",
+        "x": "25.0",
+        "h": "12.0",  # d(h*h + x)/dh = 2h
+        "t0": "1.0",
+        "y": "1.0",  # the target: the gradient the sweep starts with
+    }
+
+
+def test_a_weight_used_at_every_step_adds_up_use_by_use():
+    view = CORPUS["hand_unrolled_rnn"]()
+    w_h = next(n for n in view.graph["nodes"] if n["label"] == "w_h")
+    grads = [g for s in view.graph["backward"] for g in s["grads"] if g["node"] == w_h["id"]]
+    sent = [g for g in grads if g["edge"]]  # the last one: reading w_h hands the sum on
+    assert [g["count"] for g in sent] == list(range(1, 21))  # one contribution per step
+    totals = [float(g["total"]) for g in sent]
+    values = [float(g["value"]) for g in sent]
+    assert totals[-1] == pytest.approx(float(w_h["grad"]), rel=1e-3)
+    assert (grads[-1]["edge"], grads[-1]["count"], grads[-1]["total"]) == (
+        None,
+        20,
+        sent[-1]["total"],
+    )
+    assert totals == pytest.approx(list(np.cumsum(values)), rel=1e-3, abs=1e-6)
+    # The box of w_h is sized for its gradient and the running count "(20/20)".
+    box = next(b for b in view.drawing["states"][""]["boxes"] if b["id"] == w_h["id"])
+    assert box["reserve"] == 10 and box["w"] >= round(text_width("grad: 0.09299 (20/20)"))
+
+
+def test_the_browser_can_ask_the_kernel_for_a_folding_it_was_not_sent():
+    view = CORPUS["hand_unrolled_rnn"]()
+    series = next(g for g in view.graph["groups"] if g["kind"] == "series")
+    fifth = next(g for g in view.graph["groups"] if g.get("index") == 5)
+    key = f"{series['id']},{fifth['id']}"
+    assert key not in view.drawing["states"]  # the middle iterations are not prepared
+    view._on_browser_message(view, {"type": "unfold", "groups": [series["id"], fifth["id"]]}, [])
+    state = view.drawing["states"][key]
+    assert [b["id"] for b in state["boxes"] if b["type"] == "value"][:3] == [
+        f"op{r}" for r in fifth["records"][:3]
+    ]
+    assert all(lab["text"] for lab in state["labels"])  # labelled like the others
+    before = dict(view.drawing)
+    view._on_browser_message(view, {"type": "unfold", "groups": ["g999"]}, [])
+    view._on_browser_message(view, "not a dict", [])
+    assert view.drawing == before  # unknown groups and stray messages change nothing

@@ -7,7 +7,7 @@ it broadcasts back over the axes that were summed away.
 import numpy as np
 
 from eagerkit.arguments import normalize_axis, whole_number
-from eagerkit.dtypes import COMPLEX, NUMERIC
+from eagerkit.dtypes import COMPLEX, FLOATING, NUMERIC
 from eagerkit.dtypes import bool as bool_
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
@@ -233,16 +233,11 @@ def argmin(input, axis=None, output_type="int64", name=None):  # noqa: A002 - TF
     return _argmin(input, **_index_options("argmin", axis, output_type))
 
 
-def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
-    """log(sum(exp(x))) over ``axis``, computed without overflow (a composite: no VJP).
+def reference_reduce_logsumexp(input_tensor, axis=None, keepdims=False):
+    """log(sum(exp(x))) over ``axis``, written with ops (the plain reference; TF's own way).
 
-    Examples
-    --------
-    >>> import eagerkit as ek
-    >>> round(float(ek.reduce_logsumexp([1000.0, 1000.0])), 3)
-    1000.693
-    >>> ek.reduce_logsumexp([float("inf"), 1.0])  # as TF: inf, not inf - inf = nan
-    <ek.Tensor: shape=(), dtype=float32, numpy=inf>
+    ``reduce_logsumexp`` below computes the same values in one primitive, with one VJP
+    (softmax) instead of nine recorded ops; tests/test_logsumexp.py proves the two equal.
     """
     from eagerkit.ops import compare, math, shape
 
@@ -254,3 +249,43 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     top = compare.where(compare.equal(top * 0, 0), top, 0)
     total = math.log(reduce_sum(math.exp(x - top), axis=axis, keepdims=True)) + top
     return total if keepdims else shape.squeeze_axes(total, axis)
+
+
+def _logsumexp(xp, x, axis, keepdims):
+    # reference_reduce_logsumexp's steps on arrays, in its order, so the same bits come out.
+    if x.size:
+        top = xp.max(x, axis=axis, keepdims=True)
+        top = xp.where(xp.isfinite(top), top, xp.zeros((), x.dtype))  # TF shifts by 0 there
+    else:  # over no elements: the sum is 0 and the answer log(0) = -inf, as in TF
+        top = xp.zeros(kept_shape(x.shape, axis), x.dtype)
+    total = xp.log(xp.sum(xp.exp(x - top), axis=axis, keepdims=True, dtype=x.dtype)) + top
+    if keepdims:
+        return total
+    return total.reshape(tuple(n for i, n in enumerate(x.shape) if i not in axis))
+
+
+reduce_logsumexp = _reduction(
+    "reduce_logsumexp",
+    FLOATING,
+    _logsumexp,
+    """log(sum(exp(x))) over ``axis``, computed without overflow.
+
+    One primitive: the max is subtracted before exp() and added back after log() (as
+    ``reference_reduce_logsumexp``, the same steps written with ops), and the gradient is
+    softmax, ``g * exp(x - ans)``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> round(float(ek.reduce_logsumexp([1000.0, 1000.0])), 3)
+    1000.693
+    >>> ek.reduce_logsumexp([float("inf"), 1.0])  # as TF: inf, not inf - inf = nan
+    <ek.Tensor: shape=(), dtype=float32, numpy=inf>
+    """,
+)
+reduce_logsumexp.defvjp(
+    lambda ops, g, ans, x, axis=None, keepdims=False: (
+        _reshape_to_kept(ops, g, x, axis, keepdims)
+        * ops.exp(x - _reshape_to_kept(ops, ans, x, axis, keepdims))
+    )
+)

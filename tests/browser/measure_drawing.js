@@ -12,7 +12,7 @@
   const labels = [...svg.querySelectorAll("g.ek-label")].map((g) => [g.textContent, ...rect(g)]);
   const texts = [...svg.querySelectorAll("g.ek-node, g.ek-label")].flatMap((g) => {
     const [x, y, w, h] = rect(g);
-    return [...g.querySelectorAll("text")].map((t) => { const b = t.getBBox(); return [t.textContent, b.x, b.y, b.width, b.height, x, y, w, h]; });
+    return [...g.querySelectorAll("text")].filter((t) => t.textContent).map((t) => { const b = t.getBBox(); return [t.textContent, b.x, b.y, b.width, b.height, x, y, w, h]; });
   });
   return { width: Number(svg.dataset.width), height: Number(svg.dataset.height), boxes, edges, labels, texts };
 }

@@ -4,12 +4,16 @@
 # minutes when other jobs load it (make test must not fail at random on a busy machine).
 # A wait ends as soon as its condition holds, so a long limit costs nothing when all is well.
 KERNEL_WAIT_MS = 480_000
+# A test that waits for kernels several times (run a notebook, reopen it, ...) may take
+# longer than pytest-timeout's 600 s under load; it gets this many seconds instead.
+SEVERAL_WAITS_S = 1800
 
 
-def recorded_page(browser, address):
-    """Open ``address`` in a fresh 1280x900 context; ``page.requests`` and ``page.problems``
-    collect every request made and every page or console error (tests assert on both)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def recorded_page(browser, address, viewport=(1280, 900)):
+    """Open ``address`` in a fresh context (a window of ``viewport`` pixels);
+    ``page.requests`` and ``page.problems`` collect every request made and every page or
+    console error (tests assert on both)."""
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     # Every wait of the page (Playwright's default is 30 s) gets the load-proof limit.
     context.set_default_timeout(KERNEL_WAIT_MS)
     page = context.new_page()

@@ -3,9 +3,9 @@
 One test runs tape_demo.ipynb (lesson 02's tapes, f = c*c + c, a CNN step, a NaN, an
 exercise highlight), then checks what a student sees: the drawing's invariants measured
 in the rendered DOM (boxes against edge paths and labels, text inside its box), stepping
-through the folded CNN step and into an unfolded layer, the notebook saved and reopened
-in a JupyterLab that has no kernel, and the save_html page opened on its own. Screenshots
-go to test-artifacts/ for a human to look at.
+through the folded CNN step and into the model and its conv layer unfolded in place, the
+notebook saved and reopened in a JupyterLab that has no kernel, and the save_html page
+opened on its own. Screenshots go to test-artifacts/ for a human to look at.
 """
 
 import json
@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from pages import recorded_page
+from pages import KERNEL_WAIT_MS, SEVERAL_WAITS_S, recorded_page
 from test_widgets_browser import (
     ARTIFACTS,
     WIDGET_ERRORS,
@@ -27,7 +27,7 @@ from test_widgets_browser import (
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from drawing_checks import problems  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(SEVERAL_WAITS_S)]
 NOTEBOOK = "tape_demo.ipynb"
 TAPES = [
     "lesson02_fan_out",
@@ -54,7 +54,7 @@ def _run_notebook(page):
     page.wait_for_function(
         "() => document.querySelector('.jp-Notebook-ExecutionIndicator')"
         "?.getAttribute('data-status') === 'idle'",
-        timeout=90_000,
+        timeout=KERNEL_WAIT_MS,
     )
 
 
@@ -98,8 +98,10 @@ def test_tape_views_draw_step_save_and_reopen(lab, lab_without_kernels, browser)
 
 def _check_nested_colours(tape):
     # A view made before the inner tape opened sees both tapes record the inner forward.
-    assert tape.locator("g.ek-op.ek-depth-2").count() == 2
+    assert tape.locator("g.ek-value.ek-depth-2").count() == 2
     assert "op recorded by 2 tapes" in tape.locator(".ek-legend").text_content()
+    # The inner tape's backward pass, recorded by the outer tape, folds into its line.
+    assert "inner.gradient(y2, x2)" in tape.locator("g.ek-group").text_content()
 
 
 def _check_fan_out_labels(tape):
@@ -107,44 +109,52 @@ def _check_fan_out_labels(tape):
     starts = tape.evaluate(
         """(root) => {
             const c = [...root.querySelectorAll("g.ek-node")]
-                .find((g) => g.textContent.startsWith("c "));
+                .find((g) => g.querySelector("text").textContent === "c");
             return [...root.querySelectorAll(`path.ek-edge[data-from='${c.dataset.id}']`)]
                 .map((p) => p.getPointAtLength(0).x);
         }"""
     )
     assert len(set(starts)) == 3
-    assert tape.locator("g.ek-label.ek-shown").count() == 6  # the overview shows them all
+    assert tape.locator("g.ek-label.ek-shown").count() == 4  # the overview shows them all
 
 
 def _step_through_the_folded_cnn(tape):
-    layers = ["g0", "g1", "g2", "g3", "g4"]
-    assert [tape.locator(".ek-fold").nth(i).get_attribute("data-group") for i in range(5)] == layers
-    assert tape.get_attribute("data-steps") == str(1 + 7 + 7)  # 5 layers + 2 loss ops, twice
-    for layer in layers:  # each folded layer is one forward step
-        tape.locator(".ek-next").click()
-        assert tape.get_attribute("data-current") == layer
-    assert (
-        "dense_1 (Dense), 4 records folded into one step" in tape.locator(".ek-info").inner_text()
-    )
+    # It opens on the model folded into one box (the loss line unfolded: it fits).
+    assert tape.get_attribute("data-state") == "g4"
+    assert tape.locator(".ek-fold").get_attribute("data-group") == "g4"
+    assert tape.get_attribute("data-steps") == str(1 + 3 + 3)  # the model + 2 loss ops, twice
+    tape.locator(".ek-next").click()  # the whole model is one forward step
+    assert tape.get_attribute("data-current") == "g0"
+    assert "sequential (Sequential), 16 records folded into one step" in _info(tape)
     while tape.get_attribute("data-phase") != "backward":
         tape.locator(".ek-next").click()
-    visited = []
+    visited = [tape.get_attribute("data-current")]
     while tape.get_attribute("data-step") != str(int(tape.get_attribute("data-steps")) - 1):
         tape.locator(".ek-next").click()
         visited.append(tape.get_attribute("data-current"))
-    assert [v for v in visited if v.startswith("g")] == ["g4", "g3", "g2", "g1", "g0"]
+    assert visited == ["op17", "op16", "g0"]
     _shot(tape, "tape_cnn_backward_folded.png")
-    # Unfold the conv layer in place: its five records become five steps, in the browser.
+    # Unfold the model in place: its layers, each folded, are steps of their own.
     tape.locator("g.ek-group[data-id='g0']").click()
-    assert tape.get_attribute("data-unfolded") == "g0"
-    assert tape.get_attribute("data-steps") == str(1 + 11 + 11)
-    check_drawing(tape, "cnn_unfolded_g0")
+    assert tape.get_attribute("data-state") == "g0,g4"
+    assert tape.get_attribute("data-steps") == str(1 + 7 + 7)  # 3 layers, 2 ops, 2 loss ops
+    check_drawing(tape, "cnn_unfolded_model")
+    tape.locator(".ek-next").click()
+    assert tape.get_attribute("data-current") == "g1"
+    # ... and the conv layer inside it: its records become steps, in the browser.
+    tape.locator("g.ek-group[data-id='g1']").click()
+    assert tape.get_attribute("data-state") == "g0,g1,g4"
+    check_drawing(tape, "cnn_unfolded_conv")
     tape.locator(".ek-next").click()
     tape.locator(".ek-next").click()
-    assert "t0 = conv2d(images, conv2d/kernel)" in tape.locator(".ek-info").inner_text()
+    assert "t0 = conv2d(images, layers[0]/kernel)" in _info(tape)  # named as GradientFlow does
     _shot(tape, "tape_cnn_unfolded_conv.png")
-    tape.locator(".ek-fold.ek-open").click()  # fold it again
-    assert tape.get_attribute("data-unfolded") == ""
+    tape.locator(".ek-fold.ek-open").first.click()  # fold the model (and the conv) again
+    assert tape.get_attribute("data-state") == "g4"
+
+
+def _info(tape):
+    return tape.locator(".ek-info").inner_text()
 
 
 def _check_nan_origin(tape):
@@ -169,7 +179,8 @@ def _check_zoom_and_fit(tape):
     fitted = float(svg.get_attribute("data-zoom"))
     box = svg.bounding_box()
     assert box["height"] <= 0.75 * 900 + 1 and fitted <= 1
-    tape.locator(".ek-zoom-in").click()
+    for _ in range(3):  # until the drawing is bigger than the view: then it pans
+        tape.locator(".ek-zoom-in").click()
     assert float(svg.get_attribute("data-zoom")) > fitted
     view_box = svg.get_attribute("viewBox")
     svg.hover()
@@ -182,7 +193,7 @@ def _check_zoom_and_fit(tape):
 def _save(page, path):
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function(
-        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000
+        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=KERNEL_WAIT_MS
     )
     saved = json.loads(path.read_text())
     state = saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
@@ -217,6 +228,8 @@ def _reopen_with_a_new_kernel(lab, browser):
     check_drawing(tape, "cnn_reopened")
     tape.locator(".ek-next").click()  # it still steps: the front end needs no kernel
     assert tape.get_attribute("data-current") == "g0"
+    tape.locator("g.ek-group[data-id='g0']").click()  # and unfolds what was prepared
+    assert tape.get_attribute("data-state") == "g0,g4"
     _shot(tape, "tape_reopened_new_kernel.png")
     assert page.problems == []
     page.context.close()
@@ -227,7 +240,7 @@ def _reopen_without_a_kernel(lab, browser):
     assert _api(lab, "GET", "kernelspecs")["kernelspecs"] == {}
     url, token, _ = lab
     page = _page(browser, url, f"lab/tree/{NOTEBOOK}", token)
-    page.wait_for_selector(".jp-NotebookPanel", timeout=60_000)
+    page.wait_for_selector(".jp-NotebookPanel", timeout=KERNEL_WAIT_MS)
     shown = ".jp-OutputArea-output .eagerkit-tape, .jp-OutputArea-output img"
     _wait_for(page, shown, count=len(TAPES))
     page.locator(".jp-NotebookPanel").screenshot(
@@ -244,11 +257,12 @@ def _open_the_saved_page(url, token, browser):
     page.wait_for_selector("body[data-ready='true']")
     tape = page.locator(".eagerkit-tape")
     check_drawing(tape, "save_html")
-    for _ in range(3):
-        tape.locator(".ek-next").click()
-    assert tape.get_attribute("data-current") == "g2"
+    tape.locator(".ek-next").click()
+    assert tape.get_attribute("data-current") == "g0"
+    tape.locator("g.ek-group[data-id='g0']").click()  # a prepared folding: no kernel needed
+    assert tape.get_attribute("data-state") == "g0,g4"
     tape.locator(".ek-fold").first.click()
-    assert tape.get_attribute("data-unfolded") == "g0"
+    assert tape.get_attribute("data-state") == "g4"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "tape_save_html.png"), full_page=True)
     assert page.problems == []

@@ -11,8 +11,7 @@ from ``layout.layered_layout``; this file turns them into geometry:
   points stay inside the gap. A long edge crosses the rows in between at its dummy node's
   column, which the layout kept free. So no edge can pass through a box;
 - a *label* box per edge that has a text (a gradient), placed in a gap beside its edge
-  where it touches no box and no other label, or, failing that, in a free column at the
-  right of the drawing.
+  where it touches no box and no other label (or none, when there is no room near it).
 
 All text is drawn in one monospace font, so a text's width is its length times ``CHAR_W``.
 """
@@ -21,8 +20,9 @@ from .layout import layered_layout
 
 CHAR_W = 6.02  # DejaVu Sans Mono at 10 px: the advance of every character
 LABEL_H = 14
-GAP_Y = 38  # between rows: room for gradient labels
+GAP_Y = 32  # between rows: room for a gradient label (14 px) and its margin
 MARGIN = 12
+LABEL_SPILL = 120  # how far a label may stick out of the drawing's right side
 
 
 def text_width(text):
@@ -30,7 +30,7 @@ def text_width(text):
     return len(text) * CHAR_W
 
 
-def make_drawing(nodes, edges, labels=None):
+def make_drawing(nodes, edges, labels=None, max_row_width=None, pinned=()):
     """Lay out and route a graph.
 
     Parameters
@@ -38,22 +38,24 @@ def make_drawing(nodes, edges, labels=None):
     nodes : list of dicts with ``id``, ``w``, ``h`` (the box size), in a stable order.
     edges : list of dicts with ``id``, ``from``, ``to``.
     labels : dict ``edge id -> text`` of the labels to place.
+    max_row_width, pinned : see ``layout.layered_layout`` (sources move up out of wider
+        rows, except the pinned ones).
 
     Examples
     --------
     >>> nodes = [{"id": "a", "w": 60, "h": 20}, {"id": "b", "w": 60, "h": 20}]
     >>> d = make_drawing(nodes, [{"id": "e", "from": "a", "to": "b"}], {"e": "1.0"})
     >>> d["boxes"][1]
-    {'id': 'b', 'x': 12.0, 'y': 70, 'w': 60, 'h': 20}
+    {'id': 'b', 'x': 12.0, 'y': 64, 'w': 60, 'h': 20}
     >>> d["edges"][0]["path"]  # a straight drop, as a curve across the gap
-    [['M', 42.0, 32], ['C', 42.0, 51.0, 42.0, 51.0, 42.0, 70]]
+    [['M', 42.0, 32], ['C', 42.0, 48.0, 42.0, 48.0, 42.0, 64]]
     >>> d["labels"][0], d["width"], d["height"]
-    ({'edge': 'e', 'text': '1.0', 'x': 46.0, 'y': 44.0, 'w': 22.1, 'h': 14}, 84.0, 102)
+    ({'edge': 'e', 'text': '1.0', 'x': 46.0, 'y': 41.0, 'w': 22.1, 'h': 14}, 84.0, 96)
     """
     labels = labels or {}
     sizes = {n["id"]: (n["w"], n["h"]) for n in nodes}
     pairs = [(e["from"], e["to"]) for e in edges]
-    layout = layered_layout([n["id"] for n in nodes], pairs, sizes)
+    layout = layered_layout([n["id"] for n in nodes], pairs, sizes, max_row_width, pinned)
     rows, x = layout["rows"], layout["x"]
     row_of, tops, heights, y = {}, [], [], MARGIN
     for r, row in enumerate(rows):
@@ -82,18 +84,34 @@ def make_drawing(nodes, edges, labels=None):
             boxes[a], boxes[b], out_ports[i], in_ports[i], middle, row_of[a], tops, heights
         )
         drawn.append({"id": edge["id"], "from": a, "to": b, "path": path})
-    height = y - GAP_Y + MARGIN
-    placed = _place_labels(drawn, labels, list(boxes.values()), width, height)
-    width = max([width, *(label["x"] + label["w"] + MARGIN for label in placed)])
-    return {
+    drawing = {
         "width": round(width, 1),
-        "height": height,
+        "height": y - GAP_Y + MARGIN if rows else 2 * MARGIN,
         "boxes": [
             dict(zip(("id", "x", "y", "w", "h"), (k, *v), strict=True)) for k, v in boxes.items()
         ],
         "edges": drawn,
-        "labels": placed,
     }
+    return place_labels(drawing, labels)
+
+
+def place_labels(drawing, texts):
+    """Put a label box for each ``edge id -> text`` into ``drawing`` (replacing any it
+    had): beside its edge, touching no box and no other label. Returns the drawing.
+
+    Examples
+    --------
+    >>> nodes = [{"id": "a", "w": 60, "h": 20}, {"id": "b", "w": 60, "h": 20}]
+    >>> d = make_drawing(nodes, [{"id": "e", "from": "a", "to": "b"}])
+    >>> place_labels(d, {"e": "2.5"})["labels"]
+    [{'edge': 'e', 'text': '2.5', 'x': 46.0, 'y': 41.0, 'w': 22.1, 'h': 14}]
+    """
+    boxes = [(b["x"], b["y"], b["w"], b["h"]) for b in drawing["boxes"]]
+    width = drawing.setdefault("laid_out_width", drawing["width"])  # before any label
+    placed = _place_labels(drawing["edges"], texts, boxes, width, drawing["height"])
+    right = max([width, *(label["x"] + label["w"] + MARGIN for label in placed)])
+    drawing["width"], drawing["labels"] = round(right, 1), placed  # a label may widen it
+    return drawing
 
 
 def path_points(path, samples=8):
@@ -167,7 +185,8 @@ def _curve(x0, y0, x1, y1):
 
 
 def _place_labels(edges, texts, boxes, width, height):
-    """A box for every edge's text, beside its edge, touching no box and no other label."""
+    """A box for every edge's text, beside its edge, touching no box and no other label;
+    an edge with no room near it gets no label (one far from its edge misleads)."""
     taken = _Grid()
     for box in boxes:
         taken.add(box)
@@ -178,9 +197,8 @@ def _place_labels(edges, texts, boxes, width, height):
             continue
         w = text_width(text) + 4
         spot = _free_spot(edge["path"], w, taken, width, height)
-        if spot is None:  # everything near the edge is taken: use a free column at the right
-            spot = (width, _curve_point(_curves(edge["path"])[-1], 0.5)[1] - LABEL_H / 2)
-            width += w + 4
+        if spot is None:
+            continue
         box = (round(spot[0], 1), round(spot[1], 1), round(w, 1), LABEL_H)
         taken.add(box)
         placed.append(
@@ -192,9 +210,9 @@ def _place_labels(edges, texts, boxes, width, height):
 def _free_spot(path, w, taken, width, height):
     """Beside the edge in one of the gaps it crosses; then sliding sideways, a little
     further each time, along the gap."""
-    curves = _middle_first(_curves(path))
-    for slide in (0, 16, 32, 48, 64, 96, 128):
-        for t in (0.5, 0.3, 0.7, 0.15, 0.85):
+    curves = _middle_first(_curves(path))[:4]
+    for slide in (0, 12, 28, 48, 72, 100):
+        for t in (0.5, 0.3, 0.7):
             for segment in curves:
                 px, py = _curve_point(segment, t)
                 top = py - LABEL_H / 2
@@ -237,8 +255,10 @@ def _curve_point(segment, t):
 
 
 def _inside(box, width, height):
+    """Inside the drawing, or at most ``LABEL_SPILL`` pixels beyond its right side (the
+    drawing then widens to hold it)."""
     x, y, w, h = box
-    return x >= MARGIN / 2 and y >= 0 and x + w <= width - MARGIN / 2 and y + h <= height
+    return x >= MARGIN / 2 and y >= 0 and x + w <= width + LABEL_SPILL and y + h <= height
 
 
 def _overlap(a, b):
@@ -256,15 +276,20 @@ class _Grid:
     def _keys(self, box):
         x, y, w, h = box
         c = self.CELL
-        for i in range(int(x // c), int((x + w) // c) + 1):
-            for j in range(int(y // c), int((y + h) // c) + 1):
-                yield i, j
+        return [
+            (i, j)
+            for i in range(int(x // c), int((x + w) // c) + 1)
+            for j in range(int(y // c), int((y + h) // c) + 1)
+        ]
 
     def add(self, box):
         for key in self._keys(box):
             self.cells.setdefault(key, []).append(box)
 
     def hits(self, box):
-        return any(
-            _overlap(box, other) for key in self._keys(box) for other in self.cells.get(key, ())
-        )
+        cells = self.cells
+        for key in self._keys(box):
+            for other in cells.get(key, ()):
+                if _overlap(box, other):
+                    return True
+        return False

@@ -8,6 +8,8 @@ not. Layers kept only in a list (``Sequential``) are named by their place in it
 
 import re
 
+from eagerkit.module import snake_case
+
 
 def named_variables(source):
     """``(name or None, variable)`` pairs from a model, a list or a dict of variables."""
@@ -56,6 +58,20 @@ def model_variable_names(model):
         suffix = full[len(layer_name) + 1 :] if full.startswith(layer_name + "/") else full
         named.append((f"{path}/{suffix}", variable))
     return named
+
+
+def layer_paths(model):
+    """``{id(layer): path}`` for every layer inside ``model`` (``hidden``, ``block.conv``,
+    ``layers[0]``), by the same rules as ``model_variable_names``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> seq = ek.Sequential([ek.layers.Conv2D(2, 3), ek.layers.Dense(1, name="out")])
+    >>> sorted(layer_paths(seq).values())  # conv2d is the name it gave itself: not kept
+    ['layers[0]', 'out']
+    """
+    return {id(layer): path for path, layer in _named_layers(model, "")}
 
 
 def _named_layers(layer, prefix):
@@ -107,7 +123,7 @@ def _is_layer(value):
 
 def _given_name(layer):
     """Whether the layer's name was chosen by hand (not ``dense`` / ``dense_21``)."""
-    automatic = re.sub(r"(?<!^)(?=[A-Z])", "_", type(layer).__name__).lower()
+    automatic = snake_case(type(layer).__name__)  # as the layer names itself: conv2d
     return re.fullmatch(rf"{re.escape(automatic)}(_\d+)?", layer.name) is None
 
 

@@ -12,8 +12,11 @@ Python and sent to the browser, which then steps through it without asking the k
 
 import numpy as np
 
+from eagerkit.keras.layers.base import Layer
 from eagerkit.tape import READ_VARIABLE
 from eagerkit.tensor import Tensor
+
+from ..common.names import model_variable_names
 
 
 def preview(value, width=28):
@@ -53,7 +56,9 @@ def _scalar_text(value):
 
 
 class Namer:
-    """Names for tensors: the user's own (``names=locals()``) where given, else t0, t1, ...
+    """Names for tensors: the user's own (``names=locals()``) where given (a model's
+    variables by the attribute that holds their layer: ``hidden/kernel``), else the
+    variable's name, else t0, t1, ...
 
     Ids are handed out in the order tensors are first asked about, which is record order,
     so the same code always gives the same names.
@@ -80,10 +85,15 @@ class Namer:
     def __call__(self, tensor):
         if self._given is None:
             self._given = {}
-            for name, value in self._source.items():
-                # IPython keeps _, __, _3, Out ...: skip private names, keep the first one.
-                if isinstance(value, Tensor) and not name.startswith("_"):
+            # IPython keeps _, __, _3, Out ...: skip private names, keep the first one.
+            public = [(name, v) for name, v in self._source.items() if not name.startswith("_")]
+            for name, value in public:
+                if isinstance(value, Tensor):
                     self._given.setdefault(id(value), name)
+            for _, model in public:  # a model's variables, named as GradientFlow names them
+                if isinstance(model, Layer):
+                    for name, variable in model_variable_names(model):
+                        self._given.setdefault(id(variable), name)
             self._taken = set(self._given.values())
         key = id(tensor)
         if key not in self._names:
@@ -256,12 +266,13 @@ def backward_steps(steps, records, node_of, namer, groups=None):
                 edge_values[f"e{step.index}_{k}"] = value
             if nonfinite is None and not np.isfinite(value).all():
                 nonfinite = {"phase": "backward", "record": step.index, "node": node_of[id(x)]}
-            key = id(x)
-            totals[key] = value if key not in totals else totals[key] + value
-            counts[key] = counts.get(key, 0) + 1
+            key = node_of[id(x)]  # a variable and what reading it gave share a node
+            if not is_read or key not in totals:  # a read passes on the sum: no new use
+                totals[key] = value if key not in totals else totals[key] + value
+                counts[key] = counts.get(key, 0) + 1
             grads.append(
                 {
-                    "node": node_of[key],
+                    "node": key,
                     "edge": None if is_read else f"e{step.index}_{k}",
                     "name": namer(x),
                     "value": preview(value),

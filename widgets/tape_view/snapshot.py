@@ -1,7 +1,7 @@
-"""The TapeView's PNG: its ``drawing`` drawn with matplotlib, box for box, path for path.
+"""The TapeView's PNG: the state it opens on, drawn with matplotlib, box for box, path for path.
 
 A saved notebook, GitHub and nbval show this picture; it is the same geometry the browser
-draws (same boxes, same edge paths, same label boxes, same monospace font), only static:
+draws (the same folded boxes, edge paths, label boxes and monospace font), only static:
 the overview, with the gradients of the reverse sweep when there was one.
 """
 
@@ -18,7 +18,6 @@ COLOURS = {  # the same palette as tape_view.css
     "variable": "#8fd19e",
     "constant": "#d9d9d9",
     "intermediate": "#9ecae1",
-    "op": "#ffffff",
     "group": "#ede7f6",
     "nested": "#e5d4f5",
     "nonfinite": "#f5b7b1",
@@ -27,7 +26,9 @@ CODES = {"M": [Path.MOVETO], "L": [Path.LINETO], "C": [Path.CURVE4] * 3}
 
 
 def tape_png(graph, drawing):
-    """PNG bytes of ``drawing`` (1 px = 1 px up to 1400 px, scaled down beyond)."""
+    """PNG bytes of the state ``drawing`` opens on (1 px = 1 px up to 1400 px, scaled down
+    beyond)."""
+    drawing = drawing["states"][drawing["open"]]
     width, height = max(drawing["width"], 200), max(drawing["height"], 60)
     scale = min(1.0, MAX_INCHES * 100 / max(width, height))
     figure = Figure(figsize=(width * scale / 100, height * scale / 100), dpi=100)
@@ -86,32 +87,18 @@ def _draw_box(axes, box, points, mark, bad, show_grads):
             (box["x"], box["y"]),
             box["w"],
             box["h"],
-            boxstyle="round,pad=0,rounding_size=" + str(box["h"] / 2 if box["type"] == "op" else 6),
+            boxstyle="round,pad=0,rounding_size=" + ("9" if box["type"] == "proxy" else "6"),
             facecolor=COLOURS["nonfinite" if bad else kind],
             edgecolor=mark or ("#922b21" if bad else "#555555"),
             linewidth=3 if (mark or bad) else (2 if box.get("target") else 0.8),
+            linestyle="--" if box["type"] in ("group", "proxy") else "-",
         )
     )
-    if box["type"] == "op":
-        _text(
-            axes,
-            box["x"] + box["w"] / 2,
-            box["y"] + box["h"] / 2 + 4,
-            box["lines"][0],
-            points,
-            ha="center",
-        )
-        return
-    for i, line in enumerate(box["lines"]):
-        if line.startswith("grad: ") and not show_grads:
-            continue
-        colour = (
-            "#c0392b"
-            if line.startswith("grad: None")
-            else "#1b7a3a"
-            if line.startswith("grad: ")
-            else "#212121"
-        )
+    lines = list(box["lines"])
+    if show_grads and box.get("grad_text"):
+        lines.append(box["grad_text"])
+    for i, line in enumerate(lines):
+        colour = "#1b7a3a" if i == len(box["lines"]) else "#212121"
         weight = "bold" if i == 0 else "normal"
         _text(
             axes, box["x"] + 8, box["y"] + 4 + 15 * (i + 1) - 3, line, points, colour, weight=weight

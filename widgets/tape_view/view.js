@@ -1,12 +1,14 @@
 // TapeView front end: draws the tape graph and steps through it, all in the browser.
 //
 // Python sends two objects. `graph` says what happened: nodes, edges, `forward` (one step
-// per record), `backward` (one step per record the reverse sweep visited), layer groups,
-// a highlight and the first NaN. `drawing` says where everything goes, in pixels: boxes
-// with their text, edge paths, gradient labels, one drawing per folding state. This file
-// draws exactly that and steps through it without asking the kernel, so it works while
-// the kernel is busy, and in a saved page with no kernel at all. Zoom and pan
-// (`fitter`) are in camera.js, which Python puts before this file in one module.
+// per record), `backward` (one step per record the reverse sweep visited), the groups a
+// view can fold (lines, layers, loops), a highlight and the first NaN. `drawing` says where
+// everything goes, in pixels, in each folding state (`states`, opening on `open`): boxes
+// with their text, edge paths, gradient labels. This file draws exactly that and steps
+// through it without asking the kernel, so it works while the kernel is busy, and in a
+// saved page with no kernel at all. Python joins four files into one module: camera.js
+// (zoom, pan, the minimap), stepping.js (the timeline and what a step shows), info.js
+// (the words under the graph) and this one (drawing a state, the widget).
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const LINE_H = 15; // as boxes.py
@@ -26,40 +28,25 @@ function html(tag, className, parent, text) {
   return node;
 }
 
-// --- the timeline: one entry per step, a folded layer's records merged into one ------
-
-function timeline(graph, folded) {
-  const entries = [{ phase: "overview", steps: [] }];
-  for (const phase of ["forward", "backward"]) {
-    graph[phase].forEach((step, i) => {
-      const last = entries[entries.length - 1];
-      const group = folded.includes(step.group) ? step.group : null;
-      if (group && last.phase === phase && last.group === group) last.steps.push(step);
-      else entries.push({ phase, steps: [step], group, first: i });
-    });
-  }
-  return entries;
-}
-
-// --- drawing one state ----------------------------------------------------------------
+// --- drawing one state ------------------------------------------------------------------
 
 function drawBox(box, layer) {
   const g = svg("g", { class: `ek-node ek-${box.type} ek-kind-${box.kind}`, "data-id": box.id }, layer);
   if (box.depth) g.classList.add(`ek-depth-${Math.min(box.depth, 3)}`); // nested tapes
   if (box.target) g.classList.add("ek-target");
-  const rect = svg("rect", { x: box.x, y: box.y, width: box.w, height: box.h, rx: box.type === "op" ? box.h / 2 : 6 }, g);
+  const rect = svg("rect", { x: box.x, y: box.y, width: box.w, height: box.h, rx: box.type === "proxy" ? 9 : 6 }, g);
   rect.classList.add("ek-box");
-  box.lines.forEach((text, i) => {
-    const centred = box.type === "op";
-    const line = svg("text", {
-      x: centred ? box.x + box.w / 2 : box.x + 8,
-      y: box.type === "op" ? box.y + box.h / 2 + 4 : box.y + 4 + LINE_H * (i + 1) - 3,
-      class: i === 0 ? "ek-line ek-first" : "ek-line",
-      "text-anchor": centred ? "middle" : "start",
-    }, g);
-    line.textContent = text;
-    if (text.startsWith("grad: ")) line.classList.add(text.startsWith("grad: None") ? "ek-none" : "ek-grad");
-  });
+  const line = (text, i, cls) => {
+    const t = svg("text", { x: box.x + 8, y: box.y + 4 + LINE_H * (i + 1) - 3, class: cls }, g);
+    t.textContent = text;
+    return t;
+  };
+  box.lines.forEach((text, i) => line(text, i, i === 0 ? "ek-line ek-first" : "ek-line"));
+  if (box.grad) { // the gradient line: filled in as the reverse sweep reaches the tensor
+    g.gradLine = line("", box.lines.length, "ek-line ek-grad");
+    g.gradLine.dataset.node = box.grad;
+    g.gradLine.dataset.reserve = box.reserve;
+  }
   return g;
 }
 
@@ -67,8 +54,8 @@ function pathData(path) {
   return path.map(([cmd, ...xs]) => cmd + xs.join(",")).join(" ");
 }
 
-function drawState(drawing, graph, holder) {
-  const root = svg("svg", { class: "ek-graph", "data-width": drawing.width, "data-height": drawing.height }, holder);
+function drawState(state, holder) {
+  const root = svg("svg", { class: "ek-graph", "data-width": state.width, "data-height": state.height }, holder);
   const marker = svg("marker", {
     id: "ek-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto",
   }, svg("defs", {}, root));
@@ -76,153 +63,55 @@ function drawState(drawing, graph, holder) {
   const edgeLayer = svg("g", {}, root);
   const boxLayer = svg("g", {}, root);
   const labelLayer = svg("g", {}, root);
-  const edges = drawing.edges.map((e) => {
+  const edges = state.edges.map((e) => {
     const path = svg("path", { d: pathData(e.path), class: "ek-edge", "marker-end": "url(#ek-arrow)", "data-from": e.from, "data-to": e.to }, edgeLayer);
     return { ...e, path };
   });
   const labels = {};
-  drawing.labels.forEach((l) => {
+  (state.labels || []).forEach((l) => {
     const g = svg("g", { class: "ek-label", "data-edge": l.edge }, labelLayer);
     svg("rect", { x: l.x, y: l.y, width: l.w, height: l.h, rx: 3 }, g);
     svg("text", { x: l.x + 2, y: l.y + l.h - 4 }, g).textContent = l.text;
     labels[l.edge] = g;
   });
   const boxes = {};
-  drawing.boxes.forEach((b) => { boxes[b.id] = drawBox(b, boxLayer); });
-  const drawn = (id) => drawing.alias[id] || id; // a node folded away is drawn as its layer
-  return { root, edges, labels, boxes, drawn, byId: Object.fromEntries(drawing.boxes.map((b) => [b.id, b])) };
+  state.boxes.forEach((b) => { boxes[b.id] = drawBox(b, boxLayer); });
+  const drawn = (id) => state.alias[id] || id; // a node folded away is drawn as its group
+  return { root, edges, labels, boxes, drawn };
 }
 
-// --- showing one step ----------------------------------------------------------------
-
-function showStep(view, graph, entries, at) {
-  const entry = entries[at];
-  const { boxes, edges, labels, drawn } = view;
-  Object.values(boxes).forEach((g) => g.classList.remove("ek-current", "ek-input", "ek-output", "ek-future"));
-  edges.forEach((e) => e.path.classList.remove("ek-edge-active", "ek-edge-grad", "ek-future"));
-  Object.values(labels).forEach((g) => g.classList.remove("ek-shown"));
-  const records = new Set(entry.steps.map((s) => s.record));
-  let current = null;
-  if (entry.phase === "forward") {
-    // Boxes not made yet fade out (leaves exist from the start).
-    Object.entries(view.madeAt).forEach(([id, i]) => { if (i > at) boxes[id].classList.add("ek-future"); });
-    edges.forEach((e) => { if (view.madeAt[e.to] > at) e.path.classList.add("ek-future"); });
-    entry.steps.forEach((s) => {
-      s.inputs.forEach((id) => boxes[drawn(id)].classList.add("ek-input"));
-      boxes[drawn(s.output)].classList.add("ek-output");
-    });
-    edges.filter((e) => e.ids.some((id) => records.has(recordOf(id)))).forEach((e) => e.path.classList.add("ek-edge-active"));
-  } else if (entry.phase === "backward" || graph.phase === "backward") {
-    // Every sweep step so far has sent its gradients along its edges (all of them in the overview).
-    const sent = new Set();
-    const upto = entry.phase === "backward" ? at : entries.length - 1;
-    entries.slice(0, upto + 1).filter((e) => e.phase === "backward").forEach((e) => e.steps.forEach((s) => {
-      if (s.op) sent.add(`e${s.record}_out`);
-      s.grads.forEach((gr) => { if (gr.edge) sent.add(gr.edge); });
-    }));
-    edges.filter((e) => e.ids.some((id) => sent.has(id))).forEach((e) => {
-      e.path.classList.add("ek-edge-grad");
-      if (labels[e.id]) labels[e.id].classList.add("ek-shown");
-    });
-    entry.steps.forEach((s) => {
-      boxes[drawn(s.output)].classList.add("ek-output");
-      s.grads.forEach((gr) => boxes[drawn(gr.node)].classList.add("ek-input"));
-    });
-  }
-  if (entry.steps.length) {
-    const s = entry.steps[0];
-    current = drawn(s.op || s.output);
-    boxes[current].classList.add("ek-current");
-  }
-  return current;
-}
-
-function recordOf(edgeId) { return Number(edgeId.slice(1).split("_")[0]); }
-
-// The forward entry that makes each drawn box (a box made by no record is a leaf).
-function madeAt(entries, drawn) {
-  const made = {};
-  entries.forEach((e, i) => {
-    if (e.phase !== "forward") return;
-    e.steps.forEach((s) => {
-      if (!s.op) return; // reading a variable makes nothing new
-      [s.op, s.output].forEach((id) => { if (!(drawn(id) in made)) made[drawn(id)] = i; });
-    });
-  });
-  return made;
-}
-
-function writeInfo(info, graph, entries, at, selected) {
-  info.replaceChildren();
-  const entry = entries[at];
-  if (graph.highlight) {
-    const h = graph.highlight; // an exercise check marked one record: say which and why
-    const note = html("div", "ek-note", info, `record ${h.record + 1}: ${h.text}`);
-    if (h.note) html("div", "ek-note-text", note, h.note);
-  }
-  if (graph.nonfinite) html("div", "ek-info-nan", info, graph.nonfinite.text);
-  if (entry.phase === "overview") {
-    const sweep = graph.phase === "backward"
-      ? `after gradient(): ${graph.backward.length} steps of the reverse sweep to step through.`
-      : "forward recorded; call tape.gradient(...) to see the reverse sweep here.";
-    html("div", "ek-info-title", info, `${graph.forward.length} records. ${sweep}`);
-    graph.nodes.filter((n) => n.none).forEach((n) => html("div", "ek-info-none", info, `${n.label}: gradient is None because ${n.none.text}.`));
-  } else {
-    const s = entry.steps[0];
-    const count = entry.phase === "forward" ? graph.forward.length : graph.backward.length;
-    const group = entry.group ? graph.groups.find((g) => g.id === entry.group) : null;
-    const what = group ? `${group.label}, ${entry.steps.length} records folded into one step` : s.text;
-    const head = entry.phase === "forward" ? `forward, record ${entry.first + 1} of ${count}` : `reverse sweep, step ${entry.first + 1} of ${count} (record ${s.record + 1})`;
-    html("div", "ek-info-title", info, `${head}: ${what}`);
-    if (entry.phase === "backward") {
-      entry.steps.forEach((st) => {
-        html("div", "", info, `${group ? `${st.text}: ` : ""}incoming gradient g = ${st.g}`);
-        st.grads.forEach((gr) => {
-          const line = html("div", "ek-vjp", info, `VJP → ${gr.name}: ${gr.value}`);
-          // Fan-out: this tensor was used more than once, so its gradients add up.
-          if (gr.count > 1) html("span", "ek-fanout", line, `  (fan-out: contribution ${gr.count}, running total ${gr.total})`);
-        });
-      });
-    }
-  }
-  if (selected) describe(html("div", "ek-selected", info), graph, selected);
-}
-
-// What a clicked box is: its values, and the user's line that made it.
-function describe(box, graph, id) {
-  const node = graph.nodes.find((n) => n.id === id);
-  const group = graph.groups.find((g) => g.id === id);
-  if (group) { html("div", "", box, `${group.label}: ${group.records.length} records (click to unfold)`); return; }
-  if (!node) return;
-  const title = node.type === "op" ? `op ${node.label}${node.params ? ` (${node.params})` : ""}` : `${node.label}: ${node.kind}, shape (${node.shape.join(", ")}) ${node.dtype}, value ${node.value}`;
-  html("div", "ek-info-title", box, title);
-  if (node.origin) html("div", "ek-origin", box, `made at ${node.origin.where}: ${node.origin.code}`);
-  else if (node.type === "op") html("div", "ek-origin", box, "line unknown: the view was made after this op ran (make it before, inside the with-block, to see lines)");
-  if (node.saved) html("div", "", box, node.saved);
-}
-
-// --- the widget ------------------------------------------------------------------------
+// --- the widget ----------------------------------------------------------------------------
 
 function render({ model, el }) {
   let timer = null;
-  let unfolded = null; // the one layer drawn unfolded, or null: all folded
+  let key = null; // the folding state shown: the ids of the unfolded groups
+  let wanted = null; // a state asked of the kernel, shown when it arrives
+  let focus = null; // the group just unfolded: the view opens where its records are
+  let stopWatching = () => {}; // the size watcher of the drawing shown
   let at = null;
+  let note = "";
   const build = () => {
     if (timer) clearInterval(timer);
     timer = null;
+    stopWatching();
     el.replaceChildren();
     const graph = model.get("graph");
-    const base = model.get("drawing");
-    const drawing = unfolded && base.unfolded && base.unfolded[unfolded] ? base.unfolded[unfolded] : base;
+    const drawing = model.get("drawing");
+    if (wanted !== null && wanted in drawing.states) { key = wanted; wanted = null; }
+    if (key === null || !(key in drawing.states)) key = drawing.open;
+    const state = drawing.states[key];
+    state.byId = Object.fromEntries(state.boxes.map((b) => [b.id, b]));
+    const groups = Object.fromEntries(graph.groups.map((g) => [g.id, g]));
     const root = html("div", "eagerkit-tape", el);
     const bar = html("div", "ek-toolbar", root);
     const folds = html("div", "ek-folds", root);
     const scroller = html("div", "ek-scroller", root);
-    const info = html("div", "ek-info", root);
-    const view = drawState(drawing, graph, scroller);
-    const entries = timeline(graph, drawing.folded);
+    const below = html("div", "ek-below", root);
+    const info = html("div", "ek-info", below);
+    const view = drawState(state, scroller);
+    view.nodes = Object.fromEntries(graph.nodes.map((n) => [n.id, n]));
+    const entries = timeline(graph, state);
     view.madeAt = madeAt(entries, view.drawn);
-    const camera = fitter(scroller, view.root, drawing);
     const button = (label, title, cls, parent = bar) => {
       const b = html("button", `ek-button ${cls}`, parent, label);
       b.title = title;
@@ -235,16 +124,30 @@ function render({ model, el }) {
     const slider = html("input", "ek-slider", bar);
     Object.assign(slider, { type: "range", min: 0, max: entries.length - 1, value: 0 });
     const label = html("span", "ek-step-label", bar);
-    button("−", "zoom out (or ctrl + wheel)", "ek-zoom-out").onclick = () => camera.zoom(1 / 1.25);
-    button("+", "zoom in (or ctrl + wheel); drag to pan", "ek-zoom-in").onclick = () => camera.zoom(1.25);
-    button("fit", "show the whole graph", "ek-fit").onclick = () => camera.fit(true);
-    (graph.groups || []).forEach((g) => {
-      const open = unfolded === g.id;
-      const chip = button(`${open ? "▾" : "▸"} ${g.label}`, open ? "fold this layer into one box" : "unfold this layer in place", `ek-fold${open ? " ek-open" : ""}`, folds);
-      chip.dataset.group = g.id;
-      chip.onclick = () => { unfolded = open ? null : g.id; at = null; build(); };
+    const zoomOut = button("−", "zoom out (or ctrl + wheel)", "ek-zoom-out");
+    const zoomIn = button("+", "zoom in (or ctrl + wheel); drag to pan", "ek-zoom-in");
+    const fit = button("fit", "show the whole graph", "ek-fit");
+    const unfold = (target, group) => { // switch to another folding state; the kernel lays out new ones
+      const next = stateKey(target);
+      focus = group;
+      if (next in drawing.states) { key = next; at = null; note = ""; build(); return; }
+      wanted = next;
+      model.send({ type: "unfold", groups: next ? next.split(",") : [] });
+      note = "Laying this folding out… (this needs the notebook's kernel; a saved page keeps the foldings it was given)";
+      writeInfo(info, graph, entries, 0, null, note);
+    };
+    const unfolded = new Set(state.expanded);
+    state.expanded.forEach((id) => {
+      const chip = button(`▾ ${groups[id].label}`, "fold this group into one box again", "ek-fold ek-open", folds);
+      chip.dataset.group = id;
+      chip.onclick = () => unfold([...unfolded].filter((g) => !within(g, id, groups)), id);
     });
-    legend(html("div", "ek-legend", root), graph);
+    const minimap = overview(html("div", "ek-minimap-holder", below), state);
+    const camera = fitter(scroller, view.root, state, minimap);
+    zoomOut.onclick = () => camera.zoom(1 / 1.25);
+    zoomIn.onclick = () => camera.zoom(1.25);
+    fit.onclick = () => camera.fit(true);
+    legend(html("div", "ek-legend", root), graph, state);
     let selected = null;
     const go = (i) => {
       at = Math.max(0, Math.min(entries.length - 1, i));
@@ -255,19 +158,15 @@ function render({ model, el }) {
       const current = showStep(view, graph, entries, at);
       if (graph.highlight) view.boxes[view.drawn(graph.highlight.node)].classList.add("ek-highlight");
       if (graph.nonfinite) view.boxes[view.drawn(graph.nonfinite.node)].classList.add("ek-nonfinite");
-      root.dataset.phase = e.phase;
-      root.dataset.current = current || "";
-      root.dataset.step = at;
-      root.dataset.steps = entries.length;
-      root.dataset.unfolded = unfolded || "";
-      writeInfo(info, graph, entries, at, selected);
-      if (current) camera.show(view.byId[current]);
+      Object.assign(root.dataset, { phase: e.phase, current: current || "", step: at, steps: entries.length, state: key });
+      writeInfo(info, graph, entries, at, selected, note);
+      if (current) camera.show(state.byId[current]);
     };
     Object.entries(view.boxes).forEach(([id, g]) => {
       g.addEventListener("click", () => {
-        if (graph.groups.some((x) => x.id === id)) { unfolded = id; at = null; build(); return; }
-        selected = id;
-        writeInfo(info, graph, entries, at, selected);
+        if (id in groups) { unfold([...unfolded, ...ancestors(id, groups), id], id); return; }
+        selected = id.includes("@") ? state.byId[id].node : (state.byId[id].node || id);
+        writeInfo(info, graph, entries, at, selected, note);
       });
     });
     const stop = () => { clearInterval(timer); timer = null; play.textContent = "▶ play"; };
@@ -281,26 +180,39 @@ function render({ model, el }) {
       play.textContent = "❚❚ pause";
       timer = setInterval(() => (at < entries.length - 1 ? go(at + 1) : stop()), 800);
     };
-    requestAnimationFrame(() => camera.fit(false)); // once the cell has its width
-    camera.fit(false);
+    // Open readable; where the drawing does not fit, on the group just (un)folded, or the first step.
+    const records = focus && groups[focus] ? groups[focus].records : (entries[1] ? entries[1].steps.map((s) => s.record) : []);
+    const where = records.map((r) => state.folded[r] || state.alias[`op${r}`]).find((b) => b && state.byId[b]);
+    const place = () => { camera.fit(false); if (where) camera.show(state.byId[where]); };
+    place();
+    requestAnimationFrame(place); // again once the cell has its width
+    let width = scroller.clientWidth; // and whenever the window (so the cell) changes width
+    const resized = new ResizeObserver(() => { if (scroller.clientWidth !== width) { width = scroller.clientWidth; place(); } });
+    resized.observe(scroller);
+    stopWatching = () => resized.disconnect();
     const marked = graph.highlight ? entries.findIndex((e) => e.phase === "forward" && e.steps.some((s) => s.record === graph.highlight.record)) : 0;
     go(at === null ? marked : at); // open on the marked record, or where we were
   };
   build();
-  const rebuild = () => { at = null; build(); };
+  const rebuild = () => { at = null; note = ""; build(); };
   model.on("change:drawing", rebuild);
-  return () => { if (timer) clearInterval(timer); model.off("change:drawing", rebuild); };
+  return () => { if (timer) clearInterval(timer); stopWatching(); model.off("change:drawing", rebuild); };
 }
 
-function legend(box, graph) {
-  const items = [["watched", "watched"], ["variable", "variable"], ["constant", "constant"], ["intermediate", "intermediate"], ["op", "op (1 tape)"]];
-  if (graph.nodes.some((n) => n.type === "op" && n.depth > 1)) items.push(["depth-2", "op recorded by 2 tapes (nested)"]);
-  if ((graph.groups || []).length) items.push(["group", "a layer, folded (click to unfold)"]);
-  items.forEach(([cls, text]) => {
-    const item = html("span", "ek-legend-item", box);
-    html("span", `ek-swatch ek-swatch-${cls}`, item);
-    html("span", "", item, text);
-  });
+// The state key of a set of unfolded groups: their ids in order, as Python writes it.
+function stateKey(ids) {
+  return [...new Set(ids)].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))).join(",");
+}
+
+function ancestors(id, groups) {
+  const out = [];
+  for (let g = groups[id].parent; g; g = groups[g].parent) out.push(g);
+  return out;
+}
+
+function within(id, ancestor, groups) {
+  for (let g = id; g; g = groups[g].parent) if (g === ancestor) return true;
+  return false;
 }
 
 export default { render };

@@ -13,16 +13,18 @@ import pathlib
 
 import traitlets
 
-from eagerkit.tape import GradientTape, active_tapes
+from eagerkit.tape import READ_VARIABLE, GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 from ..common import origins
 from ..common.live import SnapshotWidget
-from .drawing import tape_drawing
+from ..common.origins import Tracker
+from .drawing import Layouts, label_state, label_states, state_key
 from .marks import highlight_mark, nonfinite_mark, record_index
 from .model import Namer, backward_steps, build_graph, host, preview
 from .reasons import explain_none
 from .snapshot import tape_png
+from .structure import group_tree
 
 HERE = pathlib.Path(__file__).parent
 COMMON = HERE.parent / "common"
@@ -65,7 +67,9 @@ class TapeView(SnapshotWidget):
     '6.0'
     """
 
-    _esm = (HERE / "camera.js").read_text() + (HERE / "view.js").read_text()
+    _esm = "".join(
+        (HERE / f).read_text() for f in ("camera.js", "stepping.js", "info.js", "view.js")
+    )
     _css = (COMMON / "frame.css").read_text() + (HERE / "view.css").read_text()
     graph = traitlets.Dict().tag(sync=True)
     drawing = traitlets.Dict().tag(sync=True)
@@ -84,19 +88,19 @@ class TapeView(SnapshotWidget):
             )
         super().__init__()
         self._tape = tape
+        self._tracker = Tracker.on(tape)  # lines and layers, from now on (or since the with)
         self._records = list(tape.records)
-        self._depths = {}  # record index -> how many tapes recorded it
         self._watched = list(tape._watched)  # what tape.watch and variable reads watched
         self._paused = list(tape.paused_at)
         self._names = names
         self._given = []  # (tensor, name) pairs named by the view itself
-        self._origins = {}  # record index -> the user's line that made it
-        self._groups = {}  # record index -> id of the layer or name scope it ran in
-        self._folds = {}  # a layer's or name scope's key -> its group
         self._sweep = []  # BackwardSteps of the sweep in progress
         self._gradient = None  # (targets, sources, grads, steps) of the last gradient()
         self._highlight = None  # (record index, note)
+        self._layout = None  # (what it was laid out for, its Layouts, the prepared states)
+        self._edge_values = {}  # the gradient that flowed along each graph edge
         tape.listeners.append(self)
+        self.on_msg(self._on_browser_message)
         if highlight is None:
             self._publish()
         else:
@@ -104,18 +108,7 @@ class TapeView(SnapshotWidget):
 
     # --- what the tape tells us ------------------------------------------------------
     def on_record(self, tape, record):
-        index = len(self._records)
-        watching = sum(1 for t in active_tapes if t._watches_any(record.inputs))
-        self._depths[index] = max(1, watching)
-        self._records.append(record)
-        origin, fold = origins.capture()
-        if origin is not None:
-            self._origins[index] = origin
-        if fold is not None:
-            key, label = fold
-            group = self._folds.setdefault(key, _group(label, len(self._folds)))
-            group["records"].append(index)
-            self._groups[index] = group["id"]
+        self._records.append(record)  # the Tracker, listening first, noted where it came from
 
     def on_backward(self, tape, step):
         self._sweep.append(step)
@@ -136,14 +129,16 @@ class TapeView(SnapshotWidget):
             self._namer.give(tensor, name)
         watched_ids = {id(t) for t in self._watched}
         targets, sources, grads, steps = self._gradient or ((), (), (), ())
+        known = [self._tracker.info.get(id(r)) for r in self._records]
+        groups, record_group = self._structure(known)
         model = build_graph(
             self._records,
             namer=self._namer,
             watched_ids=watched_ids,
-            depths=self._depths,
+            depths={i: k[3] for i, k in enumerate(known) if k},
             extra=[t for t in (*targets, *sources) if isinstance(t, Tensor)],
-            origins=self._origins,
-            groups=self._groups,
+            origins={i: origins.origin_of(k[1]) for i, k in enumerate(known) if k and k[1]},
+            groups=record_group,
         )
         nodes, node_of = model["nodes"], model["node_of"]
         by_id = {node["id"]: node for node in nodes}
@@ -160,24 +155,62 @@ class TapeView(SnapshotWidget):
                 )
                 node["none"] = {"code": code, "text": text}
         backward, edge_values, bad_gradient = backward_steps(
-            steps, self._records, node_of, self._namer, self._groups
+            steps, self._records, node_of, self._namer, record_group
         )
+        _grads_of_tensors(nodes, backward)
         graph = {
             "nodes": nodes,
             "edges": model["edges"],
             "forward": model["forward"],
             "backward": backward,
-            "groups": list(self._folds.values()),
+            "groups": groups,
             "phase": "backward" if self._gradient else "forward",
             "highlight": highlight_mark(self._highlight, model["forward"]),
             "nonfinite": nonfinite_mark(
-                model["nonfinite"] or bad_gradient, model["forward"], self._records, self._origins
+                model["nonfinite"] or bad_gradient,
+                model["forward"],
+                self._records,
+                {i: k[1] for i, k in enumerate(known) if k and k[1]},
             ),
         }
         self._published = len(self._records)
+        self._edge_values = edge_values
         with self.hold_sync():  # the browser gets both at once
             self.graph = graph
-            self.drawing = tape_drawing(graph, edge_values)
+            self.drawing = label_states(self._laid_out(graph), graph, edge_values)
+
+    def _structure(self, known):
+        """The fold groups, and each record's innermost group."""
+        reads = {i for i, r in enumerate(self._records) if r.op is READ_VARIABLE}
+        wheres = {(o["file"], o["line"]): o["where"] for o in self._tracker.lines()}
+        groups, _ = group_tree([k[2] if k else () for k in known], reads, wheres)
+        record_group = {}
+        for group in groups:  # parents first: the innermost group wins
+            for record in group["records"]:
+                record_group[record] = group["id"]
+        return groups, record_group
+
+    def _laid_out(self, graph):
+        """The drawing's prepared states, laid out once for these nodes and groups."""
+        shape = ([n["id"] for n in graph["nodes"]], [g["records"] for g in graph["groups"]])
+        if self._layout is None or self._layout[0] != shape:
+            layouts = Layouts(graph)
+            self._layout = (shape, layouts, layouts.prepared())
+        return self._layout[2]
+
+    def _on_browser_message(self, widget, content, buffers):
+        """The browser asks for a folding state it was not sent: lay it out, send it."""
+        if not isinstance(content, dict) or content.get("type") != "unfold":
+            return
+        known = {g["id"] for g in self.graph["groups"]}
+        wanted = [g for g in content.get("groups", []) if g in known]
+        if self._layout is None or len(wanted) != len(content.get("groups", [])):
+            return  # a stale request (the tape changed since): the browser redraws anyway
+        laid_out = self._layout[1].state(set(wanted))
+        nodes = {n["id"]: n for n in self.graph["nodes"]}
+        states = dict(self.drawing["states"])
+        states[state_key(wanted)] = label_state(laid_out, nodes, self._edge_values)
+        self.drawing = dict(self.drawing, states=states)
 
     def set_highlight(self, record, note=""):
         """Mark one record on the graph with a short note, and open the view on it.
@@ -266,9 +299,18 @@ class TapeView(SnapshotWidget):
         return tape_png(self.graph, self.drawing)
 
 
-def _group(label, number):
-    """A fold group: what it is called, and the records made in it."""
-    return {"id": f"g{number}", "label": label, "records": []}
+def _grads_of_tensors(nodes, backward):
+    """Every tensor the sweep reached gets its gradient (sources already have theirs)."""
+    by_id = {node["id"]: node for node in nodes}
+    for step in backward:
+        if step["op"] is not None:
+            by_id[step["output"]].setdefault("grad", step["g"])
+        for grad in step["grads"]:
+            by_id[grad["node"]]["total"] = grad["total"]
+    for node in nodes:
+        total = node.pop("total", None)
+        if total is not None:
+            node.setdefault("grad", total)
 
 
 def _parameter_names(fn, count):

@@ -1,0 +1,280 @@
+"""Speed on the code students write: eagerkit beside PyTorch (CPU), in one run.
+
+    python benchmarks/idiomatic.py            (every case, float32 then float64)
+    python benchmarks/idiomatic.py chain      (or: variables, mlp, tape: one group)
+
+``benchmarks/overhead.py`` and ``benchmarks/train.py`` time the engine on the shapes of code
+it was tuned on (tensor operands, one long tape, ``bias_add``, the library's cross-entropy).
+This file times the forms a TF user writes from the tutorials (issue 20), each paired
+with the same program in PyTorch:
+
+- a 100-op chain whose other operand is a Python float (``x * 0.5``, ``x + 0.5``), forward
+  alone and forward + backward;
+- ``x * w + b`` on three Variables under a fresh ``GradientTape`` each step (the forward a
+  tape records, then the same with ``tape.gradient``);
+- one SGD step of an MLP 64-128-10 written by hand: Variables, ``x @ w + b``, cross-entropy
+  through ``reduce_logsumexp``, updates with ``assign_sub``, at batch 64 and on the full
+  digits training set (1437 images);
+- the bytes a tape keeps per recorded op of the chain.
+
+The contenders take turns in every round and each figure is the median of its rounds, so a
+busy neighbour slows both columns alike; the ratio eagerkit / PyTorch is printed beside
+the issue's target. Both run single-threaded (PyTorch's intra-op pool, numpy's BLAS).
+"""
+
+import gc
+import os
+import sys
+import time
+import tracemalloc
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+import eagerkit as ek
+
+try:
+    import torch
+except ImportError:  # PyTorch is a reference, not a dependency
+    torch = None
+else:
+    torch.set_num_threads(1)
+
+CHAIN = 100  # ops per chain: 25 x (multiply, add, tanh, subtract), each with a Python float
+SIZE = 10
+HIDDEN = 128
+LEARNING_RATE = 0.1
+TARGETS = {  # issue 20: eagerkit / PyTorch at most
+    "chain forward": 0.8,
+    "chain forward + backward": 0.7,
+    "x * w + b, fresh tape": 1.0,
+    "x * w + b, fresh tape + gradient": None,
+    "MLP step, batch 64": 0.9,
+    "MLP step, full batch": 0.9,
+}
+
+
+# --- the chain: Python-float operands ------------------------------------------------------------
+def chain_eagerkit(x):
+    for _ in range(CHAIN // 4):
+        x = ek.tanh(x * 0.5 + 0.5) - 0.25
+    return x
+
+
+def chain_backward_eagerkit(x):
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        y = chain_eagerkit(x)
+    return tape.gradient(y, x)
+
+
+def chain_torch(x):
+    for _ in range(CHAIN // 4):
+        x = torch.tanh(x * 0.5 + 0.5) - 0.25
+    return x
+
+
+def chain_forward_torch(x):
+    with torch.no_grad():
+        return chain_torch(x)
+
+
+def chain_backward_torch(x):
+    x = x.detach().requires_grad_(True)
+    y = chain_torch(x)
+    y.backward(torch.ones_like(y))
+    return x.grad
+
+
+# --- x * w + b on three Variables, a fresh tape per step ---------------------------------------
+def affine_eagerkit(x, w, b):
+    with ek.GradientTape():
+        return x * w + b
+
+
+def affine_gradient_eagerkit(x, w, b):
+    with ek.GradientTape() as tape:
+        y = x * w + b
+    return tape.gradient(y, [x, w, b])
+
+
+def affine_torch(x, w, b):
+    return x * w + b  # parameters: autograd records, as a tape does
+
+
+def affine_gradient_torch(x, w, b):
+    x.grad = w.grad = b.grad = None
+    y = x * w + b
+    y.backward(torch.ones_like(y))
+    return x.grad, w.grad, b.grad
+
+
+# --- an MLP step written by hand ---------------------------------------------------------------
+def mlp_variables(dtype):
+    rng = np.random.default_rng(0)
+    shapes = [(64, HIDDEN), (HIDDEN,), (HIDDEN, 10), (10,)]
+    return [rng.normal(0, 0.1, shape).astype(dtype) for shape in shapes]
+
+
+def mlp_step_eagerkit(variables):
+    w1, b1, w2, b2 = variables
+
+    def step(x, labels):
+        with ek.GradientTape() as tape:
+            hidden = ek.nn.relu(x @ w1 + b1)
+            logits = hidden @ w2 + b2
+            log_probs = logits - ek.reduce_logsumexp(logits, axis=1, keepdims=True)
+            loss = -ek.reduce_mean(ek.reduce_sum(labels * log_probs, axis=1))
+        for variable, gradient in zip(variables, tape.gradient(loss, variables), strict=True):
+            variable.assign_sub(LEARNING_RATE * gradient)
+        return loss
+
+    return step
+
+
+def mlp_step_torch(parameters):
+    w1, b1, w2, b2 = parameters
+
+    def step(x, labels):
+        hidden = torch.relu(x @ w1 + b1)
+        logits = hidden @ w2 + b2
+        log_probs = logits - torch.logsumexp(logits, dim=1, keepdim=True)
+        loss = -torch.mean(torch.sum(labels * log_probs, dim=1))
+        loss.backward()
+        with torch.no_grad():
+            for parameter in parameters:
+                parameter.sub_(LEARNING_RATE * parameter.grad)
+                parameter.grad = None
+        return loss
+
+    return step
+
+
+def digits_batch(dtype, count):
+    (images, labels), _ = ek.datasets.load_digits()
+    images = images.reshape(len(images), 64)[:count].astype(dtype)
+    one_hot = np.eye(10, dtype=dtype)[labels[:count]]
+    return images, one_hot
+
+
+# --- the harness -------------------------------------------------------------------------------
+def paired_microseconds(cases, rounds, repeat):
+    """Median time per call of eagerkit and PyTorch, in microseconds, and the median of the
+    rounds' ratios: the two take turns in every round, so each ratio compares like with like.
+
+    The time is the process's CPU time (``time.process_time``), not the wall clock: on a
+    shared machine a process also waits for a core, and that wait, which is no cost of the
+    code, would otherwise land on whichever contender happened to be running.
+    """
+    times = {name: [] for name in cases}
+    for _ in range(rounds):
+        for name, (function, args) in cases.items():
+            start = time.process_time()
+            for _ in range(repeat):
+                function(*args)
+            times[name].append((time.process_time() - start) / repeat * 1e6)
+    ratios = np.array(times["ek"]) / np.array(times["torch"])
+    return float(np.median(times["ek"])), float(np.median(times["torch"])), float(np.median(ratios))
+
+
+def row(name, ek_us, torch_us, ratio, per=1):
+    target = TARGETS.get(name)
+    verdict = "" if target is None else ("met" if ratio <= target else "NOT met")
+    limit = "" if target is None else f"<= {target}"
+    print(
+        f"  {name:34s} {ek_us / per:9.2f} {torch_us / per:9.2f} {ratio:7.2f}  {limit:7s} {verdict}"
+    )
+
+
+def header(title, unit):
+    print(f"\n{title}")
+    print(f"  {'':34s} {'eagerkit':>9s} {'PyTorch':>9s} {'ratio':>7s}  target ({unit})")
+
+
+def bench_chain(dtype):
+    x_np = np.linspace(-1, 1, SIZE).astype(dtype)
+    x, tx = ek.constant(x_np), torch.tensor(x_np)
+    np.testing.assert_allclose(
+        chain_backward_eagerkit(x).numpy(), chain_backward_torch(tx).numpy(), rtol=1e-5
+    )
+    header(f"100-op chain, Python-float operands, ({SIZE},) {dtype}", "us per op")
+    pairs = {
+        "chain forward": (chain_eagerkit, chain_forward_torch),
+        "chain forward + backward": (chain_backward_eagerkit, chain_backward_torch),
+    }
+    for name, (ek_fn, torch_fn) in pairs.items():
+        cases = {"ek": (ek_fn, (x,)), "torch": (torch_fn, (tx,))}
+        row(name, *paired_microseconds(cases, 15, 20), per=CHAIN)
+
+
+def bench_variables(dtype):
+    values = [np.linspace(0, 1, SIZE).astype(dtype) + i for i in range(3)]
+    variables = [ek.Variable(v) for v in values]
+    parameters = [torch.tensor(v, requires_grad=True) for v in values]
+    for got, want in zip(
+        affine_gradient_eagerkit(*variables), affine_gradient_torch(*parameters), strict=True
+    ):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+    header(f"x * w + b, three ({SIZE},) {dtype} Variables", "us per step")
+    pairs = {
+        "x * w + b, fresh tape": (affine_eagerkit, affine_torch),
+        "x * w + b, fresh tape + gradient": (affine_gradient_eagerkit, affine_gradient_torch),
+    }
+    for name, (ek_fn, torch_fn) in pairs.items():
+        cases = {"ek": (ek_fn, variables), "torch": (torch_fn, parameters)}
+        row(name, *paired_microseconds(cases, 21, 200))
+
+
+def bench_mlp(dtype):
+    header(f"MLP 64-{HIDDEN}-10 SGD step by hand, {dtype}", "us per step")
+    for name, count in (("MLP step, batch 64", 64), ("MLP step, full batch", None)):
+        images, one_hot = digits_batch(dtype, count)
+        initial = mlp_variables(dtype)
+        ek_step = mlp_step_eagerkit([ek.Variable(v) for v in initial])
+        torch_step = mlp_step_torch([torch.tensor(v, requires_grad=True) for v in initial])
+        ek_args = (ek.constant(images), ek.constant(one_hot))
+        torch_args = (torch.tensor(images), torch.tensor(one_hot))
+        for _ in range(3):  # the same steps from the same weights: the same losses
+            np.testing.assert_allclose(
+                ek_step(*ek_args).numpy(), torch_step(*torch_args).item(), rtol=1e-4
+            )
+        repeat = 20 if count else 3
+        cases = {"ek": (ek_step, ek_args), "torch": (torch_step, torch_args)}
+        row(name, *paired_microseconds(cases, 15, repeat))
+
+
+def bench_tape(dtype):
+    """Bytes allocated and kept alive by a tape, per recorded op (tracemalloc)."""
+    x = ek.constant(np.linspace(-1, 1, SIZE).astype(dtype))
+    chains = 20
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x
+        for _ in range(chains):
+            y = chain_eagerkit(y)
+    held = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    ops = chains * CHAIN
+    print(f"\ntape, Python-float chain, {dtype}: {held / ops:.0f} bytes per recorded op (<= 400)")
+    del tape, y
+
+
+GROUPS = {"chain": bench_chain, "variables": bench_variables, "mlp": bench_mlp, "tape": bench_tape}
+
+
+def main(names):
+    if torch is None:
+        sys.exit("PyTorch is the reference here: pip install torch (not a dependency)")
+    print(f"load average {os.getloadavg()[0]:.2f}, torch {torch.__version__}")
+    with threadpool_limits(1):
+        for dtype in ("float32", "float64"):
+            for name in names:
+                GROUPS[name](dtype)
+    print(f"\nload average {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or list(GROUPS))

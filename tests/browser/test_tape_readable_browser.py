@@ -1,0 +1,161 @@
+"""Big tapes open readable, in a real JupyterLab in Debian's chromium, at 1280x720 (a
+laptop, JupyterLab's file browser open) and at 1920x1080.
+
+tape_corpus_demo.ipynb shows every tape of the test corpus, the ones issue 17 found
+unreadable among them (a 20-step RNN unrolled by hand, an MLP step, lesson 15's model on a
+24-character window, a 300-record chain whose input feeds every step). For each, as the
+browser drew it: all text at
+9 px or more, the whole drawing in view (nothing cut off), the widget no taller than the
+notebook's area, the repeated structure folded, the drawing's invariants. Then, on the
+RNN: stepping forwards and backwards, a gradient that adds up use by use, unfolding the
+loop in place (its weights as proxies beside each use), zooming about the centre and
+panning with the minimap. Screenshots go to test-artifacts/ for a human to look at.
+"""
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from pages import KERNEL_WAIT_MS, SEVERAL_WAITS_S, recorded_page
+from test_tape_view_browser import check_drawing
+from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from tape_corpus import BIG, CORPUS  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(SEVERAL_WAITS_S)]
+os.environ["EAGERKIT_TESTS_DIR"] = str(Path(__file__).parents[1])  # the kernel imports from it
+NOTEBOOK = "tape_corpus_demo.ipynb"
+TAPES = list(CORPUS)  # the notebook shows them all, in this order
+WINDOWS = [(1280, 720), (1920, 1080)]
+
+# What the reader sees: the zoom, the part of the drawing in view, each text's size in
+# screen pixels, the widget's height and the notebook area's.
+SEEN = """(root) => {
+  const svg = root.querySelector("svg.ek-graph");
+  const zoom = Number(svg.dataset.zoom);
+  const texts = [...svg.querySelectorAll("text")].filter((t) => t.textContent);
+  const sizes = texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * zoom);
+  const box = svg.viewBox.baseVal;
+  let area = window.innerHeight;
+  for (let n = root.parentElement; n; n = n.parentElement) {
+    const o = getComputedStyle(n).overflowY;
+    if ((o === "auto" || o === "scroll") && n.clientHeight > 0) area = n.clientHeight;
+  }
+  return {zoom, smallest: Math.min(...sizes), view: [box.x, box.y, box.width, box.height],
+          width: Number(svg.dataset.width), height: Number(svg.dataset.height),
+          widget: root.getBoundingClientRect().height, area,
+          groups: root.querySelectorAll("g.ek-group").length, state: root.dataset.state};
+}"""
+
+
+@pytest.fixture(scope="module")
+def notebook(lab, browser):
+    """The demo notebook, run: one page, its window resized for each size."""
+    url, token, _ = lab
+    page = recorded_page(browser, f"{url}/lab/tree/{NOTEBOOK}?reset&token={token}", WINDOWS[0])
+    _run_all_cells(page)
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('.eagerkit-tape svg.ek-graph').length >= n",
+        arg=len(TAPES),
+        timeout=KERNEL_WAIT_MS,
+    )
+    yield page
+    page.context.close()
+
+
+def _at(page, size):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.wait_for_timeout(800)  # the views fit themselves to their cells' new width
+    return page
+
+
+@pytest.mark.parametrize("size", WINDOWS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_tape_opens_whole_readable_and_folded(notebook, size):
+    page = _at(notebook, size)
+    assert not any(message in page.inner_text(".jp-NotebookPanel") for message in WIDGET_ERRORS)
+    tapes = page.locator(".eagerkit-tape")
+    smallest = {}
+    for i, name in enumerate(TAPES):
+        tape = tapes.nth(i)
+        tape.scroll_into_view_if_needed()
+        seen = tape.evaluate(SEEN)
+        smallest[name] = round(seen["smallest"], 2)
+        assert seen["smallest"] >= 9, (name, seen)  # the 10 px font at 90% or more
+        x, y, w, h = seen["view"]  # the whole drawing is in view: nothing cut off
+        assert x <= 0.5 and y <= 0.5, (name, seen)
+        assert x + w >= seen["width"] - 0.5 and y + h >= seen["height"] - 0.5, (name, seen)
+        assert seen["widget"] <= seen["area"], (name, seen)  # it fits the notebook's area
+        if name in BIG:
+            assert seen["groups"] >= 1, (name, seen)  # what repeats is folded
+        check_drawing(tape, name)
+        _shot(tape, f"readable_{name}_{size[0]}x{size[1]}.png")
+    print(f"smallest text at {size[0]}x{size[1]}: {smallest}")  # for the report
+    assert page.problems == []
+    _assert_offline(page.requests)
+
+
+def test_stepping_unfolding_and_zooming_a_folded_loop(notebook):
+    page = _at(notebook, (1280, 720))
+    tape = page.locator(".eagerkit-tape").nth(TAPES.index("hand_unrolled_rnn"))
+    tape.scroll_into_view_if_needed()
+    series = tape.locator("g.ek-group").first
+    assert "×20" in series.text_content()
+    # Forward: the folded loop is one step; the reverse sweep too.
+    tape.locator(".ek-next").click()
+    assert tape.get_attribute("data-current") == series.get_attribute("data-id")
+    assert "82 records folded into one step" in tape.locator(".ek-info").inner_text()
+    _shot(tape, "rnn_folded_forward.png")
+    while tape.get_attribute("data-phase") != "backward":
+        tape.locator(".ek-next").click()
+    _shot(tape, "rnn_folded_backward.png")
+    # Unfold the loop in place: 20 iterations, each weight drawn as a proxy at every use.
+    series.click()
+    page.wait_for_function(
+        "(el) => el.querySelectorAll('g.ek-group').length >= 20",
+        arg=tape.element_handle(),
+        timeout=KERNEL_WAIT_MS,
+    )
+    assert tape.locator("g.ek-proxy").count() == 40
+    check_drawing(tape, "rnn_unfolded")
+    seen = tape.evaluate(SEEN)
+    assert seen["smallest"] >= 9  # too tall to show whole: readable, with the minimap
+    assert tape.locator(".ek-minimap").get_attribute("data-shown") == "true"
+    _shot(tape, "rnn_unfolded_open.png")
+    # The reverse sweep adds w_h's gradient up, one use at a time.
+    w_h = tape.locator("g.ek-leaf", has_text="w_h").locator("text.ek-grad")
+    grads = []
+    while tape.get_attribute("data-phase") != "backward":
+        tape.locator(".ek-next").click()
+    for _ in range(25):
+        tape.locator(".ek-next").click()
+        grads.append(w_h.text_content())
+    partial = [g for g in grads if re.fullmatch(r"grad: \S+ \(\d+/20\)", g)]
+    counts = [int(re.search(r"\((\d+)/20\)", g).group(1)) for g in partial]
+    assert len(set(counts)) >= 5 and counts == sorted(counts), grads  # it grows, step by step
+    _shot(tape, "rnn_unfolded_backward.png")
+    tape.locator(".ek-prev").click()  # and steps back
+    assert tape.get_attribute("data-phase") == "backward"
+    # Zoom about the centre: the drawing's point at the centre of the view stays there.
+    before = _centre(tape)
+    tape.locator(".ek-zoom-in").click()
+    after = _centre(tape)
+    assert abs(before[0] - after[0]) < 1 and abs(before[1] - after[1]) < 1
+    assert float(tape.locator("svg.ek-graph").get_attribute("data-zoom")) > 0.9
+    _shot(tape, "rnn_zoomed_in.png")
+    # The minimap moves the view; folding again goes back to one box.
+    minimap = tape.locator(".ek-minimap")
+    box = minimap.bounding_box()
+    view_box = tape.locator("svg.ek-graph").get_attribute("viewBox")
+    minimap.click(position={"x": box["width"] / 2, "y": box["height"] - 4})
+    assert tape.locator("svg.ek-graph").get_attribute("viewBox") != view_box
+    tape.locator(".ek-fold.ek-open").click()
+    assert tape.locator("g.ek-group").count() == 1
+    assert page.problems == []
+
+
+def _centre(tape):
+    x, y, w, h = map(float, tape.locator("svg.ek-graph").get_attribute("viewBox").split())
+    return x + w / 2, y + h / 2
