@@ -121,7 +121,10 @@ def explain(op, values, error, params=None):
 
 def missing_inputs(op, values):
     """``add needs the inputs (x, y); y is missing``: an op called with too few inputs."""
-    return InvalidArgumentError(f"{op.name}: {_missing_input(op, values)}", op=op.name)
+    described = ", ".join(_described(v) for v in values)  # as explain() says it
+    return InvalidArgumentError(
+        f"{op.name}: {_missing_input(op, values)} (inputs: {described}).", op=op.name
+    )
 
 
 def _missing_input(op, values, error=None):
