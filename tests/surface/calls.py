@@ -7,6 +7,7 @@ import eagerkit as ek
 from . import (
     calls_core,
     calls_data,
+    calls_graph,
     calls_keras,
     calls_layers,
     calls_math,
@@ -30,6 +31,7 @@ TABLES = (
     calls_symbolic,
     calls_misc,
     calls_math,
+    calls_graph,
 )
 
 
