@@ -389,3 +389,29 @@ def device(name):
             yield target
     finally:
         stack.pop()
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "CPU",
+    "SIMULATED",
+    "DEVICE_PLACEMENT_EXPLICIT",
+    "DEVICE_PLACEMENT_SILENT",
+    "DEVICE_PLACEMENT_WARN",
+    "Device",
+    "device",
+    "set_device_policy",
+    "canonical_name",
+    "register_device",
+    "get_device",
+    "num_gpus",
+    "list_devices",
+    "visible_device_names",
+    "all_device_names",
+    "set_hidden_devices",
+    "enable_simulated_gpu",
+    "disable_simulated_gpu",
+    "current_device",
+    "scope_device",
+]

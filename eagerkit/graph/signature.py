@@ -9,6 +9,7 @@ accepts; ``None`` in its shape means "any size here".
 import inspect
 
 from eagerkit import dtypes, nest
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -52,6 +53,14 @@ class TensorSpec:
     @classmethod
     def from_tensor(cls, tensor, name=None):
         """The spec of exactly this tensor's shape and dtype."""
+        if not isinstance(tensor, Tensor):  # a tensor's own shape and dtype, nothing else's
+            from eagerkit.arguments import describe
+
+            raise InvalidArgumentError(
+                f"TensorSpec.from_tensor: tensor must be an ek.Tensor, got {describe(tensor)}; "
+                "for other values write TensorSpec(shape, dtype)",
+                op="TensorSpec.from_tensor",
+            )
         spec = cls.__new__(cls)  # a tensor's shape needs no checking: made at every trace
         spec.shape, spec.dtype, spec.name = tuple(tensor._data.shape), tensor.dtype, name
         return spec

@@ -303,3 +303,27 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         self, from_logits=False, reduction=Reduction.AUTO, name="sparse_categorical_crossentropy"
     ):
         super().__init__(sparse_categorical_crossentropy, reduction, name, from_logits=from_logits)
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "mean_squared_error",
+    "mean_absolute_error",
+    "huber",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "sparse_categorical_crossentropy",
+    "mse",
+    "MSE",
+    "mae",
+    "MAE",
+    "Reduction",
+    "Loss",
+    "MeanSquaredError",
+    "MeanAbsoluteError",
+    "Huber",
+    "BinaryCrossentropy",
+    "CategoricalCrossentropy",
+    "SparseCategoricalCrossentropy",
+]
