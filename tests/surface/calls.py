@@ -17,6 +17,7 @@ from . import (
     calls_tensor,
     calls_tf2,
     calls_train,
+    calls_training,
 )
 
 TABLES = (
@@ -32,6 +33,7 @@ TABLES = (
     calls_misc,
     calls_math,
     calls_graph,
+    calls_training,
 )
 
 

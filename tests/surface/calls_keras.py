@@ -6,7 +6,7 @@ import numpy as np
 import eagerkit as ek
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
-from . import walk
+from . import calls_training, walk
 from .declare import SAMPLE, call, fresh
 from .values import BINARY, F3, F23, I3, LABELS, ONE_HOT, P23, PROBS, variable
 
@@ -90,7 +90,7 @@ PAIR_FOR = {  # (y_true, y_pred) each loss or metric class takes
     "SparseCategoricalAccuracy": (LABELS, PROBS),
 }
 BUILT = {  # class: its construction, with SAMPLE for the calls of its methods
-    "ek.keras.losses.Loss": call(ek.keras.losses.mean_squared_error, sample=(ONE_HOT, PROBS)),
+    "ek.keras.losses.Loss": call(sample=(ONE_HOT, PROBS)),
     "ek.keras.metrics.Metric": call(sample=(F3,)),
     "ek.keras.metrics.Mean": call(sample=(F3,)),
     "ek.keras.metrics.Sum": call(sample=(F3,)),
@@ -105,7 +105,11 @@ for _module in ("ek.keras.losses.", "ek.keras.metrics."):
     for _short, _pair in PAIR_FOR.items():
         if _module + _short in CLASSES:
             BUILT[_module + _short] = call(sample=_pair)
-UNWRITTEN = {"ek.keras.metrics.Metric", "ek.metrics.Metric"}  # base classes: no update rule
+UNWRITTEN = {
+    "ek.keras.metrics.Metric",
+    "ek.metrics.Metric",
+    "ek.keras.losses.Loss",
+}  # base classes: no update rule
 
 SLOT_VARIABLE = variable()  # the variable get_slot asks about (stepped by the optimizer)
 OPTIMIZERS = {  # class: (construction, a slot it keeps, or None)
@@ -136,12 +140,13 @@ def _metric_methods(name, declared):
     return {
         "__call__": call(SAMPLE, raises=raises),
         "update_state": call(SAMPLE, raises=raises),
-        "call": call(SAMPLE),
+        "call": call(SAMPLE, raises=raises if name == "ek.keras.losses.Loss" else None),
         "result": call(),
         "reset_state": call(),
         "reset_states": call(),
         "__repr__": call(check=lambda r: isinstance(r, str)),
-    }
+        "add_weight": call("total", fresh(lambda: ()), check=lambda r: isinstance(r, ek.Variable)),
+    } | calls_training.config_methods(lambda: _make(name, declared))
 
 
 def _optimizer_methods(name, slot):
@@ -166,7 +171,7 @@ def _optimizer_methods(name, slot):
         "get_slot_names": call(on=stepped),
         "variables": call(on=stepped, repeatable=False),
         "__repr__": call(check=lambda r: r.startswith("<ek.")),
-    }
+    } | calls_training.config_methods(lambda: _make(name, OPTIMIZERS[name][0]))
 
 
 def _loss_of(make_variable):

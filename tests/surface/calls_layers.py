@@ -8,7 +8,7 @@ layer: ``call`` and ``count_params`` on a layer already built by the sample.
 import eagerkit as ek
 from eagerkit.errors import FailedPreconditionError, UnimplementedError
 
-from . import declare, walk
+from . import calls_training, declare, walk
 from .declare import SAMPLE, call, fresh, fresh_arguments
 from .values import F23, I23, IMAGE, P23
 
@@ -23,6 +23,7 @@ def _functional_model():
 
 LAYERS = {  # layer class: its construction, with the input its methods take as SAMPLE
     "ek.keras.layers.Dense": call(3, sample=[F23]),
+    "ek.keras.layers.Activation": call("relu", sample=[F23]),
     "ek.keras.layers.Dropout": call(0.5, sample=[F23]),
     "ek.keras.layers.Flatten": call(sample=[IMAGE]),
     "ek.keras.layers.Reshape": call([3, 1], sample=[F23]),
@@ -49,6 +50,10 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.Model": call(fresh_arguments(_functional_model), sample=[F23]),  # functional API
     "ek.Network": call(sample=[F23]),
 }
+MODELS = {  # model class: a maker of a built model of it (3 -> 2), for its training methods
+    "ek.Sequential": calls_training.sequential,
+    "ek.Model": lambda: ek.Model(*_functional_model()),
+}
 CLASSES = walk.public_callables()
 # Base classes: their own call is the subclass's to write, and says so.
 UNWRITTEN = {"ek.keras.layers.Layer", "ek.Network"}
@@ -67,7 +72,11 @@ def _methods(layer_name, declared):
         return layer
 
     shape = [x.shape for x in sample[0]] if isinstance(sample[0], list) else sample[0].shape
-    return {
+    templates = calls_training.layer_methods(built)
+    templates["get_layer"] = call(index=0, on=_network, check=_is_layer)
+    if layer_name in MODELS:
+        templates.update(calls_training.model_methods(MODELS[layer_name]))
+    return templates | {
         "__call__": call(SAMPLE, raises=raises),
         "call": call(SAMPLE, on=built, raises=raises, strict=True),  # layer(x) converts x
         "build": call(shape),
@@ -82,6 +91,16 @@ def _methods(layer_name, declared):
         "add": call(fresh(lambda: ek.keras.layers.Dense(3))),
         "step": _step(layer_name, built),
     }
+
+
+def _network():
+    network = ek.Network()
+    network.track_layer(ek.keras.layers.Dense(2))
+    return network
+
+
+def _is_layer(r):
+    return isinstance(r, ek.keras.layers.Layer)
 
 
 def _build(layer_name, declared):
@@ -108,6 +127,8 @@ CALLS["ek.Model.with_name_scope()"] = call(
 for _attribute in "__repr__ __setattr__ add_variable add_weight build call count_params".split():
     CALLS[f"ek.Model().{_attribute}"] = _templates[_attribute]
 for _attribute in "get_layer summary track_layer with_name_scope".split():
+    CALLS[f"ek.Model().{_attribute}"] = _templates[_attribute]
+for _attribute in calls_training.FUNCTIONAL_METHODS:
     CALLS[f"ek.Model().{_attribute}"] = _templates[_attribute]
 for _name, _declared in LAYERS.items():
     CALLS[_name] = _declared
