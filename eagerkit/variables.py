@@ -108,6 +108,11 @@ class Variable(Tensor):
         self._check_writable(what)
         self._data = array
 
+    def _put_back(self, array):
+        """Put back ``array``, a value this variable held before: a failed call taking back
+        its writes (keras/taking_back.py). No graph check: nothing new is written."""
+        self._data = array
+
     def _check_writable(self, what):
         """Raise unless a write may happen now (callers that write several things ask first)."""
         for tracer in recording.graph_tracers:  # only assign* and optimizers write in graphs

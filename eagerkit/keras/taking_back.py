@@ -112,7 +112,7 @@ class Before:
 
     def put_back(self):
         for variable, array in self.arrays:
-            variable._data = array  # the array it had (a write would be refused in a graph)
+            variable._put_back(array)  # the array it had (a write would be refused in a graph)
         first_call.restore(self.layers)
         if self.optimizer is not None:
             optimizer, attributes = self.optimizer
