@@ -22,13 +22,12 @@ busy neighbour slows both columns alike; the ratio eagerkit / PyTorch is printed
 the issue's target. Both run single-threaded (PyTorch's intra-op pool, numpy's BLAS).
 """
 
-import gc
 import os
 import sys
 import time
-import tracemalloc
 
 import numpy as np
+from held_memory import held_bytes
 from threadpoolctl import threadpool_limits
 
 import eagerkit as ek
@@ -247,16 +246,16 @@ def bench_tape(dtype):
     """Bytes allocated and kept alive by a tape, per recorded op (tracemalloc)."""
     x = ek.constant(np.linspace(-1, 1, SIZE).astype(dtype))
     chains = 20
-    gc.collect()
-    tracemalloc.start()
-    base = tracemalloc.get_traced_memory()[0]
-    with ek.GradientTape(persistent=True) as tape:
-        tape.watch(x)
-        y = x
-        for _ in range(chains):
-            y = chain_eagerkit(y)
-    held = tracemalloc.get_traced_memory()[0] - base
-    tracemalloc.stop()
+
+    def record():
+        with ek.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x
+            for _ in range(chains):
+                y = chain_eagerkit(y)
+        return tape, y
+
+    held, (tape, y) = held_bytes(record)
     ops = chains * CHAIN
     print(f"\ntape, Python-float chain, {dtype}: {held / ops:.0f} bytes per recorded op (<= 400)")
     del tape, y

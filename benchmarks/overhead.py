@@ -14,9 +14,7 @@ round, and each figure is the median of its rounds, so a busy neighbour on the m
 slows all columns alike. Figures are printed as ratios against the issue's targets (issue 12).
 """
 
-import gc
 import time
-import tracemalloc
 
 import numpy as np
 from chains import (  # the contenders, each chain written three ways
@@ -37,6 +35,7 @@ from chains import (  # the contenders, each chain written three ways
     variable_chain_numpy,
     variable_chain_torch,
 )
+from held_memory import held_bytes
 from threadpoolctl import threadpool_limits
 
 
@@ -71,16 +70,16 @@ def tape_bytes_per_op():
     x = ek.constant(np.random.default_rng(0).random(SIZE))
     y = ek.constant(np.random.default_rng(1).random(SIZE))
     n_chains = 20
-    gc.collect()
-    tracemalloc.start()
-    base = tracemalloc.get_traced_memory()[0]
-    with ek.GradientTape(persistent=True) as tape:
-        tape.watch(x)
-        z = x
-        for _ in range(n_chains):
-            z = chain_eagerkit(z, y)
-    held = tracemalloc.get_traced_memory()[0] - base
-    tracemalloc.stop()
+
+    def record():
+        with ek.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            z = x
+            for _ in range(n_chains):
+                z = chain_eagerkit(z, y)
+        return tape, z
+
+    held, (tape, z) = held_bytes(record)
     records = len(tape.records)
     del tape, z
     return held / records, records

@@ -18,7 +18,7 @@ import ast
 
 from eagerkit.autograph.analysis import contains
 from eagerkit.autograph.flags import guard, unique_name
-from eagerkit.autograph.templates import statements
+from eagerkit.autograph.templates import rewrite_body, statements
 
 EXTRA_TEST = "_ag_extra_test"  # where a for loop keeps its break test for loops.py
 
@@ -54,10 +54,4 @@ class BreakConverter(ast.NodeTransformer):
 
 def convert(function, taken_names):
     """Rewrite the loops of ``function`` (an ``ast.FunctionDef``) in place."""
-    converter = BreakConverter(taken_names)
-    body = []
-    for statement in function.body:
-        converted = converter.visit(statement)
-        body += converted if isinstance(converted, list) else [converted]
-    function.body = body
-    return function
+    return rewrite_body(function, BreakConverter(taken_names))

@@ -21,7 +21,7 @@ import ast
 
 from eagerkit.autograph.analysis import always_returns, assigned_names, contains
 from eagerkit.autograph.returns import returns_in_opaque
-from eagerkit.autograph.templates import names_tuple, statements, strings_tuple
+from eagerkit.autograph.templates import names_tuple, rewrite_body, statements, strings_tuple
 
 
 class IfConverter(ast.NodeTransformer):
@@ -97,10 +97,4 @@ def _state_call(names):
 
 def convert(function, names, global_names):
     """Rewrite the ifs of ``function`` (an ``ast.FunctionDef``) in place."""
-    converter = IfConverter(names, global_names)
-    body = []
-    for statement in function.body:
-        converted = converter.visit(statement)
-        body += converted if isinstance(converted, list) else [converted]
-    function.body = body
-    return function
+    return rewrite_body(function, IfConverter(names, global_names))

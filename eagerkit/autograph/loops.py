@@ -22,7 +22,7 @@ import ast
 from eagerkit.autograph.analysis import assigned_names, contains
 from eagerkit.autograph.breaks import EXTRA_TEST
 from eagerkit.autograph.conditionals import declarations
-from eagerkit.autograph.templates import names_tuple, statements, strings_tuple
+from eagerkit.autograph.templates import names_tuple, rewrite_body, statements, strings_tuple
 
 
 class LoopConverter(ast.NodeTransformer):
@@ -102,10 +102,4 @@ class LoopConverter(ast.NodeTransformer):
 
 def convert(function, names, global_names):
     """Rewrite the loops of ``function`` (an ``ast.FunctionDef``) in place."""
-    converter = LoopConverter(names, global_names)
-    body = []
-    for statement in function.body:
-        converted = converter.visit(statement)
-        body += converted if isinstance(converted, list) else [converted]
-    function.body = body
-    return function
+    return rewrite_body(function, LoopConverter(names, global_names))

@@ -64,3 +64,14 @@ class _Filler(ast.NodeTransformer):
                 filled.append(argument)
         node.args.args = filled
         return self.generic_visit(node)
+
+
+def rewrite_body(function, converter):
+    """Run ``converter`` (an ``ast.NodeTransformer``) over each statement of ``function``'s
+    body in place; a statement it turns into several is spliced in. Returns ``function``."""
+    body = []
+    for statement in function.body:
+        converted = converter.visit(statement)
+        body += converted if isinstance(converted, list) else [converted]  # one became several
+    function.body = body
+    return function
