@@ -7,6 +7,7 @@ through these helpers, so a fractional, boolean or missing value gets one clear 
 
 import math
 import numbers
+import os
 
 import numpy as np
 
@@ -42,8 +43,30 @@ def describe(value):
         return f"{type(value).__name__} of {len(value)}"
     if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
         text = repr(value)
-        return text if len(text) <= 24 else text[:21] + "..."
+        if len(text) <= 24:
+            return text
+        if isinstance(value, str) and os.sep in value.strip(os.sep):
+            return _path_tail(value)
+        return text[:21] + "..."
     return type(value).__name__
+
+
+def _path_tail(path):
+    """``'.../broken/ckpt-3'``: the end of a long path, the parts that name the file (its
+    start is a folder that differs from machine to machine, a temporary one's name too).
+
+    Examples
+    --------
+    >>> _path_tail("/tmp/tmpk2j4z9x1/broken/ckpt-3")
+    "'.../broken/ckpt-3'"
+    """
+    parts = path.split(os.sep)
+    kept = parts[-1]
+    for part in reversed(parts[:-1]):
+        if len(part) + 1 + len(kept) > 20:  # about what a short value shows
+            break
+        kept = part + os.sep + kept
+    return repr("..." + os.sep + kept)
 
 
 def host_array(value, op):

@@ -42,6 +42,7 @@ from eagerkit.graph.signature import (
     bind,
     call_key,
     general_key,
+    call_error,
     match_signature,
     relaxed,
     signature_of,
@@ -159,7 +160,7 @@ class Function:
         try:
             structure = bind(self._signature, args, kwargs)
         except TypeError as error:
-            raise TypeError(f"ek.function {self._name!r}: {error}") from None
+            raise call_error(f"ek.function {self._name!r}: {error}") from None
         leaves = nest.flatten(structure)
         given_specs = {}
         for i, leaf in enumerate(leaves):
