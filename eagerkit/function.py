@@ -40,9 +40,9 @@ from eagerkit.graph.deferred import raise_needed_failure
 from eagerkit.graph.signature import (
     TensorSpec,
     bind,
+    call_error,
     call_key,
     general_key,
-    call_error,
     match_signature,
     relaxed,
     signature_of,
