@@ -40,7 +40,6 @@ from eagerkit.graph.deferred import raise_needed_failure
 from eagerkit.graph.signature import (
     TensorSpec,
     bind,
-    call_error,
     call_key,
     general_key,
     match_signature,
@@ -160,7 +159,7 @@ class Function:
         try:
             structure = bind(self._signature, args, kwargs)
         except TypeError as error:
-            raise call_error(f"ek.function {self._name!r}: {error}") from None
+            raise TypeError(f"ek.function {self._name!r}: {error}") from None
         leaves = nest.flatten(structure)
         given_specs = {}
         for i, leaf in enumerate(leaves):
