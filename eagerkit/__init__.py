@@ -69,6 +69,8 @@ from eagerkit.dtypes import (
     uint8,
     uint16,
 )
+from eagerkit.function import ConcreteFunction as _ConcreteFunction
+from eagerkit.function import Function as _Function
 from eagerkit.function import defun, function, init_scope
 from eagerkit.gradient_functions import (
     gradients_function,
@@ -231,6 +233,10 @@ PUBLIC_NAMESPACES = (
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
     *("strings", "io", "image", "ragged", "sparse"),
 )
-_namespaces.install(_namespaces.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES))
+# What public calls return is called too: ek.function's Function and its concrete functions.
+_namespaces.install(
+    _namespaces.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES),
+    returned=(_Function, _ConcreteFunction),
+)
 
 __version__ = "0.1.0"
