@@ -115,3 +115,42 @@ def test_every_view_of_the_lesson_reads_at_both_sizes(lesson, lab, browser):
         _assert_offline(page.requests)
     finally:
         page.context.close()
+
+
+# Views made to break each rule measure_view.js checks (and one made to keep them all):
+# what it finds, each in a div.eagerkit-case of its own, 300x120 px, no lab needed.
+CASES = {
+    "fine": '<svg width="200" height="60"><text x="4" y="20" font-size="10">fine</text></svg>'
+    '<div style="overflow: auto; width: 100px; height: 30px"><div style="width: 400px">'
+    "a long line one scrolls to</div></div>",
+    "small": '<svg width="200" height="60" viewBox="0 0 400 120">'
+    '<text x="4" y="20" font-size="10">shrunk to 5 px</text></svg>',
+    "cut": '<svg width="100" height="60"><text x="70" y="20" font-size="10">off the edge'
+    '</text><rect x="20" y="50" width="20" height="20"></rect></svg>',
+    "overlap": '<svg width="200" height="60"><text x="4" y="20" font-size="12">one</text>'
+    '<text x="8" y="22" font-size="12">two</text></svg>',
+    "panned": '<svg width="100" height="60" viewBox="0 0 100 60" data-zoom="1" data-width="300"'
+    ' data-height="60"><text x="150" y="20" font-size="10">pan to me</text>'
+    '<text x="290" y="40" font-size="10">beyond the drawing</text></svg>',
+}
+
+
+def test_the_measure_finds_small_cut_and_overlapping_text(browser):
+    page = browser.new_page()
+    try:
+        cells = "".join(
+            f'<div class="eagerkit-case" id="{name}" style="width: 300px; height: 120px;'
+            f' overflow: hidden">{html}</div>'
+            for name, html in CASES.items()
+        )
+        page.set_content(f'<body style="font-family: DejaVu Sans">{cells}</body>')
+        seen = {name: page.locator(f"#{name}").evaluate(MEASURE) for name in CASES}
+    finally:
+        page.close()
+    assert [seen["fine"][k] for k in ("small", "cut", "overlaps")] == [[], [], []]
+    assert seen["fine"]["smallest"] == 10
+    assert seen["small"]["small"] == ['"shrunk to 5 px" at 5.00 px']
+    assert [c.split(" at ")[0] for c in seen["cut"]["cut"]] == ['text "off the edge"', "rect."]
+    assert len(seen["overlap"]["overlaps"]) == 1 and seen["overlap"]["cut"] == []
+    # The tape's camera pans over its whole drawing (data-width x data-height), no further.
+    assert [c.split(" at ")[0] for c in seen["panned"]["cut"]] == ['text "beyond the drawing"']
