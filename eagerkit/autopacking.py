@@ -42,6 +42,11 @@ def pack(value, op_name, dtype=None):
     np_dtype = first._data.dtype if dtype is None else dtypes.as_dtype(dtype).as_numpy_dtype
     elements = [_element(v, np_dtype, first._device, op_name) for v in value]
     _check_alike(elements, op_name)
+    if dtype is not None and elements[0].dtype != dtypes.as_dtype(dtype):
+        from eagerkit import op_errors
+
+        wanted = dtypes.as_dtype(dtype)  # TF refuses a tensor of another dtype too
+        raise op_errors.value_dtype_mismatch(op_name, elements[0].dtype, wanted)
     return stack(elements)
 
 

@@ -98,6 +98,13 @@ def test_ragged_or_mixed_lists_are_refused_naming_the_call(values, words):
     del tape
 
 
+def test_a_dtype_asked_for_is_not_ignored():
+    with pytest.raises(InvalidArgumentError, match="float32.*float64|float64.*float32"):
+        ek.convert_to_tensor([ek.ones([2]), ek.ones([2])], dtype=ek.float64)
+    packed = ek.convert_to_tensor([ek.ones([2], dtype=ek.float64), [1, 2]], dtype=ek.float64)
+    assert packed.dtype == ek.float64 and packed.numpy().tolist() == [[1, 1], [1, 2]]
+
+
 def test_constant_reads_a_list_of_tensors_without_recording_as_tf_constant_does():
     x = ek.Variable(2.0)
     with ek.GradientTape() as tape:
