@@ -4,6 +4,8 @@ A reduction's gradient has the reduced shape; each VJP reshapes it to "keepdims"
 it broadcasts back over the axes that were summed away.
 """
 
+import numpy as np
+
 from eagerkit.arguments import normalize_axis, whole_number
 from eagerkit.dtypes import COMPLEX, FLOATING, NUMERIC
 from eagerkit.dtypes import bool as bool_
@@ -39,7 +41,8 @@ def _reshape_to_kept(ops, g, x, axis, keepdims):
 reduce_sum = _reduction(
     "reduce_sum",
     NUMERIC + COMPLEX,
-    lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+    # x.sum: the method numpy's (and cupy's) xp.sum ends in, without its Python wrapper
+    lambda xp, x, axis, keepdims: x.sum(axis=axis, keepdims=keepdims, dtype=x.dtype),
     """Sum over ``axis`` (all axes when None).
 
     Examples
@@ -69,7 +72,7 @@ def _mean(xp, x, axis, keepdims):
         return xp.mean(x, axis=axis, keepdims=keepdims)
     # xp.mean without numpy's Python wrapper (most of the time of a small mean). It divides
     # the sum in float64 and rounds back; dividing in x's dtype rounds to the same bits.
-    return xp.sum(x, axis=axis, keepdims=keepdims) / count
+    return x.sum(axis=axis, keepdims=keepdims) / count
 
 
 def _count(x, axis):
@@ -108,10 +111,33 @@ def _extreme_vjp(ops, g, ans, x, axis=None, keepdims=False):
     return g * winners / ops.reduce_sum(winners, axis=axis, keepdims=True)
 
 
+def _max(xp, x, axis, keepdims):
+    if x.size:  # (no axis of size 0)
+        return xp.max(x, axis=axis, keepdims=keepdims)
+    return _over_nothing(xp, x, axis, keepdims, -np.inf, "min")
+
+
+def _min(xp, x, axis, keepdims):
+    if x.size:
+        return xp.min(x, axis=axis, keepdims=keepdims)
+    return _over_nothing(xp, x, axis, keepdims, np.inf, "max")
+
+
+def _over_nothing(xp, x, axis, keepdims, infinity, end):
+    """max or min of an empty tensor: TF's identity (-inf for max of floats, the lowest int
+    for max of ints) where numpy raises (``x`` has no elements)."""
+    shape = kept_shape(x.shape, axis)
+    if not keepdims:
+        shape = tuple(n for i, n in enumerate(x.shape) if i not in axis)
+    kind = x.dtype.kind
+    value = infinity if kind == "f" else getattr(np.iinfo(x.dtype), end) if kind in "iu" else 0
+    return xp.full(shape, value, dtype=x.dtype)
+
+
 reduce_max = _reduction(
     "reduce_max",
     NUMERIC,
-    lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims),
+    _max,
     "Maximum over ``axis``; the gradient goes to the largest element (shared by ties).",
 )
 reduce_max.defvjp(_extreme_vjp)
@@ -119,7 +145,7 @@ reduce_max.defvjp(_extreme_vjp)
 reduce_min = _reduction(
     "reduce_min",
     NUMERIC,
-    lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims),
+    _min,
     "Minimum over ``axis``; the gradient goes to the smallest element (shared by ties).",
 )
 reduce_min.defvjp(_extreme_vjp)
@@ -229,11 +255,11 @@ def reference_reduce_logsumexp(input_tensor, axis=None, keepdims=False):
 def _logsumexp(xp, x, axis, keepdims):
     # reference_reduce_logsumexp's steps on arrays, in its order, so the same bits come out.
     if x.size:
-        top = xp.max(x, axis=axis, keepdims=True)
+        top = x.max(axis=axis, keepdims=True)  # array methods: xp.max/xp.sum, unwrapped
         top = xp.where(xp.isfinite(top), top, xp.zeros((), x.dtype))  # TF shifts by 0 there
     else:  # over no elements: the sum is 0 and the answer log(0) = -inf, as in TF
         top = xp.zeros(kept_shape(x.shape, axis), x.dtype)
-    total = xp.log(xp.sum(xp.exp(x - top), axis=axis, keepdims=True, dtype=x.dtype)) + top
+    total = xp.log(xp.exp(x - top).sum(axis=axis, keepdims=True, dtype=x.dtype)) + top
     if keepdims:
         return total
     return total.reshape(tuple(n for i, n in enumerate(x.shape) if i not in axis))
