@@ -83,7 +83,7 @@ def _check_alike(elements, op_name):
                 f"{op_name}: the list given holds tensors of dtypes {first.dtype.name} "
                 f"(element 0) and {element.dtype.name} (element {i}); a list of tensors is "
                 "packed into one tensor (as ek.stack does), so its elements need one dtype: "
-                f"cast them to one with ek.cast",
+                "cast them to one with ek.cast",
                 op=op_name,
             )
         if tuple(element.shape) != tuple(first.shape):

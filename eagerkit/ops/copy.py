@@ -54,9 +54,9 @@ _copy.op.call = _run_copy  # what VJPs on Tensors call, as xp.copy_to_device(g, 
 def identity(input, name=None):  # noqa: A002 - TF's argument name
     """The same value, as a new tensor, recorded (the gradient passes through).
 
-    Like any new tensor, it is made on the device of the enclosing ``ek.device(...)``
-    block: a tensor from another device is copied there, as TF places ``tf.identity``
-    (TF's way to copy a tensor to a device). Outside a block it stays where it is.
+    Inside an ``ek.device(...)`` block, a tensor from another device is copied there, as
+    TF places ``tf.identity`` by its enclosing ``tf.device`` (TF's way to copy a tensor to
+    a device); other ops still run where their inputs are. Outside a block it stays put.
 
     Examples
     --------
