@@ -52,7 +52,8 @@ class ModelCheckpoint(Callback):
             isinstance(save_freq, bool) or not isinstance(save_freq, int) or save_freq < 1
         ):
             raise InvalidArgumentError(
-                f"Unrecognized save_freq: {save_freq!r}; use 'epoch' or a whole number of batches",
+                f"ModelCheckpoint: Unrecognized save_freq: {save_freq!r}; use 'epoch' or a whole "
+                "number of batches",
                 op="ModelCheckpoint",
             )
         self.filepath = os.fspath(filepath)
