@@ -193,7 +193,7 @@ def deserialize_keras_object(
     if config is None or isinstance(config, (bool, int, float)):
         return config
     if isinstance(config, str):
-        return lookup(config, printable_module_name, custom_objects, module_objects)
+        return lookup(config, printable_module_name, custom_objects, module_objects, _CALLER)
     if not (isinstance(config, dict) and "class_name" in config and "config" in config):
         raise InvalidArgumentError(
             f"deserialize_keras_object: Could not interpret serialized {printable_module_name}: "
@@ -201,7 +201,9 @@ def deserialize_keras_object(
             'a name, or a dict {"class_name": ..., "config": {...}} as get_config() writes it',
             op="deserialize_keras_object",
         )
-    cls = lookup(config["class_name"], printable_module_name, custom_objects, module_objects)
+    cls = lookup(
+        config["class_name"], printable_module_name, custom_objects, module_objects, _CALLER
+    )
     if not isinstance(config["config"], dict):
         raise InvalidArgumentError(
             f"deserialize_keras_object: the config of {printable_module_name} "
@@ -216,14 +218,20 @@ def deserialize_keras_object(
         return cls.from_config(config["config"])
 
 
-def lookup(name, printable_module_name="object", custom_objects=None, module_objects=None):
-    """The class or function ``name`` names, or Keras' "Unknown ..." error."""
+_CALLER = "deserialize_keras_object"
+
+
+def lookup(
+    name, printable_module_name="object", custom_objects=None, module_objects=None, caller=None
+):
+    """The class or function ``name`` names, or Keras' "Unknown ..." error (naming
+    ``caller``, the public call that looked it up, when given)."""
     found = get_registered_object(name, custom_objects, module_objects)
     if found is None:
         raise InvalidArgumentError(
-            f"Unknown {printable_module_name}: '{name}'. Please ensure you are using a "
-            "`keras.utils.custom_object_scope` and that this object is included in the "
-            "scope, pass it in custom_objects=, or register it with "
+            f"{caller + ': ' if caller else ''}Unknown {printable_module_name}: '{name}'. "
+            "Please ensure you are using a `keras.utils.custom_object_scope` and that this "
+            "object is included in the scope, pass it in custom_objects=, or register it with "
             "@keras.saving.register_keras_serializable(). See "
             "https://www.tensorflow.org/guide/keras/save_and_serialize"
             "#registering_the_custom_object for details.",

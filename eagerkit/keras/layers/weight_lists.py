@@ -48,15 +48,16 @@ class WeightLists:
             array = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
             if array.shape != tuple(variable.shape):
                 raise InvalidArgumentError(
-                    f"Layer weight shape {tuple(variable.shape)} not compatible with provided "
-                    f"weight shape {array.shape} (weight '{variable.name}' of layer "
-                    f'"{self.name}"); nothing was changed',
+                    f"set_weights: Layer weight shape {tuple(variable.shape)} not compatible with "
+                    f"provided weight shape {array.shape} (weight '{variable.name}' of layer "
+                    f'"{self.name}"); nothing was changed. Pass arrays of the shapes '
+                    "layer.get_weights() has, in that order",
                     op="set_weights",
                 )
             if array.dtype.kind not in "biuf":
                 raise InvalidArgumentError(
                     f"set_weights: the value for '{variable.name}' holds {array.dtype} data; "
-                    "give numbers",
+                    "give arrays of numbers",
                     op="set_weights",
                 )
             arrays.append(array.astype(variable.dtype.as_numpy_dtype))
