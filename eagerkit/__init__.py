@@ -69,8 +69,6 @@ from eagerkit.dtypes import (
     uint8,
     uint16,
 )
-from eagerkit.function import ConcreteFunction as _ConcreteFunction
-from eagerkit.function import Function as _Function
 from eagerkit.function import defun, function, init_scope
 from eagerkit.gradient_functions import (
     gradients_function,
@@ -78,6 +76,8 @@ from eagerkit.gradient_functions import (
     implicit_value_and_gradients,
     value_and_gradients_function,
 )
+from eagerkit.graph.concrete import ConcreteFunction as _ConcreteFunction
+from eagerkit.graph.polymorphic_function import Function as _Function
 from eagerkit.graph.signature import TensorSpec
 from eagerkit.io import decode_csv, read_file
 from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' layers

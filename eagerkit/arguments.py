@@ -121,6 +121,8 @@ def whole_number(value, what, op):
     ...
     eagerkit.errors.InvalidArgumentError: cumsum: axis must be an integer, got float 2.0...
     """
+    if type(value) is int:  # the commonest case, at once (a bool's type is bool, not int)
+        return value
     from eagerkit.tensor import Tensor
 
     if isinstance(value, Tensor) and value.ndim == 0 and value.dtype.is_integer:
@@ -270,7 +272,25 @@ def count_or_all(value, what, op):
 
 
 def normalize_axis(axis, ndim, op_name="axis"):
-    """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes."""
+    """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes.
+
+    One int axis in range, the commonest call (``reduce_sum(x, axis=1)``, and every
+    reduction's VJP), is answered at once; everything else, errors included, by
+    ``normalize_axes``, the reference (tests/test_arguments_fast.py proves the two equal).
+
+    Examples
+    --------
+    >>> normalize_axis(-1, 3), normalize_axis([2, 0], 3), normalize_axis(None, 2)
+    ((2,), (0, 2), (0, 1))
+    """
+    if type(axis) is int and -ndim <= axis < ndim:
+        return (axis % ndim,)
+    return normalize_axes(axis, ndim, op_name)
+
+
+def normalize_axes(axis, ndim, op_name="axis"):
+    """``normalize_axis`` for any axis argument, step by step: each axis a whole number in
+    range, negative ones counted from the end, duplicates once, sorted."""
     if axis is None:
         return tuple(range(ndim))
     from eagerkit.tensor import Tensor

@@ -334,7 +334,7 @@ def binary_function(op):
         output._data, output._device, output._recorded_by = data, device, None
         if recording.on:
             if differentiable and recording.sole_tape is not None:
-                recording.record_reads_on_sole_tape(op, (x, y), (a, b), output, NO_PARAMS)
+                recording.record_pair_on_sole_tape(op, x, y, a, b, output)
             else:
                 after(op, (x, y), (a, b), output, NO_PARAMS)
         return output

@@ -42,6 +42,22 @@ class GradientTape:
     <ek.Tensor: shape=(), dtype=float32, numpy=6.0>
     """
 
+    # Slots: a tape is made at every training step, and a slotted object is quicker to make
+    # and to read than one with a __dict__ (the recording fast paths read these on every op).
+    __slots__ = (
+        "_persistent",
+        "_watch_accessed",
+        "records",
+        "_mark",
+        "_watched_ids",
+        "_watched",
+        "_recording",
+        "_spent",
+        "listeners",
+        "paused_at",
+        "__weakref__",
+    )
+
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = persistent
         self._watch_accessed = watch_accessed_variables
@@ -61,7 +77,8 @@ class GradientTape:
 
     def __exit__(self, *exc_info):
         if self._recording:
-            self._pop()
+            recording.pop_tape(self)  # self._pop(), without the extra call: once per step
+            self._recording = False
 
     def _push(self):
         if self._spent:

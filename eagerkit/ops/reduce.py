@@ -41,7 +41,8 @@ def _reshape_to_kept(ops, g, x, axis, keepdims):
 reduce_sum = _reduction(
     "reduce_sum",
     NUMERIC + COMPLEX,
-    lambda xp, x, axis, keepdims: xp.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+    # x.sum: the method numpy's (and cupy's) xp.sum ends in, without its Python wrapper
+    lambda xp, x, axis, keepdims: x.sum(axis=axis, keepdims=keepdims, dtype=x.dtype),
     """Sum over ``axis`` (all axes when None).
 
     Examples
@@ -71,7 +72,7 @@ def _mean(xp, x, axis, keepdims):
         return xp.mean(x, axis=axis, keepdims=keepdims)
     # xp.mean without numpy's Python wrapper (most of the time of a small mean). It divides
     # the sum in float64 and rounds back; dividing in x's dtype rounds to the same bits.
-    return xp.sum(x, axis=axis, keepdims=keepdims) / count
+    return x.sum(axis=axis, keepdims=keepdims) / count
 
 
 def _count(x, axis):
@@ -254,11 +255,11 @@ def reference_reduce_logsumexp(input_tensor, axis=None, keepdims=False):
 def _logsumexp(xp, x, axis, keepdims):
     # reference_reduce_logsumexp's steps on arrays, in its order, so the same bits come out.
     if x.size:
-        top = xp.max(x, axis=axis, keepdims=True)
+        top = x.max(axis=axis, keepdims=True)  # array methods: xp.max/xp.sum, unwrapped
         top = xp.where(xp.isfinite(top), top, xp.zeros((), x.dtype))  # TF shifts by 0 there
     else:  # over no elements: the sum is 0 and the answer log(0) = -inf, as in TF
         top = xp.zeros(kept_shape(x.shape, axis), x.dtype)
-    total = xp.log(xp.sum(xp.exp(x - top), axis=axis, keepdims=True, dtype=x.dtype)) + top
+    total = xp.log(xp.exp(x - top).sum(axis=axis, keepdims=True, dtype=x.dtype)) + top
     if keepdims:
         return total
     return total.reshape(tuple(n for i, n in enumerate(x.shape) if i not in axis))
