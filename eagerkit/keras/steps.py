@@ -143,9 +143,7 @@ def _predictions(y_pred):
         y_pred = convert_to_tensor(y_pred)
     leaves = nest.flatten(y_pred)
     if leaves and all(isinstance(leaf, (Tensor, np.ndarray)) for leaf in leaves):
-        fits = all(np.ndim(leaf) >= 1 and leaf.dtype != object for leaf in leaves)
-        if fits:
-            return nest.pack_sequence_as(y_pred, [convert_to_tensor(leaf) for leaf in leaves])
+        return nest.pack_sequence_as(y_pred, [convert_to_tensor(leaf) for leaf in leaves])
     raise InvalidArgumentError(
         f"compute_loss: y_pred must be the model's outputs on a batch, a tensor (or a list "
         f"or dict of them, one per output), got {describe(y_pred)}; pass y_pred = model(x), "
