@@ -248,7 +248,8 @@ def numbers_only(value):
 
 def _numpy(value, what="y"):
     array = np.asarray(value.numpy()) if isinstance(value, Tensor) else np.asarray(value)
-    if array.ndim == 0 or array.dtype.kind not in "biuf":  # (a scalar is no batch of samples)
+    numbers = isinstance(value, Tensor) or array.dtype.kind in "biuf"  # (a tensor: as it is)
+    if array.ndim == 0 or not numbers:  # (a scalar is no batch of samples)
         shown = describe(value) if isinstance(value, Tensor) else f"{value!r:.80}"
         raise InvalidArgumentError(
             f"{what} must hold arrays of numbers with a first (sample) axis, got {shown}; "
