@@ -167,6 +167,12 @@ class Tensor:
                 "first, e.g. x[0], or reduce it, e.g. ek.reduce_sum(x)",
                 op=name,
             )
+        if self.dtype.name == "string":  # text is no number (int(b"2") would parse it, TF does not)
+            raise errors.type_error(
+                f"{name}: this tensor holds text ({self.dtype.name}), not a number; parse it "
+                "first with ek.strings.to_number(x), or pass a number",
+                op=name,
+            )
         return convert(self.numpy().reshape(()))
 
     def __float__(self):
