@@ -54,6 +54,19 @@ def test_text_line_dataset_takes_tfs_whole_numbers_and_reads_the_same(text_file,
     assert lines == [b"one", b"two"]
 
 
+@given(value=fractions)
+def test_a_tensor_array_refuses_a_fractional_size(value):
+    with pytest.raises(ek.errors.InvalidArgumentError, match="size must be a whole number >= 0"):
+        ek.TensorArray(ek.float32, size=value)
+
+
+def test_a_tensor_array_takes_whole_sizes_and_refuses_negative_ones():
+    assert int(ek.TensorArray(ek.float32, size=np.int64(3)).size()) == 3
+    assert int(ek.TensorArray(ek.float32, size=ek.constant(2)).size()) == 2
+    with pytest.raises(ek.errors.InvalidArgumentError, match="got -1"):
+        ek.TensorArray(ek.float32, size=-1)
+
+
 def _model():
     model = ek.keras.Sequential([ek.keras.layers.Dense(1, kernel_initializer="ones")])
     model.compile(optimizer="sgd", loss="mse")

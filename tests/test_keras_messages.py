@@ -114,6 +114,14 @@ def test_a_string_tensor_is_not_parsed_by_int_or_float(convert):
             lambda: ek.keras.utils.serialize_keras_object(np.float32),
             "^serialize_keras_object: cannot write",
         ),
+        (
+            lambda: ek.keras.utils.serialize_keras_object(lambda v: v),
+            "^serialize_keras_object: cannot write the function .* a lambda has no name",
+        ),
+        (  # a layer object is callable but has no name to register (a raw AttributeError)
+            lambda: ek.keras.utils.register_keras_serializable()(ek.keras.layers.Dense(2)),
+            "registers classes and functions, got a Dense object; put @register",
+        ),
     ],
 )
 def test_keras_utilities_name_the_argument_and_the_fix(make, message):

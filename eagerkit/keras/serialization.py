@@ -61,9 +61,10 @@ def register_keras_serializable(package="Custom", name=None):
                 f"get_config() method: {obj!r}; add get_config() (a Layer subclass has one)",
                 op="register_keras_serializable",
             )
-        if not callable(obj):
+        if not callable(obj) or not hasattr(obj, "__name__"):  # (a layer object is callable)
+            given = f"a {type(obj).__name__} object" if callable(obj) else describe(obj)
             raise InvalidArgumentError(
-                f"register_keras_serializable registers classes and functions, got {obj!r}; "
+                f"register_keras_serializable registers classes and functions, got {given}; "
                 "put @register_keras_serializable() above a class or a def",
                 op="register_keras_serializable",
             )
@@ -175,8 +176,9 @@ def _function_name(function):
     name = builtin_objects.function_name(function) or getattr(function, "__name__", None)
     if name is None or not name.isidentifier():
         raise InvalidArgumentError(
-            f"cannot write the function {function!r} into a config: a saved model names its "
-            "functions, and a lambda has no name. Use a def'd function, registered with "
+            f"serialize_keras_object: cannot write the function {function!r} into a config: a "
+            "saved model names its functions, and a lambda has no name. Use a def'd function, "
+            "registered with "
             "@ek.keras.saving.register_keras_serializable() (or given to load_model in "
             "custom_objects=), or a built-in one by name (e.g. activation='relu')",
             op="serialize_keras_object",
