@@ -275,7 +275,7 @@ def normalize_axis(axis, ndim, op_name="axis"):
     """TF's axis argument (None, an int, a list) as a sorted tuple of non-negative axes.
 
     One int axis in range, the commonest call (``reduce_sum(x, axis=1)``, and every
-    reduction's VJP), is answered at once; everything else, errors included, by
+    reduction's VJP), and None are answered at once; everything else, errors included, by
     ``normalize_axes``, the reference (tests/test_arguments_fast.py proves the two equal).
 
     Examples
@@ -285,6 +285,8 @@ def normalize_axis(axis, ndim, op_name="axis"):
     """
     if type(axis) is int and -ndim <= axis < ndim:
         return (axis % ndim,)
+    if axis is None:  # every axis (reduce_mean(x)): as the reference's first step
+        return tuple(range(ndim))
     return normalize_axes(axis, ndim, op_name)
 
 

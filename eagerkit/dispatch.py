@@ -163,6 +163,9 @@ def fast_function(op):
             if differentiable and recording.sole_tape is not None:
                 if plain:
                     recording.record_on_sole_tape(op, inputs, output, params or NO_PARAMS)
+                elif len(inputs) == 2 and not params:  # x @ w: the two-input recording
+                    x, y = inputs
+                    recording.record_pair_on_sole_tape(op, x, y, *arrays, output)
                 else:  # Variables or Python numbers: what they stood for is recorded
                     record = recording.record_reads_on_sole_tape
                     record(op, inputs, arrays, output, params or NO_PARAMS)

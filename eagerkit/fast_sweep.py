@@ -15,7 +15,8 @@ What makes it faster, measured on a chain of small ops (benchmarks/overhead.py):
 
 - a unary or binary primitive without parameters (most records: ``x * y``, ``tanh(x)``)
   has its VJPs called directly, ``vjp(ops, g, ans, x, y)``: no ``op.input_gradients``
-  call, no ``wanted`` list, no ``*inputs`` or ``**params`` to unpack;
+  call, no ``wanted`` list, no ``*inputs`` or ``**params`` to unpack; so has a unary one
+  with parameters (``reduce_sum(x, axis=1)``), with its ``**params``;
 - the loop reads attributes into locals once, and builds no list or comprehension for
   these records (in Python 3.11 each comprehension is a function call of its own);
 - when every tensor the tape watched is a source, the tape's own marks tell which tensors
@@ -25,8 +26,8 @@ What makes it faster, measured on a chain of small ops (benchmarks/overhead.py):
   ``backprop.unbroadcast``'s ``ops.reduce_sum`` and ``ops.reshape`` end in, without their
   axis checks (tests/test_fast_sweep.py checks the same bits).
 
-Every other record (a variable read, a custom gradient, concat, an op with parameters such
-as ``reduce_sum(x, axis=0)``) answers ``op.input_gradients`` as in the reference.
+Every other record (a variable read, a custom gradient, concat, a binary op with parameters
+such as ``matmul(a, b, transpose_b=True)``) answers ``op.input_gradients`` as in the reference.
 """
 
 from eagerkit.backprop import _needing_gradients, _result, _seed_gradients, vjp_ops
@@ -58,18 +59,18 @@ def sweep_arrays(tape, targets, seeds, sources):
             ops = vjp_ops(device, on_tensors=False)
         op, inputs, params = record.op, record.inputs, record.params
         ans, count = output._data, len(inputs)
-        if type(op) is not OpDef or params or count > 2 or len(op.vjps) != count:
+        if type(op) is not OpDef or count > 2 or len(op.vjps) != count or (params and count > 1):
             values = [x._data for x in inputs]
             wanted = [depends(x) and x._data.dtype.kind in "fc" for x in inputs]
             input_grads = op.input_gradients(ops, g, ans, values, params, wanted)
             for x, gx in zip(inputs, input_grads, strict=True):
                 if gx is not None:
                     _accumulate(grads, owned, x, gx)
-        elif count == 1:  # a unary primitive: its VJP, called directly
+        elif count == 1:  # a unary primitive (reduce_sum(x, axis=1) too): its VJP, directly
             x = inputs[0]
             vjp = op.vjps[0]
             if vjp is not None and depends(x) and x._data.dtype.kind in "fc":
-                gx = vjp(ops, g, ans, x._data)
+                gx = vjp(ops, g, ans, x._data, **params) if params else vjp(ops, g, ans, x._data)
                 if gx is not None:
                     _accumulate(grads, owned, x, gx)
         else:  # a binary primitive: both VJPs, then both sums (the reference's order)

@@ -176,7 +176,8 @@ def record_reads_on_sole_tape(op, inputs, arrays, output, params):
 
 def record_pair_on_sole_tape(op, x, y, a, b, output):
     """``record_reads_on_sole_tape(op, (x, y), (a, b), output, NO_PARAMS)`` written out for
-    an op on two inputs (``x * w``, ``x * 0.5``): no list, no zip, no second call.
+    an op on two inputs without params (``x * w``, ``x * 0.5``, ``x @ w``): no list, no
+    zip, no second call.
 
     The same steps in the same order: ``x`` then ``y`` becomes what the record keeps (a
     Tensor as it is, a Variable its read, a number the constant Tensor of its array), then

@@ -294,3 +294,35 @@ def test_two_operand_fast_recording_matches_the_general_path(op_name, kinds, val
     assert _pair_records(op_name, kinds, values, False) == _pair_records(
         op_name, kinds, values, True
     )
+
+
+_MATRIX_KINDS = ("watched tensor", "tensor", "variable", "frozen variable")
+
+
+@pytest.mark.parametrize("kinds", [(a, b) for a in _MATRIX_KINDS for b in _MATRIX_KINDS])
+def test_a_two_input_op_with_params_records_variables_alike_on_both_paths(kinds):
+    """``x @ w`` goes through dispatch.fast_function, which records two inputs through
+    record_pair_on_sole_tape: the same records and gradients as the general path."""
+    results = []
+    for general in (False, True):
+        x, w = (
+            ek.Variable(np.eye(2) + i, trainable=k == "variable")
+            if k.endswith("variable")
+            else ek.constant(np.eye(2) + i)
+            for i, k in enumerate(kinds)
+        )
+        if general:
+            recording.add_callback(lambda op, inputs, output: None)
+        try:
+            with ek.GradientTape() as tape:
+                for t, k in zip((x, w), kinds, strict=True):
+                    if k == "watched tensor":
+                        tape.watch(t)
+                y = ek.tanh(x @ w) @ w
+            records = _describe(tape, {id(x): "x", id(w): "w"})
+            grads = tape.gradient(y, [x, w])
+        finally:
+            if general:
+                recording.remove_callback(recording.execution_callbacks[-1])
+        results.append((records, [None if g is None else g.numpy().tolist() for g in grads]))
+    assert results[0] == results[1]

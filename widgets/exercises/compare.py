@@ -92,6 +92,12 @@ def _kind_problem(answer, expected, what, expect):
             if isinstance(answer, str)
             else f"{what} is a {describe(answer)}; a string is expected"
         )
+    if answer is None:  # most often a gradient with no path back to its source
+        return (
+            f"{what} is None: is a return missing, or is it a gradient that came out None "
+            "(was the source watched, and did every op on the way run inside the tape's "
+            "with block, with ek ops?)"
+        )
     numberlike = (Tensor, np.ndarray, np.number, int, float, bool, np.bool_)
     if not isinstance(answer, numberlike) and not _nested_numbers(answer):
         return f"{what} is a {describe(answer)}; a number or a tensor is expected"
