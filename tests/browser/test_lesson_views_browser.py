@@ -7,10 +7,10 @@ outputs are nbval-checked, so they are what the lesson shows today). Each is ope
 test JupyterLab, run whole (Run All), and then every view on the page must read: all text
 at 9 px or more on screen, nothing cut off (every text, svg box and canvas inside the view,
 or reachable by the view's own scrolling or panning), no two texts overlapping, the view no
-wider than its cell, counts that read right (no "1 records"), no widget error, no error
-output, no console error, nothing fetched from the network. Tapes also keep the drawing's
-invariants (check_drawing). Screenshots of each view at each size go to
-test-artifacts/lesson-views/ for a human to look at.
+wider than its cell nor taller than the notebook's visible area, counts that read right (no
+"1 records"), no widget error, no error output, no console error, nothing fetched from the
+network. Tapes also keep the drawing's invariants (check_drawing). Screenshots of each view
+at each size go to test-artifacts/lesson-views/ for a human to look at.
 """
 
 import json
@@ -81,8 +81,11 @@ def test_every_view_of_the_lesson_reads_at_both_sizes(lesson, lab, browser):
         _run_all_cells(page)
         _wait_until_all_ran(page)
         count = len(VIEWING[lesson])
-        page.wait_for_function(
-            "([sel, n]) => document.querySelectorAll(sel).length >= n",
+        page.wait_for_function(  # every view there, and drawn (its svg or canvas made)
+            """([sel, n]) => {
+                const roots = [...document.querySelectorAll(sel)];
+                return roots.length >= n && roots.every((r) => r.querySelector("svg, canvas"));
+            }""",
             arg=[ROOTS, count],
             timeout=KERNEL_WAIT_MS,
         )
@@ -107,6 +110,7 @@ def test_every_view_of_the_lesson_reads_at_both_sizes(lesson, lab, browser):
                 assert seen["cut"] == [], (where, seen["cut"])
                 assert seen["overlaps"] == [], (where, seen["overlaps"])
                 assert seen["width"] <= seen["room"] + 1, (where, seen)  # fits its cell
+                assert seen["height"] <= seen["area"], (where, seen)  # and the notebook's height
                 assert not ONE_PLURAL.search(view.text_content()), where  # "1 steps"
                 if seen["kind"] == "eagerkit-tape":
                     check_drawing(view, where)
