@@ -127,3 +127,20 @@ def test_a_string_tensor_is_not_parsed_by_int_or_float(convert):
 def test_keras_utilities_name_the_argument_and_the_fix(make, message):
     with pytest.raises(InvalidArgumentError, match=message):
         make()
+
+
+@pytest.mark.parametrize("step", ["train_step", "test_step"])
+def test_a_step_called_directly_leads_with_the_call_and_a_fit_with_the_fit(step):
+    model = ek.keras.Sequential([ek.keras.Input((3,)), ek.keras.layers.Dense(2)])
+    model.compile(optimizer="sgd", loss="mse")
+    wide = np.ones([4, 5], np.float32)
+    # The model's input check names its layer; the user's call comes first all the same.
+    shapes = r"expected shape=\(None, 3\), found shape=\(4, 5\)"
+    with pytest.raises(
+        InvalidArgumentError, match=rf"^Sequential\.{step}\(tuple of 2\): .*{shapes}"
+    ):
+        getattr(model, step)((wide, y))
+    with pytest.raises(
+        InvalidArgumentError, match=rf"^Sequential\.fit\(ndarray float32\[4, 5\].*{shapes}"
+    ):
+        model.fit(wide, y, verbose=0)

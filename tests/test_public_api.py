@@ -165,30 +165,7 @@ def _equivalent_calls(prepared):
             yield ("kw", key), label, same
 
 
-# train_step/test_step given data that is no batch: the model's "Input 0 ... is incompatible"
-# error is named after the model's class, which the boundary takes for TF's op name, so the
-# message names the shapes but not the data passed. Strict: fixing one fails here until it is
-# taken off the list.
-KERAS_MESSAGES_PENDING = {
-    "ek.Sequential.test_step",
-    "ek.Sequential.train_step",
-}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                strict=True, reason="Keras training API: message without the argument or a fix"
-            ),
-        )
-        if name in KERAS_MESSAGES_PENDING
-        else name
-        for name in sorted(TABLE)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(TABLE))
 def test_bad_arguments_fail_cleanly(name):
     surface = runner.Surface(full_surface(), TABLE)
     entry = surface.entries[name]
@@ -219,8 +196,3 @@ def test_numpy_answers_are_compared_for_what_numpy_computes():
         calls.assert_same(ek.constant([1.0, 2.0]), np.array([1.0, 2.5]), "x")
     with pytest.raises(AssertionError):
         calls.assert_same(ek.constant([1.0, 2.0]), np.array([[1.0, 2.0]]), "x")
-
-
-def test_pending_messages_are_callables_the_walk_has():
-    """The list of pending Keras messages names only callables that exist (no stale entries)."""
-    assert KERAS_MESSAGES_PENDING <= set(TABLE)

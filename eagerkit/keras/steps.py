@@ -24,7 +24,7 @@ from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import compiled, data_adapter
 from eagerkit.keras.data_adapter import adapt, unpack_x_y_sample_weight
-from eagerkit.keras.taking_back import all_or_nothing
+from eagerkit.keras.taking_back import all_or_nothing, naming_the_call
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -32,6 +32,7 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 class Steps:
     """Keras' batch-level methods (``Training`` builds its loops on them)."""
 
+    @naming_the_call  # called directly, its errors lead with the user's call, as fit's do
     def train_step(self, data):
         """One training step on ``data`` = ``(x, y, sample_weight)``; returns the logs."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
@@ -43,6 +44,7 @@ class Steps:
         self.optimizer.apply_gradients(zip(gradients, variables, strict=True))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
+    @naming_the_call
     def test_step(self, data):
         """One evaluation step: the loss and metrics of a batch, no update."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
