@@ -91,7 +91,7 @@ step profile 90 "$PYTHON" benchmarks/gpu_profile.py
 # The suite without the browser tests (no chromium there) and the lab's (no JupyterLab).
 # SUITE (test paths; all by default) narrows it for a dry run.
 # shellcheck disable=SC2086  # SUITE is a list of paths
-step suite 600 "$PYTHON" -m pytest -q -p no:cacheprovider -n "${SUITE_WORKERS:-12}" \
+step suite 600 "$PYTHON" -m pytest -q -rfE -p no:cacheprovider -n "${SUITE_WORKERS:-12}" \
   -m "not browser" --ignore=tests/browser --ignore=tests/test_lab.py --ignore=tests/test_binder.py \
   ${SUITE:-}
 cat "$SUMMARY"
