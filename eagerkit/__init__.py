@@ -76,6 +76,8 @@ from eagerkit.gradient_functions import (
     implicit_value_and_gradients,
     value_and_gradients_function,
 )
+from eagerkit.graph.concrete import ConcreteFunction as _ConcreteFunction
+from eagerkit.graph.polymorphic_function import Function as _Function
 from eagerkit.graph.signature import TensorSpec
 from eagerkit.io import decode_csv, read_file
 from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' layers
@@ -231,6 +233,10 @@ PUBLIC_NAMESPACES = (
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
     *("strings", "io", "image", "ragged", "sparse"),
 )
-_namespaces.install(_namespaces.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES))
+# What public calls return is called too: ek.function's Function and its concrete functions.
+_namespaces.install(
+    _namespaces.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES),
+    returned=(_Function, _ConcreteFunction),
+)
 
 __version__ = "0.1.0"

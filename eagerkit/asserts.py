@@ -8,8 +8,9 @@ when it does not. Shapes count as tensors, so ``assert_equal(x.shape, (32, 10))`
 
 import numpy as np
 
-from eagerkit.arguments import whole_number
+from eagerkit.arguments import describe, whole_number
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.tensor import convert_to_tensor
 
 _SHOWN = 3  # how many offending values a message lists unless summarize says otherwise
 
@@ -30,18 +31,36 @@ def _values(value, what, op):
     """``value`` (a Tensor, shape, list or number) as a numpy array."""
     if hasattr(value, "numpy"):
         return np.asarray(value.numpy())
-    try:
-        return np.asarray(tuple(value) if hasattr(value, "as_list") else value)
-    except (TypeError, ValueError) as err:
+    if hasattr(value, "as_list"):  # a TensorShape: its sizes
+        return np.asarray(tuple(value))
+    return np.asarray(convert_to_tensor(value).numpy())  # TF's rules: 1.5 is a float32
+
+
+def _tolerance(value, what):
+    """A tolerance of assert_near: one number, not negative."""
+    values = _values(value, what, "assert_near")
+    if values.size != 1 or values.dtype.kind not in "biuf" or not values.reshape(()) >= 0:
         raise InvalidArgumentError(
-            f"{op}: {what} must be a tensor or array-like, got {type(value).__name__} ({err})",
-            op=op,
-        ) from None
+            f"assert_near: {what} must be one number >= 0, got {describe(value)}", op="assert_near"
+        )
+    return float(values.reshape(()))
+
+
+def _kind(values):
+    return (
+        f"text {values.shape}" if values.dtype.kind in "OSU" else f"{values.dtype} {values.shape}"
+    )
 
 
 def _compare(x, y, holds, sign, message, summarize, op):
     shown = _shown(summarize, op)
     xs, ys = _values(x, "x", op), _values(y, "y", op)
+    if (xs.dtype.kind in "OSU") != (ys.dtype.kind in "OSU"):  # text beside numbers
+        raise InvalidArgumentError(
+            f"{op}: x is {_kind(xs)} and y is {_kind(ys)}; compare numbers with numbers and "
+            "text with text",
+            op=op,
+        )
     try:
         ok = np.broadcast_to(holds(xs, ys), np.broadcast_shapes(xs.shape, ys.shape))
     except ValueError:
@@ -134,8 +153,8 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     """
     xs = _values(x, "x", "assert_near")
     eps = np.finfo(xs.dtype if xs.dtype.kind == "f" else np.float32).eps
-    rtol = 10 * eps if rtol is None else rtol
-    atol = 10 * eps if atol is None else atol
+    rtol = 10 * eps if rtol is None else _tolerance(rtol, "rtol")
+    atol = 10 * eps if atol is None else _tolerance(atol, "atol")
     header = f"x and y not equal to tolerance rtol = {rtol:g}, atol = {atol:g}"
     _compare(
         xs,

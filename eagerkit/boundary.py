@@ -16,10 +16,12 @@ eagerkit's own modules call the unwrapped functions.
 
 import functools
 import os
+import re
 import sysconfig
 import types
 
-from eagerkit import errors
+from eagerkit import arguments, binding, errors, op_errors
+from eagerkit.errors import converted_class  # noqa: F401 - kept here for callers of boundary's
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 # Files whose exceptions are eagerkit's fault, not the user's: eagerkit, numpy, the stdlib.
@@ -28,19 +30,6 @@ _LIBRARY_DIRS = tuple(
 )
 _filtering = True  # ek.debugging.disable_traceback_filtering() turns it off
 
-# Python's own exceptions, and the eagerkit error each becomes when it escapes from inside.
-_CONVERSIONS = (
-    (MemoryError, errors.ResourceExhaustedError),
-    (FileNotFoundError, errors.NotFoundError),
-    (PermissionError, errors.PermissionDeniedError),
-    (OSError, errors.UnavailableError),
-    (NotImplementedError, errors.UnimplementedError),
-    (RecursionError, errors.InternalError),
-    (RuntimeError, errors.FailedPreconditionError),
-    (LookupError, errors.NotFoundError),
-    (Exception, errors.InvalidArgumentError),
-)
-_BOTH = {}  # (eagerkit class, Python class) -> a class that is both, named as the first
 # Not errors to convert: the AssertionError TF's assert_* methods raise on purpose.
 _PROTOCOL = (AssertionError,)
 
@@ -80,11 +69,18 @@ def public(function, name=None):
             outcome = symbolic_fallback(at_the_boundary, label, args, kwargs, error)
             if not isinstance(outcome, BaseException):
                 return outcome  # given a KerasTensor: a node of a functional model
-            shown = _shown(outcome, label, args, kwargs)
+            shown = _shown(outcome, label, args, kwargs, function)
             raise shown from shown.__cause__  # see ek.debugging.disable_traceback_filtering()
 
     at_the_boundary.__boundary__ = True
     return at_the_boundary
+
+
+def returned(function, producer, of):
+    """``function``, which the public call ``producer(of)`` returns for users to call, inside
+    the boundary: its errors name ``gradients_function(loss)``, the call that made it."""
+    name = getattr(of, "__name__", type(of).__name__)
+    return public(function, f"{producer}({name})")
 
 
 NOT_SYMBOLIC = object()
@@ -134,7 +130,7 @@ def public_method(function, method_name):
             label = type(self).__name__
             if method_name not in CONSTRUCTION:
                 label += "." + method_name
-            shown = _shown(error, label, args, kwargs)
+            shown = _shown(error, label, args, kwargs, function, self)
             raise shown from shown.__cause__  # see ek.debugging.disable_traceback_filtering()
 
     at_the_boundary.__boundary__ = True
@@ -144,46 +140,82 @@ def public_method(function, method_name):
 CONSTRUCTION = ("__init__", "__call__")  # methods whose errors name just the class
 
 
-def _shown(error, label, args, kwargs):
-    """The error to raise at the boundary of the call ``label(*args, **kwargs)``."""
+def _shown(error, label, args, kwargs, function=None, *bound):
+    """The error to raise at the boundary of the call ``label(*args, **kwargs)``
+    (``function(*bound, *args, **kwargs)``: ``bound`` is a method's object)."""
     if isinstance(error, errors.OpError):
         if _from_an_inner_op(error, label):  # say which of the user's calls it happened in
             error.detail = getattr(error, "detail", error.message)
-            error.message = f"{label}({_describe(args, kwargs)}): {error.detail}"
+            named = error.detail.startswith(f"{label.rsplit('.', 1)[-1]}:")  # names it already
+            error.message = (
+                error.detail if named else f"{label}({_describe(args, kwargs)}): {error.detail}"
+            )
             error.args = (error.message,)
             error.op = label
         return user_error(error)
     if _raised_by_user_code(error.__traceback__):
         return user_error(error)  # the user's own callback (a loss_fn, a map function) raised it
     # A raw Python or numpy error leaked out of eagerkit: an eagerkit error naming the call.
-    kind = converted_class(type(error))
-    text = str(error) or type(error).__name__
+    kind = errors.converted_class(type(error))
+    text = _in_our_words(error, label, function, bound, args, kwargs)
     converted = kind(f"{label}({_describe(args, kwargs)}): {text}", op=label)
+    converted.detail = text  # an outer public call names itself in place of this one
     converted.__traceback__ = error.__traceback__
     converted.converted_from = type(error).__name__  # the property test counts these
     return user_error(converted, cause=error)
 
 
+def _in_our_words(error, label, function, bound, args, kwargs):
+    """What went wrong, as said to the user: the arguments that do not fit the call, or the
+    argument to blame, or what the file system refused, before Python's own words."""
+    if isinstance(error, TypeError):
+        # A wrapper object (ek.function's) is called with the arguments of what it wraps.
+        wrapped = getattr(bound[0], "__wrapped__", None) if bound else None
+        target, owner = (wrapped, ()) if callable(wrapped) else (function, bound)
+        mismatch = binding.mismatch(label, target, owner, args, kwargs)
+        if mismatch:
+            return f"{mismatch}; call it as {label}{binding.signature_text(target, owner)}"
+    if isinstance(error, AttributeError) and bound and getattr(bound[0], "built", True) is False:
+        return (  # a layer's call() before build(): its weights do not exist yet
+            f"{type(bound[0]).__name__} is not built yet, so it has no weights; call the layer "
+            "itself on an input first (layer(x) builds it), or layer.build(input_shape)"
+        )
+    blamed = binding.blame(function, bound, args, kwargs, error)
+    return blamed or _os_error_text(error) or op_errors.reworded(str(error)) or type(error).__name__
+
+
+def _os_error_text(error):
+    """What the file system (or the memory) refused, in words that say what to do (not
+    ``[Errno 2] ...``)."""
+    if isinstance(error, MemoryError):
+        from eagerkit.op_errors import out_of_memory
+
+        return out_of_memory(str(error))
+    if not isinstance(error, OSError) or error.strerror is None:
+        return None
+    where = f" for {error.filename!r}" if error.filename is not None else ""
+    return (
+        f"the operating system refused{where}: {error.strerror.lower()}; check that the "
+        "path is right, that its folder exists and that you may write there, or use another"
+    )
+
+
 def _from_an_inner_op(error, label):
-    """True when ``error`` came from an op or public call inside ``label``, not from it."""
+    """True when ``error`` came from something ``label`` called (an op, a conversion, another
+    public call) and does not name ``label`` yet: the user must see the call they made."""
     from eagerkit.registry import REGISTRY
 
-    inner = error.op in REGISTRY or hasattr(error, "detail")  # a primitive, or a boundary
-    return inner and error.op not in (label, label.rsplit(".", 1)[-1])
-
-
-def converted_class(python_class):
-    """The eagerkit error for ``python_class``, still an instance of it: ``except TypeError``
-    keeps working, and the traceback says ``eagerkit.errors.InvalidArgumentError``."""
-    kind = next(new for old, new in _CONVERSIONS if issubclass(python_class, old))
-    # Python's own class behind it (JSONDecodeError -> ValueError): its __init__ is plain.
-    python_class = next(c for c in python_class.__mro__ if c.__module__ == "builtins")
-    if issubclass(kind, python_class):
-        return kind
-    key = (kind, python_class)
-    if key not in _BOTH:
-        _BOTH[key] = type(kind.__name__, key, {"__module__": kind.__module__})
-    return _BOTH[key]
+    short = label.rsplit(".", 1)[-1]
+    if error.op in (label, short):
+        return False
+    if error.op in REGISTRY or hasattr(error, "detail"):  # a primitive, or a boundary
+        return True
+    # Anything else inside (a conversion, a checker) unless the message names the call, or is
+    # TF's own text, named after TF's op ("CheckNumerics", "IteratorGetNext"), as TF prints it.
+    tf_op = str(error.op)[:1].isupper() and str(error.op).isalnum()
+    # (a dotted mention is another call's name: "use ek.ragged.constant" does not name constant)
+    named = any(re.search(rf"(?<![\w.]){re.escape(n)}\b", error.message) for n in {label, short})
+    return not tf_op and not named
 
 
 def _raised_by_user_code(traceback):
@@ -194,7 +226,8 @@ def _raised_by_user_code(traceback):
         traceback = traceback.tb_next
     filename = traceback.tb_frame.f_code.co_filename
     compiled = not os.path.isabs(filename) and not filename.startswith("<")  # Cython's .pyx
-    return not (compiled or filename.startswith(_LIBRARY_DIRS))
+    frozen = filename.startswith("<frozen ")  # the standard library's own (os.makedirs)
+    return not (compiled or frozen or filename.startswith(_LIBRARY_DIRS))
 
 
 def _user_frames(traceback):
@@ -218,17 +251,7 @@ def _describe(args, kwargs):
 
 
 def _describe_value(value):
-    from eagerkit.tensor import Tensor
-
-    if isinstance(value, Tensor):
-        where = "" if value._device.name == "/cpu:0" else f" on {value._device.name}"
-        kind = "Variable " if value._is_variable else ""
-        return f"{kind}{value.dtype.name}{list(value.shape)}{where}"
-    if hasattr(value, "dtype") and hasattr(value, "shape"):  # a numpy array or scalar
-        return f"{type(value).__name__} {value.dtype}{list(value.shape)}"
-    if isinstance(value, (list, tuple)):
-        return f"{type(value).__name__} of {len(value)}"
-    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
-        text = repr(value)
-        return text if len(text) <= 24 else text[:21] + "..."
-    return type(value).__name__
+    try:
+        return arguments.describe(value)
+    except Exception:  # noqa: BLE001 - describing must never hide the error it describes
+        return type(value).__name__

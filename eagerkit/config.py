@@ -17,6 +17,7 @@ from collections import namedtuple
 import numpy as np
 
 from eagerkit import devices, placement
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 
 PhysicalDevice = namedtuple("PhysicalDevice", ["name", "device_type"])
@@ -130,9 +131,9 @@ def set_soft_device_placement(enabled):
     False
     >>> ek.config.set_soft_device_placement(True)
     """
-    if not isinstance(enabled, (bool, int)):
+    if not isinstance(enabled, (bool, int, np.bool_, np.integer)):
         raise InvalidArgumentError(
-            f"set_soft_device_placement: expected True or False, got {enabled!r}",
+            f"set_soft_device_placement: enabled: expected True or False, got {describe(enabled)}",
             op="set_soft_device_placement",
         )
     placement.soft_placement = bool(enabled)
@@ -185,3 +186,19 @@ def run_functions_eagerly(run_eagerly):
 def functions_run_eagerly():
     """Whether ``run_functions_eagerly(True)`` is in force."""
     return RUN_FUNCTIONS_EAGERLY[0]
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "PhysicalDevice",
+    "LogicalDevice",
+    "list_physical_devices",
+    "get_visible_devices",
+    "list_logical_devices",
+    "set_visible_devices",
+    "set_soft_device_placement",
+    "get_soft_device_placement",
+    "run_functions_eagerly",
+    "functions_run_eagerly",
+]

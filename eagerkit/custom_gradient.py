@@ -9,7 +9,7 @@ to the inputs on outer tapes, so second-order gradients through a custom gradien
 
 import functools
 
-from eagerkit import recording, tape
+from eagerkit import boundary, errors, recording, tape
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -82,12 +82,16 @@ def custom_gradient(f):
     def decorated(*args):
         args = [convert_to_tensor(a) for a in args]
         with _VariableWatcher() as watcher:
-            y, grad_fn = f(*args)
-        if not isinstance(y, Tensor):
-            raise TypeError(
-                f"custom_gradient '{f.__name__}': f must return (tensor, grad_fn), got a "
-                f"{type(y).__name__} as the first item"
+            result = f(*args)
+        pair = isinstance(result, (tuple, list)) and len(result) == 2
+        if not pair or not isinstance(result[0], Tensor) or not callable(result[1]):
+            got = [type(r).__name__ for r in result] if pair else type(result).__name__
+            raise errors.type_error(
+                f"custom_gradient '{f.__name__}': f must return (tensor, grad_fn), a tensor and "
+                f"the function of dy that gives its gradients; got {got}",
+                op="custom_gradient",
             )
+        y, grad_fn = result
         output = Tensor(y._data, y._device)  # fresh: only the custom record produces it
         if recording.any_tape_recording():
             # A variable passed as an argument gets its gradient as an argument (as in TF).
@@ -98,7 +102,7 @@ def custom_gradient(f):
             recording.record(op, inputs, output, recording.NO_PARAMS)
         return output
 
-    return decorated
+    return boundary.returned(decorated, "custom_gradient", f)
 
 
 class _VariableWatcher:

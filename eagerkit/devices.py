@@ -146,6 +146,12 @@ def get_device(name):
     >>> get_device("cpu:0").name
     '/cpu:0'
     """
+    return _looked_up(name)
+
+
+def _looked_up(name):
+    """``get_device``'s work, for ``device`` to call outside ``get_device``'s boundary (its
+    errors then name ``ek.device``, the call the user made)."""
     if isinstance(name, Device):
         return name
     key = canonical_name(name)
@@ -360,7 +366,6 @@ def scope_device():
     return stack[-1] if stack else None
 
 
-@contextlib.contextmanager
 def device(name):
     """Make new tensors inside the block on ``name`` (scopes nest; the old one comes back).
 
@@ -375,11 +380,17 @@ def device(name):
     /job:localhost/replica:0/task:0/device:CPU:0
     """
     try:
-        target = get_device(name)
+        target = _looked_up(name)  # now, so an unknown device fails at ek.device(...) itself
     except (UnavailableError, InvalidArgumentError) as error:  # a GPU this machine lacks
         from eagerkit.placement import soft_placed
 
         target = soft_placed(name, error, CPU)  # the CPU, under soft placement (TF2's default)
+    return _scope_on(target)
+
+
+@contextlib.contextmanager
+def _scope_on(target):
+    """The block of ``device``: new tensors go to ``target`` until it ends."""
     stack = getattr(_scope, "stack", None)
     if stack is None:
         stack = _scope.stack = []
@@ -389,3 +400,29 @@ def device(name):
             yield target
     finally:
         stack.pop()
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "CPU",
+    "SIMULATED",
+    "DEVICE_PLACEMENT_EXPLICIT",
+    "DEVICE_PLACEMENT_SILENT",
+    "DEVICE_PLACEMENT_WARN",
+    "Device",
+    "device",
+    "set_device_policy",
+    "canonical_name",
+    "register_device",
+    "get_device",
+    "num_gpus",
+    "list_devices",
+    "visible_device_names",
+    "all_device_names",
+    "set_hidden_devices",
+    "enable_simulated_gpu",
+    "disable_simulated_gpu",
+    "current_device",
+    "scope_device",
+]

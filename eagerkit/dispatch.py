@@ -36,6 +36,8 @@ _KERNEL_ERRORS = (ValueError, TypeError, LookupError, AttributeError, Arithmetic
 
 def call(op, inputs, params):
     """Run ``op`` on ``inputs`` eagerly (the reference path): convert, forward, wrap, record."""
+    if op.nin is not None and len(inputs) < op.nin:  # before a dtype is guessed from none
+        raise boundary.user_error(op_errors.missing_inputs(op, inputs))
     try:
         # inputs may come back changed: a tensor copied from another device (silent policy).
         arrays, device, inputs = operands.to_arrays(op, inputs)
@@ -44,7 +46,7 @@ def call(op, inputs, params):
         outcome = boundary.symbolic_fallback(op.call, op.name, inputs, params, error)
         if not isinstance(outcome, BaseException):
             return outcome  # given a KerasTensor: a node of a functional model
-        shown = op_error(op, inputs, outcome)
+        shown = op_error(op, inputs, outcome, params)
         if recording.graph_tracers:  # inside ek.function: maybe an op nothing needs
             return deferred(op, inputs, params, shown)
         raise shown from shown.__cause__
@@ -62,11 +64,14 @@ def deferred(op, inputs, params, shown):
     return record_failed(recording.graph_tracers[-1], op, inputs, params, shown)
 
 
-def op_error(op, inputs, error):
+def op_error(op, inputs, error, params=NO_PARAMS):
     """The error the user sees when converting ``inputs`` or running ``op`` raised ``error``."""
     if not isinstance(error, OpError):  # numpy's terse words: say which op, shapes, dtypes
-        return boundary.user_error(op_errors.explain(op, inputs, error), cause=error)
-    return boundary.user_error(error)  # already an eagerkit error that names the op
+        return boundary.user_error(op_errors.explain(op, inputs, error, params), cause=error)
+    if op.name not in error.message:  # from a conversion inside: say which op it was for
+        error.message = f"{op.name}: {error.message}"
+        error.args = (error.message,)
+    return boundary.user_error(error)
 
 
 def anyone_recording():
@@ -148,7 +153,7 @@ def fast_function(op):
         try:
             data = forward(device.xp, *arrays, **params)
         except (OpError, *_KERNEL_ERRORS) as error:  # raised here: one eagerkit frame shown
-            shown = op_error(op, inputs, error)
+            shown = op_error(op, inputs, error, params)
             if recording.graph_tracers:  # inside ek.function: maybe an op nothing needs
                 return deferred(op, inputs, params, shown)
             raise shown from shown.__cause__
@@ -201,7 +206,7 @@ def mixed_function(op):
         try:
             data = forward(device.xp, *arrays, **params)
         except (OpError, *_KERNEL_ERRORS) as error:
-            shown = op_error(op, inputs, error)
+            shown = op_error(op, inputs, error, params)
             if recording.graph_tracers:  # inside ek.function: maybe an op nothing needs
                 return deferred(op, inputs, params, shown)
             raise shown from shown.__cause__

@@ -38,7 +38,10 @@ class DType:
     def __init__(self, name):
         self.name = name
         # A string tensor holds Python bytes objects of any length: numpy's object dtype.
-        self.as_numpy_dtype = np.dtype(object if name == "string" else name)
+        try:
+            self.as_numpy_dtype = np.dtype(object if name == "string" else name)
+        except (TypeError, ValueError):
+            raise TypeError(f"DType: {name!r} is not a dtype name; {_CHOICES}") from None
         kind = self.kind = self.as_numpy_dtype.kind  # numpy's: "f" float, "c" complex, ...
         self.is_floating = kind == "f"
         self.is_integer = kind in "iu"
@@ -68,7 +71,7 @@ class DType:
         try:
             return self.as_numpy_dtype == as_dtype(other).as_numpy_dtype
         except TypeError:
-            return NotImplemented
+            return False  # as TF: a dtype equals only a dtype (or something that names one)
 
     def __hash__(self):
         return hash(self.name)
@@ -77,6 +80,10 @@ class DType:
         return as_dtype, (self.name,)
 
 
+_CHOICES = (
+    "use one of ek.float16, ek.float32, ek.float64, ek.int8, ek.int16, ek.int32, ek.int64, "
+    "ek.uint8, ek.uint16, ek.bool, ek.string (or their names, or numpy's types)"
+)
 float16 = DType("float16")
 float32 = DType("float32")
 float64 = DType("float64")
@@ -127,16 +134,15 @@ def as_dtype(value):
     if isinstance(value, DType):
         return value
     if value is None:  # np.dtype(None) would quietly mean float64
-        raise TypeError("None is not a dtype")
+        raise TypeError(f"None is not a dtype; {_CHOICES}")
     if value is str or value is bytes or (isinstance(value, str) and value == "string"):
         return string
     try:
         return _BY_NUMPY[np.dtype(value)]
-    except (TypeError, KeyError):
-        raise TypeError(
-            f"{value!r} is not a dtype eagerkit supports; use one of "
-            + ", ".join(d.name for d in ALL)
-        ) from None
+    except (TypeError, ValueError, KeyError):
+        from eagerkit.arguments import describe
+
+        raise TypeError(f"{describe(value)} is not a dtype eagerkit supports; {_CHOICES}") from None
 
 
 def from_numpy(np_dtype):
@@ -160,10 +166,9 @@ def default_numpy_dtype(value):
         if value.dtype not in _BY_NUMPY:  # a tensor of it would have no eagerkit dtype
             raise TypeError(_unsupported_numpy(value.dtype))
         return value.dtype
-    try:
-        array = np.asarray(value)
-    except ValueError:  # numpy's "inhomogeneous shape": rows of different lengths
-        raise non_rectangular() from None
+    from eagerkit.arguments import host_array  # (arguments needs dtypes' module loaded)
+
+    array = host_array(value, "convert_to_tensor")
     kind = array.dtype.kind
     if kind == "f":
         return np.dtype(np.float32)
@@ -180,15 +185,6 @@ def default_numpy_dtype(value):
     raise TypeError(
         f"cannot make a tensor from {type(value).__name__} {value!r}: eagerkit tensors hold "
         f"numbers, bools or strings (numpy dtype kind {kind!r} is not supported)"
-    )
-
-
-def non_rectangular():
-    """TF's ValueError for nested lists whose rows differ in length, with the way out (the
-    boundary makes it eagerkit's InvalidArgumentError, a ValueError, naming the call)."""
-    return ValueError(
-        "Can't convert non-rectangular Python sequence to Tensor: its rows have different "
-        "lengths. Pad them to one length, or make a ragged tensor with ek.ragged.constant"
     )
 
 
@@ -221,7 +217,9 @@ def first_inexact_int(value, np_float):
     >>> first_inexact_int(np.array([2**24 + 1]), np.dtype(np.float64)) is None
     True
     """
-    ints = np.asarray(value)
+    from eagerkit.arguments import host_array
+
+    ints = host_array(value, "convert_to_tensor")  # a ragged list: refused in our words
     if ints.dtype.kind not in "iu":
         return None
     digits = np.finfo(np_float).nmant + 1  # a float holds every integer of this many bits

@@ -52,3 +52,46 @@ class ResourceExhaustedError(OpError, MemoryError):
 
 class PermissionDeniedError(OpError, PermissionError):
     """The operating system refused access to a file or directory."""
+
+
+# Python's own exceptions, and the eagerkit error each becomes when it escapes from inside.
+_CONVERSIONS = (
+    (MemoryError, ResourceExhaustedError),
+    (FileNotFoundError, NotFoundError),
+    (PermissionError, PermissionDeniedError),
+    (OSError, UnavailableError),
+    (NotImplementedError, UnimplementedError),
+    (RecursionError, InternalError),
+    (RuntimeError, FailedPreconditionError),
+    (IndexError, OutOfRangeError),
+    (LookupError, NotFoundError),
+    (Exception, InvalidArgumentError),
+)
+_BOTH = {}  # (eagerkit class, Python class) -> a class that is both, named as the first
+
+
+def converted_class(python_class):
+    """The eagerkit error for ``python_class``, still an instance of it: ``except TypeError``
+    keeps working, and the traceback says ``eagerkit.errors.InvalidArgumentError``."""
+    kind = next(new for old, new in _CONVERSIONS if issubclass(python_class, old))
+    # Python's own class behind it (JSONDecodeError -> ValueError): its __init__ is plain.
+    python_class = next(c for c in python_class.__mro__ if c.__module__ == "builtins")
+    if issubclass(kind, python_class):
+        return kind
+    key = (kind, python_class)
+    if key not in _BOTH:
+        _BOTH[key] = type(kind.__name__, key, {"__module__": kind.__module__})
+    return _BOTH[key]
+
+
+def type_error(message, op):
+    """An ``InvalidArgumentError`` that is also a ``TypeError``: what a protocol raises where
+    Python (and TF) raise TypeError, as ``len()`` of a scalar tensor does.
+
+    Examples
+    --------
+    >>> error = type_error("len: a scalar tensor has no length", op="len")
+    >>> isinstance(error, TypeError), isinstance(error, InvalidArgumentError)
+    (True, True)
+    """
+    return converted_class(TypeError)(message, op=op)

@@ -8,6 +8,7 @@ trainable Variable f reads. Each opens a GradientTape, calls f, and asks the tap
 import functools
 import inspect
 
+from eagerkit import boundary
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -88,7 +89,7 @@ def gradients_function(f, params=None):
     def gradients(*args, **kwargs):
         return _value_and_gradients(f, params, args, kwargs)[1]
 
-    return gradients
+    return boundary.returned(gradients, "gradients_function", f)
 
 
 def value_and_gradients_function(f, params=None):
@@ -106,7 +107,7 @@ def value_and_gradients_function(f, params=None):
     def value_and_gradients(*args, **kwargs):
         return _value_and_gradients(f, params, args, kwargs)
 
-    return value_and_gradients
+    return boundary.returned(value_and_gradients, "value_and_gradients_function", f)
 
 
 def implicit_value_and_gradients(f):
@@ -134,7 +135,7 @@ def implicit_value_and_gradients(f):
         grads = tape.gradient(value, variables)
         return value, list(zip(grads, variables, strict=True))
 
-    return value_and_gradients
+    return boundary.returned(value_and_gradients, "implicit_value_and_gradients", f)
 
 
 def implicit_gradients(f):
@@ -151,10 +152,10 @@ def implicit_gradients(f):
     >>> variable
     <ek.Variable 'Variable:0' shape=() dtype=float32, numpy=2.0>
     """
-    value_and_gradients = implicit_value_and_gradients(f)
+    value_and_gradients = implicit_value_and_gradients(f).__wrapped__  # no second boundary
 
     @functools.wraps(f)
     def gradients(*args, **kwargs):
         return value_and_gradients(*args, **kwargs)[1]
 
-    return gradients
+    return boundary.returned(gradients, "implicit_gradients", f)

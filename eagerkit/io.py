@@ -16,6 +16,7 @@ import os
 
 import numpy as np
 
+from eagerkit.arguments import whole_number
 from eagerkit.data import csv_fields
 from eagerkit.errors import InvalidArgumentError, NotFoundError
 from eagerkit.ops.creation import constant
@@ -42,7 +43,11 @@ def read_file(filename, name=None):
             f"read_file: filename must be a path, got {filename!r}", op="read_file"
         ) from None
     if not os.path.isfile(path):
-        raise NotFoundError(f"read_file: no such file: {path!r}", op="read_file")
+        raise NotFoundError(
+            f"read_file: no such file: {path!r}; check the path (a relative path starts at the "
+            f"working directory, {os.getcwd()!r})",
+            op="read_file",
+        )
     with open(path, "rb") as file:
         return constant(file.read())
 
@@ -117,6 +122,13 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
     if out.is_string or out.is_bool:
         raise InvalidArgumentError(f"{op}: out_type must be a number type, got {out.name}", op=op)
     np_dtype = out.as_numpy_dtype.newbyteorder("<" if little_endian else ">")
+    if fixed_length is not None:
+        fixed_length = whole_number(fixed_length, "fixed_length", op)
+        if not 0 <= fixed_length < 2**31:  # TF's is an int32 count of bytes
+            raise InvalidArgumentError(
+                f"{op}: fixed_length must be a byte count from 0 to 2**31 - 1, got {fixed_length}",
+                op=op,
+            )
     rows = []
     for text in np.asarray(texts, dtype=object).reshape(-1):
         if fixed_length is not None:
@@ -124,7 +136,8 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
         if len(text) % np_dtype.itemsize:
             raise InvalidArgumentError(
                 f"{op}: a string of {len(text)} bytes is not a whole number of {out.name}s "
-                f"({np_dtype.itemsize} bytes each)",
+                f"({np_dtype.itemsize} bytes each); pick an out_type whose size divides it, "
+                "or give fixed_length=",
                 op=op,
             )
         rows.append(np.frombuffer(text, dtype=np_dtype).astype(out.as_numpy_dtype))
@@ -136,3 +149,8 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
         )
     width = len(rows[0]) if rows else 0
     return constant(np.array(rows, dtype=out.as_numpy_dtype).reshape(*np.shape(texts), width))
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = ["read_file", "decode_csv", "decode_raw"]

@@ -28,6 +28,7 @@ Examples
 import functools
 import re
 
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.name_scope import name_scope as _name_scope
 from eagerkit.train.tracking import restore_deferred
@@ -132,6 +133,12 @@ class Module:
 
         @functools.wraps(method)
         def in_scope(self, *args, **kwargs):
+            if not isinstance(self, Module):  # called unbound, on something else
+                raise InvalidArgumentError(
+                    f"with_name_scope({method.__name__}): decorates methods of an ek.Module, "
+                    f"but was called on {describe(self)}; call it as module.method(...)",
+                    op="with_name_scope",
+                )
             with self.name_scope:
                 return method(self, *args, **kwargs)
 

@@ -13,13 +13,17 @@ import types
 from eagerkit.boundary import CONSTRUCTION, public, public_method
 
 
-def install(namespaces):
-    """Wrap every public function and class method reachable from ``namespaces`` (modules).
+def install(namespaces, returned=()):
+    """Wrap every public function and class method reachable from ``namespaces`` (modules),
+    and the methods of the ``returned`` classes (what public calls return: ``ek.function``'s
+    Function, its ConcreteFunction).
 
     One wrapper per function, shared by every namespace that names it, so ``ek.math.exp is
     ek.exp`` still holds. Primitive ops (they have ``.op``) are their own boundary.
     """
-    wrapped, seen_classes = {}, set()
+    for cls in returned:
+        _wrap_methods(cls)
+    wrapped, seen_classes = {}, set(returned)
     for module, attribute, value in public_members(namespaces):
         if inspect.isclass(value):
             if value not in seen_classes:

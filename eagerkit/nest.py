@@ -41,6 +41,32 @@ def pack_sequence_as(structure, leaves):
             if isinstance(node, tuple) and hasattr(node, "_fields"):
                 return type(node)(*items)
             return type(node)(items)
-        return next(remaining)
+        try:
+            return next(remaining)
+        except StopIteration:
+            raise _count_error(structure, leaves) from None
 
-    return build(structure)
+    packed = build(structure)
+    if next(remaining, _END) is not _END:
+        raise _count_error(structure, leaves)
+    return packed
+
+
+_END = object()
+
+
+def _count_error(structure, leaves):
+    from eagerkit.arguments import describe
+    from eagerkit.errors import InvalidArgumentError
+
+    return InvalidArgumentError(
+        f"pack_sequence_as: the structure holds {len(flatten(structure))} leaves but "
+        f"{describe(leaves)} was given; pass exactly one leaf per place (nest.flatten(structure) "
+        "lists them)",
+        op="pack_sequence_as",
+    )
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = ["flatten", "pack_sequence_as"]

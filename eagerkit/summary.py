@@ -266,3 +266,19 @@ def _number(value):
     if math.isfinite(value):
         return value
     return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "SummaryWriter",
+    "create_file_writer",
+    "always_record_summaries",
+    "never_record_summaries",
+    "record_summaries_every_n_global_steps",
+    "should_record_summaries",
+    "scalar",
+    "histogram",
+    "flush",
+    "read_events",
+]

@@ -12,7 +12,8 @@ import contextlib
 import warnings
 
 from eagerkit import nest, recording
-from eagerkit.errors import FailedPreconditionError
+from eagerkit.arguments import describe
+from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.recording import (  # noqa: F401 - TapeRecord and READ_VARIABLE for readers
     READ_VARIABLE,
     TapeRecord,
@@ -190,13 +191,8 @@ class GradientTape:
         from eagerkit import backprop
 
         flat_targets = [self._read_if_variable(t) for t in nest.flatten(target)]
+        flat_sources = _tensors(nest.flatten(sources), "sources", "gradient")
         self._start_backward()
-        flat_sources = nest.flatten(sources)
-        for s in flat_sources:
-            if not isinstance(s, Tensor):
-                raise ValueError(
-                    f"gradient: sources must be tensors or variables, got {type(s).__name__}"
-                )
         grads = backprop.gradients(
             self, flat_targets, flat_sources, output_gradients, unconnected_gradients
         )
@@ -211,8 +207,9 @@ class GradientTape:
         """Full Jacobian: for each source, an array of shape target.shape + source.shape."""
         from eagerkit import jacobians
 
+        _tensors([target], "target", "jacobian")
+        flat = _tensors(nest.flatten(sources), "sources", "jacobian")
         self._start_backward()
-        flat = nest.flatten(sources)
         result = [jacobians.jacobian(self, target, s, unconnected_gradients) for s in flat]
         self._finish_backward()
         return nest.pack_sequence_as(sources, result)
@@ -221,6 +218,13 @@ class GradientTape:
         """Per-example Jacobian: shape (batch,) + target.shape[1:] + source.shape[1:]."""
         from eagerkit import jacobians
 
+        for value, what in ((target, "target"), (source, "source")):
+            if not (_tensors([value], what, "batch_jacobian")[0].ndim >= 1):
+                raise InvalidArgumentError(
+                    f"batch_jacobian: {what} needs a batch axis (rank >= 1), got a scalar; "
+                    "stack the examples along axis 0",
+                    op="batch_jacobian",
+                )
         self._start_backward()
         result = jacobians.batch_jacobian(self, target, source, unconnected_gradients)
         self._finish_backward()
@@ -257,3 +261,15 @@ class GradientTape:
             self._watched = [t for t in self._watched if t._is_variable]
             self._mark = object()
             self._watched_ids = set()
+
+
+def _tensors(values, what, op):
+    """``values``, all tensors or variables; anything else is named in the error."""
+    for value in values:
+        if not isinstance(value, Tensor):
+            raise InvalidArgumentError(
+                f"{op}: {what} must be tensors or variables, got {type(value).__name__} "
+                f"{describe(value)}; the tape records tensors (ek.constant, ek.Variable)",
+                op=op,
+            )
+    return values

@@ -9,7 +9,7 @@ file says which op each one is.
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import arguments, dtypes, errors
 from eagerkit.devices import CPU, current_device
 from eagerkit.tensor_shape import TensorShape
 
@@ -111,34 +111,61 @@ class Tensor:
 
     def __format__(self, spec):
         value = self.numpy()
-        return format(value, spec) if spec else str(value)
+        if spec and self.size != 1:  # numpy formats only one number with a spec like '.2f'
+            raise errors.type_error(
+                f"format: the spec {spec!r} formats one number, and this tensor has shape "
+                f"{self.shape} ({self.dtype.name}); format one element (x[0]) or x.numpy() "
+                "with numpy's own printing",
+                op="format",
+            )
+        if not spec:
+            return str(value)
+        try:
+            return format(np.asarray(value).reshape(())[()], spec)
+        except (TypeError, ValueError):  # '.2f' of text
+            raise errors.type_error(
+                f"format: the spec {spec!r} does not fit a {self.dtype.name} value; use a spec "
+                "for its kind (e.g. '.2f' for floats, 'd' for ints, 's' for text)",
+                op="format",
+            ) from None
 
     # --- Python protocols ------------------------------------------------------------------
     def __len__(self):
         if self.ndim == 0:
-            raise TypeError("Scalar tensor has no `len()`")
+            raise errors.type_error(
+                f"len: scalar tensor has no `len()` (its value is {self.numpy()}); "
+                "use ek.size(x) for the number of elements",
+                op="len",
+            )
         return self.shape[0]
 
     def __iter__(self):
         if self.ndim == 0:
-            raise TypeError("Cannot iterate over a scalar tensor.")
+            raise errors.type_error(
+                f"iter: cannot iterate over a scalar tensor (its value is {self.numpy()}); "
+                "loop over a tensor of rank >= 1, or use the value itself",
+                op="iter",
+            )
         # Each element is self[i], an indexing op (recorded on the tape like any other).
         return (self[i] for i in range(self.shape[0]))
 
     def __bool__(self):
         if self.size != 1:
-            raise ValueError(
-                f"The truth value of a tensor with {self.size} elements (shape {self.shape}) is "
-                "ambiguous. Use ek.reduce_any(t) or ek.reduce_all(t), or ek.where for "
-                "elementwise choices."
+            raise errors.InvalidArgumentError(
+                f"bool: the truth value of a tensor with {self.size} elements (shape "
+                f"{self.shape}, {self.dtype.name}) is ambiguous. Use ek.reduce_any(t) or "
+                "ek.reduce_all(t), or ek.where for elementwise choices.",
+                op="bool",
             )
         return bool(self.numpy())
 
     def _scalar(self, convert, name):
         if self.size != 1:
-            raise TypeError(
-                f"only single-element tensors can be converted to Python {name}s; "
-                f"this one has shape {self.shape}"
+            raise errors.type_error(
+                f"{name}: only single-element tensors can be converted to Python {name}s; "
+                f"this one has shape {self.shape} ({self.dtype.name}). Pick one element "
+                "first, e.g. x[0], or reduce it, e.g. ek.reduce_sum(x)",
+                op=name,
             )
         return convert(self.numpy().reshape(()))
 
@@ -149,11 +176,14 @@ class Tensor:
         return self._scalar(int, "int")
 
     def __index__(self):
-        if not self.dtype.is_integer:
-            raise TypeError(
-                f"only integer tensors can be used as an index; this one is {self.dtype.name}"
+        if not self.dtype.is_integer or self.size != 1:
+            raise errors.type_error(
+                f"index: only integer tensors of one element can be used as an index; this "
+                f"one is {self.dtype.name}{list(self.shape)}. Pick one element (x[0]) or "
+                "cast it first: ek.cast(x, ek.int32)",
+                op="index",
             )
-        return self._scalar(int, "int")
+        return int(self.numpy().reshape(()))
 
     __hash__ = None  # == is elementwise (TF2), so tensors cannot be dict keys.
 
@@ -182,7 +212,7 @@ class Tensor:
     def eval(self):
         raise NotImplementedError(
             "eval is not supported when eager execution is enabled, "
-            "is .numpy() what you're looking for?"
+            "is .numpy() what you're looking for? Use x.numpy() for the value."
         )
 
 
@@ -248,10 +278,7 @@ def to_array(value, np_dtype, device, op_name):
     """``value`` as an array of ``np_dtype`` on ``device``; refuses lossy float->int."""
     if isinstance(value, Tensor):
         value = value.numpy()
-    try:
-        host = np.asarray(value)
-    except ValueError:  # numpy's "inhomogeneous shape": rows of different lengths
-        raise dtypes.non_rectangular() from None
+    host = value if type(value) is np.ndarray else arguments.host_array(value, op_name)
     if np_dtype.kind == "O" or host.dtype.kind in "SUO":  # a string tensor, or text given
         from eagerkit import strings
 
@@ -345,9 +372,10 @@ def _elementwise(op, against_none):
 def _bool_only(op, symbol):
     def operator(self, other):
         if not self.dtype.is_bool:
-            raise TypeError(
-                f"'{symbol}' works on bool tensors only (this one is {self.dtype.name}); "
-                "compare first, e.g. (x > 0) & (x < 1)"
+            raise errors.type_error(
+                f"{op.__name__} ('{symbol}') works on bool tensors only (this one is "
+                f"{self.dtype.name}{list(self.shape)}); compare first, e.g. (x > 0) & (x < 1)",
+                op=op.__name__,
             )
         return op(self, other)
 

@@ -19,6 +19,8 @@ TensorShape([2, 3])
 
 import math
 
+from eagerkit import errors
+
 
 class TensorShape(tuple):
     """The shape of a tensor: a tuple of ints (or None for an unknown size).
@@ -80,7 +82,16 @@ class TensorShape(tuple):
 
     # --- tuple behaviour, TF's way ----------------------------------------------------------
     def __getitem__(self, key):
-        item = tuple.__getitem__(self, key)
+        try:
+            item = tuple.__getitem__(self, key)
+        except (TypeError, IndexError) as error:  # shape[1.5], shape[5] of a 2-d shape
+            from eagerkit.arguments import describe
+
+            raise errors.converted_class(type(error))(  # still a TypeError, an IndexError
+                f"TensorShape[{describe(key)}]: index a shape of rank {len(self)} with an int "
+                f"from {-len(self)} to {len(self) - 1}, or a slice",
+                op="TensorShape",
+            ) from None
         return TensorShape(item) if isinstance(key, slice) else item
 
     def __add__(self, other):
@@ -92,7 +103,7 @@ class TensorShape(tuple):
     def __eq__(self, other):
         if isinstance(other, (tuple, list)):
             return tuple.__eq__(self, tuple(other))
-        return NotImplemented
+        return False  # as TF: a shape equals only a shape (a list or tuple of sizes)
 
     def __ne__(self, other):
         equal = self.__eq__(other)

@@ -42,8 +42,14 @@ class GradientCheckError(AssertionError):
 
 
 def _as_float64(value):
-    array = np.asarray(value.numpy() if isinstance(value, Tensor) else value, dtype=np.float64)
-    return convert_to_tensor(array)
+    tensor = convert_to_tensor(value)  # TF's conversion rules, and its errors
+    if not (tensor.dtype.is_floating or tensor.dtype.is_integer):
+        raise InvalidArgumentError(
+            f"check_grads: the point to check at must hold numbers, got "
+            f"{tensor.dtype.name}{list(tensor.shape)}; pass float tensors or lists of floats",
+            op="check_grads",
+        )
+    return convert_to_tensor(np.asarray(tensor.numpy(), dtype=np.float64))
 
 
 def _inner(a, b):
@@ -128,11 +134,29 @@ def first_gradient_error(f, *args, order=2, eps=1e-6, rtol=1e-5, atol=1e-6, seed
     2.0
     """
     order = positive(order, "order", "check_grads")
+    for value, what in ((eps, "eps"), (rtol, "rtol"), (atol, "atol")):
+        if not isinstance(value, (int, float, np.floating, np.integer)) or not value >= 0:
+            raise InvalidArgumentError(
+                f"check_grads: {what} must be a number >= 0 (eps > 0), got {value!r}",
+                op="check_grads",
+            )
+    if not eps > 0 or not np.isfinite(eps):
+        raise InvalidArgumentError(
+            f"check_grads: eps, the finite-difference step, must be a small number > 0 "
+            f"(e.g. 1e-6), got {eps!r}",
+            op="check_grads",
+        )
     if order > MAX_ORDER:
         raise InvalidArgumentError(
             f"check_grads: order={order} is above {MAX_ORDER}: each order differentiates the "
             "backward pass of the one before, so the work grows about geometrically with the "
             f"order. Check orders 1 to {MAX_ORDER} (the usual are 1 and 2).",
+            op="check_grads",
+        )
+    if not args:
+        raise InvalidArgumentError(
+            "check_grads: give the point to check at after f, one tensor per argument of f: "
+            "check_grads(f, x) or check_grads(f, x, y)",
             op="check_grads",
         )
     rng = np.random.default_rng(seed)
@@ -175,3 +199,8 @@ def check_grads(f, *args, order=2, eps=1e-6, rtol=1e-5, atol=1e-6, seed=0):
     error = first_gradient_error(f, *args, order=order, eps=eps, rtol=rtol, atol=atol, seed=seed)
     if error is not None:
         raise error
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = ["GradientCheckError", "check_grads", "first_gradient_error"]

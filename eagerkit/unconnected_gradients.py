@@ -18,7 +18,17 @@ Examples
 import enum
 
 
-class UnconnectedGradients(str, enum.Enum):
+class _Checked(enum.EnumMeta):
+    """``UnconnectedGradients(value)`` refuses what is not text before the Enum's lookup
+    (which would compare an array with each name and fail in numpy's words)."""
+
+    def __call__(cls, value, *args, **kwargs):
+        if not args and not kwargs and not isinstance(value, str):
+            cls._missing_(value)
+        return super().__call__(value, *args, **kwargs)
+
+
+class UnconnectedGradients(str, enum.Enum, metaclass=_Checked):
     """``NONE``: an unconnected source gets ``None``; ``ZERO``: zeros shaped like it."""
 
     NONE = "none"
@@ -29,3 +39,16 @@ class UnconnectedGradients(str, enum.Enum):
 
     def __repr__(self):
         return f"ek.UnconnectedGradients.{self.name}"
+
+    @classmethod
+    def _missing_(cls, value):
+        """``UnconnectedGradients('zeros')``: an eagerkit error (still a ValueError) naming
+        the values there are, instead of the Enum's own words."""
+        from eagerkit.arguments import describe
+        from eagerkit.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(
+            f"UnconnectedGradients: got {describe(value)}; use 'none' or 'zero' "
+            "(or ek.UnconnectedGradients.NONE / .ZERO)",
+            op="UnconnectedGradients",
+        )

@@ -9,7 +9,7 @@ their values.
 
 import itertools
 
-from eagerkit import dtypes, recording, tensor
+from eagerkit import dtypes, errors, recording, tensor
 from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.name_scope import current_prefix
@@ -156,7 +156,8 @@ class Variable(Tensor):
         if array.shape != self.shape:
             raise InvalidArgumentError(
                 f"{what} on variable '{self._name}': the value has shape {tuple(array.shape)} "
-                f"but the variable has shape {self.shape}; shapes cannot change after creation",
+                f"but the variable has shape {self.shape}; shapes cannot change after creation: "
+                f"assign a value of shape {self.shape}, or make a new Variable",
                 op=what,
             )
         return array
@@ -173,8 +174,10 @@ class Variable(Tensor):
         return repr(self)
 
     def __reduce__(self):
-        raise TypeError(
-            "Variables are not pickled; save them with ek.train.Checkpoint (no pickle needed)"
+        raise errors.type_error(
+            f"pickle: Variables are not pickled ({self._name}); save them with "
+            "ek.train.Checkpoint (no pickle needed)",
+            op="pickle",
         )
 
     def __deepcopy__(self, memo):

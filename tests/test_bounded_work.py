@@ -188,7 +188,6 @@ SAFE = {
     "Input.shape": "a symbolic stand-in: describes a shape, allocates nothing",
     "Input.batch_size": "a symbolic stand-in: describes a shape, allocates nothing",
     "InputLayer.__init__.batch_size": "describes the input's shape; allocates nothing",
-    "fans.shape": "arithmetic on the sizes; allocates nothing",
     "slice.size": "a window into a sparse tensor that exists: it can only shrink it",
     "_Pooling2D.__init__.pool_size": "a window larger than the input is refused by its call",
     "_Pooling2D.__init__.strides": "a larger stride only shrinks the output",

@@ -167,7 +167,7 @@ def test_range_gives_int64():
 
 def test_a_dataset_is_not_an_iterator():
     ds = Dataset.range(3)
-    with pytest.raises(TypeError, match=r"'Dataset' object is not an iterator.*iter\(dataset\)"):
+    with pytest.raises(TypeError, match=r"a Dataset is not an iterator.*iter\(dataset\)"):
         next(ds)
     it = iter(ds)
     assert int(next(it)) == 0 and int(next(it)) == 1

@@ -44,6 +44,7 @@ HOST_ONLY = {
     ),
     "data/dataset.py": ({"numpy.random.default_rng"}, "the shuffle order is drawn on the host"),
     "data/csv_dataset.py": ({"numpy.asarray"}, "a CSV field parsed on the host, then a tensor"),
+    "arguments.py": ({"numpy.asarray"}, "a Python value (a list, a number) read on the host"),
     "io.py": (
         {"numpy.array", "numpy.asarray", "numpy.frombuffer", "numpy.shape"},
         "CSV fields parsed, and decode_raw's bytes read, on the host become tensors (strings "

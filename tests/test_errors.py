@@ -172,31 +172,37 @@ ERRORS = [
     (
         "iterating a scalar",
         lambda: list(ek.constant(1.0)),
-        None,
+        errors.InvalidArgumentError,
         TypeError,
-        ["Cannot iterate over a scalar tensor."],
+        ["iter: cannot iterate over a scalar tensor (its value is 1.0)"],
     ),
-    ("len of a scalar", lambda: len(ek.constant(1.0)), None, TypeError, ["Scalar tensor has no"]),
+    (
+        "len of a scalar",
+        lambda: len(ek.constant(1.0)),
+        errors.InvalidArgumentError,
+        TypeError,
+        ["len: scalar tensor has no `len()`", "ek.size(x)"],
+    ),
     (
         "non-scalar truth value",
         lambda: bool(ek.constant([1.0, 2.0])),
-        None,
+        errors.InvalidArgumentError,
         ValueError,
-        ["The truth value of a tensor with 2 elements (shape (2,)) is ambiguous", "reduce_any"],
+        ["bool: the truth value of a tensor with 2 elements (shape (2,), float32) is ambiguous"],
     ),
     (
         "non-scalar to float",
         lambda: float(ek.constant([1.0, 2.0])),
-        None,
+        errors.InvalidArgumentError,
         TypeError,
-        ["only single-element tensors can be converted to Python floats", "(2,)"],
+        ["float: only single-element tensors can be converted to Python floats", "(2,)", "x[0]"],
     ),
     (
         "float tensor as an index",
         lambda: [1, 2][ek.constant(1.0)],
-        None,
+        errors.InvalidArgumentError,
         TypeError,
-        ["only integer tensors can be used as an index; this one is float32"],
+        ["index: only integer tensors of one element can be used as an index", "float32[]"],
     ),
     ("hashing a tensor", lambda: {ek.constant(1.0)}, None, TypeError, ["unhashable"]),
     (
@@ -225,7 +231,7 @@ ERRORS = [
         lambda: ek.broadcast_to(ek.ones([3]), [2, 2]),
         errors.InvalidArgumentError,
         ValueError,
-        ["broadcast_to:", "(3,)", "(2,2)"],
+        ["broadcast_to: cannot broadcast a tensor of shape (3,) to shape (2, 2)"],
     ),
     (
         "integer to a negative integer power",
@@ -255,9 +261,9 @@ ERRORS = [
     (
         "& on floats",
         lambda: ek.constant(1.0) & ek.constant(0.0),
-        None,
+        errors.InvalidArgumentError,
         TypeError,
-        ["'&' works on bool tensors only (this one is float32)", "(x > 0) & (x < 1)"],
+        ["logical_and ('&') works on bool tensors only (this one is float32[])", "(x > 0) &"],
     ),
     (
         "where with a float condition",
@@ -278,7 +284,7 @@ ERRORS = [
         lambda: ek.ones([2, 2])[5],
         errors.InvalidArgumentError,
         ValueError,
-        ["index 5 is out of bounds for axis 0 with size 2", "tensor shape (2, 2)"],
+        ["index 5 is out of range for axis 0 of size 2 (valid: -2 to 1)", "tensor shape (2, 2)"],
     ),
     (
         "gather out of range",
@@ -429,8 +435,8 @@ ERRORS = [
 def test_error_type_and_message(call, error, builtin, fragments):
     with pytest.raises(builtin) as info:
         call()
-    if error is not None:
-        assert type(info.value) is error
+    if error is not None:  # the class itself, or the one that is also the Python class
+        assert isinstance(info.value, error) and type(info.value).__name__ == error.__name__
     message = str(info.value)
     for fragment in fragments:
         assert fragment in message, f"{fragment!r} not in {message!r}"

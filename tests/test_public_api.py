@@ -1,47 +1,42 @@
-"""Property test of the whole public API with bad input (issue 11).
+"""The whole public surface, walked and fuzzed (issue 18).
 
-Every public callable (found by tests/public_api.py, so new names are covered) is called with
-arguments drawn from a pool of good and bad values: wrong shapes, mixed dtypes, None,
-strings, ragged lists, NaN/Inf, empty and 0-d tensors, huge and fractional numbers. A call
-may succeed or raise, but it fails this test when it
+tests/surface/walk.py finds every public callable reachable from ``ek``: the namespaces'
+functions and classes, every public method, operator and protocol of each class, and what
+public calls return that is called in turn. Each has a declared valid call
+(tests/surface/calls_*.py), so a new public callable without one fails
+``test_every_public_callable_has_a_declared_valid_call``.
 
-* raises anything but an eagerkit error (a raw Python or numpy exception leaked),
-* raises after changing state: a variable, an optimizer's slots, the tape stack, the
-  execution callbacks, or the files in the working directory,
-* accepts a fractional number for a count or an axis (silent truncation), or
-* hangs.
-
-Hypothesis runs derandomized, without a database, so CI sees the same calls every time.
+- The valid call succeeds with numpy's answer where numpy has one, and so does the same call
+  spelled with numpy's values (an array for a tensor, ``np.float32`` for ``ek.float32``).
+- With one argument replaced by what users pass by mistake (tests/surface/inputs.py), a call
+  succeeds, or raises an eagerkit error naming the call, the offending argument and a fix,
+  never Python's or numpy's words, never eagerkit's internals, and changes no state
+  (tests/surface/verdict.py). Hypothesis draws the replacements, seeded per callable, so CI
+  makes the same calls every time (``EK_SURFACE_EXAMPLES`` per callable; more to search).
 """
 
-import inspect
+import collections
 import os
 import resource
-import signal
 import socket
+import zlib
 
 import numpy as np
-import public_api
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
+from surface import calls, fuzz, inputs, runner, walk
 
 import eagerkit as ek
-from eagerkit import recording, summary
-from eagerkit.errors import OpError
-from eagerkit.train import global_step, tracking
+from eagerkit import summary
+from eagerkit.train import global_step
 
-EXAMPLES = int(os.environ.get("EK_FUZZ_EXAMPLES", "20"))  # per callable
-SECONDS_PER_CALL = 20
-CALLABLES = public_api.fuzzed_callables()
-METHODS = public_api.public_methods(
-    {name: value for name, value in public_api.public_callables().items() if inspect.isclass(value)}
-)
-CALLS = {"made": 0}
-BEFORE = {}  # global state as the module found it, put back after every call
+EXAMPLES = int(os.environ.get("EK_SURFACE_EXAMPLES", "12"))  # per callable
+TABLE = calls.table()
+SURFACE = runner.Surface(walk.static_surface(), TABLE)
+OUTCOMES = collections.Counter()
 FUZZ = settings(
     max_examples=EXAMPLES,
-    derandomize=True,
     database=None,
     deadline=None,
     phases=[Phase.explicit, Phase.generate],  # no shrinking: the report names the call
@@ -49,33 +44,37 @@ FUZZ = settings(
 )
 
 
-class Hung(BaseException):
-    """A call ran longer than SECONDS_PER_CALL."""
-
-
 @pytest.fixture(scope="module", autouse=True)
 def guarded(tmp_path_factory):
     """Run in a scratch directory, offline, with memory capped (a huge shape must fail
-    cleanly, not take the machine's memory); report how much was covered."""
+    cleanly, not take the machine's memory), with the returned callables walked too."""
     old_directory = os.getcwd()
-    os.chdir(tmp_path_factory.mktemp("fuzz"))
+    os.chdir(tmp_path_factory.mktemp("surface"))
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     resource.setrlimit(resource.RLIMIT_AS, (_address_space() + 3 * 2**30, hard))
     connect = socket.socket.connect
     socket.socket.connect = _offline
-    previous_alarm = signal.signal(signal.SIGALRM, _hung)
-    BEFORE.update({"writers": list(summary._writers), "global step": global_step._global_step})
+    defaults = {"writers": list(summary._writers), "step": global_step._global_step}
     try:
         yield
     finally:
-        signal.signal(signal.SIGALRM, previous_alarm)
         socket.socket.connect = connect
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
         os.chdir(old_directory)
-        print(
-            f"\npublic API property test: {len(CALLABLES)} callables and {len(METHODS)} "
-            f"methods, {CALLS['made']} calls"
-        )
+        summary._writers[:] = defaults["writers"]
+        global_step._global_step = defaults["step"]
+        if OUTCOMES:
+            print(f"\npublic surface: {sum(OUTCOMES.values())} calls, {dict(OUTCOMES)}")
+
+
+@pytest.fixture(autouse=True)
+def restored():
+    """Switches a successful call may flip are put back; the simulated GPU is on."""
+    ek.devices.enable_simulated_gpu()
+    yield
+    ek.debugging.disable_check_numerics()
+    ek.debugging.enable_traceback_filtering()
+    ek.set_device_policy(ek.DEVICE_PLACEMENT_EXPLICIT)
 
 
 def _address_space():
@@ -87,144 +86,184 @@ def _offline(*args):
     raise OSError("the network is off in this test")
 
 
-def _hung(signum, frame):
-    raise Hung()
+def full_surface():
+    """The static surface and, found by making every valid call, what the calls return."""
+    if not hasattr(full_surface, "found"):
+        found = dict(SURFACE.entries)
+        pending = list(found)
+        while pending:
+            results = {}
+            for name in pending:
+                try:  # a valid call that fails is reported by the test of its answer
+                    results[name] = runner.run(runner.Surface(found, TABLE).prepare(name))
+                except Exception:  # noqa: BLE001
+                    continue
+            new = walk.returned_surface(found, results)
+            found.update(new)
+            pending = list(new)
+        full_surface.found = found
+    return full_surface.found
 
 
-@pytest.mark.parametrize("name", sorted(CALLABLES))
-def test_a_public_callable_fails_cleanly_on_bad_input(name):
-    target = CALLABLES[name]
-    fuzz(name, lambda: target)
+def test_every_public_callable_has_a_declared_valid_call():
+    found = full_surface()
+    undeclared = sorted(set(found) - set(TABLE))
+    assert not undeclared, f"public callables without a declared valid call: {undeclared}"
+    stale = sorted(set(TABLE) - set(found))
+    assert not stale, f"declared calls of callables that are not public (any more): {stale}"
 
 
-@pytest.mark.parametrize("name", sorted(METHODS))
-def test_a_public_method_fails_cleanly_on_bad_input(name):
-    cls, arguments, method = METHODS[name]
-    fuzz(name, lambda: getattr(cls(*arguments), method))
+def test_every_namespace_lists_its_api():
+    for name, module in walk.namespaces().items():
+        if module is ek:
+            continue
+        assert hasattr(module, "__all__"), f"{name} has no __all__"
+        missing = [n for n in module.__all__ if not hasattr(module, n)]
+        assert not missing, f"{name}.__all__ names what it does not have: {missing}"
 
 
-def fuzz(name, make_target):
-    pool = public_api.value_pool()
-    parameters = _parameters(make_target())
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_the_valid_call_gives_the_right_answer(name):
+    surface = runner.Surface(full_surface(), TABLE)
+    declared = TABLE[name]
+    prepared = surface.prepare(name)
+    if declared.raises is not None:  # by design (a base class's method), and cleanly
+        with pytest.raises(declared.raises) as caught:
+            runner.run(prepared)
+        assert isinstance(caught.value, ek.errors.OpError), repr(caught.value)
+        return
+    result = runner.run(prepared)
+    if declared.numpy is not None:
+        arrays = [_as_numpy(a) for a in prepared.args]
+        kwargs = {k: _as_numpy(v) for k, v in prepared.kwargs.items()}
+        calls.assert_same(result, declared.numpy(*arrays, **kwargs), name)
+    if declared.check is not None:
+        assert declared.check(result) is not False, f"{name} gave {result!r:.300}"
+    if not declared.repeatable or declared.strict:
+        return
+    for slot, label, value in _equivalent_calls(prepared):
+        again = surface.prepare(name)
+        spelled = fuzz.replaced(again, slot, value)
+        calls.assert_same(runner.run(spelled), result, f"{name} with {label} in {slot}")
+
+
+def _as_numpy(value):
+    if isinstance(value, ek.Tensor):
+        return value.numpy()
+    if isinstance(value, (list, tuple)) and any(isinstance(v, ek.Tensor) for v in value):
+        return type(value)(_as_numpy(v) for v in value)
+    return value
+
+
+def _equivalent_calls(prepared):
+    for i, value in enumerate(prepared.args):
+        parameter = prepared.parameters[i] if i < len(prepared.parameters) else None
+        for label, same in inputs.equivalents(value, parameter):
+            yield ("arg", i), label, same
+    for key, value in prepared.kwargs.items():
+        for label, same in inputs.equivalents(value, key):
+            yield ("kw", key), label, same
+
+
+# The Keras training API merged in last: these calls' bad-argument messages still lack the
+# argument's name or a fix (or, for fit, a bound on epochs). Strict: fixing one fails here
+# until it is taken off the list.
+KERAS_MESSAGES_PENDING = {
+    "ek.Model().build",
+    "ek.Model().compile",
+    "ek.Model().compute_loss",
+    "ek.Model().load_weights",
+    "ek.Model().set_weights",
+    "ek.Model().test_on_batch",
+    "ek.Model().train_on_batch",
+    "ek.Model.compute_loss",
+    "ek.Model.load_weights",
+    "ek.Model.predict_on_batch",
+    "ek.Model.set_weights",
+    "ek.Model.test_on_batch",
+    "ek.Model.train_on_batch",
+    "ek.Network.get_layer",
+    "ek.Sequential.compute_loss",
+    "ek.Sequential.fit",
+    "ek.Sequential.get_layer",
+    "ek.Sequential.load_weights",
+    "ek.Sequential.predict_on_batch",
+    "ek.Sequential.set_weights",
+    "ek.Sequential.test_step",
+    "ek.Sequential.train_on_batch",
+    "ek.Sequential.train_step",
+    "ek.keras.callbacks.EarlyStopping",
+    "ek.keras.callbacks.LearningRateScheduler.on_epoch_end",
+    "ek.keras.callbacks.ModelCheckpoint",
+    "ek.keras.callbacks.ModelCheckpoint.on_epoch_end",
+    "ek.keras.callbacks.ProgbarLogger",
+    "ek.keras.layers.BatchNormalization.set_weights",
+    "ek.keras.layers.Conv2D.set_weights",
+    "ek.keras.layers.Dense.set_weights",
+    "ek.keras.layers.Embedding.set_weights",
+    "ek.keras.layers.GRU.set_weights",
+    "ek.keras.layers.InputLayer.from_config",
+    "ek.keras.layers.LSTM.set_weights",
+    "ek.keras.layers.Minimum.from_config",
+    "ek.keras.layers.deserialize",
+    "ek.keras.models.clone_model",
+    "ek.keras.models.model_from_config",
+    "ek.keras.models.model_from_json",
+    "ek.keras.utils.Progbar.add",
+    "ek.keras.utils.Progbar.update",
+    "ek.keras.utils.deserialize_keras_object",
+    "ek.keras.utils.get_registered_object",
+    "ek.keras.utils.register_keras_serializable()",
+    "ek.keras.utils.serialize_keras_object",
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            name,
+            marks=pytest.mark.xfail(
+                strict=True, reason="Keras training API: message without the argument or a fix"
+            ),
+        )
+        if name in KERAS_MESSAGES_PENDING
+        else name
+        for name in sorted(TABLE)
+    ],
+)
+def test_bad_arguments_fail_cleanly(name):
+    surface = runner.Surface(full_surface(), TABLE)
+    entry = surface.entries[name]
+    prepared = surface.prepare(name)
+    tensor = isinstance(prepared.receiver, ek.Tensor) and entry.attribute is not None
+    places = fuzz.slots(entry, prepared, tensor, TABLE[name].fixed)
+    if not places:
+        return  # a call without arguments has nothing to get wrong
 
     @FUZZ
+    @seed(zlib.crc32(name.encode()))
     @given(st.data())
     def one_call(data):
-        target = make_target()
-        args, kwargs = _draw_arguments(data, pool, parameters)
-        watched = [target, *args, *kwargs.values()]
-        before = _state(watched)
-        CALLS["made"] += 1
-        signal.alarm(SECONDS_PER_CALL)
-        try:
-            result = target(*args, **kwargs)
-        except Hung:
-            pytest.fail(f"{name}: hung for {SECONDS_PER_CALL} s on {_shown(args, kwargs)}")
-        except AssertionError:
-            if "assert" not in name:  # TF's assert_* methods raise AssertionError on purpose
-                raise
-            return
-        except OpError:
-            after = _state(watched)
-            assert after == before, f"{name}: raised after changing state: {_diff(before, after)}"
-            return
-        except Exception as error:  # noqa: BLE001 - this is what the test looks for
-            pytest.fail(f"{name} leaked {type(error).__name__}: {error} on {_shown(args, kwargs)}")
-        finally:
-            signal.alarm(0)
-            _reset_switches()
-        truncated = _fraction_for_integer(name, parameters, args, kwargs)
-        assert truncated is None, (
-            f"{name} accepted {truncated} (a fraction where a whole number is needed: "
-            f"silently truncated?) on {_shown(args, kwargs)} and returned {result!r:.200}"
+        slot = data.draw(st.sampled_from(places), label="slot")
+        label = data.draw(st.sampled_from(fuzz.labels_for(entry, slot)), label="bad argument")
+        outcome = fuzz.attempt(surface, name, slot, label)
+        OUTCOMES[outcome.kind] += 1
+        assert outcome.kind in fuzz.CLEAN, (
+            f"{name} with {label} in {slot}: {outcome.kind}: {outcome.detail}"
         )
 
     one_call()
 
 
-def _parameters(target):
-    try:
-        return list(inspect.signature(target).parameters.values())
-    except (TypeError, ValueError):
-        return []
+def test_numpy_answers_are_compared_for_what_numpy_computes():
+    """The comparison itself can fail: a wrong answer is caught."""
+    with pytest.raises(AssertionError):
+        calls.assert_same(ek.constant([1.0, 2.0]), np.array([1.0, 2.5]), "x")
+    with pytest.raises(AssertionError):
+        calls.assert_same(ek.constant([1.0, 2.0]), np.array([[1.0, 2.0]]), "x")
 
 
-def _draw_arguments(data, pool, parameters):
-    named = [p for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    positional = data.draw(st.integers(0, min(4, len(named) + 1)), label="how many")
-    args = [data.draw(st.sampled_from(pool), label="arg") for _ in range(positional)]
-    kwargs = {}
-    rest = [p.name for p in named[positional:]]
-    if rest and data.draw(st.booleans(), label="keyword"):
-        kwargs[data.draw(st.sampled_from(rest))] = data.draw(st.sampled_from(pool))
-    counted = [n for n in rest if n in public_api.INTEGER_PARAMETERS and n not in kwargs]
-    if counted and data.draw(st.booleans(), label="fraction"):
-        kwargs[data.draw(st.sampled_from(counted))] = data.draw(
-            st.sampled_from(public_api.FRACTIONS)
-        )
-    return args, kwargs
-
-
-def _fraction_for_integer(name, parameters, args, kwargs):
-    """The ``parameter=value`` pair that passed a fraction as a count or axis, or None."""
-    if name.rsplit(".", 1)[-1] in public_api.TRUNCATES_BY_DESIGN:
-        return None
-    named = [p.name for p in parameters if p.kind is not p.VAR_POSITIONAL]
-    pairs = list(zip(named, args, strict=False)) + list(kwargs.items())
-    for parameter, value in pairs:
-        if parameter in public_api.INTEGER_PARAMETERS and public_api.is_fraction(value):
-            return f"{parameter}={value}"
-    return None
-
-
-def _state(objects):
-    """Everything a failed call must leave as it was, as comparable plain values."""
-    variables = {}
-    for obj in objects:
-        for variable in _variables_of(obj):
-            variables[id(variable)] = (
-                variable.dtype.name,
-                variable.shape,
-                np.asarray(variable.numpy()).tobytes(),
-            )
-        slots = getattr(obj, "_slots", None)
-        if isinstance(slots, dict):
-            variables[("slots", id(obj))] = sum(len(s) for s in slots.values())
-    files = sorted(
-        (os.path.join(root, f), os.path.getsize(os.path.join(root, f)))
-        for root, _, names in os.walk(".")
-        for f in names
-    )
-    engine = (len(recording.active_tapes), len(recording.graph_tracers))
-    return variables, files, engine, tuple(recording.execution_callbacks)
-
-
-def _variables_of(obj):
-    if isinstance(obj, ek.Variable):
-        return [obj]
-    if obj is None or isinstance(obj, (int, float, str, bytes, ek.Tensor, np.ndarray)):
-        return []
-    owner = getattr(obj, "__self__", obj)  # a bound method: its instance
-    try:
-        return [v for _, v in tracking.walk(owner) if isinstance(v, ek.Variable)]
-    except Exception:  # noqa: BLE001 - objects tracking cannot walk hold no variables
-        return []
-
-
-def _diff(before, after):
-    names = ("variables", "files", "tapes/tracers", "execution callbacks")
-    return ", ".join(n for n, b, a in zip(names, before, after, strict=True) if b != a)
-
-
-def _shown(args, kwargs):
-    return ", ".join([f"{a!r:.60}" for a in args] + [f"{k}={v!r:.60}" for k, v in kwargs.items()])
-
-
-def _reset_switches():
-    """Global switches a successful call may flip; the next call (and the next test module
-    in this process) starts from the defaults."""
-    ek.debugging.disable_check_numerics()
-    ek.debugging.enable_traceback_filtering()
-    ek.set_device_policy(ek.DEVICE_PLACEMENT_EXPLICIT)
-    summary._writers[:] = BEFORE["writers"]  # set_as_default() on a writer made from the pool
-    global_step._global_step = BEFORE["global step"]  # get_or_create_global_step()
+def test_pending_messages_are_callables_the_walk_has():
+    """The list of pending Keras messages names only callables that exist (no stale entries)."""
+    assert KERAS_MESSAGES_PENDING <= set(TABLE)

@@ -29,7 +29,11 @@ def _files(file_pattern):
     patterns = [file_pattern] if isinstance(file_pattern, str) else list(file_pattern)
     names = sorted({name for pattern in patterns for name in glob.glob(str(pattern))})
     if not names:
-        raise NotFoundError(f"{_OP}: no files match {file_pattern!r}", op=_OP)
+        raise NotFoundError(
+            f"{_OP}: no files match {file_pattern!r}; pass a path or a glob pattern such as "
+            "'data/*.csv' (a relative one starts at the working directory)",
+            op=_OP,
+        )
     return names
 
 

@@ -22,8 +22,8 @@ import itertools
 
 import numpy as np
 
-from eagerkit import dtypes
-from eagerkit.arguments import count_or_all, positive
+from eagerkit import dtypes, errors
+from eagerkit.arguments import count_or_all, describe, positive, whole_number
 from eagerkit.data import checks, shuffle, steps, structure
 from eagerkit.data.iterator import Iterator
 from eagerkit.errors import InvalidArgumentError
@@ -44,10 +44,11 @@ class Dataset:
         return Iterator(self)
 
     def __next__(self):
-        raise TypeError(
-            f"'{type(self).__name__}' object is not an iterator: a Dataset can be read many "
-            "times, so it does not keep a position. Loop over it (for x in dataset), or make "
-            "an iterator first: it = iter(dataset) (or ek.Iterator(dataset)), then next(it)."
+        raise errors.type_error(
+            f"next: a {type(self).__name__} is not an iterator: it can be read many times, so "
+            "it does not keep a position. Loop over it (for x in dataset), or make an "
+            "iterator first: it = iter(dataset) (or ek.Iterator(dataset)), then next(it).",
+            op="next",
         )
 
     def make_one_shot_iterator(self):
@@ -118,9 +119,10 @@ class Dataset:
         [(0, 0.0), (1, 0.5), (2, 1.0)]
         """
         if not callable(generator):
-            raise TypeError(
+            raise errors.type_error(
                 "from_generator: `generator` must be callable (pass the generator function "
-                "itself, e.g. from_generator(gen, ...), not gen())"
+                f"itself, e.g. from_generator(gen, ...), not gen()); got {describe(generator)}",
+                op="from_generator",
             )
         types = structure.map_structure(dtypes.as_dtype, output_types)
 
@@ -147,7 +149,15 @@ class Dataset:
         >>> [int(x) for x in ek.data.Dataset.range(1, 8, 3)]
         [1, 4, 7]
         """
-        numbers = range(*args)
+        if not 1 <= len(args) <= 3:
+            raise InvalidArgumentError(
+                f"range: takes 1 to 3 whole numbers (stop, or start, stop[, step]) as Python's "
+                f"range does, got {len(args)}",
+                op="range",
+            )
+        numbers = range(*(whole_number(a, "each argument", "range") for a in args))
+        if numbers.step == 0:
+            raise InvalidArgumentError("range: step must not be 0, got 0", op="range")
 
         def make_iterator():
             for n in numbers:
@@ -258,6 +268,7 @@ class Dataset:
 
     def prefetch(self, buffer_size):
         """Accepted for TF compatibility; eagerkit reads elements when they are asked for."""
+        count_or_all(buffer_size, "buffer_size", "prefetch")  # -1 is TF's AUTOTUNE
         return self._then(self._make_iterator, f"prefetch({buffer_size})")
 
 

@@ -31,7 +31,11 @@ def file_names(filenames, op):
         raise InvalidArgumentError(f"{op}: filenames is empty; give at least one file", op=op)
     for name in names:
         if not os.path.isfile(name):
-            raise NotFoundError(f"{op}: no such file: {name!r}", op=op)
+            raise NotFoundError(
+                f"{op}: no such file: {name!r}; check the path (a relative path starts at "
+                f"the working directory, {os.getcwd()!r})",
+                op=op,
+            )
     return names
 
 

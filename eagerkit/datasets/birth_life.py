@@ -10,6 +10,8 @@ Huber loss to the squared one.
 
 import numpy as np
 
+from eagerkit.arguments import size, whole_number
+
 INTERCEPT, SLOPE, NOISE_SD = 85.7, -5.7, 5.5
 
 
@@ -25,7 +27,8 @@ def birth_life_data(seed=0, n_samples=190):
     >>> x.shape, y.dtype, bool(1.05 <= x.min() and x.max() <= 7.1)
     ((190,), dtype('float32'), True)
     """
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(whole_number(seed, "seed", "birth_life_data"))
+    n_samples = size(n_samples, "n_samples", "birth_life_data")
     birth_rate = np.clip(1.0 + rng.gamma(shape=2.2, scale=0.8, size=n_samples), 1.05, 7.1)
     noise = rng.standard_t(df=4, size=n_samples) * NOISE_SD / np.sqrt(2.0)  # t4 has sd sqrt(2)
     life_expectancy = INTERCEPT + SLOPE * birth_rate + noise

@@ -43,7 +43,7 @@ class ConcreteFunction:
         self._out_leaves = [None if isinstance(leaf, Tensor) else leaf for leaf in out_leaves]
         self._template = nest.pack_sequence_as(result, self._out_leaves)
         self._single = isinstance(result, Tensor)
-        self._call = call  # what it was traced for: TracedCall (function.py)
+        self._call = call  # what it was traced for: TracedCall (graph/polymorphic_function.py)
         self._positions = call.positions  # where the tensor arguments sit among the leaves
         self.input_specs = call.specs
         self.output_specs = [TensorSpec.from_tensor(t) for t in traced_outputs]

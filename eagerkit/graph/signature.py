@@ -9,6 +9,7 @@ accepts; ``None`` in its shape means "any size here".
 import inspect
 
 from eagerkit import dtypes, nest
+from eagerkit.errors import InvalidArgumentError, type_error
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -52,6 +53,14 @@ class TensorSpec:
     @classmethod
     def from_tensor(cls, tensor, name=None):
         """The spec of exactly this tensor's shape and dtype."""
+        if not isinstance(tensor, Tensor):  # a tensor's own shape and dtype, nothing else's
+            from eagerkit.arguments import describe
+
+            raise InvalidArgumentError(
+                f"TensorSpec.from_tensor: tensor must be an ek.Tensor, got {describe(tensor)}; "
+                "for other values write TensorSpec(shape, dtype)",
+                op="TensorSpec.from_tensor",
+            )
         spec = cls.__new__(cls)  # a tensor's shape needs no checking: made at every trace
         spec.shape, spec.dtype, spec.name = tuple(tensor._data.shape), tensor.dtype, name
         return spec
@@ -133,6 +142,13 @@ def relaxed(spec, other):
     return TensorSpec(sizes, spec.dtype, spec.name)
 
 
+def call_error(message):
+    """A TypeError for a call of an ek.function that does not fit it. Its op is ``Function``,
+    the class whose call failed, so the boundary shows ``message`` as it is (it names the
+    function already) instead of putting ``Function(...)`` in front."""
+    return type_error(message, op="Function")
+
+
 def _leaf_key(leaf, function_name):
     if isinstance(leaf, Tensor) and leaf._is_variable:
         return ("variable", id(leaf))  # the trace keeps the variable, so the id stays its own
@@ -141,7 +157,7 @@ def _leaf_key(leaf, function_name):
     try:
         hash(leaf)
     except TypeError:
-        raise TypeError(
+        raise call_error(
             f"ek.function {function_name!r}: cannot use an argument of type "
             f"{type(leaf).__name__} ({leaf!r:.60}): arguments that are not tensors select a "
             "trace by their value, so they must be hashable. Pass a tensor, a tuple, or a "
@@ -154,7 +170,7 @@ def match_signature(specs, args, kwargs, function_name):
     """``args`` as tensors of the specs' dtypes, or a clear error when they do not fit."""
     if kwargs or len(args) != len(specs):
         given = len(args) + len(kwargs)
-        raise TypeError(
+        raise call_error(
             f"ek.function {function_name!r} has an input_signature of {len(specs)} tensors "
             f"({', '.join(map(repr, specs))}) but was called with {given} arguments"
             f"{' (some by keyword)' if kwargs else ''}; pass exactly one tensor per spec, "
@@ -167,7 +183,7 @@ def match_signature(specs, args, kwargs, function_name):
         else:
             tensor = convert_to_tensor(value, dtype=spec.dtype)
         if not spec.is_compatible_with(tensor):
-            raise TypeError(
+            raise call_error(
                 f"ek.function {function_name!r}: argument {position} has shape {tensor.shape} "
                 f"and dtype {tensor.dtype.name}, which does not match its input_signature "
                 f"entry {spec!r}. Pass a tensor of that shape and dtype (None sizes may be "

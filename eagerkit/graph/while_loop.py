@@ -17,7 +17,7 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 ROLES = ("test", "body")
 
 
-def _limit(maximum_iterations, extra):
+def iteration_limit(maximum_iterations, extra):
     """The iteration limit: a Python int, or the value of the captured tensor it names."""
     if isinstance(maximum_iterations, tuple):  # ("capture", index): a tensor of the graph
         return int(extra[maximum_iterations[1]])
@@ -34,7 +34,7 @@ def run_loop(test, body, loop, extra, limit, steps=0):
 
 def _while_forward(xp, *arrays, subgraphs, count, maximum_iterations):
     extra = arrays[count:]
-    limit = _limit(maximum_iterations, extra)
+    limit = iteration_limit(maximum_iterations, extra)
     return run_loop(subgraphs["test"].run, subgraphs["body"].run, arrays[:count], extra, limit)
 
 
@@ -47,7 +47,7 @@ def _while_call(*tensors, subgraphs, count, maximum_iterations):
         lambda *loop: test.run_with_ops([*loop, *extra])[0],
         lambda *loop: tuple(body.run_with_ops([*loop, *extra])),
         list(tensors[:count]),
-        maximum_iterations=_limit(maximum_iterations, extra),
+        maximum_iterations=iteration_limit(maximum_iterations, extra),
         # The trace checked the shapes; a TensorArray with dynamic_size grows its tensor.
         shape_invariants=[None] * count,
     )

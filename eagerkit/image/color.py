@@ -55,7 +55,8 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
         if not (kind.is_floating or kind.is_integer):
             raise InvalidArgumentError(
                 f"convert_image_dtype: image dtypes are integer or floating, got {kind.name} "
-                f"(image shape {x.shape}, dtype {x.dtype.name} to {target.name})",
+                f"(image shape {x.shape}, dtype {x.dtype.name} to {target.name}); use e.g. "
+                "ek.float32 or ek.uint8",
                 op="convert_image_dtype",
             )
     if x.dtype == target:

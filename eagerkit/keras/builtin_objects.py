@@ -69,9 +69,10 @@ def optimizers():
 @functools.cache
 def activations():
     """Activation functions by the names layers accept (``"relu"``, ...)."""
+    from eagerkit import nn  # the public functions, as activations.get returns them
     from eagerkit.keras.layers import activations as activation_module
 
-    return dict(activation_module._BY_NAME)
+    return {name: getattr(nn, name) for name in activation_module._NAMES}
 
 
 def function_name(function):

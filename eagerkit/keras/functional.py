@@ -15,6 +15,8 @@ Examples
 <ek.Tensor: shape=(1, 2), dtype=float32, numpy=array([[31., 42.]], dtype=float32)>
 """
 
+import numbers
+
 from eagerkit import nest
 from eagerkit.boundary import public_method
 from eagerkit.errors import InvalidArgumentError
@@ -99,8 +101,9 @@ class Functional(Model):
     def get_layer(self, name=None, index=None):
         """The layer called ``name`` (or at position ``index`` of ``layers``)."""
         if index is not None:
-            count = len(self._layers)
-            if type(index) is not int or not -count <= index < count:
+            count = len(self._layers)  # numpy's ints are whole numbers too, bools are not
+            whole = isinstance(index, numbers.Integral) and not isinstance(index, bool)
+            if not whole or not -count <= index < count:
                 raise InvalidArgumentError(
                     f"get_layer: model '{self.name}' has {len(self._layers)} layers, so index "
                     f"must be a whole number from 0 to {len(self._layers) - 1}, got {index!r}",
@@ -112,7 +115,8 @@ class Functional(Model):
                 return layer
         names = ", ".join(repr(layer.name) for layer in self._layers)
         raise InvalidArgumentError(
-            f"get_layer: model '{self.name}' has no layer named {name!r}. Its layers are: {names}",
+            f"get_layer: model '{self.name}' has no layer named {name!r}. Its layers are: {names}; "
+            "pass one of those names, or index=",
             op="get_layer",
         )
 

@@ -14,7 +14,7 @@ Examples
 import math
 
 from eagerkit import dtypes, random
-from eagerkit.arguments import whole_number
+from eagerkit.arguments import sizes, whole_number
 from eagerkit.ops import creation
 
 
@@ -117,7 +117,7 @@ def fans(shape):
     >>> fans([64, 10]), fans([3, 3, 16, 32])
     ((64, 10), (144, 288))
     """
-    shape = tuple(int(n) for n in shape)
+    shape = sizes(shape, "the shape", "initializer", minimum=0)  # 1.5 or 'a' refused, not cut
     if len(shape) < 2:
         size = shape[0] if shape else 1
         return size, size
@@ -202,3 +202,23 @@ def get(identifier):
     raise TypeError(
         f"an initializer must be a name or a callable f(shape, dtype), got {identifier!r}"
     )
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "Initializer",
+    "Zeros",
+    "Ones",
+    "Constant",
+    "RandomNormal",
+    "RandomUniform",
+    "GlorotUniform",
+    "zeros",
+    "ones",
+    "constant",
+    "random_normal",
+    "random_uniform",
+    "glorot_uniform",
+    "get",
+]

@@ -14,7 +14,7 @@ Examples
 <ek.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
 """
 
-from eagerkit.errors import InvalidArgumentError
+from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.ops import nn
 from eagerkit.ops.arithmetic import maximum, minimum
 from eagerkit.ops.cast import cast
@@ -179,9 +179,10 @@ class Loss:
 
     def call(self, y_true, y_pred):
         """The per-example losses (subclasses define it)."""
-        raise NotImplementedError(
+        raise UnimplementedError(
             f"{type(self).__name__} must define call(self, y_true, y_pred), the loss of each "
-            "example"
+            "example",
+            op="call",
         )
 
     def __call__(self, y_true, y_pred, sample_weight=None):
@@ -303,3 +304,27 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         self, from_logits=False, reduction=Reduction.AUTO, name="sparse_categorical_crossentropy"
     ):
         super().__init__(sparse_categorical_crossentropy, reduction, name, from_logits=from_logits)
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "mean_squared_error",
+    "mean_absolute_error",
+    "huber",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "sparse_categorical_crossentropy",
+    "mse",
+    "MSE",
+    "mae",
+    "MAE",
+    "Reduction",
+    "Loss",
+    "MeanSquaredError",
+    "MeanAbsoluteError",
+    "Huber",
+    "BinaryCrossentropy",
+    "CategoricalCrossentropy",
+    "SparseCategoricalCrossentropy",
+]

@@ -25,6 +25,8 @@ from eagerkit.keras.tf1_metrics import _host
 class Metric(_Metric):
     """Base of the Keras metrics: a weighted running mean kept in float32."""
 
+    default_dtype = dtypes.float32  # what dtype=None means (Keras: float32)
+
     def __init__(self, name=None, dtype=dtypes.float32):
         super().__init__(name=name, dtype=dtype)
 
@@ -243,3 +245,25 @@ SparseCategoricalCrossentropy = _wrapper(
     "sparse_categorical_crossentropy",
     "The running cross-entropy of integer labels.",
 )
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "Metric",
+    "Mean",
+    "Sum",
+    "MeanMetricWrapper",
+    "accuracy",
+    "binary_accuracy",
+    "categorical_accuracy",
+    "sparse_categorical_accuracy",
+    "Accuracy",
+    "BinaryAccuracy",
+    "CategoricalAccuracy",
+    "SparseCategoricalAccuracy",
+    "MeanSquaredError",
+    "MeanAbsoluteError",
+    "BinaryCrossentropy",
+    "CategoricalCrossentropy",
+    "SparseCategoricalCrossentropy",
+]

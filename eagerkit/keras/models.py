@@ -5,6 +5,8 @@ kept in attributes (``self.dense = ek.layers.Dense(10)``), or in lists of them; 
 way, ``self.track_layer(layer)``, works too.
 """
 
+import numbers
+
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.keras import model_config
 from eagerkit.keras.keras_tensor import KerasTensor
@@ -89,7 +91,8 @@ class Network(Layer):
         """
         layers = self.layers
         if index is not None:
-            if type(index) is not int or not -len(layers) <= index < len(layers):
+            whole = isinstance(index, numbers.Integral) and not isinstance(index, bool)
+            if not whole or not -len(layers) <= index < len(layers):
                 raise InvalidArgumentError(
                     f"get_layer: model '{self.name}' has {len(layers)} layers, so index must "
                     f"be a whole number from 0 to {len(layers) - 1}, got {index!r}",

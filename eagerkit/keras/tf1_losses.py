@@ -139,3 +139,16 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothi
         labels = labels * (1 - label_smoothing) + 0.5 * label_smoothing
     losses = nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)
     return compute_weighted_loss(losses, weights)
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "compute_weighted_loss",
+    "mean_squared_error",
+    "absolute_difference",
+    "huber_loss",
+    "softmax_cross_entropy",
+    "sparse_softmax_cross_entropy",
+    "sigmoid_cross_entropy",
+]

@@ -56,9 +56,11 @@ class Metric:
     ['doc_mean/total:0', 'doc_mean/count:0']
     """
 
+    default_dtype = dtypes.float64  # what dtype=None means (tfe.metrics: float64)
+
     def __init__(self, name=None, dtype=dtypes.float64):
         self.name = name or unique_name(type(self).__name__.lower())
-        self.dtype = dtypes.as_dtype(dtype)
+        self.dtype = dtypes.as_dtype(self.default_dtype if dtype is None else dtype)
         self.total = Variable(0.0, trainable=False, name=f"{self.name}/total", dtype=self.dtype)
         self.count = Variable(0.0, trainable=False, name=f"{self.name}/count", dtype=self.dtype)
 
@@ -169,3 +171,8 @@ class Accuracy(Metric):
         return self._result_after(before)
 
     update_state = __call__
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = ["Metric", "Mean", "Accuracy"]

@@ -49,5 +49,5 @@ def set_random_seed(seed):
     from eagerkit.random import set_seed
 
     set_seed(seed)  # checks that it is a whole number first
-    python_random.seed(seed)
+    python_random.seed(None if seed is None else int(seed))  # (random refuses numpy ints)
     np.random.seed(seed)

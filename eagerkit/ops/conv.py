@@ -10,6 +10,7 @@ of all patches, copied once into a matrix with one row per output pixel, which o
 product with the filter turns into the output. No Python loop over pixels anywhere.
 """
 
+from eagerkit import arguments
 from eagerkit.dtypes import FLOATING
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
@@ -175,21 +176,24 @@ _conv2d_backprop_filter.defvjp(
 )
 
 
-def as_pair(value, what):
+def as_pair(value, what, op):
     """An int or a pair, or TF's 4-entry NHWC form [1, h, w, 1], as a pair of ints.
 
     Examples
     --------
     >>> from eagerkit.ops.conv import as_pair
-    >>> as_pair(3, "strides"), as_pair([1, 2, 2, 1], "strides")
+    >>> as_pair(3, "strides", "conv2d"), as_pair([1, 2, 2, 1], "strides", "conv2d")
     ((3, 3), (2, 2))
     """
-    values = [int(value)] * 2 if isinstance(value, int) else [int(v) for v in value]
+    values = list(arguments.sizes(value, what, op))  # 1.5 is refused, not truncated
+    values = values * 2 if len(values) == 1 else values
     if len(values) == 4:
         values = values[1:3]
     if len(values) != 2 or min(values) < 1:
         raise InvalidArgumentError(
-            f"{what} must be a positive int or a pair (height, width), got {value!r}", op=what
+            f"{op}: {what} must be a positive int or a pair (height, width), got "
+            f"{arguments.describe(value)} {list(values)}",
+            op=op,
         )
     return tuple(values)
 
@@ -242,7 +246,7 @@ def conv2d(
     return _conv2d(
         input,
         filters,
-        strides=as_pair(strides, "strides"),
+        strides=as_pair(strides, "strides", "conv2d"),
         padding=padding_name(padding, "conv2d"),
-        dilations=as_pair(dilations, "dilations"),
+        dilations=as_pair(dilations, "dilations", "conv2d"),
     )

@@ -6,6 +6,7 @@ devices: ``x (cpu) -> x.gpu() -> ... -> loss`` gives ``dloss/dx`` on the CPU.
 """
 
 from eagerkit import dispatch
+from eagerkit.arguments import size
 from eagerkit.devices import get_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
@@ -77,7 +78,7 @@ def gpu(self, gpu_index=0):
     '/job:localhost/replica:0/task:0/device:SIM:0'
     >>> ek.devices.disable_simulated_gpu()
     """
-    return copy_to_device(self, f"/gpu:{int(gpu_index)}")
+    return copy_to_device(self, f"/gpu:{size(gpu_index, 'gpu_index', 'gpu')}")
 
 
 def cpu(self):

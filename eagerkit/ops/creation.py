@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from eagerkit import dtypes, recording
+from eagerkit import arguments, dtypes, recording
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import CPU, current_device
 from eagerkit.errors import InvalidArgumentError
@@ -18,16 +18,10 @@ from eagerkit.limits import check_tensor
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
-def _shape(shape, op="shape", itemsize=8):
-    """A shape argument (int, list, tensor) as a tuple of non-negative ints, never truncated,
-    and small enough for memory (``itemsize`` bytes per element)."""
-    if isinstance(shape, Tensor):
-        shape = shape.numpy().tolist()
-    if not isinstance(shape, (list, tuple)):
-        shape = [shape]
-    shape = tuple(size(n, "each dimension of the shape", op) for n in shape)
-    check_tensor(shape, itemsize, op)
-    return shape
+def _shape(shape, op="shape", dtype=dtypes.float32):
+    """A shape argument (int, list, array, tensor) as a tuple of non-negative ints, for a
+    tensor that fits in memory."""
+    return arguments.shape(shape, op, _np_dtype(dtype))
 
 
 def _new(array):
@@ -74,10 +68,7 @@ def zeros(shape, dtype=dtypes.float32, name=None):
     >>> ek.zeros([2], dtype=ek.string)  # TF's zero string is b''
     <ek.Tensor: shape=(2,), dtype=string, numpy=array([b'', b''], dtype=object)>
     """
-    np_dtype = _np_dtype(dtype)
-    return _filled(
-        _shape(shape, "zeros", np_dtype.itemsize), np_dtype, 0, current_device(), "zeros"
-    )
+    return _filled(_shape(shape, "zeros", dtype), _np_dtype(dtype), 0, current_device(), "zeros")
 
 
 @follows_inputs  # inside ek.function: recomputed from each call's tensors
@@ -90,8 +81,7 @@ def ones(shape, dtype=dtypes.float32, name=None):
     >>> ek.ones([2, 3]).shape
     TensorShape([2, 3])
     """
-    np_dtype = _np_dtype(dtype)
-    return _filled(_shape(shape, "ones", np_dtype.itemsize), np_dtype, 1, current_device(), "ones")
+    return _filled(_shape(shape, "ones", dtype), _np_dtype(dtype), 1, current_device(), "ones")
 
 
 @follows_inputs  # inside ek.function: recomputed from each call's tensors
@@ -216,8 +206,7 @@ def _fits(value, dtype):
 
 def linspace(start, stop, num, name=None):
     """``num`` evenly spaced float32 values from ``start`` to ``stop`` inclusive."""
-    num = size(num, "num", "linspace")
-    check_tensor((num,), 8, "linspace")  # numpy computes in float64
+    num = arguments.shape([size(num, "num", "linspace")], "linspace", np.float64)[0]  # (float64)
     return _new(current_device().xp.linspace(start, stop, num, dtype=np.float32))
 
 

@@ -19,6 +19,13 @@ from eagerkit.registry import defop
 
 @defop("sparse_softmax_cross_entropy_with_logits", dtypes=FLOATING, dtype_args=(0,))
 def _sparse_softmax_cross_entropy(xp, logits, labels):
+    if logits.ndim == 0:
+        raise InvalidArgumentError(
+            "sparse_softmax_cross_entropy_with_logits: logits must have a last axis of "
+            f"classes (rank >= 1), got a scalar {logits[()]!r}; pass one row of logits per "
+            "label, e.g. shape [batch, classes]",
+            op="sparse_softmax_cross_entropy_with_logits",
+        )
     classes = logits.shape[-1]
     if labels.dtype.kind not in "iu" or labels.shape != logits.shape[:-1]:
         raise InvalidArgumentError(

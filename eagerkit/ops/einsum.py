@@ -80,7 +80,7 @@ def _plain_equation(equation, operands):
     if len(subscripts) != len(operands):
         raise InvalidArgumentError(
             f"einsum: the equation {equation!r} names {len(subscripts)} operands but "
-            f"{len(operands)} were given",
+            f"{len(operands)} were given; pass one tensor per comma-separated term",
             op="einsum",
         )
     letters = set(equation) - set(".,->")

@@ -4,6 +4,8 @@ Slicing out part of a tensor has a gradient that puts g back in place among zero
 gather's gradient does the same but adds up rows picked more than once (scatter-add).
 """
 
+import re
+
 import numpy as np
 
 from eagerkit import dtypes, recording
@@ -56,13 +58,29 @@ def _slice_bound(value, shape):
     return int(value)
 
 
+def _index_problem(message, shape):
+    """numpy's IndexError, in words that say which index and what fits."""
+    bounds = re.search(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", message)
+    if bounds:
+        index, axis, size = (int(n) for n in bounds.groups())
+        return (
+            f"index {index} is out of range for axis {axis} of size {size} "
+            f"(valid: {-size} to {size - 1})"
+        )
+    if "too many indices" in message:
+        return f"the index has more entries than the tensor's {len(shape)} axes; index fewer"
+    return message
+
+
 @defop("getitem")
 def _getitem(xp, x, *, key):
     try:
         item = x[key]
     except IndexError as error:
         raise InvalidArgumentError(
-            f"index: {error} (tensor shape {tuple(x.shape)}, index {key!r})", op="getitem"
+            f"index: {_index_problem(str(error), x.shape)} (tensor shape {tuple(x.shape)}, "
+            f"index {key!r})",
+            op="getitem",
         ) from None
     # One element of a string tensor is a bytes object: keep it a 0-d array, as numbers are.
     return item if hasattr(item, "ndim") else xp.array(item, dtype=object)

@@ -86,7 +86,7 @@ def tensordot(a, b, axes, name=None):
         if count > min(a.ndim, b.ndim):
             raise InvalidArgumentError(
                 f"tensordot: axes={count} is more than the ranks of a{a.shape} and b{b.shape} "
-                "allow",
+                f"allow; use at most {min(a.ndim, b.ndim)}",
                 op="tensordot",
             )
         axes_a, axes_b = list(range(a.ndim - count, a.ndim)), list(range(count))
@@ -105,7 +105,8 @@ def tensordot(a, b, axes, name=None):
     if [a.shape[i] for i in axes_a] != [b.shape[i] for i in axes_b]:
         raise InvalidArgumentError(
             f"tensordot: contracted axes differ in size: a{a.shape} axes {axes_a} vs "
-            f"b{b.shape} axes {axes_b}",
+            f"b{b.shape} axes {axes_b}; pick axes of equal sizes (axes=[[i], [j]]), or "
+            "transpose one input first",
             op="tensordot",
         )
     free_a = [i for i in range(a.ndim) if i not in axes_a]

@@ -151,8 +151,8 @@ def _pool(primitive, op, value, ksize, strides, padding, data_format):
         )
     return primitive(
         value,
-        ksize=as_pair(ksize, "ksize"),
-        strides=as_pair(strides, "strides"),
+        ksize=as_pair(ksize, "ksize", op),
+        strides=as_pair(strides, "strides", op),
         padding=padding_name(padding, op),
     )
 

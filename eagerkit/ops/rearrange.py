@@ -188,7 +188,13 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TF's argument 
     x = convert_to_tensor(input)
     if axis is None:
         x, axis = shape_ops.reshape(x, [-1]), 0
-    axis = axis_index(axis, max(x.ndim, 1), "repeat")
+    if x.ndim == 0 and axis not in (0, -1):
+        raise InvalidArgumentError(
+            f"repeat: a scalar input has only axis 0 (it repeats as a 1-d tensor), got "
+            f"axis={axis!r} for input {x.dtype.name}[]; use axis=0 or axis=None",
+            op="repeat",
+        )
+    axis = axis_index(axis, max(x.ndim, 1), "repeat")  # a scalar repeats as a 1-d tensor
     if x.ndim == 0:
         x = shape_ops.reshape(x, [1])
     counts = repeats.numpy().tolist() if hasattr(repeats, "numpy") else repeats

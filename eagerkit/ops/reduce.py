@@ -4,6 +4,8 @@ A reduction's gradient has the reduced shape; each VJP reshapes it to "keepdims"
 it broadcasts back over the axes that were summed away.
 """
 
+import numpy as np
+
 from eagerkit.arguments import normalize_axis, whole_number
 from eagerkit.dtypes import COMPLEX, FLOATING, NUMERIC
 from eagerkit.dtypes import bool as bool_
@@ -109,10 +111,33 @@ def _extreme_vjp(ops, g, ans, x, axis=None, keepdims=False):
     return g * winners / ops.reduce_sum(winners, axis=axis, keepdims=True)
 
 
+def _max(xp, x, axis, keepdims):
+    if x.size:  # (no axis of size 0)
+        return xp.max(x, axis=axis, keepdims=keepdims)
+    return _over_nothing(xp, x, axis, keepdims, -np.inf, "min")
+
+
+def _min(xp, x, axis, keepdims):
+    if x.size:
+        return xp.min(x, axis=axis, keepdims=keepdims)
+    return _over_nothing(xp, x, axis, keepdims, np.inf, "max")
+
+
+def _over_nothing(xp, x, axis, keepdims, infinity, end):
+    """max or min of an empty tensor: TF's identity (-inf for max of floats, the lowest int
+    for max of ints) where numpy raises (``x`` has no elements)."""
+    shape = kept_shape(x.shape, axis)
+    if not keepdims:
+        shape = tuple(n for i, n in enumerate(x.shape) if i not in axis)
+    kind = x.dtype.kind
+    value = infinity if kind == "f" else getattr(np.iinfo(x.dtype), end) if kind in "iu" else 0
+    return xp.full(shape, value, dtype=x.dtype)
+
+
 reduce_max = _reduction(
     "reduce_max",
     NUMERIC,
-    lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims),
+    _max,
     "Maximum over ``axis``; the gradient goes to the largest element (shared by ties).",
 )
 reduce_max.defvjp(_extreme_vjp)
@@ -120,7 +145,7 @@ reduce_max.defvjp(_extreme_vjp)
 reduce_min = _reduction(
     "reduce_min",
     NUMERIC,
-    lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims),
+    _min,
     "Minimum over ``axis``; the gradient goes to the smallest element (shared by ties).",
 )
 reduce_min.defvjp(_extreme_vjp)

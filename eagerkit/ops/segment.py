@@ -68,7 +68,8 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     if largest >= num_segments:
         raise InvalidArgumentError(
             f"unsorted_segment_sum: segment id {largest} is out of range for num_segments = "
-            f"{num_segments}; ids must be below num_segments (or negative, to drop a row)",
+            f"{num_segments}; ids must be below num_segments (or negative, to drop a row) "
+            f"(segment_ids: {host.dtype}{list(host.shape)})",
             op="unsorted_segment_sum",
         )
     return _unsorted_segment_sum(data, ids, num_segments=num_segments)

@@ -13,12 +13,8 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 
 
 def _shape_tuple(shape, op="reshape"):
-    """A shape argument (list, tuple, Tensor) as a tuple of Python ints."""
-    if isinstance(shape, Tensor):
-        shape = shape.numpy().tolist()
-    if not isinstance(shape, (list, tuple)):
-        shape = [shape]
-    return tuple(arguments.whole_number(n, "each dimension of the shape", op) for n in shape)
+    """A shape argument (list, tuple, array, Tensor) as a tuple of Python ints."""
+    return arguments.sizes(shape, "the shape", op)
 
 
 @defop("reshape")
@@ -80,7 +76,8 @@ def transpose(a, perm=None, name=None):
     perm = tuple(reversed(range(a.ndim))) if perm is None else _shape_tuple(perm)
     if sorted(perm) != list(range(a.ndim)):
         raise InvalidArgumentError(
-            f"transpose: perm {list(perm)} is not a permutation of the {a.ndim} axes of a "
+            f"transpose: perm {list(perm)} is not a permutation of the {a.ndim} axes (give each "
+            f"of 0..{a.ndim - 1} once, e.g. {list(reversed(range(a.ndim)))}) of a "
             f"tensor of shape {a.shape}",
             op="transpose",
         )
@@ -100,7 +97,8 @@ def expand_dims(input, axis, name=None):  # noqa: A002 - TF's argument name
     axis = arguments.whole_number(axis, "axis", "expand_dims")
     if not -x.ndim - 1 <= axis <= x.ndim:
         raise InvalidArgumentError(
-            f"expand_dims: axis {axis} is out of range for a tensor of rank {x.ndim}",
+            f"expand_dims: axis {axis} is out of range for a tensor of rank {x.ndim} "
+            f"(valid: {-x.ndim - 1} to {x.ndim})",
             op="expand_dims",
         )
     axis %= x.ndim + 1

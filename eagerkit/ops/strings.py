@@ -12,9 +12,11 @@ import re
 import numpy as np
 
 from eagerkit import dtypes
+from eagerkit.arguments import describe
 from eagerkit.dtypes import NUMERIC, string
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
+from eagerkit.tensor import Tensor
 
 
 def _each(xp, function, x, otype=object):
@@ -88,7 +90,10 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
     >>> ek.strings.regex_replace("a1b22", "[0-9]+", "#")
     <ek.Tensor: shape=(), dtype=string, numpy=b'a#b#'>
     """
-    pattern, rewrite = (_as_bytes(text) for text in (pattern, rewrite))
+    pattern, rewrite = (
+        _as_bytes(pattern, "pattern", "regex_replace"),
+        _as_bytes(rewrite, "rewrite", "regex_replace"),
+    )
     try:
         re.compile(pattern)
     except re.error as error:
@@ -99,8 +104,18 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
     return _regex_replace(input, pattern=pattern, rewrite=rewrite, count=0 if replace_global else 1)
 
 
-def _as_bytes(text):
-    return text.encode("utf-8") if isinstance(text, str) else bytes(text)
+def _as_bytes(text, what, op):
+    """A text argument (str, bytes or a scalar string tensor) as bytes; anything else is
+    refused (``bytes(2**31)`` would make two billion zero bytes)."""
+    if isinstance(text, Tensor) and text.dtype.is_string and text.ndim == 0:
+        text = text.numpy()
+    if isinstance(text, str):
+        return text.encode("utf-8")
+    if isinstance(text, bytes):
+        return text
+    raise InvalidArgumentError(
+        f"strings.{op}: {what} must be a string (e.g. ','), got {describe(text)}", op=op
+    )
 
 
 @defop("string_join", dtypes=(string,), differentiable=False)
@@ -121,7 +136,7 @@ def join(inputs, separator="", name=None):
         raise InvalidArgumentError(
             "strings.join: inputs must be a non-empty list of string tensors", op="string_join"
         )
-    return _join(*inputs, separator=_as_bytes(separator))
+    return _join(*inputs, separator=_as_bytes(separator, "separator", "join"))
 
 
 @defop("string_to_number", dtypes=(string,), differentiable=False)
@@ -173,6 +188,12 @@ def as_string(xp, input, precision=-1):  # noqa: A002 - TF's argument name
     """
     if input.dtype.kind == "f":
         digits = precision if precision >= 0 else 6
+        if digits > 100:  # Python's format stops at about 100 digits after the point
+            raise InvalidArgumentError(
+                f"as_string: precision={precision} asks for more digits than a float has; use "
+                "at most 17 for a float64 (9 for a float32), or -1 for TF's 6",
+                op="as_string",
+            )
         return _each(xp, lambda v: f"{v:.{digits}f}".encode("ascii"), input)
     if input.dtype.kind == "b":
         return _each(xp, lambda v: b"true" if v else b"false", input)
@@ -187,7 +208,7 @@ def _substr(xp, input, *, pos, length, unit):  # noqa: A002 - TF's argument name
         if not -size <= pos <= size:
             raise InvalidArgumentError(
                 f"strings.substr: pos {pos} is out of range for {text!r} (length {size} in "
-                f"{unit} units)",
+                f"{unit} units); give a pos from {-size} to {size}",
                 op="substr",
             )
         start = pos % size if size and pos < 0 else pos
@@ -219,10 +240,6 @@ def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 - TF's argume
 
 
 def _whole(value, what):
-    if hasattr(value, "numpy"):
-        value = value.numpy()
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidArgumentError(
-            f"strings.substr: {what} must be an integer, got {value!r}", op="substr"
-        )
-    return int(value)
+    from eagerkit.arguments import whole_number
+
+    return whole_number(value, what, "strings.substr")

@@ -20,6 +20,7 @@ import codecs
 import numpy as np
 
 from eagerkit import dtypes
+from eagerkit.arguments import describe, whole_number
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -28,10 +29,16 @@ _ERRORS = ("replace", "ignore", "strict")
 
 def _strings(input, op):  # noqa: A002 - TF's argument name
     """``input`` as a string Tensor (text converted; numbers refused, naming ``op``)."""
+    if input is None:
+        raise InvalidArgumentError(
+            f"strings.{op}: input is required: pass a string or a string tensor", op=op
+        )
     tensor = input if isinstance(input, Tensor) else convert_to_tensor(input, dtype=dtypes.string)
     if not tensor.dtype.is_string:
         raise InvalidArgumentError(
-            f"strings.{op}: expected a string tensor, got {tensor.dtype.name}", op=op
+            f"strings.{op}: input must be a string tensor, got {tensor.dtype.name} "
+            f"{list(tensor.shape)}; convert numbers with ek.strings.as_string",
+            op=op,
         )
     return tensor
 
@@ -71,15 +78,17 @@ def split(input=None, sep=None, maxsplit=-1, name=None):  # noqa: A002 - TF's ar
     <ek.Tensor: shape=(3,), dtype=string, numpy=array([b'1', b'10', b'100'], dtype=object)>
     """
     tensor = _strings(input, "split")
-    if sep is not None:
-        sep = sep.numpy() if hasattr(sep, "numpy") else sep
-        sep = sep.encode("utf-8") if isinstance(sep, str) else bytes(sep)
-    sep = sep or None  # TF: an empty separator splits on whitespace too
-    if isinstance(maxsplit, bool) or not isinstance(maxsplit, (int, np.integer)):
+    if isinstance(sep, Tensor) and sep.dtype.is_string and sep.ndim == 0:
+        sep = sep.numpy()
+    if sep is not None and not isinstance(sep, (str, bytes)):
         raise InvalidArgumentError(
-            f"strings.split: maxsplit must be an int, got {maxsplit!r}", op="split"
+            f"strings.split: sep must be a string (e.g. ' ' or ','), got {describe(sep)}",
+            op="split",
         )
-    return _rows(tensor, lambda text: text.split(sep, int(maxsplit)), dtypes.string)
+    sep = (sep.encode("utf-8") if isinstance(sep, str) else sep) or None  # TF: "" = whitespace
+    maxsplit = whole_number(maxsplit, "maxsplit (-1 for no limit)", "strings.split")
+    maxsplit = -1 if not 0 <= maxsplit < 2**31 else maxsplit  # more splits than bytes: no limit
+    return _rows(tensor, lambda text: text.split(sep, maxsplit), dtypes.string)
 
 
 def bytes_split(input, name=None):  # noqa: A002 - TF's argument name
@@ -95,24 +104,41 @@ def bytes_split(input, name=None):  # noqa: A002 - TF's argument name
     return _rows(tensor, lambda text: [text[i : i + 1] for i in range(len(text))], dtypes.string)
 
 
-def _codec(encoding, op):
+def _codec(encoding, op, what="input_encoding"):
+    if isinstance(encoding, bytes):
+        encoding = encoding.decode("ascii", "replace")
     try:
-        return codecs.lookup(str(encoding)).name
+        if not isinstance(encoding, str):
+            raise LookupError(encoding)
+        return codecs.lookup(encoding).name
     except LookupError:
         raise InvalidArgumentError(
-            f"strings.{op}: unknown encoding {encoding!r}; use 'UTF-8', 'UTF-16-BE' or 'UTF-32-BE'",
+            f"strings.{op}: {what} is not an encoding: {describe(encoding)}; use 'UTF-8', "
+            "'UTF-16-BE' or 'UTF-32-BE'",
             op=op,
         ) from None
+
+
+def _error_mode(errors, replacement_char, op):
+    """TF's ``errors`` (a mode name) and ``replacement_char`` (a code point) checked."""
+    if not isinstance(errors, str) or errors not in _ERRORS:
+        raise InvalidArgumentError(
+            f"strings.{op}: errors must be one of {_ERRORS}, got {describe(errors)}", op=op
+        )
+    point = whole_number(replacement_char, "replacement_char", f"strings.{op}")
+    if not 0 <= point <= 0x10FFFF or 0xD800 <= point <= 0xDFFF:
+        raise InvalidArgumentError(
+            f"strings.{op}: replacement_char must be a Unicode code point (0 to 0x10FFFF, "
+            f"no surrogate), got {point}; the default 65533 is U+FFFD",
+            op=op,
+        )
+    return chr(point)
 
 
 def _decoder(input_encoding, errors, replacement_char, op):
     """``text (bytes) -> str``, with TF's error modes."""
     codec = _codec(input_encoding, op)
-    if errors not in _ERRORS:
-        raise InvalidArgumentError(
-            f"strings.{op}: errors must be one of {_ERRORS}, got {errors!r}", op=op
-        )
-    replacement = chr(replacement_char)
+    replacement = _error_mode(errors, replacement_char, op)
 
     def decode(text):
         try:
@@ -211,12 +237,8 @@ def unicode_encode(
     """
     from eagerkit.ragged.ragged_tensor import RaggedTensor
 
-    codec = _codec(output_encoding, "unicode_encode")
-    if errors not in _ERRORS:
-        raise InvalidArgumentError(
-            f"strings.unicode_encode: errors must be one of {_ERRORS}, got {errors!r}",
-            op="unicode_encode",
-        )
+    codec = _codec(output_encoding, "unicode_encode", "output_encoding")
+    replacement = _error_mode(errors, replacement_char, "unicode_encode")
 
     def encode(points):
         chars = []
@@ -224,7 +246,7 @@ def unicode_encode(
             if 0 <= point <= 0x10FFFF and not 0xD800 <= point <= 0xDFFF:
                 chars.append(chr(point))
             elif errors == "replace":
-                chars.append(chr(replacement_char))
+                chars.append(replacement)
             elif errors == "strict":
                 raise InvalidArgumentError(
                     f"strings.unicode_encode: {point} is not a Unicode code point",
@@ -269,7 +291,7 @@ def unicode_transcode(
     <ek.Tensor: shape=(), dtype=string, numpy=b'\\x8b\\xed'>
     """
     decode = _decoder(input_encoding, errors, replacement_char, "unicode_transcode")
-    codec = _codec(output_encoding, "unicode_transcode")
+    codec = _codec(output_encoding, "unicode_transcode", "output_encoding")
     tensor = _strings(input, "unicode_transcode")
     texts = np.array(tensor.numpy(), dtype=object)
     result = np.empty(texts.shape, dtype=object)

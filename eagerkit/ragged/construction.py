@@ -15,6 +15,7 @@ TensorShape([2, None, 2])
 import numpy as np
 
 from eagerkit import dtypes
+from eagerkit.arguments import sizes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ragged.ragged_tensor import RaggedTensor
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -38,6 +39,8 @@ def constant(
     elif isinstance(pylist, (Tensor, np.ndarray)):
         pylist = np.asarray(pylist).tolist()
     depth = _scalar_depth(pylist)
+    if inner_shape is not None:
+        inner_shape = sizes(inner_shape, "inner_shape", _OP, minimum=0)
     inner_rank = 0 if inner_shape is None else len(inner_shape)
     list_depth = depth if depth is not None else _list_depth(pylist) + inner_rank
     if ragged_rank is None:
@@ -65,13 +68,13 @@ def constant(
             splits.append(len(flattened))
         nested_splits.append(splits)
         values = flattened
-    flat = _flat_values(values, dtype, list_depth - ragged_rank, inner_shape)
+    flat = _flat_values(values, dtype, list_depth - ragged_rank, inner_shape, ragged_rank)
     if not nested_splits:
         return flat
     return RaggedTensor.from_nested_row_splits(flat, nested_splits)
 
 
-def _flat_values(values, dtype, rank, inner_shape):
+def _flat_values(values, dtype, rank, inner_shape, ragged_rank):
     """The innermost values as one Tensor of rank ``rank``; rectangular, or a clear error."""
     if not values:  # no values at all: float32, as TF
         empty = np.zeros((0, *(inner_shape or ())))
@@ -86,8 +89,10 @@ def _flat_values(values, dtype, rank, inner_shape):
         or any(isinstance(item, (list, tuple)) for item in array.flat)
     ):
         raise InvalidArgumentError(
-            f"{_OP}: inner values must be rectangular below ragged_rank: the rows beneath the "
-            "ragged dimensions have different lengths (raise ragged_rank to let them differ)",
+            f"{_OP}: inner values must be rectangular below ragged_rank: the rows of pylist "
+            "beneath the ragged dimensions have different lengths for "
+            f"ragged_rank={ragged_rank!r}, inner_shape={inner_shape!r} (raise ragged_rank to "
+            "let them differ)",
             op=_OP,
         )
     if inner_shape is not None and tuple(array.shape[1:]) != tuple(inner_shape):

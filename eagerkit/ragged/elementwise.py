@@ -16,6 +16,7 @@ Examples
 
 import numpy as np
 
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.indexing import gather
 from eagerkit.ops.shape import reshape
@@ -85,8 +86,8 @@ def map_flat_values(op, *args, **kwargs):
     outer = template.flat_values.shape[0]
     if not isinstance(result, Tensor) or result.ndim == 0 or result.shape[0] != outer:
         raise InvalidArgumentError(
-            f"ragged.map_flat_values: the function must keep the number of flat values "
-            f"({outer}) as its first dimension",
+            f"ragged.map_flat_values: op {describe(op)} must return a tensor that keeps the "
+            f"number of flat values ({outer}) as its first dimension, got {describe(result)}",
             op="map_flat_values",
         )
     return template.with_flat_values(result)
@@ -131,8 +132,9 @@ def _over_rows(rt, dense, inner):
     rank = 1 + rt.ragged_rank + inner
     if dense.ndim > rank:
         raise InvalidArgumentError(
-            f"Unable to broadcast: a dense operand of rank {dense.ndim} against a ragged "
-            f"tensor of rank {rank}",
+            f"Unable to broadcast: a dense operand of rank {dense.ndim} ({describe(dense)}) "
+            f"against a ragged tensor of rank {rank}; give a scalar or a dense tensor of "
+            f"rank <= {rank}",
             op="ragged",
         )
     sizes = list(dense.shape)

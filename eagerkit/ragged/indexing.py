@@ -16,6 +16,7 @@ Examples
 
 import numpy as np
 
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.indexing import gather
 from eagerkit.tensor import Tensor
@@ -27,7 +28,8 @@ def getitem(rt, key):
     for item in key:
         if not (isinstance(item, slice) or _is_int(item)):
             raise InvalidArgumentError(
-                f"RaggedTensor indexing takes ints and slices (one per dimension), got {item!r}",
+                f"RaggedTensor indexing takes ints and slices (one per dimension, e.g. rt[0] "
+                f"or rt[:, 1:]), got {describe(item)}",
                 op="getitem",
             )
     if not key:
@@ -111,11 +113,15 @@ def _position(i, size, what):
     i = int(i)
     if not -size <= i < size:
         raise InvalidArgumentError(
-            f"RaggedTensor indexing: {what} {i} is out of range for {size} {what}s",
+            f"RaggedTensor indexing: {what} {i} is out of range for {size} {what}s; index "
+            f"from {-size} to {size - 1}",
             op="getitem",
         )
     return i % size
 
 
 def _is_int(value):
-    return not isinstance(value, bool) and hasattr(value, "__index__")
+    """An index: a Python or numpy int, or a 0-d integer tensor (never a bool or a type)."""
+    if isinstance(value, Tensor):
+        return value.ndim == 0 and value.dtype.is_integer
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))

@@ -1,6 +1,8 @@
 """RaggedTensor's operators: ``rt + 1`` is ``ek.add(rt, 1)`` on the flat values (as for a
-Tensor, each operator is the op that dispatch.py registers for ragged tensors)."""
+Tensor, each operator is the op that dispatch.py registers for ragged tensors), inside the
+error boundary: a bad operand fails naming the op (``RaggedTensor.add``)."""
 
+from eagerkit.boundary import public_method
 from eagerkit.ragged.dispatch import BINARY, UNARY
 from eagerkit.ragged.elementwise import binary, unary
 from eagerkit.ragged.ragged_tensor import RaggedTensor
@@ -14,16 +16,24 @@ def _reflected(function):
     return reflected
 
 
+def _operator(name, reflected=False):
+    """The method for op ``name`` (``other <op> self`` when ``reflected``), in the boundary."""
+    function = binary(BINARY[name])
+    return public_method(_reflected(function) if reflected else function, name)
+
+
 def install():
-    for symbol, name in {**BINARY_OPERATORS, **COMPARISONS}.items():
+    arithmetic = {**BINARY_OPERATORS, **{s: n for s, (n, _text) in BOOL_OPERATORS.items()}}
+    for symbol, name in arithmetic.items():
         if name in BINARY:
-            setattr(RaggedTensor, f"__{symbol}__", binary(BINARY[name]))
-            setattr(RaggedTensor, f"__r{symbol}__", _reflected(binary(BINARY[name])))
-    for symbol, (name, _text) in BOOL_OPERATORS.items():
-        setattr(RaggedTensor, f"__{symbol}__", binary(BINARY[name]))
-    RaggedTensor.__neg__ = unary(UNARY["negative"])
-    RaggedTensor.__abs__ = unary(UNARY["abs"])
-    RaggedTensor.__invert__ = unary(UNARY["logical_not"])
+            setattr(RaggedTensor, f"__{symbol}__", _operator(name))
+            setattr(RaggedTensor, f"__r{symbol}__", _operator(name, reflected=True))
+    # Python reflects a comparison itself (2 < rt is rt > 2): no __rlt__, as for Tensor.
+    for symbol, name in COMPARISONS.items():
+        if name in BINARY:
+            setattr(RaggedTensor, f"__{symbol}__", _operator(name))
+    for symbol, name in {"neg": "negative", "abs": "abs", "invert": "logical_not"}.items():
+        setattr(RaggedTensor, f"__{symbol}__", public_method(unary(UNARY[name]), name))
 
 
 install()

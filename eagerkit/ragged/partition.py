@@ -18,10 +18,14 @@ def int64_vector(value, what):
     """``value`` (a list, array or Tensor) as a 1-D int64 numpy array; whole numbers only."""
     if hasattr(value, "numpy") and not isinstance(value, np.ndarray):
         value = value.numpy()
-    array = np.asarray(value)
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):  # a ragged list: no vector
+        array = np.empty((0, 0))
     if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
         raise InvalidArgumentError(
-            f"RaggedTensor: {what} must be a vector of integers, got {_shown(value)}",
+            f"RaggedTensor: {what} must be a vector of integers (e.g. [0, 2, 3]), got "
+            f"{_shown(value)}",
             op="RaggedTensor",
         )
     return array.astype(np.int64)
@@ -33,39 +37,44 @@ def count(value, what):
         value = value.numpy()
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise InvalidArgumentError(
-            f"RaggedTensor: {what} must be a non-negative integer, got {value!r}",
+            f"RaggedTensor: {what} must be a whole number >= 0, got {_shown(value)}",
             op="RaggedTensor",
         )
     return int(value)
 
 
-def checked_splits(row_splits, nvals):
-    """``row_splits`` as int64, checked: starts at 0, never falls, ends at ``nvals``."""
-    splits = int64_vector(row_splits, "row_splits")
+def checked_splits(row_splits, nvals, given="row_splits", values="values"):
+    """``row_splits`` as int64, checked: starts at 0, never falls, ends at ``nvals``.
+    ``given`` names what the user passed that the splits were made from (``row_lengths``),
+    ``values`` the argument holding the values (``flat_values``, ``new_values``)."""
+    splits = int64_vector(row_splits, given)
+    subject = "row_splits" if given == "row_splits" else f"the row splits made from {given}"
     if splits.size == 0 or splits[0] != 0:
         raise InvalidArgumentError(
-            f"RaggedTensor: row_splits must start with 0, got {splits.tolist()}",
+            f"RaggedTensor: {subject} must start with 0, got {_shown(splits.tolist())}",
             op="RaggedTensor",
         )
     if np.any(np.diff(splits) < 0):
         raise InvalidArgumentError(
-            f"RaggedTensor: row_splits must never decrease, got {splits.tolist()}",
+            f"RaggedTensor: {subject} must never decrease, got {_shown(splits.tolist())} "
+            f"(with {nvals} {values}); check {given} against {values}",
             op="RaggedTensor",
         )
     if splits[-1] != nvals:
         raise InvalidArgumentError(
-            f"RaggedTensor: the last row split ({splits[-1]}) must equal the number of values "
-            f"({nvals})",
+            f"RaggedTensor: the last row split ({splits[-1]}, from {given}) must equal the "
+            f"number of values ({nvals} in {values}); give {given} and {values} that agree",
             op="RaggedTensor",
         )
     return splits
 
 
-def splits_from_lengths(row_lengths):
-    lengths = int64_vector(row_lengths, "row_lengths")
+def splits_from_lengths(row_lengths, given="row_lengths"):
+    lengths = int64_vector(row_lengths, given)
     if np.any(lengths < 0):
         raise InvalidArgumentError(
-            f"RaggedTensor: row_lengths must be >= 0, got {lengths.tolist()}", op="RaggedTensor"
+            f"RaggedTensor: {given} must be >= 0, got {_shown(lengths.tolist())}",
+            op="RaggedTensor",
         )
     return np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
 
@@ -86,7 +95,8 @@ def splits_from_rowids(value_rowids, nrows, nvals):
     rows = (int(ids[-1]) + 1 if ids.size else 0) if nrows is None else count(nrows, "nrows")
     if ids.size and ids[-1] >= rows:
         raise InvalidArgumentError(
-            f"RaggedTensor: value_rowids reaches row {ids[-1]} but nrows is {rows}",
+            f"RaggedTensor: value_rowids reaches row {ids[-1]} but nrows is {rows}; give "
+            "nrows above the largest row id, or leave it out",
             op="RaggedTensor",
         )
     return splits_from_lengths(np.bincount(ids, minlength=rows))

@@ -18,7 +18,8 @@ Examples
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import arguments, dtypes, errors
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ragged import partition
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -47,8 +48,13 @@ class RaggedTensor:
     @classmethod
     def from_row_splits(cls, values, row_splits, name=None, validate=True):
         """Rows ``values[row_splits[i]:row_splits[i + 1]]``; splits start at 0 and never fall."""
+        return cls._cut(values, row_splits, "row_splits")
+
+    @classmethod
+    def _cut(cls, values, row_splits, given, values_name="values"):
+        """``values`` cut at ``row_splits``, made from the user's argument ``given``."""
         values = _as_values(values)
-        splits = partition.checked_splits(row_splits, _nvals(values))
+        splits = partition.checked_splits(row_splits, _nvals(values), given, values_name)
         return cls(values, splits, _internal=True)
 
     @classmethod
@@ -61,29 +67,27 @@ class RaggedTensor:
         >>> ek.RaggedTensor.from_row_lengths([3, 1, 4, 1, 5, 9, 2], row_lengths=[4, 0, 2, 1])
         <ek.RaggedTensor [[3, 1, 4, 1], [], [5, 9], [2]]>
         """
-        values = _as_values(values)
-        splits = partition.splits_from_lengths(row_lengths)
-        return cls.from_row_splits(values, splits)
+        return cls._cut(values, partition.splits_from_lengths(row_lengths), "row_lengths")
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
         """Value ``j`` goes to row ``value_rowids[j]`` (sorted); ``nrows`` adds empty rows."""
         values = _as_values(values)
         splits = partition.splits_from_rowids(value_rowids, nrows, _nvals(values))
-        return cls.from_row_splits(values, splits)
+        return cls._cut(values, splits, "value_rowids")
 
     @classmethod
     def from_row_starts(cls, values, row_starts, name=None, validate=True):
         """Row ``i`` starts at ``values[row_starts[i]]`` and ends where the next starts."""
         values = _as_values(values)
         starts = partition.int64_vector(row_starts, "row_starts")
-        return cls.from_row_splits(values, np.append(starts, _nvals(values)))
+        return cls._cut(values, np.append(starts, _nvals(values)), "row_starts")
 
     @classmethod
     def from_row_limits(cls, values, row_limits, name=None, validate=True):
         """Row ``i`` ends at ``values[row_limits[i]]`` and starts where the previous ended."""
         limits = partition.int64_vector(row_limits, "row_limits")
-        return cls.from_row_splits(values, np.insert(limits, 0, 0))
+        return cls._cut(values, np.insert(limits, 0, 0), "row_limits")
 
     @classmethod
     def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, name=None):
@@ -93,7 +97,17 @@ class RaggedTensor:
         total = _nvals(values)
         if nrows is None:
             nrows = total // length if length else 0
-        return cls.from_row_lengths(values, [length] * partition.count(nrows, "nrows"))
+        nrows = partition.count(nrows, "nrows")
+        if length * nrows != total:
+            raise InvalidArgumentError(
+                f"RaggedTensor: {nrows} rows of uniform_row_length {length} hold "
+                f"{length * nrows} values, but values has {total}; give a uniform_row_length "
+                "(and nrows) that cover the values exactly",
+                op="RaggedTensor",
+            )
+        return cls._cut(
+            values, partition.splits_from_lengths([length] * nrows), "uniform_row_length"
+        )
 
     @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
@@ -106,15 +120,22 @@ class RaggedTensor:
             )
         result = flat_values
         for splits in reversed(list(nested_row_splits)):
-            result = cls.from_row_splits(result, splits)
+            result = cls._cut(result, splits, "nested_row_splits", "flat_values")
         return result
 
     @classmethod
     def from_nested_row_lengths(cls, flat_values, nested_row_lengths, name=None, validate=True):
         """Several levels of row lengths, outermost first, around ``flat_values``."""
+        if isinstance(nested_row_lengths, (Tensor, np.ndarray)) or not nested_row_lengths:
+            raise InvalidArgumentError(
+                "from_nested_row_lengths: nested_row_lengths must be a list of row lengths "
+                "(one per ragged dimension, outermost first)",
+                op="from_nested_row_lengths",
+            )
         result = flat_values
         for lengths in reversed(list(nested_row_lengths)):
-            result = cls.from_row_lengths(result, lengths)
+            splits = partition.splits_from_lengths(lengths, "nested_row_lengths")
+            result = cls._cut(result, splits, "nested_row_lengths", "flat_values")
         return result
 
     @classmethod
@@ -190,6 +211,13 @@ class RaggedTensor:
 
     def row_lengths(self, axis=1, name=None):
         """The length of each row (int64)."""
+        axis = arguments.whole_number(axis, "axis", "row_lengths")
+        if not 1 <= axis <= self.ragged_rank:
+            raise InvalidArgumentError(
+                f"row_lengths: axis must name a ragged dimension (1 to {self.ragged_rank}), "
+                f"got {axis}",
+                op="row_lengths",
+            )
         if axis != 1:
             return self.with_values(self._values.row_lengths(axis - 1))
         return Tensor(np.diff(self._row_splits))
@@ -216,12 +244,14 @@ class RaggedTensor:
         from eagerkit.ragged.conversion import bounding_shape
 
         shape = convert_to_tensor(bounding_shape(self), dtype=out_type)
-        return shape if axis is None else shape[axis]
+        if axis is None:
+            return shape
+        return shape[arguments.axis_index(axis, shape.shape[0], "bounding_shape")]
 
     # --- making new ones ----------------------------------------------------------------------
     def with_values(self, new_values):
         """The same outermost rows around ``new_values``."""
-        return RaggedTensor.from_row_splits(new_values, self._row_splits)
+        return RaggedTensor._cut(new_values, self._row_splits, "row_splits", "new_values")
 
     def with_flat_values(self, new_values):
         """The same nested rows around new flat values (of as many rows)."""
@@ -230,7 +260,13 @@ class RaggedTensor:
         return self.with_values(new_values)
 
     def with_row_splits_dtype(self, dtype):
-        return self  # splits are always int64 here
+        """The same tensor: TF lets splits be int32 or int64; eagerkit's are always int64."""
+        if dtypes.as_dtype(dtype) not in (dtypes.int32, dtypes.int64):
+            raise InvalidArgumentError(
+                f"with_row_splits_dtype: dtype must be ek.int32 or ek.int64, got {dtype!r}",
+                op="with_row_splits_dtype",
+            )
+        return self
 
     # --- leaving ----------------------------------------------------------------------------
     def to_tensor(self, default_value=None, name=None, shape=None):
@@ -272,13 +308,18 @@ class RaggedTensor:
     __str__ = __repr__
 
     def __bool__(self):
-        raise TypeError("A RaggedTensor has no truth value; compare its values instead")
+        raise errors.type_error(
+            "bool: a RaggedTensor has no truth value; compare its values instead "
+            "(ek.reduce_any(rt), ek.reduce_all(rt))",
+            op="bool",
+        )
 
     def __array__(self, dtype=None, copy=None):
-        raise TypeError(
-            "a RaggedTensor is not a rectangular array: use rt.to_tensor() for a padded "
-            "Tensor, rt.numpy() for numpy's object array of rows, or an op that takes ragged "
-            "tensors (ek.ragged)"
+        raise errors.type_error(
+            "array: a RaggedTensor is not a rectangular array: use rt.to_tensor() for a "
+            "padded Tensor, rt.numpy() for numpy's object array of rows, or an op that takes "
+            "ragged tensors (ek.ragged)",
+            op="array",
         )
 
     def __len__(self):
@@ -307,7 +348,8 @@ def _as_values(values):
     values = values if isinstance(values, Tensor) else convert_to_tensor(values)
     if values.ndim == 0:
         raise InvalidArgumentError(
-            "RaggedTensor: values must have rank >= 1 (they are cut into rows), got a scalar",
+            f"RaggedTensor: values must have rank >= 1 (they are cut into rows), got a scalar "
+            f"{describe(values)}; pass a list or vector",
             op="RaggedTensor",
         )
     return values

@@ -194,3 +194,21 @@ def shuffle(value, seed=None, name=None):
         )
     order = _stream(seed, "random.shuffle").permutation(value.shape[0])
     return gather(value, Tensor(value._device.backend.asarray(order), value._device))
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = [
+    "set_seed",
+    "normal",
+    "truncated_normal",
+    "uniform",
+    "categorical",
+    "shuffle",
+    "Generator",
+    "get_global_generator",
+    "set_global_generator",
+    "stateless_normal",
+    "stateless_truncated_normal",
+    "stateless_uniform",
+]

@@ -14,27 +14,16 @@ import contextlib
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import arguments, dtypes
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.limits import check_tensor
 from eagerkit.tensor import Tensor
 
 
 def shape_of(shape, op):
     """A shape argument (int, list, tensor) as a tuple of non-negative ints."""
-    if isinstance(shape, Tensor):
-        shape = shape.numpy().tolist()
-    if isinstance(shape, (int, np.integer)):
-        shape = [shape]
-    if not isinstance(shape, (list, tuple)):
-        raise InvalidArgumentError(
-            f"{op}: shape must be a list of non-negative integers, got {shape!r}", op=op
-        )
-    shape = tuple(size(n, "each dimension of shape", op) for n in shape)
-    check_tensor(shape, 8, op)  # drawn in float64 on the host
-    return shape
+    return arguments.shape(shape, op, np.float64, what="shape")  # drawn in float64 on the host
 
 
 def float_dtype(dtype, op):
@@ -51,7 +40,7 @@ def float_dtype(dtype, op):
 
 def _host_number(value, op):
     """A bound or parameter (number, list or tensor) as a float64 host array."""
-    host = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+    host = value.numpy() if isinstance(value, Tensor) else arguments.host_array(value, op)
     if host.dtype.kind not in "biuf":
         raise InvalidArgumentError(
             f"{op}: mean, stddev, minval and maxval must be numbers, got "
@@ -153,6 +142,12 @@ def uniform(source, shape, minval, maxval, dtype, op):
     np_dtype = float_dtype(dtype, op)
     low, high = _host_number(minval, op), _host_number(1.0 if maxval is None else maxval, op)
     _check_broadcast(shape, ("minval", low), ("maxval", high), op=op)
+    if np.any(low > high):
+        raise InvalidArgumentError(
+            f"{op}: minval must not exceed maxval, got minval {low.tolist()} and maxval "
+            f"{high.tolist()}; swap them",
+            op=op,
+        )
     with _drawing(source, device) as generator:
         samples = generator.uniform(low, high, size=shape)  # drawn in float64, then cast
         return _on_device(samples, np_dtype, device)

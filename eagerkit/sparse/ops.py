@@ -17,6 +17,7 @@ ek.Tensor(
 
 import numpy as np
 
+from eagerkit.arguments import axis_index, describe, sizes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.complex import conj
 from eagerkit.ops.indexing import gather
@@ -30,10 +31,13 @@ from eagerkit.sparse.sparse_tensor import SparseTensor, linear_index
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
-def _checked(value, op):
+def _checked(value, op, what="sp_input"):
+    """``value`` if it is a SparseTensor; else an error naming the argument and the way in."""
     if not isinstance(value, SparseTensor):
         raise InvalidArgumentError(
-            f"sparse.{op}: expected an ek.sparse.SparseTensor, got {type(value).__name__}",
+            f"sparse.{op}: {what}: expected an ek.sparse.SparseTensor, got {describe(value)}; "
+            "make one with ek.sparse.from_dense(x) or ek.SparseTensor(indices, values, "
+            "dense_shape)",
             op=op,
         )
     return value
@@ -90,12 +94,12 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     Gradients flow to ``b`` and to ``sp_a.values``: the product is gather, multiply and a
     segment sum, each with its VJP.
     """
-    st = _checked(sp_a, "sparse_dense_matmul")
+    st = _checked(sp_a, "sparse_dense_matmul", "sp_a")
     b = b if isinstance(b, Tensor) else convert_to_tensor(b, dtype=st.dtype)
     if st.ndim != 2 or b.ndim != 2:
         raise InvalidArgumentError(
-            f"sparse.sparse_dense_matmul: both operands must be matrices, got ranks "
-            f"{st.ndim} and {b.ndim}",
+            f"sparse.sparse_dense_matmul: sp_a and b must be matrices (rank 2), got rank "
+            f"{st.ndim} and rank {b.ndim} (b: {describe(b)}); reshape them to 2-D",
             op="sparse_dense_matmul",
         )
     rows, columns = st._indices[:, 0], st._indices[:, 1]
@@ -108,10 +112,13 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
         b = conj(dense_transpose(b))
     if b.shape[0] != inner:
         raise InvalidArgumentError(
-            f"sparse.sparse_dense_matmul: inner dimensions differ: the sparse operand has "
-            f"{inner} columns and the dense one {b.shape[0]} rows",
+            f"sparse.sparse_dense_matmul: inner dimensions differ: sp_a has {inner} columns "
+            f"and b ({describe(b)}) {b.shape[0]} rows; they must be equal (transpose one with "
+            "adjoint_a/adjoint_b?)",
             op="sparse_dense_matmul",
         )
+    if b.shape[1] == 0:  # no columns: nothing to sum
+        return convert_to_tensor(np.zeros((nrows, 0), st.dtype.as_numpy_dtype))
     products = gather(b, columns) * expand_dims(values, 1)
     return unsorted_segment_sum(products, rows, nrows)
 
@@ -121,12 +128,14 @@ def add(a, b, threshold=0, name=None):
     sums smaller than ``threshold`` in magnitude dropped); a dense operand, a dense tensor."""
     if not isinstance(a, SparseTensor):
         a, b = b, a
-    st = _checked(a, "add")
+    st = _checked(a, "add", "a or b")
+    threshold = _threshold(threshold)
     if not isinstance(b, SparseTensor):
         return to_dense(st) + b
     if st._shape.tolist() != b._shape.tolist():
         raise InvalidArgumentError(
-            f"sparse.add: shapes differ: {st._shape.tolist()} and {b._shape.tolist()}",
+            f"sparse.add: shapes differ: {st._shape.tolist()} and {b._shape.tolist()}; a and b "
+            "must have one dense_shape",
             op="add",
         )
     where = np.concatenate(
@@ -140,6 +149,18 @@ def add(a, b, threshold=0, name=None):
         keep = np.flatnonzero(np.abs(values.numpy()) >= threshold)
         result = SparseTensor(result._indices[keep], gather(values, keep), st._shape)
     return result
+
+
+def _threshold(threshold):
+    """A number (sums smaller in magnitude are dropped): never text, a list or None."""
+    if isinstance(threshold, Tensor) and threshold.ndim == 0 and not threshold.dtype.is_string:
+        return threshold.numpy()
+    if isinstance(threshold, (int, float, np.integer, np.floating)):
+        return threshold
+    raise InvalidArgumentError(
+        f"sparse.add: threshold must be a number (e.g. 0.01), got {describe(threshold)}",
+        op="add",
+    )
 
 
 def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
@@ -165,11 +186,22 @@ def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
 
 def concat(axis, sp_inputs, name=None, expand_nonconcat_dims=False):
     """SparseTensors joined along ``axis`` (their other dimensions equal), reordered."""
-    inputs = [_checked(st, "concat") for st in sp_inputs]
+    if not isinstance(sp_inputs, (list, tuple)) or not sp_inputs:
+        raise InvalidArgumentError(
+            f"sparse.concat: sp_inputs must be a non-empty list of ek.SparseTensors, got "
+            f"{describe(sp_inputs)}",
+            op="concat",
+        )
+    inputs = [_checked(st, "concat", "each of sp_inputs") for st in sp_inputs]
     rank = inputs[0].ndim
-    axis = axis % rank if isinstance(axis, int) and -rank <= axis < rank else None
-    if axis is None:
-        raise InvalidArgumentError(f"sparse.concat: axis out of range for rank {rank}", op="concat")
+    axis = axis_index(axis, rank, "sparse.concat")
+    others = {tuple(np.delete(st._shape, axis).tolist()) for st in inputs}
+    if len(others) > 1:
+        raise InvalidArgumentError(
+            f"sparse.concat: sp_inputs must have equal dense_shapes but for axis {axis}, got "
+            f"{[st._shape.tolist() for st in inputs]}",
+            op="concat",
+        )
     offset, indices = 0, []
     for st in inputs:
         shifted = st._indices.copy()
@@ -185,8 +217,17 @@ def concat(axis, sp_inputs, name=None, expand_nonconcat_dims=False):
 def slice(sp_input, start, size, name=None):  # noqa: A001 - TF's name
     """The entries inside the box ``start`` .. ``start + size`` (cut at the dense shape)."""
     st = _checked(sp_input, "slice")
-    start = np.asarray(convert_to_tensor(start).numpy(), dtype=np.int64)
-    size = np.asarray(convert_to_tensor(size).numpy(), dtype=np.int64)
+    # (clipped to the shape's range first: a huge start or size reaches past it all the same)
+    start, size = (
+        np.array([min(n, 2**62) for n in sizes(v, what, "sparse.slice", minimum=0)], np.int64)
+        for v, what in ((start, "start"), (size, "size"))
+    )
+    if start.shape != st._shape.shape or size.shape != st._shape.shape:
+        raise InvalidArgumentError(
+            f"sparse.slice: start and size need one entry per dimension ({st.ndim}), got "
+            f"{start.tolist()} and {size.tolist()}",
+            op="slice",
+        )
     stop = np.minimum(start + size, st._shape)
     inside = np.all((st._indices >= start) & (st._indices < stop), axis=1)
     keep = np.flatnonzero(inside)
@@ -197,10 +238,11 @@ def slice(sp_input, start, size, name=None):  # noqa: A001 - TF's name
 def transpose(sp_input, perm=None, name=None):
     """The dimensions permuted (reversed when ``perm`` is None), reordered."""
     st = _checked(sp_input, "transpose")
-    perm = list(range(st.ndim))[::-1] if perm is None else [int(p) for p in perm]
+    perm = list(range(st.ndim))[::-1] if perm is None else list(sizes(perm, "perm", "transpose"))
     if sorted(perm) != list(range(st.ndim)):
         raise InvalidArgumentError(
-            f"sparse.transpose: perm {perm} is not a permutation of the {st.ndim} dimensions",
+            f"sparse.transpose: perm {perm} is not a permutation of the {st.ndim} dimensions; "
+            f"give each of 0 .. {st.ndim - 1} once",
             op="transpose",
         )
     return reorder(SparseTensor(st._indices[:, perm], st.values, st._shape[perm]))
@@ -212,7 +254,9 @@ def map_values(op, *args, **kwargs):
     template = next((a for a in (*args, *kwargs.values()) if isinstance(a, SparseTensor)), None)
     if template is None:
         raise InvalidArgumentError(
-            "sparse.map_values: no SparseTensor among the arguments", op="map_values"
+            f"sparse.map_values: no SparseTensor among the arguments {describe(list(args))}; "
+            "pass op, then at least one ek.SparseTensor",
+            op="map_values",
         )
 
     def values(value):
@@ -220,10 +264,17 @@ def map_values(op, *args, **kwargs):
             return value
         if not np.array_equal(value._indices, template._indices):
             raise InvalidArgumentError(
-                "sparse.map_values: the SparseTensors must have the same indices",
+                "sparse.map_values: the SparseTensors must have the same indices (use "
+                "ek.sparse.add or ek.sparse.to_dense to combine others)",
                 op="map_values",
             )
         return value.values
 
     result = op(*map(values, args), **{k: values(v) for k, v in kwargs.items()})
+    if not isinstance(result, Tensor) or result.shape != template.values.shape:
+        raise InvalidArgumentError(
+            f"sparse.map_values: op {describe(op)} must return one value per stored value "
+            f"(shape {list(template.values.shape)}), got {describe(result)}",
+            op="map_values",
+        )
     return template.with_values(result)

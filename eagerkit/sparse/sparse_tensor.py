@@ -15,6 +15,9 @@ Examples
 
 import numpy as np
 
+from eagerkit import errors
+from eagerkit.arguments import describe
+from eagerkit.boundary import public_method
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
 from eagerkit.tensor_shape import TensorShape
@@ -56,8 +59,8 @@ class SparseTensor:
             )
         if values.ndim != 1 or values.shape[0] != indices.shape[0]:
             raise InvalidArgumentError(
-                f"SparseTensor: values must be a vector with one value per index "
-                f"({indices.shape[0]}), got shape {values.shape}",
+                f"SparseTensor: values must be a vector with one value per index: indices "
+                f"has {indices.shape[0]} rows, values {describe(values)}",
                 op="SparseTensor",
             )
         if np.any(shape < 0) or np.any(indices < 0) or np.any(indices >= shape):
@@ -99,7 +102,14 @@ class SparseTensor:
 
     def with_values(self, new_values):
         """The same indices and shape around ``new_values``."""
-        return SparseTensor(self._indices, new_values, self._shape)
+        values = new_values if isinstance(new_values, Tensor) else convert_to_tensor(new_values)
+        if values.shape != self._values.shape:
+            raise InvalidArgumentError(
+                f"with_values: new_values must hold one value per index (shape "
+                f"{list(self._values.shape)}), got {describe(new_values)}",
+                op="with_values",
+            )
+        return SparseTensor(self._indices, values, self._shape)
 
     def __repr__(self):
         # str(): an f-string would format each Tensor as its bare numpy value
@@ -123,7 +133,20 @@ class SparseTensor:
         return self.with_values(-self._values)
 
     def __bool__(self):
-        raise TypeError("A SparseTensor has no truth value; compare its values instead")
+        raise errors.type_error(
+            "bool: a SparseTensor has no truth value; compare its values instead "
+            "(ek.reduce_any(st.values))",
+            op="bool",
+        )
+
+
+# The operators are methods written here, not ops: put them inside the error boundary, so a
+# bad operand fails naming the op (SparseTensor.multiply), as a Tensor's operators do.
+for _symbol, _op in {"mul": "multiply", "rmul": "multiply", "truediv": "truediv"}.items():
+    setattr(
+        SparseTensor, f"__{_symbol}__", public_method(vars(SparseTensor)[f"__{_symbol}__"], _op)
+    )
+SparseTensor.__neg__ = public_method(SparseTensor.__neg__, "negative")
 
 
 def _at_indices(st, other):

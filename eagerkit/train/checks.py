@@ -4,6 +4,7 @@ Each turns bad input into an ``InvalidArgumentError`` that names the call, what 
 how to fix it; fractions, strings and bools are refused, never truncated or guessed at.
 """
 
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError, OpError
 from eagerkit.tensor import Tensor, convert_to_tensor
 from eagerkit.variables import Variable
@@ -24,8 +25,9 @@ def checked_pairs(grads_and_vars):
         if len(pair) != 2 or not isinstance(pair[1], Variable):
             got = f"a {type(pair[1]).__name__}" if len(pair) == 2 else f"a {len(pair)}-tuple"
             raise InvalidArgumentError(
-                f"apply_gradients: expected (gradient, ek.Variable) pairs, got {got} as the "
-                "variable; pass zip(grads, variables)",
+                f"apply_gradients: grads_and_vars must be (gradient, ek.Variable) pairs, got "
+                f"{got} as the variable in {describe(grads_and_vars)}; pass "
+                "zip(grads, variables)",
                 op="apply_gradients",
             )
         if pair[0] is not None:
@@ -33,7 +35,8 @@ def checked_pairs(grads_and_vars):
     if not usable:
         names = [variable.name for _, variable in pairs]
         raise InvalidArgumentError(
-            f"apply_gradients: No gradients provided for any variable: {names}. Check that "
+            f"apply_gradients: No gradients provided for any variable: {names} (grads_and_vars "
+            f"{describe(grads_and_vars)}). Check that "
             "the loss is computed from these variables inside the tape (and that they are "
             "floats).",
             op="apply_gradients",

@@ -10,6 +10,7 @@ an int64 Variable, so a checkpoint saves the whole optimizer state.
 """
 
 from eagerkit import dtypes, recording
+from eagerkit.arguments import describe
 from eagerkit.backends.fusion import elementwise
 from eagerkit.devices import CPU, device
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
@@ -144,9 +145,16 @@ class Optimizer:
 
     def get_slot(self, variable, slot_name):
         """The slot ``slot_name`` of ``variable`` (a Variable like it, created on first use)."""
+        if not isinstance(variable, Variable):
+            raise InvalidArgumentError(
+                f"get_slot: variable must be an ek.Variable (one this optimizer updates), got "
+                f"{describe(variable)}",
+                op="get_slot",
+            )
         if slot_name not in self.slot_names:
             raise InvalidArgumentError(
-                f"{self.name} has no slot {slot_name!r}; its slots are {list(self.slot_names)}",
+                f"get_slot: {self.name} has no slot {describe(slot_name)}; its slots are "
+                f"{list(self.slot_names)}: ask for one of those (get_slot_names() lists them)",
                 op="get_slot",
             )
         per_variable = self._slots.setdefault(variable.ref(), {})

@@ -26,3 +26,15 @@ def recorded_page(browser, address, viewport=(1280, 900)):
     )
     page.goto(address)
     return page
+
+
+def settle(page, frames=3):
+    """Wait for ``frames`` animation frames: the views redraw in frames, so this waits as long
+    as the browser needs to draw, however busy the machine (a fixed sleep does not)."""
+    page.evaluate(
+        """(n) => new Promise((done) => {
+            const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : done());
+            next(n);
+        })""",
+        frames,
+    )

@@ -8,7 +8,8 @@ import json
 import re
 
 import pytest
-from pages import KERNEL_WAIT_MS, recorded_page
+from pages import KERNEL_WAIT_MS, recorded_page, settle
+from playwright.sync_api import expect
 from test_widgets_browser import WIDGET_ERRORS, _run_all_cells, _shot, _wait_for
 
 pytestmark = pytest.mark.browser
@@ -52,8 +53,8 @@ def test_log_scale_colours_and_saved_state(page, lab):
 
     # Unticked in the browser, the kernel's curve is linear too (and its PNG with it).
     curve.locator(".ek-log").uncheck()
-    page.wait_for_timeout(300)
-    assert "log scale" not in panel.locator("text.ek-axis-label").text_content()
+    label = panel.locator("text.ek-axis-label")
+    expect(label).not_to_contain_text("log scale", timeout=KERNEL_WAIT_MS)
     _run_cell(page, 2)
     assert _output_of(page, 2).split()[0] == "linear"
     _shot(curve, "course_loss_curve_linear.png")
@@ -96,16 +97,16 @@ def _wait_idle(page):
 
 
 def _run_cell(page, index):
+    """Run cell ``index`` and wait until it has finished (the command's promise)."""
     page.evaluate(
         """(i) => {
             const panel = window.jupyterapp.shell.currentWidget;
             panel.content.activeCellIndex = i;
-            window.jupyterapp.commands.execute('notebook:run-cell');
+            return window.jupyterapp.commands.execute('notebook:run-cell');
         }""",
         index,
     )
-    page.wait_for_timeout(500)
-    _wait_idle(page)
+    settle(page)
 
 
 def _output_of(page, index):

@@ -8,7 +8,14 @@ with the note saying why. Screenshots go to test-artifacts/.
 
 import pytest
 from pages import recorded_page
-from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot, _wait_for
+from test_widgets_browser import (
+    WIDGET_ERRORS,
+    _assert_offline,
+    _run_all_cells,
+    _shot,
+    _wait_for,
+    _wait_until_all_ran,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +32,7 @@ def test_checks_say_why_and_point_at_the_op(page):
     _run_all_cells(page)
     _wait_for(page, ".eagerkit-check-wrong", count=2)
     _wait_for(page, ".eagerkit-tape g.ek-node.ek-highlight", count=2)
-    page.wait_for_timeout(500)
+    _wait_until_all_ran(page)
     assert not any(text in page.content() for text in WIDGET_ERRORS)
 
     unanswered = page.locator(".eagerkit-check-unanswered").first

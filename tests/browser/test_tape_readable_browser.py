@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pages import KERNEL_WAIT_MS, SEVERAL_WAITS_S, recorded_page
+from pages import KERNEL_WAIT_MS, SEVERAL_WAITS_S, recorded_page, settle
 from test_tape_view_browser import check_drawing
 from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot
 
@@ -68,7 +68,7 @@ def notebook(lab, browser):
 
 def _at(page, size):
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.wait_for_timeout(800)  # the views fit themselves to their cells' new width
+    settle(page, frames=10)  # the views fit themselves to their cells' new width
     return page
 
 

@@ -10,8 +10,16 @@ import re
 
 import pytest
 from eagerkit.widgets import GraphPassView, LossCurve
-from pages import KERNEL_WAIT_MS, recorded_page
-from test_widgets_browser import WIDGET_ERRORS, _assert_offline, _run_all_cells, _shot, _wait_for
+from pages import KERNEL_WAIT_MS, recorded_page, settle
+from playwright.sync_api import expect
+from test_widgets_browser import (
+    WIDGET_ERRORS,
+    _assert_offline,
+    _run_all_cells,
+    _shot,
+    _wait_for,
+    _wait_until_all_ran,
+)
 
 import eagerkit as ek
 
@@ -41,7 +49,8 @@ def test_live_views_read_well_and_the_passes_step(page):
     )
     _wait_for(page, ".eagerkit-passes .ek-node", count=5)
     _wait_for(page, ".eagerkit-loss svg.ek-panel", count=3)
-    page.wait_for_timeout(500)
+    # A run's view is drawn again from its final history when the run ends: read it after.
+    _wait_until_all_ran(page)
     assert not any(text in page.content() for text in WIDGET_ERRORS)
 
     _check_flow(flow)
@@ -83,9 +92,10 @@ def _check_curve(curve, page):
     page.mouse.move(0, 0)
     curve.locator(".ek-log").check()
     curve.locator(".ek-smoothing").fill("0.6")
-    page.wait_for_timeout(300)  # a few animation frames
     loss = curve.locator("svg.ek-panel[data-panel=loss]")
-    assert "log scale" in loss.locator("text.ek-axis-label").text_content()
+    label = loss.locator("text.ek-axis-label")
+    expect(label).to_contain_text("log scale", timeout=KERNEL_WAIT_MS)
+    settle(page)
     labels = _tick_labels(loss.locator("text.ek-tick-y"))
     assert labels and all(re.fullmatch(r"0\.0?[125]|[125]", label) for label in labels), labels
     _shot(curve, "views_loss_curve_log_smoothed.png")

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from pages import KERNEL_WAIT_MS, SEVERAL_WAITS_S, recorded_page
+from pages import KERNEL_WAIT_MS, SEVERAL_WAITS_S, recorded_page, settle
 
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"  # gitignored
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(SEVERAL_WAITS_S)]
@@ -39,8 +39,22 @@ def _run_all_cells(page):
         }""",
         timeout=KERNEL_WAIT_MS,
     )
-    # Do not await the command: it resolves only when every cell has finished.
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    # Do not await the command: it resolves only when every cell has finished, which
+    # _wait_until_all_ran waits for (the tests read live views while cells still run).
+    page.evaluate(
+        """() => {
+            window.eagerkitRanAll = false;
+            window.jupyterapp.commands
+                .execute('notebook:run-all-cells')
+                .then(() => { window.eagerkitRanAll = true; });
+        }"""
+    )
+
+
+def _wait_until_all_ran(page):
+    """Wait until Run All has finished every cell, then for the views' last redraw."""
+    page.wait_for_function("() => window.eagerkitRanAll === true", timeout=KERNEL_WAIT_MS)
+    settle(page)
 
 
 def _wait_for(page, selector, count=1, timeout=KERNEL_WAIT_MS):

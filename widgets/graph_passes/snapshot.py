@@ -1,9 +1,11 @@
-"""GraphPassView's PNG snapshot: the traced graph with every pass's numbers beside it."""
+"""GraphPassView's PNG snapshot: the traced graph with every pass's numbers beside it
+(its conds and loops open, the branches a call skips greyed, as in the browser)."""
 
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from ..common.snapshot import to_png
+from .drawing import TITLE_H
 
 MARK_COLOURS = {  # as in graph_passes.css
     "kept": "#ffffff",
@@ -12,11 +14,14 @@ MARK_COLOURS = {  # as in graph_passes.css
     "merged": "#fce5cd",
     "reuses": "#d9ead3",
 }
+PANEL_EDGES = {"taken": "#2e7d32", "not-taken": "#bdbdbd", "unknown": "#9e9e9e"}
+GREY = "#8a8a8a"  # text and edges of a branch the call skips
 
 
 def stages_png(stages, name):
     """The first stage's graph (before any pass), and a table of what each pass saved."""
-    drawing = stages[0]["drawing"]
+    first = stages[0]
+    drawing = first["layouts"].get(",".join(sorted(first["control"])), first["drawing"])
     width, height = max(drawing["width"], 200), max(drawing["height"], 80)
     scale = min(1.0, 900 / max(width, height))
     figure = Figure(figsize=(width * scale / 100 + 4.2, max(height * scale / 100, 2.2)), dpi=100)
@@ -39,17 +44,19 @@ def stages_png(stages, name):
     return to_png(figure)
 
 
-def draw_graph(axes, drawing, font):
-    """Edges (as routed) then boxes, each box coloured by what the pass does to it."""
+def draw_graph(axes, drawing, font, at=(0, 0), skipped=False):
+    """Edges (as routed) then boxes, each box coloured by what the pass does to it; an open
+    cond or loop, then its panels, each panel's graph drawn the same way, ``at`` its corner."""
     for edge in drawing["edges"]:
-        colour = "#2e7d32" if edge["kind"] == "reuse" else "#888888"
+        colour = "#2e7d32" if edge["kind"] == "reuse" else ("#c4c4c4" if skipped else "#888888")
         style = "--" if edge["kind"] == "reuse" else "-"
-        xs, ys = zip(*edge["points"], strict=True)
+        points = [(x + at[0], y + at[1]) for x, y in edge["points"]]
+        xs, ys = zip(*points, strict=True)
         axes.plot(xs[:-1], ys[:-1], color=colour, linestyle=style, lw=0.8)
         axes.add_patch(  # the last segment carries the arrow head
             FancyArrowPatch(
-                edge["points"][-2],
-                edge["points"][-1],
+                points[-2],
+                points[-1],
                 arrowstyle="->",
                 mutation_scale=8,
                 color=colour,
@@ -58,24 +65,53 @@ def draw_graph(axes, drawing, font):
             )
         )
     for node in drawing["nodes"]:
+        x, y = node["x"] + at[0], node["y"] + at[1]
+        fill = MARK_COLOURS[node["mark"]]
+        if node["control"] and node["mark"] == "kept":
+            fill = "#faf8fd" if node.get("panels") else "#ede7f6"
         axes.add_patch(
             FancyBboxPatch(
-                (node["x"], node["y"]),
+                (x, y),
                 node["w"],
                 node["h"],
                 boxstyle="round,pad=0,rounding_size=" + ("12" if node["kind"] == "op" else "4"),
-                facecolor=MARK_COLOURS[node["mark"]],
-                edgecolor="#444444",
+                facecolor="#f5f5f5" if skipped else fill,
+                edgecolor="#bdbdbd" if skipped else "#444444",
                 linewidth=1.6 if node["output"] else 0.8,
                 linestyle="--" if node["mark"] == "removed" else "-",
             )
         )
-        axes.text(
-            node["x"] + node["w"] / 2,
-            node["y"] + node["h"] / 2,
-            f"{node['label']}\n{node['type']}",
-            ha="center",
-            va="center",
-            fontsize=font,
-            family="DejaVu Sans Mono",
+        colour = GREY if skipped else "#212121"
+        if not node.get("panels"):
+            text = f"{node['label']}\n{node['type']}"
+            middle = (x + node["w"] / 2, y + node["h"] / 2)
+            axes.text(*middle, text, ha="center", color=colour, **_font(font, "center"))
+            continue
+        header = f"{node['label']}  {node['type']}"
+        axes.text(x + 12, y + 16, header, color=colour, weight="bold", **_font(font))
+        for panel in node["panels"]:
+            _draw_panel(axes, panel, (x + panel["x"], y + panel["y"]), font, skipped)
+
+
+def _draw_panel(axes, panel, at, font, skipped):
+    skipped = skipped or panel["state"] == "not-taken"
+    taken = panel["state"] == "taken"
+    axes.add_patch(
+        FancyBboxPatch(
+            at,
+            panel["w"],
+            panel["h"],
+            boxstyle="round,pad=0,rounding_size=6",
+            facecolor="#f1f8e9" if taken else "#ffffff",
+            edgecolor=PANEL_EDGES[panel["state"]],
+            linewidth=2.0 if taken else 0.8,
+            linestyle="--" if panel["state"] == "not-taken" else "-",
         )
+    )
+    colour = "#2e7d32" if taken else (GREY if skipped else "#424242")
+    axes.text(at[0] + 10, at[1] + 15, panel["title"], color=colour, weight="bold", **_font(font))
+    draw_graph(axes, panel["drawing"], font, (at[0], at[1] + TITLE_H), skipped)
+
+
+def _font(size, va="baseline"):
+    return {"fontsize": size, "family": "DejaVu Sans Mono", "va": va}

@@ -5,22 +5,28 @@ removes, merges or lets write into a dead buffer marked), and the optimized resu
 numbers say what each pass saved: nodes, ops, and bytes of arrays allocated per call.
 The stages are computed here, from ``eagerkit.graph.passes`` (the engine reports, the
 widget draws); stepping happens in the browser, so it works while the kernel is busy.
+
+A traced ``cond`` or ``while_loop`` is a box that a click opens in place onto its
+subgraphs (drawing.py). Given example arguments, the view dry-runs the graph on them
+(``eagerkit.graph.dry_run``) to mark the branch that call takes and to count the loop's
+turns; the marks stay as the student steps from pass to pass.
 """
 
+import itertools
 import pathlib
 
 import traitlets
 
-from eagerkit import dtypes
+from eagerkit.graph.dry_run import call_runs
 from eagerkit.graph.passes import bytes_per_call, optimization_passes
 
-from ..common.drawing import make_drawing, path_points
 from ..common.live import SnapshotWidget
+from .drawing import draw_graph, what
 from .snapshot import stages_png
 
 HERE = pathlib.Path(__file__).parent
 COMMON = HERE.parent / "common"
-CHAR_W, BOX_H, PAD_W = 7, 34, 18  # box size: monospace label width, height, padding
+ALL_STATES_UP_TO = 3  # control-flow nodes whose open/closed combinations are all laid out
 WORDS = {
     "folded": "folded into a constant",
     "removed": "removed: no output needs it",
@@ -57,6 +63,7 @@ class GraphPassView(SnapshotWidget):
     _css = (COMMON / "frame.css").read_text() + (HERE / "view.css").read_text()
     name = traitlets.Unicode("").tag(sync=True)
     stages = traitlets.List().tag(sync=True)
+    runs_known = traitlets.Bool(False).tag(sync=True)  # which branches the call takes
 
     def __init__(self, function, *args, **kwargs):
         concrete = function
@@ -68,10 +75,13 @@ class GraphPassView(SnapshotWidget):
                 f"concrete function, got {type(function).__name__}; write "
                 "GraphPassView(ek.function(f), x)"
             )
+        # Which branch of each cond this call takes, how often each loop turns (None: unknown).
+        runs = call_runs(concrete, args, kwargs) if concrete is not function else None
         reports = optimization_passes(concrete.traced_graph)
-        stages = [_stage(report) for report in reports]
-        stages.append(_result(reports[0].before, reports[-1]))
-        super().__init__(name=concrete.traced_graph.name, stages=stages)
+        stages = [_stage(report, runs) for report in reports]
+        stages.append(_result(reports[0].before, reports[-1], runs))
+        name = concrete.traced_graph.name
+        super().__init__(name=name, stages=stages, runs_known=runs is not None)
 
     def __repr__(self):
         return f"GraphPassView({self.name})"
@@ -80,7 +90,7 @@ class GraphPassView(SnapshotWidget):
         return stages_png(self.stages, self.name)
 
 
-def _stage(report):
+def _stage(report, runs):
     """One pass as drawing data: the graph before it, its changes marked, and the numbers."""
     marks = {i: (change, target) for i, change, target in report.changes}
     names = _names(report.origins)
@@ -88,34 +98,53 @@ def _stage(report):
         i: WORDS[change].format(target=names[target] if target is not None else "")
         for i, (change, target) in marks.items()
     }
-    drawing = _drawing(report.before, names, {i: m[0] for i, m in marks.items()}, notes)
-    drawing["edges"] += [
-        _edge(drawing, target, i, "reuse")
-        for i, (change, target) in marks.items()
-        if change == "reuses"
-    ]
+    reuses = [(target, i) for i, (change, target) in marks.items() if change == "reuses"]
+    drawn = _drawings(
+        report.before, names, {i: m[0] for i, m in marks.items()}, notes, reuses, runs
+    )
     changes = [f"{names[i]}: {notes[i]}" for i in sorted(notes)]
     bytes_ = (report.bytes_before, report.bytes_after)
-    return _summary(report.title, drawing, changes, report.before, report.after, bytes_)
+    return _summary(report.title, drawn, changes, report.before, report.after, bytes_)
 
 
-def _result(traced, last):
+def _result(traced, last, runs):
     """The optimized graph, with its buffer reuse, against the traced one."""
     graph = last.after
     names = _names(last.origins)
     marks = {i: "reuses" for i, change, _ in last.changes if change == "reuses"}
     notes = {i: WORDS["reuses"].format(target=names[t]) for i, _, t in last.changes}
-    drawing = _drawing(graph, names, marks, notes)
-    drawing["edges"] += [_edge(drawing, t, i, "reuse") for i, _, t in last.changes]
+    reuses = [(t, i) for i, _, t in last.changes]
+    drawn = _drawings(graph, names, marks, notes, reuses, runs)
     bytes_ = (bytes_per_call(traced), last.bytes_after)
-    return _summary("optimized graph", drawing, [], traced, graph, bytes_)
+    return _summary("optimized graph", drawn, [], traced, graph, bytes_)
 
 
-def _summary(title, drawing, changes, before, after, bytes_):
+def _drawings(graph, names, marks, notes, reuses, runs):
+    """The stage's drawing with every cond and loop closed, and one per set of open ones.
+
+    ``layouts`` maps the names of the open nodes (``"%4,%9"``, sorted) to a drawing: every
+    combination for up to ALL_STATES_UP_TO nodes, else all of them open at once.
+    """
+    labels = [f"{names[i]} {what(node)}" for i, node in enumerate(graph.nodes)]
+    control = [i for i, node in enumerate(graph.nodes) if node.subgraphs]
+    if len(control) <= ALL_STATES_UP_TO:
+        states = [s for k in range(1, len(control) + 1) for s in itertools.combinations(control, k)]
+    else:
+        states = [tuple(control)]
+    drawings = {}
+    for opened in [(), *states]:
+        drawing = draw_graph(graph, labels, marks, notes, set(opened), runs)
+        drawing["edges"] += [_edge(drawing, a, b, "reuse") for a, b in reuses]
+        drawings[",".join(sorted(names[i] for i in opened))] = drawing
+    closed = drawings.pop("")
+    return {"drawing": closed, "layouts": drawings, "control": [names[i] for i in control]}
+
+
+def _summary(title, drawn, changes, before, after, bytes_):
     """A stage as the front end reads it: what to draw, what changed, and the numbers."""
     return {
         "title": title,
-        "drawing": drawing,
+        **drawn,
         "changes": changes,
         "nodes": [len(before.nodes), len(after.nodes)],
         "ops": [len(before.ops), len(after.ops)],
@@ -129,45 +158,6 @@ def _names(origins):
     return [f"%{i}" for i in origins]
 
 
-def _drawing(graph, names, marks, notes):
-    """Boxes (in pixels, laid out in layers) and edges of a graph, each node with its mark."""
-    number = {id(node): i for i, node in enumerate(graph.nodes)}
-    labels = [f"{names[i]} {_what(node)}" for i, node in enumerate(graph.nodes)]
-    types = [f"{dtypes.from_numpy(node.dtype).name}{list(node.shape)}" for node in graph.nodes]
-    ids = list(range(len(graph.nodes)))
-    edges = [(number[id(x)], i) for i, node in enumerate(graph.nodes) for x in node.inputs]
-    sizes = {i: (CHAR_W * max(len(labels[i]), len(types[i])) + PAD_W, BOX_H) for i in ids}
-    placed = make_drawing(
-        [{"id": i, "w": sizes[i][0], "h": sizes[i][1]} for i in ids],
-        [{"id": k, "from": a, "to": b} for k, (a, b) in enumerate(edges)],
-    )
-    boxes = {box["id"]: box for box in placed["boxes"]}
-    outputs = {number[id(node)] for node in graph.outputs}
-    nodes = [
-        {
-            "id": i,
-            "label": labels[i],
-            "type": types[i],
-            "kind": node.kind,
-            "mark": marks.get(i, "kept"),
-            "note": notes.get(i, ""),
-            "output": i in outputs,
-            "x": boxes[i]["x"],
-            "y": boxes[i]["y"],
-            "w": sizes[i][0],
-            "h": sizes[i][1],
-        }
-        for i, node in enumerate(graph.nodes)
-    ]
-    drawing = {"nodes": nodes, "edges": [], "width": placed["width"], "height": placed["height"]}
-    # Data edges follow the layout's routes (around boxes, fan-out from separate ports).
-    drawing["edges"] = [
-        {"from": e["from"], "to": e["to"], "kind": "data", "points": path_points(e["path"])}
-        for e in placed["edges"]
-    ]
-    return drawing
-
-
 def _edge(drawing, source, target, kind):
     """An edge from the bottom of ``source``'s box to the top of ``target``'s; a reuse
     edge bends to the left, off the data edge it would otherwise hide."""
@@ -178,13 +168,3 @@ def _edge(drawing, source, target, kind):
         bend = [max(2, min(start[0], end[0]) - 24), (start[1] + end[1]) / 2]
         return {"from": source, "to": target, "kind": kind, "points": [start, bend, end]}
     return {"from": source, "to": target, "kind": kind, "points": [start, end]}
-
-
-def _what(node):
-    if node.kind == "op":
-        return node.op.name
-    if node.kind == "input":
-        return f"input {node.value}"
-    if node.kind == "variable":
-        return f"variable {node.value.name.rsplit(':', 1)[0]}"
-    return "constant"

@@ -10,18 +10,8 @@ Examples
 True
 """
 
-from eagerkit.ops import nn
-
-_BY_NAME = {
-    "relu": nn.relu,
-    "tanh": nn.tanh,
-    "sigmoid": nn.sigmoid,
-    "softmax": nn.softmax,
-    "softplus": nn.softplus,
-    "elu": nn.elu,
-    "leaky_relu": nn.leaky_relu,
-    "gelu": nn.gelu,
-}
+# The names Keras knows, each the function of the same name in ek.nn.
+_NAMES = ("relu", "tanh", "sigmoid", "softmax", "softplus", "elu", "leaky_relu", "gelu")
 
 
 def get(activation):
@@ -37,16 +27,25 @@ def get(activation):
     if activation is None or activation == "linear":
         return None
     if isinstance(activation, str):
+        if activation in _NAMES:
+            from eagerkit import nn  # the public namespace: its functions are inside the boundary
+
+            return getattr(nn, activation)
         from eagerkit.keras.serialization import get_registered_object
 
-        found = _BY_NAME.get(activation) or get_registered_object(activation)
-        if found is not None:  # a built-in, or a custom one a saved model names
+        found = get_registered_object(activation)
+        if found is not None:  # a custom one a saved model names
             return found
         raise ValueError(
-            f"unknown activation {activation!r}; use one of {sorted(_BY_NAME)}, "
+            f"unknown activation {activation!r}; use one of {sorted(_NAMES)}, "
             "'linear', None or any callable (a custom one by name once registered with "
             "ek.keras.saving.register_keras_serializable)"
         )
     if callable(activation):
         return activation
     raise TypeError(f"activation must be a name or a callable, got {activation!r}")
+
+
+# What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
+# the helpers it imports or keeps for itself stay out.
+__all__ = ["get"]

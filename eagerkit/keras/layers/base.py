@@ -160,6 +160,12 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
         name = "Variable" if name is None else name
         init = initializers.get(initializer)
         dtype = dtypes.as_dtype(dtype or self.dtype)
+        if isinstance(shape, (str, bytes)):  # (its characters are no sizes)
+            raise InvalidArgumentError(
+                f"{type(self).__name__}.add_weight: shape must be a list of sizes, e.g. [3, 4], "
+                f"got {shape!r}",
+                op=f"{type(self).__name__}.add_weight",
+            )
         shape = [whole_number(n, f"the shape of weight {name!r}", self, minimum=0) for n in shape]
         value = init(shape, dtype=dtype)
         variable = Variable(value, trainable=trainable, name=f"{self.name}/{name}")

@@ -14,6 +14,7 @@ from eagerkit.ops.linalg import matmul
 from eagerkit.ops.nn import bias_add
 from eagerkit.ops.reduce import reduce_all
 from eagerkit.ops.shape import reshape
+from eagerkit.tensor import convert_to_tensor
 
 
 class Dense(Layer):
@@ -184,6 +185,7 @@ class Embedding(Layer):
         )
 
     def call(self, inputs):
+        inputs = convert_to_tensor(inputs)  # call() may be given ids as a list
         ids = inputs if inputs.dtype.is_integer else cast(inputs, "int32")  # as Keras does,
         if ids is not inputs and not bool(reduce_all(equal(cast(ids, inputs.dtype), inputs))):
             raise InvalidArgumentError(  # but a fractional id is refused, never truncated

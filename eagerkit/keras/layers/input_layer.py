@@ -5,7 +5,12 @@ shape ``(None, 3)``: ``shape`` leaves out the batch axis, whose size stays unkno
 ``batch_size`` gives it. Layers called on it build the model's graph.
 """
 
+import numbers
+
+import numpy as np
+
 from eagerkit import dtypes
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import symbolic
 from eagerkit.keras.keras_tensor import KerasTensor
@@ -70,22 +75,23 @@ def _batch_shape(layer, shape, batch_size, batch_shape):
     if batch_shape is not None:
         if shape is not None or batch_size is not None:
             raise InvalidArgumentError(
-                f"Input '{layer.name}': give either batch_shape= or shape= (and batch_size=), "
-                "not both",
+                f"{type(layer).__name__} '{layer.name}': give either batch_shape= or shape= "
+                "(and batch_size=), not both",
                 op="Input",
             )
         dims = _dims(layer, batch_shape, "batch_shape")
         if not dims:
             raise InvalidArgumentError(
-                f"Input '{layer.name}': batch_shape={batch_shape!r} has no batch axis; "
-                "write e.g. batch_shape=[None, 3]",
+                f"{type(layer).__name__} '{layer.name}': batch_shape={batch_shape!r} has no "
+                "batch axis; write e.g. batch_shape=[None, 3]",
                 op="Input",
             )
         return tuple(dims)
     if shape is None:
         raise InvalidArgumentError(
-            f"Input '{layer.name}': say the shape of one example, without the batch axis, "
-            "e.g. ek.keras.Input(shape=[3]) for batches of vectors of 3 numbers",
+            f"{type(layer).__name__} '{layer.name}': say the shape of one example, without the "
+            "batch axis, e.g. ek.keras.Input(shape=[3]) (InputLayer(input_shape=[3])) for "
+            "batches of vectors of 3 numbers",
             op="Input",
         )
     batch = None if batch_size is None else whole_number(batch_size, "batch_size", layer)
@@ -93,12 +99,16 @@ def _batch_shape(layer, shape, batch_size, batch_shape):
 
 
 def _dims(layer, shape, what):
-    if isinstance(shape, int) and not isinstance(shape, bool):
+    if isinstance(shape, numbers.Integral) and not isinstance(shape, bool):
         shape = [shape]  # Keras takes shape=3 for (3,)
+    elif isinstance(shape, np.ndarray) and shape.ndim == 1 and shape.dtype.kind in "iu":
+        shape = shape.tolist()  # sizes computed with numpy
+    elif hasattr(shape, "as_list") and not isinstance(shape, np.ndarray):  # a TensorShape
+        shape = shape.as_list()
     if not isinstance(shape, (list, tuple)):
         raise InvalidArgumentError(
-            f"Input '{layer.name}': {what} must be a list or tuple of sizes (None for "
-            f"unknown), e.g. [3] or [None, 8], got {shape!r}",
+            f"{type(layer).__name__} '{layer.name}': {what} must be a list or tuple of sizes "
+            f"(None for unknown), e.g. [3] or [None, 8], got {describe(shape)}",
             op="Input",
         )
     return [None if d is None else whole_number(d, what, layer) for d in shape]

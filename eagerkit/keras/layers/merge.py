@@ -222,8 +222,12 @@ class Dot(_Merge):
             ]
         except InvalidArgumentError:
             axes = [0]  # reported below
-        sizes = [shape[axis] for shape, axis in zip(shapes, axes, strict=False)]
-        if 0 in axes or None not in sizes and sizes[0] != sizes[1]:
+        sizes = [  # a scalar input has no axis to sum over: refused below
+            shape[axis] if axis < len(shape) else None
+            for shape, axis in zip(shapes, axes, strict=False)
+        ]
+        scalar = any(len(shape) < 2 for shape in shapes)  # only a batch axis, or not even that
+        if scalar or 0 in axes or None not in sizes and sizes[0] != sizes[1]:
             raise self._shapes_error(
                 shapes,
                 f"sums over axes {self.axes}, which must exist, not be the batch axis 0, and "

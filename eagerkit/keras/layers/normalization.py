@@ -1,6 +1,6 @@
 """BatchNormalization: normalize each channel by its batch statistics while training."""
 
-from eagerkit.arguments import whole_number
+from eagerkit.arguments import axis_index, whole_number
 from eagerkit.keras.layers.base import Layer
 from eagerkit.ops.math import rsqrt
 from eagerkit.ops.reduce import reduce_mean
@@ -30,7 +30,7 @@ class BatchNormalization(Layer):
         self.center, self.scale = center, scale
 
     def build(self, input_shape):
-        self._axis = self.axis % len(input_shape)
+        self._axis = axis_index(self.axis, len(input_shape), "BatchNormalization")
         size = [input_shape[self._axis]]
         self.gamma = self.add_weight("gamma", size, "ones") if self.scale else None
         self.beta = self.add_weight("beta", size, "zeros") if self.center else None

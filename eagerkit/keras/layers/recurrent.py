@@ -4,6 +4,8 @@ That loop is the point of eager execution: no ``dynamic_rnn``, no graph-time unr
 just one step after another, each recorded on the tape like any other op.
 """
 
+from eagerkit.arguments import describe
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import initializers
 from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
@@ -11,6 +13,7 @@ from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.ops.creation import zeros
 from eagerkit.ops.linalg import matmul
 from eagerkit.ops.shape import concat, reshape, stack
+from eagerkit.tensor import convert_to_tensor
 
 _SEQUENCE = "[batch, time, features]"
 
@@ -69,7 +72,7 @@ class _Recurrent(Layer):
         state = (
             self._initial_state(batch, inputs.dtype)
             if initial_state is None
-            else list(initial_state)
+            else self._given_state(initial_state, batch)
         )
         outputs = []
         for t in range(steps):
@@ -77,6 +80,19 @@ class _Recurrent(Layer):
             outputs.append(state[0])
         result = stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result, *state] if self.return_state else result
+
+    def _given_state(self, initial_state, batch):
+        """``initial_state`` as a list of ``self.states`` tensors of shape [batch, units]."""
+        given = list(initial_state) if isinstance(initial_state, (list, tuple)) else None
+        if given is None or len(given) != self.states:
+            name = type(self).__name__
+            raise InvalidArgumentError(
+                f"{name}: initial_state must be a list of {self.states} tensors of shape "
+                f"[batch, units] = [{batch}, {self.units}] ({name}'s "
+                f"{'(h, c)' if self.states == 2 else '(h,)'}), got {describe(initial_state)}",
+                op=name,
+            )
+        return [convert_to_tensor(s) for s in given]
 
     def _initial_state(self, batch, dtype):
         return [zeros([batch, self.units], dtype=dtype) for _ in range(self.states)]
@@ -120,6 +136,7 @@ class LSTM(_Recurrent):
 
     def step(self, x_part, state):
         """One time step: (h, c) -> (h', c')."""
+        x_part = convert_to_tensor(x_part)
         h, c = state
         i, f, candidate, o = self._split(x_part + matmul(h, self.recurrent_kernel))
         gate = self.recurrent_activation
@@ -145,6 +162,7 @@ class GRU(_Recurrent):
 
     def step(self, x_part, state):
         """One time step: h -> h'."""
+        x_part = convert_to_tensor(x_part)
         (h,) = state
         x_z, x_r, x_h = self._split(x_part)
         u = self.units

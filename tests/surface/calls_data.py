@@ -1,0 +1,125 @@
+"""Valid calls of ``ek.data`` (Dataset, its iterators, text and CSV files), ``ek.io`` and
+``ek.datasets`` (MNIST read offline from files the call writes)."""
+
+import dataclasses
+import gzip
+import hashlib
+import os
+import struct
+
+import numpy as np
+
+import eagerkit as ek
+
+from . import calls_train, walk
+from .declare import call, fresh, fresh_arguments
+from .values import F32, P3
+
+CLASSES = walk.public_callables()
+
+
+def _text_file():
+    path = os.path.join(calls_train._directory(), "lines.txt")
+    with open(path, "w") as f:
+        f.write("first line\nsecond line\n")
+    return path
+
+
+def _csv_file():
+    path = os.path.join(calls_train._directory(), "rows.csv")
+    with open(path, "w") as f:
+        f.write("x,y,label\n1.0,2.0,0\n3.0,4.0,1\n5.0,6.0,0\n")
+    return path
+
+
+def _mnist_directory():
+    """Four small idx files under MNIST's names; returns (directory, their checksums)."""
+    directory = calls_train._directory()
+    images = np.arange(2 * 28 * 28, dtype=np.uint8).reshape(2, 28, 28)
+    files = {
+        "train-images-idx3-ubyte.gz": struct.pack(">BBBBIII", 0, 0, 8, 3, 2, 28, 28)
+        + images.tobytes(),
+        "train-labels-idx1-ubyte.gz": struct.pack(">BBBBI", 0, 0, 8, 1, 2) + bytes([3, 1]),
+        "t10k-images-idx3-ubyte.gz": struct.pack(">BBBBIII", 0, 0, 8, 3, 2, 28, 28)
+        + images.tobytes(),
+        "t10k-labels-idx1-ubyte.gz": struct.pack(">BBBBI", 0, 0, 8, 1, 2) + bytes([0, 7]),
+    }
+    checksums = {}
+    for name, data in files.items():
+        packed = gzip.compress(data, mtime=0)
+        with open(os.path.join(directory, name), "wb") as f:
+            f.write(packed)
+        checksums[name] = hashlib.sha256(packed).hexdigest()
+    return directory, checksums
+
+
+def _mnist_arguments():
+    """load_mnist's path, mirrors (never asked: the files are there), checksums, progress."""
+    directory, checksums = _mnist_directory()
+    return directory, ("https://mirror.invalid/",), checksums, False
+
+
+def _dataset():
+    return ek.data.Dataset.from_tensor_slices([1, 2, 3, 4, 5, 6])
+
+
+def _pairs():
+    yield 1, [0.5]
+    yield 2, [1.5]
+
+
+DATASET_METHODS = {
+    "__iter__": call(),
+    "__next__": call(raises=TypeError),  # a Dataset is not an iterator (as in TF)
+    "__repr__": call(check=lambda r: r.startswith("<ek.data.Dataset")),
+    "batch": call(4, check=lambda r: [b.numpy().tolist() for b in r] == [[1, 2, 3, 4], [5, 6]]),
+    "filter": call(lambda x: x > 3, check=lambda r: [int(x) for x in r] == [4, 5, 6]),
+    "map": call(ek.square, check=lambda r: [int(x) for x in r] == [1, 4, 9, 16, 25, 36]),
+    "prefetch": call(2),
+    "repeat": call(2, check=lambda r: len(list(r)) == 12),
+    "shuffle": call(6, seed=1, check=lambda r: sorted(int(x) for x in r) == [1, 2, 3, 4, 5, 6]),
+    "skip": call(4, check=lambda r: [int(x) for x in r] == [5, 6]),
+    "take": call(2, check=lambda r: [int(x) for x in r] == [1, 2]),
+    "make_one_shot_iterator": call(),
+    "from_tensor_slices": call(F32, check=lambda r: len(list(r)) == 3),
+    "range": call(1, 7, 2, check=lambda r: [int(x) for x in r] == [1, 3, 5]),
+    "from_generator": call(_pairs, (ek.int64, ek.float32), check=lambda r: len(list(r)) == 2),
+}
+CALLS = {
+    "ek.data.Dataset": call(lambda: iter([P3]), "one element"),
+    "ek.data.TextLineDataset": call(
+        fresh(_text_file), check=lambda r: [x.numpy() for x in r] == [b"first line", b"second line"]
+    ),
+    "ek.Iterator": call(fresh(_dataset)),
+    "ek.Iterator.__iter__": call(),
+    "ek.Iterator.__next__": call(check=lambda r: int(r) == 1),
+    "ek.Iterator.next": call(check=lambda r: int(r) == 1),
+    "ek.Iterator.get_next": call(check=lambda r: int(r) == 1),
+    "ek.data.experimental.make_csv_dataset": call(
+        fresh(_csv_file), 2, label_name="label", shuffle=False, num_epochs=1
+    ),
+    "ek.read_file": call(
+        fresh(_text_file), check=lambda r: r.numpy() == b"first line\nsecond line\n"
+    ),
+    "ek.decode_csv": call(
+        ek.constant(["1,2.5", "3,4.5"]),
+        [[0], [0.0]],
+        check=lambda r: r[1].numpy().tolist() == [2.5, 4.5],
+    ),
+    "ek.datasets.birth_life_data": call(n_samples=10),
+    "ek.datasets.load_digits": call(),
+    "ek.datasets.load_mnist": call(
+        fresh_arguments(_mnist_arguments), check=lambda r: r[1][1].tolist() == [0, 7]
+    ),
+    "ek.datasets.read_idx": call(
+        fresh(lambda: os.path.join(_mnist_directory()[0], "t10k-labels-idx1-ubyte.gz")),
+        numpy=lambda path: np.array([0, 7], dtype=np.uint8),
+    ),
+}
+for _entry in walk.methods("ek.data.Dataset", CLASSES["ek.data.Dataset"].target).values():
+    _declared = DATASET_METHODS[_entry.attribute]
+    CALLS[_entry.name] = dataclasses.replace(_declared, on=_dataset)
+# A text file's lines, read through the same methods (answers checked above, on numbers).
+_TEXT = CLASSES["ek.data.TextLineDataset"].target
+for _entry in walk.methods("ek.data.TextLineDataset", _TEXT).values():
+    CALLS[_entry.name] = dataclasses.replace(DATASET_METHODS[_entry.attribute], check=None)

@@ -1,0 +1,210 @@
+"""Valid calls of losses, metrics, optimizers and initializers (Keras' and TF1's), and of
+every method their classes have, declared once per method name."""
+
+import numpy as np
+
+import eagerkit as ek
+from eagerkit.errors import InvalidArgumentError, UnimplementedError
+
+from . import calls_training, walk
+from .declare import SAMPLE, call, fresh
+from .values import BINARY, F3, F23, I3, LABELS, ONE_HOT, P23, PROBS, variable
+
+CLASSES = walk.public_callables()
+CALLS = {}
+
+
+def _mse(y_true, y_pred):
+    return ((y_true - y_pred) ** 2).mean(-1)
+
+
+def _xent(y_true, y_pred):
+    return -(y_true * np.log(y_pred)).sum(-1)
+
+
+def _binary_xent(y_true, y_pred):
+    return -(y_true * np.log(y_pred) + (1 - y_true) * np.log(1 - y_pred)).mean(-1)
+
+
+# --- functions ------------------------------------------------------------------------------
+_K = "ek.keras.losses."
+CALLS.update(
+    {
+        _K + "mean_squared_error": call(ONE_HOT, PROBS, numpy=_mse),
+        _K + "mean_absolute_error": call(ONE_HOT, PROBS, numpy=lambda t, p: np.abs(t - p).mean(-1)),
+        _K + "huber": call(ONE_HOT, PROBS, numpy=lambda t, p: (0.5 * (t - p) ** 2).mean(-1)),
+        _K + "binary_crossentropy": call(BINARY, PROBS, numpy=_binary_xent),
+        _K + "categorical_crossentropy": call(ONE_HOT, PROBS, numpy=_xent),
+        _K + "sparse_categorical_crossentropy": call(
+            LABELS, PROBS, numpy=lambda t, p: _xent(ONE_HOT.numpy(), p)
+        ),
+        "ek.keras.metrics.accuracy": call(I3, I3, numpy=lambda t, p: np.ones(3)),
+        "ek.keras.metrics.binary_accuracy": call(
+            BINARY, PROBS, numpy=lambda t, p: ((p > 0.5) == t).mean(-1)
+        ),
+        "ek.keras.metrics.categorical_accuracy": call(
+            ONE_HOT, PROBS, numpy=lambda t, p: [1.0, 1.0]
+        ),
+        "ek.keras.metrics.sparse_categorical_accuracy": call(
+            LABELS, PROBS, numpy=lambda t, p: [1.0, 1.0]
+        ),
+        "ek.losses.compute_weighted_loss": call(P23, numpy=np.mean),
+        "ek.losses.mean_squared_error": call(
+            ONE_HOT, PROBS, numpy=lambda t, p: ((t - p) ** 2).mean()
+        ),
+        "ek.losses.absolute_difference": call(
+            ONE_HOT, PROBS, numpy=lambda t, p: np.abs(t - p).mean()
+        ),
+        "ek.losses.huber_loss": call(
+            ONE_HOT, PROBS, numpy=lambda t, p: (0.5 * (t - p) ** 2).mean()
+        ),
+        "ek.losses.softmax_cross_entropy": call(ONE_HOT, F23),
+        "ek.losses.sparse_softmax_cross_entropy": call(LABELS, F23),
+        "ek.losses.sigmoid_cross_entropy": call(BINARY, F23),
+        "ek.keras.initializers.get": call(
+            "ones", check=lambda r: r([2]).numpy().tolist() == [1, 1]
+        ),
+        "ek.keras.activations.get": call("softmax", check=lambda r: r is ek.nn.softmax),
+        "ek.keras.backend.clear_session": call(),
+        "ek.keras.Input": call(shape=[3], check=lambda r: tuple(r.shape) == (None, 3)),
+    }
+)
+for _name in "add average maximum minimum multiply subtract concatenate".split():
+    CALLS[f"ek.keras.layers.{_name}"] = call([F23, P23])
+CALLS["ek.keras.layers.dot"] = call(
+    [F23, P23], axes=1, numpy=lambda v, axes: (v[0] * v[1]).sum(1, keepdims=True)
+)
+CALLS["ek.keras.layers.flatten"] = call(ek.ones([2, 2, 3]), numpy=lambda x: x.reshape(2, 6))
+
+# --- classes and their methods ----------------------------------------------------------------
+PAIR_FOR = {  # (y_true, y_pred) each loss or metric class takes
+    "MeanSquaredError": (ONE_HOT, PROBS),
+    "MeanAbsoluteError": (ONE_HOT, PROBS),
+    "Huber": (ONE_HOT, PROBS),
+    "BinaryCrossentropy": (BINARY, PROBS),
+    "CategoricalCrossentropy": (ONE_HOT, PROBS),
+    "SparseCategoricalCrossentropy": (LABELS, PROBS),
+    "Accuracy": (I3, I3),
+    "BinaryAccuracy": (BINARY, PROBS),
+    "CategoricalAccuracy": (ONE_HOT, PROBS),
+    "SparseCategoricalAccuracy": (LABELS, PROBS),
+}
+BUILT = {  # class: its construction, with SAMPLE for the calls of its methods
+    "ek.keras.losses.Loss": call(sample=(ONE_HOT, PROBS)),
+    "ek.keras.metrics.Metric": call(sample=(F3,)),
+    "ek.keras.metrics.Mean": call(sample=(F3,)),
+    "ek.keras.metrics.Sum": call(sample=(F3,)),
+    "ek.keras.metrics.MeanMetricWrapper": call(
+        ek.keras.losses.mean_squared_error, "mse", sample=(ONE_HOT, PROBS)
+    ),
+    "ek.metrics.Metric": call(sample=(F3,)),
+    "ek.metrics.Mean": call(sample=(F3,)),
+    "ek.metrics.Accuracy": call(sample=(I3, I3)),
+}
+for _module in ("ek.keras.losses.", "ek.keras.metrics."):
+    for _short, _pair in PAIR_FOR.items():
+        if _module + _short in CLASSES:
+            BUILT[_module + _short] = call(sample=_pair)
+UNWRITTEN = {
+    "ek.keras.metrics.Metric",
+    "ek.metrics.Metric",
+    "ek.keras.losses.Loss",
+}  # base classes: no update rule
+
+SLOT_VARIABLE = variable()  # the variable get_slot asks about (stepped by the optimizer)
+OPTIMIZERS = {  # class: (construction, a slot it keeps, or None)
+    "ek.train.GradientDescentOptimizer": (call(0.1), None),
+    "ek.train.MomentumOptimizer": (call(0.1, 0.9), "momentum"),
+    "ek.train.AdamOptimizer": (call(0.1), "m"),
+    "ek.train.AdagradOptimizer": (call(0.1), "accumulator"),
+    "ek.train.RMSPropOptimizer": (call(0.1), "rms"),
+    "ek.train.Optimizer": (call(0.1), None),
+    "ek.keras.optimizers.SGD": (call(0.1, momentum=0.9), "momentum"),
+    "ek.keras.optimizers.Adam": (call(0.1), "m"),
+    "ek.keras.optimizers.Adagrad": (call(0.1), "accumulator"),
+    "ek.keras.optimizers.RMSprop": (call(0.1), "rms"),
+}
+INITIALIZERS = {  # class: (construction, what it gives for shape [2, 3], where exact)
+    "ek.keras.initializers.Zeros": (call(), np.zeros((2, 3))),
+    "ek.keras.initializers.Ones": (call(), np.ones((2, 3))),
+    "ek.keras.initializers.Constant": (call(2.5), np.full((2, 3), 2.5)),
+    "ek.keras.initializers.RandomNormal": (call(seed=1), None),
+    "ek.keras.initializers.RandomUniform": (call(seed=1), None),
+    "ek.keras.initializers.GlorotUniform": (call(seed=1), None),
+    "ek.keras.initializers.Initializer": (call(), None),
+}
+
+
+def _metric_methods(name, declared):
+    raises = UnimplementedError if name in UNWRITTEN else None
+    return {
+        "__call__": call(SAMPLE, raises=raises),
+        "update_state": call(SAMPLE, raises=raises),
+        "call": call(SAMPLE, raises=raises if name == "ek.keras.losses.Loss" else None),
+        "result": call(),
+        "reset_state": call(),
+        "reset_states": call(),
+        "__repr__": call(check=lambda r: isinstance(r, str)),
+        "add_weight": call("total", fresh(lambda: ()), check=lambda r: isinstance(r, ek.Variable)),
+    } | calls_training.config_methods(lambda: _make(name, declared))
+
+
+def _optimizer_methods(name, slot):
+    raises = UnimplementedError if name == "ek.train.Optimizer" else None
+
+    def stepped():
+        optimizer = _make(name, OPTIMIZERS[name][0])
+        if raises is None:
+            optimizer.apply_gradients([(ek.ones([2, 2]), SLOT_VARIABLE)])
+        return optimizer
+
+    return {
+        "apply_gradients": call(fresh(lambda: [(ek.ones([2, 2]), variable())]), raises=raises),
+        "minimize": call(_loss_of(variable), raises=raises),
+        "get_slot": call(
+            SLOT_VARIABLE,
+            slot or "m",
+            on=stepped,
+            repeatable=False,
+            raises=None if slot else InvalidArgumentError,  # it keeps none: says which it has
+        ),
+        "get_slot_names": call(on=stepped),
+        "variables": call(on=stepped, repeatable=False),
+        "__repr__": call(check=lambda r: r.startswith("<ek.")),
+    } | calls_training.config_methods(lambda: _make(name, OPTIMIZERS[name][0]))
+
+
+def _loss_of(make_variable):
+    """A fresh ``loss`` for ``minimize``: the squared norm of a fresh variable."""
+
+    def make():
+        v = make_variable()
+        return lambda: ek.reduce_sum(v * v)
+
+    return fresh(make)
+
+
+def _make(name, declared):
+    return CLASSES[name].target(*declared.args, **declared.kwargs)
+
+
+def _declare_methods(name, templates):
+    for entry in walk.methods(name, CLASSES[name].target).values():
+        CALLS[entry.name] = templates[entry.attribute]
+
+
+for _name, _declared in BUILT.items():
+    CALLS[_name] = _declared
+    _declare_methods(_name, _metric_methods(_name, _declared))
+for _name, (_declared, _slot) in OPTIMIZERS.items():
+    CALLS[_name] = _declared
+    _declare_methods(_name, _optimizer_methods(_name, _slot))
+for _name, (_declared, _values) in INITIALIZERS.items():
+    CALLS[_name] = _declared
+    _declare_methods(
+        _name,
+        {
+            "__call__": call([2, 3], numpy=None if _values is None else lambda s, v=_values: v),
+            "__repr__": call(check=lambda r: r.startswith("ek.initializers.")),
+        },
+    )

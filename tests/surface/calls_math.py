@@ -1,0 +1,45 @@
+"""Valid calls of the ``ek.math`` and ``ek.nn`` functions issue 16's exercises brought
+(``reciprocal``, ``divide_no_nan``, ``softsign`` ...), with numpy's answers."""
+
+import numpy as np
+
+import eagerkit as ek
+
+from .declare import call
+from .values import F3, F23, P3, P23
+
+X = F3.numpy()  # [0.5, -1.5, 2.0]
+D = ek.constant([0.0, 2.0, 4.0])  # a divisor with a zero
+SPECIAL = ek.constant([1.0, np.nan, np.inf])
+_sigmoid = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+
+
+def _safe(values, where):
+    """``values`` with 0 where ``where`` holds (TF's *_no_nan)."""
+    return np.where(where, 0.0, values).astype(np.float32)
+
+
+with np.errstate(divide="ignore", invalid="ignore"):
+    CALLS = {
+        "ek.math.add_n": call([F3, P3, F3], numpy=lambda xs: xs[0] + xs[1] + xs[2]),
+        "ek.math.divide_no_nan": call(F3, D, numpy=lambda x, y: _safe(x / y, y == 0)),
+        "ek.math.multiply_no_nan": call(SPECIAL, D, numpy=lambda x, y: _safe(x * y, y == 0)),
+        "ek.math.is_finite": call(SPECIAL, numpy=np.isfinite),
+        "ek.math.is_inf": call(SPECIAL, numpy=np.isinf),
+        "ek.math.is_nan": call(SPECIAL, numpy=np.isnan),
+        "ek.math.log_sigmoid": call(F23, numpy=lambda x: np.log(_sigmoid(x))),
+        "ek.math.reciprocal": call(F3, numpy=lambda x: 1 / x),
+        "ek.math.reciprocal_no_nan": call(D, numpy=lambda x: _safe(1 / x, x == 0)),
+        "ek.math.reduce_euclidean_norm": call(
+            F23, axis=1, numpy=lambda x, axis: np.sqrt((x**2).sum(axis))
+        ),
+        "ek.math.xdivy": call(D, P3, numpy=lambda x, y: _safe(x / y, x == 0)),
+        "ek.math.xlogy": call(D, P3, numpy=lambda x, y: _safe(x * np.log(y), x == 0)),
+        "ek.math.xlog1py": call(D, P3, numpy=lambda x, y: _safe(x * np.log1p(y), x == 0)),
+        "ek.nn.l2_normalize": call(
+            P23, axis=1, numpy=lambda x, axis: x / np.sqrt((x**2).sum(axis, keepdims=True))
+        ),
+        "ek.nn.relu6": call(F23 * 3, numpy=lambda x: np.clip(x, 0, 6)),
+        "ek.nn.softsign": call(F23, numpy=lambda x: x / (1 + np.abs(x))),
+        "ek.nn.swish": call(F23, numpy=lambda x: x * _sigmoid(x)),
+    }
