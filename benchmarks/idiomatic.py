@@ -24,9 +24,9 @@ the issue's target. Both run single-threaded (PyTorch's intra-op pool, numpy's B
 
 import os
 import sys
-import time
 
 import numpy as np
+from alternated import alternated_seconds
 from held_memory import held_bytes
 from threadpoolctl import threadpool_limits
 
@@ -159,20 +159,11 @@ def digits_batch(dtype, count):
 # --- the harness -------------------------------------------------------------------------------
 def paired_microseconds(cases, rounds, repeat):
     """Median time per call of eagerkit and PyTorch, in microseconds, and the median of the
-    rounds' ratios: the two take turns in every round, so each ratio compares like with like.
-
-    The time is the process's CPU time (``time.process_time``), not the wall clock: on a
-    shared machine a process also waits for a core, and that wait, which is no cost of the
-    code, would otherwise land on whichever contender happened to be running.
-    """
-    times = {name: [] for name in cases}
-    for _ in range(rounds):
-        for name, (function, args) in cases.items():
-            start = time.process_time()
-            for _ in range(repeat):
-                function(*args)
-            times[name].append((time.process_time() - start) / repeat * 1e6)
-    ratios = np.array(times["ek"]) / np.array(times["torch"])
+    rounds' ratios: the two take turns in every round, so each ratio compares like with like."""
+    times = {
+        name: np.array(t) * 1e6 for name, t in alternated_seconds(cases, rounds, repeat).items()
+    }
+    ratios = times["ek"] / times["torch"]
     return float(np.median(times["ek"])), float(np.median(times["torch"])), float(np.median(ratios))
 
 

@@ -14,9 +14,8 @@ round, and each figure is the median of its rounds, so a busy neighbour on the m
 slows all columns alike. Figures are printed as ratios against the issue's targets (issue 12).
 """
 
-import time
-
 import numpy as np
+from alternated import alternated_seconds
 from chains import (  # the contenders, each chain written three ways
     CHAIN,
     SIZE,
@@ -41,19 +40,9 @@ from threadpoolctl import threadpool_limits
 
 # --- timing ------------------------------------------------------------------------------------
 def median_microseconds(cases, rounds=15, repeat=20):
-    """Median time per call of each case, in microseconds, the cases taking turns each round.
-
-    CPU time (``time.process_time``): on a shared machine the wall clock also counts the
-    waits for a core, which land on whichever case happened to run.
-    """
-    times = {name: [] for name in cases}
-    for _ in range(rounds):
-        for name, (function, args) in cases.items():
-            start = time.process_time()
-            for _ in range(repeat):
-                function(*args)
-            times[name].append((time.process_time() - start) / repeat * 1e6)
-    return {name: float(np.median(values)) for name, values in times.items()}
+    """Median time per call of each case, in microseconds, the cases taking turns each round."""
+    times = alternated_seconds(cases, rounds, repeat)
+    return {name: float(np.median(values)) * 1e6 for name, values in times.items()}
 
 
 def check_same_gradients(x_np, y_np):

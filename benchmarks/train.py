@@ -35,6 +35,7 @@ import sys
 import time
 
 import numpy as np
+from alternated import alternated_seconds
 from threadpoolctl import threadpool_limits
 
 import eagerkit as ek
@@ -181,19 +182,12 @@ def median_milliseconds(contenders, rounds, warmup=5):
     """Median milliseconds per call of each contender; they take turns in every round.
 
     ``warmup`` untimed rounds come first (first calls fill caches and allocator pools).
-    Each time is the process's CPU time (``time.process_time``): on a shared machine the
-    wall clock also counts the waits for a core, which land on whichever contender ran.
     """
     for _ in range(warmup):
         for function in contenders.values():
             function()
-    times = {name: [] for name in contenders}
-    for _ in range(rounds):
-        for name, function in contenders.items():
-            start = time.process_time()
-            function()
-            times[name].append((time.process_time() - start) * 1000)
-    return {name: float(np.median(t)) for name, t in times.items()}
+    times = alternated_seconds({name: (f, ()) for name, f in contenders.items()}, rounds)
+    return {name: float(np.median(t)) * 1000 for name, t in times.items()}
 
 
 def sgd_step_contenders(torch, x, y):

@@ -115,7 +115,7 @@ from eagerkit.ops.compare import (
     where,
 )
 from eagerkit.ops.complex import complex
-from eagerkit.ops.copy import copy_to_device
+from eagerkit.ops.copy import copy_to_device, identity
 from eagerkit.ops.creation import (
     constant,
     eye,
@@ -182,7 +182,6 @@ from eagerkit.ops.shape import (
     broadcast_to,
     concat,
     expand_dims,
-    identity,
     rank,
     reshape,
     shape,

@@ -7,7 +7,7 @@ clearly what is wrong when the inputs do not fit together.
 
 import numpy as np
 
-from eagerkit import dtypes, op_errors
+from eagerkit import autopacking, dtypes, op_errors
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, to_array
@@ -55,9 +55,12 @@ def fast_operands(inputs):
 def to_arrays(op, inputs):
     """Inputs as arrays on one device, converted by TF's rules; checks dtypes and kernels.
 
-    Returns ``(arrays, device, inputs)``: ``inputs`` changes only when a tensor on another
-    device was copied over (the "silent" device policy), so the copy is what gets recorded.
+    Returns ``(arrays, device, inputs)``: ``inputs`` changes when a tensor on another device
+    was copied over (the "silent" device policy), or a list holding tensors was packed into
+    one (autopacking.py), so the copy or the packed tensor is what gets recorded.
     """
+    if any(isinstance(x, (list, tuple)) for x in inputs):  # [x * x, x]: TF stacks it
+        inputs = autopacking.packed_inputs(op.name, inputs)
     shared = range(len(inputs)) if op.dtype_args is None else op.dtype_args
     reference = next((inputs[i] for i in shared if isinstance(inputs[i], Tensor)), None)
     if reference is None:

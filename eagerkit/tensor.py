@@ -167,6 +167,12 @@ class Tensor:
                 "first, e.g. x[0], or reduce it, e.g. ek.reduce_sum(x)",
                 op=name,
             )
+        if self.dtype.name == "string":  # text is no number (int(b"2") would parse it, TF does not)
+            raise errors.type_error(
+                f"{name}: this tensor holds text ({self.dtype.name}), not a number; parse it "
+                "first with ek.strings.to_number(x), or pass a number",
+                op=name,
+            )
         return convert(self.numpy().reshape(()))
 
     def __float__(self):
@@ -263,6 +269,18 @@ def convert_to_tensor(value, dtype=None, device=None):
             wanted = dtypes.as_dtype(dtype)
             raise op_errors.value_dtype_mismatch("convert_to_tensor", value.dtype, wanted)
         return value
+    if isinstance(value, (list, tuple)):
+        from eagerkit import autopacking  # built on ops, which are built on Tensor
+
+        if autopacking.holds_tensor(value):  # TF's auto-packing: a recorded ek.stack
+            return autopacking.pack(value, "convert_to_tensor", dtype)
+    return constant_of(value, dtype, device)
+
+
+def constant_of(value, dtype=None, device=None):
+    """``value`` (not a Tensor) as a new tensor, as ``ek.constant`` makes it: converted by
+    numpy, recorded on no tape even when it holds tensors (TF's constant is not
+    differentiable either)."""
     target = device if device is not None else current_device()
     np_dtype = (
         dtypes.as_dtype(dtype).as_numpy_dtype

@@ -215,11 +215,16 @@ def _count(size):
     if isinstance(size, Tensor):
         size = size._data
     try:
-        return int(size)
+        count = int(size)
     except (TypeError, ValueError):
+        count = None
+    if count is None or count != size or count < 0:  # 1.5 is refused, not truncated to 1
         raise InvalidArgumentError(
-            f"TensorArray: size must be a whole number, got {size!r}", op="TensorArray"
-        ) from None
+            f"TensorArray: size must be a whole number >= 0, got {size!r}; write the number "
+            "of elements you mean",
+            op="TensorArray",
+        )
+    return count
 
 
 def _written(stacked, index, value, dynamic):

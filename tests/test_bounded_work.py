@@ -25,7 +25,7 @@ SIZE_NAMES = frozenset(
     shuffle_buffer_size num_samples order count max_queue buckets max_to_keep history_size
     max_iterations num_rows num_columns k size target_height target_width input_dim
     output_dim pool_size strides num_epochs num_rows_for_inference n maxlen
-    num_or_size_splits limit paddings""".split()
+    num_or_size_splits limit paddings epochs steps steps_per_epoch validation_steps""".split()
 )
 HUGE = 2**40
 HUGE_SHAPE = [2**40, 2**40]  # numpy refuses it before allocating anything
@@ -70,6 +70,24 @@ def _csv():
 
 def _built(layer, inputs):
     return lambda: layer()(inputs)
+
+
+def _model():
+    """A compiled model whose training step raises: a loop that starts is a failure here."""
+    model = ek.keras.Sequential([ek.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    model(ek.ones([1, 2]))
+    model.train_step = model.test_step = model.predict_step = _no_step
+    return model
+
+
+def _batches(arrays):
+    """A dataset of batches that repeats forever: only a count of steps ends a loop over it."""
+    return ek.data.Dataset.from_tensor_slices(arrays).batch(2).repeat()
+
+
+def _no_step(batch):
+    raise AssertionError("a step ran: the count was not refused before the work started")
 
 
 image = ek.ones([1, 4, 4, 1])
@@ -146,6 +164,17 @@ BOUNDED = {
     "Conv2D.__init__.kernel_size": _built(lambda: ek.keras.layers.Conv2D(1, 2**31), image),
     "LSTM.__init__.units": _built(lambda: ek.keras.layers.LSTM(2**62), sequence),
     "_Recurrent.__init__.units": _built(lambda: ek.keras.layers.GRU(2**62), sequence),
+    "Training.fit.epochs": lambda: _model().fit(rows[:, :2], rows[:, :1], epochs=10**30),
+    "Training.fit.steps_per_epoch": lambda: _model().fit(
+        _batches((rows[:, :2], rows[:, :1])), steps_per_epoch=HUGE
+    ),
+    "Training.fit.validation_steps": lambda: _model().fit(
+        rows[:, :2], rows[:, :1], validation_data=(rows[:, :2], rows[:, :1]), validation_steps=HUGE
+    ),
+    "Training.evaluate.steps": lambda: _model().evaluate(
+        _batches((rows[:, :2], rows[:, :1])), steps=HUGE
+    ),
+    "Training.predict.steps": lambda: _model().predict(_batches(rows[:, :2]), steps=HUGE),
     "resize.size": lambda: ek.image.resize(image, [2**31, 2**31]),
     "pad_to_bounding_box.target_height": lambda: ek.image.pad_to_bounding_box(
         image[0], 0, 0, 2**62, 4
@@ -173,7 +202,8 @@ SAFE = {
     "Dataset.skip.count": LAZY,
     "Dataset.repeat.count": LAZY,
     "Dataset.prefetch.buffer_size": "accepted for TF compatibility and ignored",
-    "TextLineDataset.__init__.buffer_size": "accepted for TF compatibility and ignored",
+    "TextLineDataset.__init__.buffer_size": "bytes to buffer: checked to be a whole number, "
+    "then not used (lines are read whole)",
     "make_csv_dataset.num_epochs": LAZY,
     "make_csv_dataset.num_rows_for_inference": "reads at most the rows the files have",
     "TensorSpec.__init__.shape": "describes a shape; allocates nothing",

@@ -301,3 +301,21 @@ def test_graph_control_flow_equals_eager_python(values):
     x = ek.constant(np.array(values, np.float32))
     expected = clipped_sum(x)  # eagerly: Python's own statements
     np.testing.assert_allclose(ek.function(clipped_sum)(x), expected, rtol=1e-6)
+
+
+def test_a_function_without_source_warns_at_the_users_call_that_its_ifs_stay_python():
+    namespace = {"ek": ek}
+    exec("def sign(x):\n    if x > 0:\n        return x\n    return 0.0\n", namespace)  # no source
+    traced = ek.function(namespace["sign"])
+    with pytest.warns(UserWarning, match="AutoGraph could not transform sign") as caught:
+        traced(ek.constant(-1.0))
+    assert caught[0].filename == __file__  # the user's line, not eagerkit's
+    assert "do_not_convert" in str(caught[0].message)
+    assert float(traced(ek.constant(2.0))) == 0.0  # the first trace's branch, as warned
+
+
+def test_lambdas_and_do_not_convert_run_as_they_are_without_a_warning(recwarn):
+    ek.function(lambda x: x * 2)(ek.constant(1.0))
+    quiet = ek.autograph.experimental.do_not_convert(lambda x: x + 1)
+    ek.function(quiet)(ek.constant(1.0))
+    assert [str(w.message) for w in recwarn] == []

@@ -165,73 +165,7 @@ def _equivalent_calls(prepared):
             yield ("kw", key), label, same
 
 
-# The Keras training API merged in last: these calls' bad-argument messages still lack the
-# argument's name or a fix (or, for fit, a bound on epochs). Strict: fixing one fails here
-# until it is taken off the list.
-KERAS_MESSAGES_PENDING = {
-    "ek.Model().build",
-    "ek.Model().compile",
-    "ek.Model().compute_loss",
-    "ek.Model().load_weights",
-    "ek.Model().set_weights",
-    "ek.Model().test_on_batch",
-    "ek.Model().train_on_batch",
-    "ek.Model.compute_loss",
-    "ek.Model.load_weights",
-    "ek.Model.predict_on_batch",
-    "ek.Model.set_weights",
-    "ek.Model.test_on_batch",
-    "ek.Model.train_on_batch",
-    "ek.Network.get_layer",
-    "ek.Sequential.compute_loss",
-    "ek.Sequential.fit",
-    "ek.Sequential.get_layer",
-    "ek.Sequential.load_weights",
-    "ek.Sequential.predict_on_batch",
-    "ek.Sequential.set_weights",
-    "ek.Sequential.test_step",
-    "ek.Sequential.train_on_batch",
-    "ek.Sequential.train_step",
-    "ek.keras.callbacks.EarlyStopping",
-    "ek.keras.callbacks.LearningRateScheduler.on_epoch_end",
-    "ek.keras.callbacks.ModelCheckpoint",
-    "ek.keras.callbacks.ModelCheckpoint.on_epoch_end",
-    "ek.keras.callbacks.ProgbarLogger",
-    "ek.keras.layers.BatchNormalization.set_weights",
-    "ek.keras.layers.Conv2D.set_weights",
-    "ek.keras.layers.Dense.set_weights",
-    "ek.keras.layers.Embedding.set_weights",
-    "ek.keras.layers.GRU.set_weights",
-    "ek.keras.layers.InputLayer.from_config",
-    "ek.keras.layers.LSTM.set_weights",
-    "ek.keras.layers.Minimum.from_config",
-    "ek.keras.layers.deserialize",
-    "ek.keras.models.clone_model",
-    "ek.keras.models.model_from_config",
-    "ek.keras.models.model_from_json",
-    "ek.keras.utils.Progbar.add",
-    "ek.keras.utils.Progbar.update",
-    "ek.keras.utils.deserialize_keras_object",
-    "ek.keras.utils.get_registered_object",
-    "ek.keras.utils.register_keras_serializable()",
-    "ek.keras.utils.serialize_keras_object",
-}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                strict=True, reason="Keras training API: message without the argument or a fix"
-            ),
-        )
-        if name in KERAS_MESSAGES_PENDING
-        else name
-        for name in sorted(TABLE)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(TABLE))
 def test_bad_arguments_fail_cleanly(name):
     surface = runner.Surface(full_surface(), TABLE)
     entry = surface.entries[name]
@@ -262,8 +196,3 @@ def test_numpy_answers_are_compared_for_what_numpy_computes():
         calls.assert_same(ek.constant([1.0, 2.0]), np.array([1.0, 2.5]), "x")
     with pytest.raises(AssertionError):
         calls.assert_same(ek.constant([1.0, 2.0]), np.array([[1.0, 2.0]]), "x")
-
-
-def test_pending_messages_are_callables_the_walk_has():
-    """The list of pending Keras messages names only callables that exist (no stale entries)."""
-    assert KERAS_MESSAGES_PENDING <= set(TABLE)

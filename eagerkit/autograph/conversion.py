@@ -35,6 +35,10 @@ class ConversionError(Exception):
     """The function cannot be converted (no source, or source AutoGraph cannot take)."""
 
 
+class NoSourceError(ConversionError):
+    """Python keeps no source for the function (``python -c``, ``exec`` of a string)."""
+
+
 def converted(function):
     """``(converted function, its source text)``, made once per function."""
     found = _CONVERTED.get(function)
@@ -68,7 +72,7 @@ def _function_tree(function):
     try:
         lines, first = inspect.getsourcelines(function)
     except (OSError, TypeError) as error:
-        raise ConversionError(f"no source for {function.__qualname__}: {error}") from None
+        raise NoSourceError(f"no source for {function.__qualname__}: {error}") from None
     module = ast.parse(textwrap.dedent("".join(lines)))
     tree = module.body[0]
     if not isinstance(tree, ast.FunctionDef) or tree.name != function.__name__:

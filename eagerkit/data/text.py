@@ -9,6 +9,7 @@ import gzip
 import os
 import zlib
 
+from eagerkit.arguments import size, whole_number
 from eagerkit.data.dataset import Dataset
 from eagerkit.errors import InvalidArgumentError, NotFoundError
 from eagerkit.tensor import Tensor
@@ -59,6 +60,20 @@ def read_lines(names, compression_type):
                 yield line.rstrip(b"\n").rstrip(b"\r")
 
 
+def _check_tuning(buffer_size, num_parallel_reads, op):
+    """TF's reading knobs, which eagerkit reads without (it reads files one at a time, all
+    of a line at once), still checked as TF checks them: whole numbers, nothing fractional."""
+    if buffer_size is not None:  # bytes to buffer; 0 is TF's default buffering
+        size(buffer_size, "buffer_size", op)
+    if num_parallel_reads is not None:
+        reads = whole_number(num_parallel_reads, "num_parallel_reads", op)
+        if reads < 1 and reads != -1:  # -1 is TF's AUTOTUNE
+            raise InvalidArgumentError(
+                f"{op}: num_parallel_reads must be >= 1, or -1 (TF's AUTOTUNE), got {reads}",
+                op=op,
+            )
+
+
 class TextLineDataset(Dataset):
     """The lines of one or more text files, each a scalar ``ek.string`` tensor.
 
@@ -81,6 +96,7 @@ class TextLineDataset(Dataset):
                 op=op,
             )
         names = file_names(filenames, op)
+        _check_tuning(buffer_size, num_parallel_reads, op)
 
         def make_iterator():
             from eagerkit.ops.creation import constant

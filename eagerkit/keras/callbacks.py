@@ -21,6 +21,7 @@ Examples
 
 import math
 
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.callback_base import HOOKS, Callback, CallbackList
 from eagerkit.keras.early_stopping import EarlyStopping
@@ -75,7 +76,7 @@ class ProgbarLogger(Callback):
         if count_mode != "steps":
             raise InvalidArgumentError(
                 f"ProgbarLogger: count_mode={count_mode!r} is not supported; eagerkit counts "
-                "steps (batches)",
+                "steps (batches), so use count_mode='steps' (or leave it out)",
                 op="ProgbarLogger",
             )
         self.stateful_metrics = set(stateful_metrics or ())
@@ -218,5 +219,11 @@ class LearningRateScheduler(Callback):
             print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {rate}.")
 
     def on_epoch_end(self, epoch, logs=None):
+        if logs is not None and not isinstance(logs, dict):
+            raise InvalidArgumentError(
+                f"LearningRateScheduler.on_epoch_end: logs must be a dict of the epoch's "
+                f"metrics (or None), got {describe(logs)}; pass logs={{'loss': ...}}",
+                op="on_epoch_end",
+            )
         if logs is not None:
             logs["lr"] = float(self.model.optimizer.learning_rate)

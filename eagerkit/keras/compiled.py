@@ -145,7 +145,7 @@ class CompiledLoss:
                 raise InvalidArgumentError(
                     f"Target data is missing for output '{self.output_names[i]}'. Your model "
                     f"was compiled with a loss for it, and therefore expects target data for "
-                    "it in fit() / evaluate()",
+                    "it in fit() / evaluate(): pass y, the targets",
                     op="fit",
                 )
             y = compile_utils.aligned(targets[i], outputs[i])

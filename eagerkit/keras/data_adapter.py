@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 
 from eagerkit import nest
+from eagerkit.arguments import describe
 from eagerkit.data.dataset import Dataset
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -225,7 +226,7 @@ def _host_arrays(value, what):
     """``value``'s arrays as numpy arrays, in the same structure (None stays None)."""
     if value is None:
         return None
-    if _numbers_only(value):
+    if numbers_only(value):
         try:
             value = np.asarray(value)
         except ValueError:  # numpy's "inhomogeneous shape": rows of different lengths
@@ -238,7 +239,7 @@ def _host_arrays(value, what):
     return nest.pack_sequence_as(value, leaves)
 
 
-def _numbers_only(value):
+def numbers_only(value):
     """A (nested) list of plain numbers is one array, not several inputs."""
     return isinstance(value, (list, tuple)) and all(
         isinstance(leaf, numbers.Number) for leaf in nest.flatten(value)
@@ -246,13 +247,13 @@ def _numbers_only(value):
 
 
 def _numpy(value, what="y"):
-    if isinstance(value, Tensor):
-        return np.asarray(value.numpy())
-    array = np.asarray(value)
-    if array.ndim == 0 or array.dtype.kind not in "biuf":
+    array = np.asarray(value.numpy()) if isinstance(value, Tensor) else np.asarray(value)
+    numbers = isinstance(value, Tensor) or array.dtype.kind in "biuf"  # (a tensor: as it is)
+    if array.ndim == 0 or not numbers:  # (a scalar is no batch of samples)
+        shown = describe(value) if isinstance(value, Tensor) else f"{value!r:.80}"
         raise InvalidArgumentError(
-            f"{what} must hold arrays of numbers with a first (sample) axis, got "
-            f"{value!r:.80}; pass e.g. np.array(...) or a tensor",
+            f"{what} must hold arrays of numbers with a first (sample) axis, got {shown}; "
+            "pass e.g. np.array(...) or a tensor (one sample x as x[None], or [x])",
             op="fit",
         )
     return array

@@ -17,9 +17,11 @@ Examples
 """
 
 import math
+import numbers
 import operator
 import warnings
 
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.callback_base import Callback
 
@@ -34,6 +36,17 @@ def improvement_rule(monitor, mode, caller):
         higher = monitor.endswith(("acc", "accuracy", "auc"))
         return operator.gt if higher else operator.lt
     return operator.gt if mode == "max" else operator.lt
+
+
+def _number(value, what):
+    """``value`` as a float: a number (a NaN is no threshold either)."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and not math.isnan(value):
+        return float(value)
+    raise InvalidArgumentError(
+        f"EarlyStopping: {what} must be a number, got {describe(value)}; pass e.g. "
+        f"{what}=0.001 (the least change that counts as an improvement)",
+        op="EarlyStopping",
+    )
 
 
 def missing(caller, monitor, logs):
@@ -63,6 +76,7 @@ class EarlyStopping(Callback):
         super().__init__()
         self.monitor = monitor
         self.monitor_op = improvement_rule(monitor, mode, "EarlyStopping")
+        min_delta = _number(min_delta, "min_delta")
         self.min_delta = abs(min_delta) if self.monitor_op is operator.gt else -abs(min_delta)
         self.patience, self.verbose, self.baseline = patience, verbose, baseline
         self.restore_best_weights = restore_best_weights

@@ -5,7 +5,7 @@ Each check raises before ``fit`` changes anything, naming the argument and the f
 
 import numbers
 
-from eagerkit.errors import InvalidArgumentError
+from eagerkit.errors import InvalidArgumentError, ResourceExhaustedError
 from eagerkit.keras import data_adapter
 from eagerkit.keras.callback_base import HOOKS, CallbackList
 from eagerkit.keras.data_adapter import adapt, unpack_x_y_sample_weight
@@ -94,3 +94,52 @@ def verbosity(verbose):
 
 def whole(value, what, minimum):
     return data_adapter.whole_number(value, what, "fit", minimum)
+
+
+# Each step is a forward (and a backward) pass run from Python, a millisecond or more even
+# for the smallest model: a loop of more steps than this runs for a quarter of an hour or more.
+MAX_STEPS = 1_000_000
+
+
+def steps(value, what, caller):
+    """A count of steps (``steps``, ``steps_per_epoch``, ``validation_steps``): None, or a
+    whole number >= 1 that is not more than ``MAX_STEPS``.
+
+    Examples
+    --------
+    >>> steps(None, "steps", "evaluate"), steps(3.0, "steps", "evaluate")
+    (None, 3)
+    """
+    if value is None:
+        return None
+    count = data_adapter.whole_number(value, what, caller)
+    return planned(count, f"{what}={count:,}", caller)
+
+
+def planned(count, said, caller):
+    """``count`` steps, or a ``ResourceExhaustedError`` before the first one when there are
+    more than ``MAX_STEPS``; ``said`` is how the call asked for them (``epochs=10``)."""
+    if count > MAX_STEPS:
+        more = (
+            "to train longer, call fit again in rounds (with initial_epoch= where the last "
+            "round ended)"
+            if caller == "fit"
+            else "a Dataset that repeats forever needs steps=, a finite one may leave it out"
+        )
+        raise ResourceExhaustedError(
+            f"{caller}: {said} is more than {MAX_STEPS:,} steps; each step is a pass of the "
+            "model run from Python (a millisecond or more), so this would run for hours. "
+            f"Ask for fewer; {more}.",
+            op=caller,
+        )
+    return count
+
+
+def planned_epochs(epochs, initial_epoch, steps_per_epoch):
+    """The steps ``fit`` will run, refused when more than ``MAX_STEPS`` (an epoch whose
+    length is not known yet, a Dataset's first, counts as at least one step)."""
+    runs = max(epochs - initial_epoch, 0)
+    if steps_per_epoch is None:
+        return planned(runs, f"epochs={epochs:,}", "fit")
+    said = f"epochs={epochs:,} of {steps_per_epoch:,} steps each"
+    return planned(runs * steps_per_epoch, said, "fit")

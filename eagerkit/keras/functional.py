@@ -100,6 +100,12 @@ class Functional(Model):
     @_public
     def get_layer(self, name=None, index=None):
         """The layer called ``name`` (or at position ``index`` of ``layers``)."""
+        if name is None and index is None:
+            raise InvalidArgumentError(
+                f"get_layer: give the layer's name= (one of {[la.name for la in self._layers]}) "
+                "or its index=",
+                op="get_layer",
+            )
         if index is not None:
             count = len(self._layers)  # numpy's ints are whole numbers too, bools are not
             whole = isinstance(index, numbers.Integral) and not isinstance(index, bool)

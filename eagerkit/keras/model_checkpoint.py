@@ -22,6 +22,7 @@ import math
 import operator
 import os
 
+from eagerkit.arguments import whole_number
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.callback_base import Callback
 from eagerkit.keras.early_stopping import improvement_rule, missing
@@ -52,7 +53,8 @@ class ModelCheckpoint(Callback):
             isinstance(save_freq, bool) or not isinstance(save_freq, int) or save_freq < 1
         ):
             raise InvalidArgumentError(
-                f"Unrecognized save_freq: {save_freq!r}; use 'epoch' or a whole number of batches",
+                f"ModelCheckpoint: Unrecognized save_freq: {save_freq!r}; use 'epoch' or a whole "
+                "number of batches",
                 op="ModelCheckpoint",
             )
         self.filepath = os.fspath(filepath)
@@ -75,6 +77,7 @@ class ModelCheckpoint(Callback):
                 self._save(self._epoch, logs, batch)
 
     def on_epoch_end(self, epoch, logs=None):
+        epoch = whole_number(epoch, "epoch", "ModelCheckpoint.on_epoch_end")  # it names a file
         if self.save_freq == "epoch":
             self._save(epoch, logs)
 

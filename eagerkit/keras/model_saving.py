@@ -27,6 +27,7 @@ True
 import json
 import os
 
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.keras import builtin_objects, compile_config, model_files
 from eagerkit.keras.serialization import (
@@ -35,6 +36,7 @@ from eagerkit.keras.serialization import (
     serialize_keras_object,
 )
 from eagerkit.keras.taking_back import naming_the_call
+from eagerkit.tensor import Tensor
 from eagerkit.train.checkpoint import Checkpoint
 
 _HDF5 = (".h5", ".hdf5")
@@ -62,14 +64,16 @@ class ModelSaving:
         if by_name or skip_mismatch:
             raise UnimplementedError(
                 "load_weights: by_name and skip_mismatch apply to HDF5 files, which eagerkit "
-                "does not read; a checkpoint matches weights by the attributes that hold them",
+                "does not read; a checkpoint matches weights by the attributes that hold them, "
+                f"so drop by_name={by_name!r:.30} and skip_mismatch={skip_mismatch!r:.30}",
                 op="load_weights",
             )
         status = _checkpoint(self).read(path)
         if self.variables and not any(id(v) in status._matched for v in self.variables):
             raise InvalidArgumentError(
                 f"load_weights: no value in {path} matches this model's weights (nothing was "
-                "changed); restore into a model built the same way as the saved one",
+                "changed); load them into a model built the same way as the saved one, and check "
+                "the path",
                 op="load_weights",
             )
         return status
@@ -102,6 +106,12 @@ class ModelSaving:
 
     def build(self, input_shape):
         """Remember the input shape of the first call (a saved model is rebuilt with it)."""
+        if isinstance(input_shape, Tensor) and not input_shape.dtype.is_integer:
+            raise InvalidArgumentError(
+                f"build: input_shape must be a shape, sizes such as (None, 3), got "
+                f"{describe(input_shape)}; pass the shape of an input (x.shape), not the input",
+                op="build",
+            )
         vars(self)["_build_input_shape"] = _json_shape(input_shape)
 
 
@@ -141,7 +151,9 @@ def model_from_json(json_string, custom_objects=None):
         config = json.loads(json_string)
     except (TypeError, ValueError) as error:
         raise InvalidArgumentError(
-            f"model_from_json: not JSON ({error})", op="model_from_json"
+            f"model_from_json: json_string is not JSON ({error}); pass the string "
+            "model.to_json() returned",
+            op="model_from_json",
         ) from None
     return deserialize_keras_object(config, builtin_objects.layers(), custom_objects, "layer")
 
@@ -155,8 +167,8 @@ def clone_model(model, input_tensors=None, clone_function=None):
     """A new model like ``model`` (same config) with fresh weights, as Keras clones."""
     if input_tensors is not None or clone_function is not None:
         raise UnimplementedError(
-            "clone_model: input_tensors and clone_function are not supported; clone_model("
-            "model) rebuilds the model from its config",
+            "clone_model: input_tensors and clone_function are not supported; call "
+            "clone_model(model) alone: it rebuilds the model from its config",
             op="clone_model",
         )
     return model_from_config(serialize_keras_object(model))
@@ -188,7 +200,10 @@ def _checked_path(filepath, save_format, caller):
             op=caller,
         )
     if not path:
-        raise InvalidArgumentError(f"{caller}: filepath is empty", op=caller)
+        raise InvalidArgumentError(
+            f"{caller}: filepath is empty; pass the path to write or read (e.g. 'weights/ckpt')",
+            op=caller,
+        )
     return path
 
 

@@ -90,6 +90,12 @@ class Network(Layer):
         ('b', 'a')
         """
         layers = self.layers
+        if name is None and index is None:
+            raise InvalidArgumentError(
+                f"get_layer: give the layer's name= (one of {[la.name for la in layers]}) or "
+                "its index=",
+                op="get_layer",
+            )
         if index is not None:
             whole = isinstance(index, numbers.Integral) and not isinstance(index, bool)
             if not whole or not -len(layers) <= index < len(layers):
@@ -105,7 +111,7 @@ class Network(Layer):
         names = ", ".join(repr(layer.name) for layer in layers)
         raise InvalidArgumentError(
             f"get_layer: model '{self.name}' has no layer named {name!r}. Its layers are: "
-            f"{names or 'none'}",
+            f"{names or 'none'}; pass one of those names, or index=",
             op="get_layer",
         )
 

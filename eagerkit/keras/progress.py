@@ -29,7 +29,7 @@ import math
 import os
 import sys
 
-from eagerkit.arguments import whole_number
+from eagerkit.arguments import describe, whole_number
 from eagerkit.errors import InvalidArgumentError
 
 WIDTH = 30  # characters of the bar between the brackets, as Keras draws it
@@ -72,10 +72,9 @@ class Progbar:
     def update(self, current, values=None, finalize=None):
         """Show progress at step ``current`` with ``values`` (pairs, or a dict)."""
         current = _count(current, "current", "Progbar.update")
-        pairs = list(values.items()) if isinstance(values, dict) else list(values or [])
+        pairs = _pairs(values, "Progbar.update")  # all checked before any is counted
         steps = max(current - self._seen_so_far, 1)
         for name, value in pairs:
-            value = float(value)
             if name in self.stateful_metrics:
                 self._values[name] = value
             else:
@@ -151,6 +150,26 @@ def _new_live_line(target, interval, bar_format):
         mininterval=interval,
         dynamic_ncols=False,
         bar_format=bar_format,  # the first line drawn is already Keras'
+    )
+
+
+def _pairs(values, caller):
+    """``values`` as ``(name, number)`` pairs: a dict or a list of pairs (None: none)."""
+    pairs = list(values.items()) if isinstance(values, dict) else values
+    if pairs is None:
+        return []
+    if isinstance(pairs, (list, tuple)) and all(
+        isinstance(pair, (list, tuple)) and len(pair) == 2 and isinstance(pair[0], str)
+        for pair in pairs
+    ):
+        try:
+            return [(name, float(value)) for name, value in pairs]
+        except (TypeError, ValueError):  # a value that is no single number
+            pass
+    raise InvalidArgumentError(
+        f"{caller}: values must be (name, number) pairs, got {describe(values)}; pass e.g. "
+        "[('loss', 0.5)] or {'loss': 0.5}",
+        op=caller,
     )
 
 

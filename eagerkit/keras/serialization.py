@@ -24,6 +24,7 @@ Examples
 import contextlib
 import inspect
 
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 
 _REGISTERED = {}  # "Package>Name" -> class or function
@@ -56,12 +57,15 @@ def register_keras_serializable(package="Custom", name=None):
     def decorator(obj):
         if inspect.isclass(obj) and not hasattr(obj, "get_config"):
             raise InvalidArgumentError(
-                f"Cannot register a class that does not have a get_config() method: {obj!r}",
+                "register_keras_serializable: Cannot register a class that does not have a "
+                f"get_config() method: {obj!r}; add get_config() (a Layer subclass has one)",
                 op="register_keras_serializable",
             )
-        if not callable(obj):
+        if not callable(obj) or not hasattr(obj, "__name__"):  # (a layer object is callable)
+            given = f"a {type(obj).__name__} object" if callable(obj) else describe(obj)
             raise InvalidArgumentError(
-                f"register_keras_serializable registers classes and functions, got {obj!r}",
+                f"register_keras_serializable registers classes and functions, got {given}; "
+                "put @register_keras_serializable() above a class or a def",
                 op="register_keras_serializable",
             )
         registered = f"{package}>{name or obj.__name__}"
@@ -80,10 +84,22 @@ def get_registered_name(obj):
 def get_registered_object(name, custom_objects=None, module_objects=None):
     """The class or function called ``name`` (see the module's docstring for the order),
     or None."""
-    for table in (custom_objects or {}, *reversed(_SCOPES), _REGISTERED, module_objects or {}):
+    custom_objects = checked_custom_objects(custom_objects, "get_registered_object")
+    for table in (custom_objects, *reversed(_SCOPES), _REGISTERED, module_objects or {}):
         if name in table:
             return table[name]
     return None
+
+
+def checked_custom_objects(custom_objects, caller):
+    """``custom_objects`` as a dict (None: an empty one); anything else is refused."""
+    if custom_objects is None or isinstance(custom_objects, dict):
+        return custom_objects or {}
+    raise InvalidArgumentError(
+        f"{caller}: custom_objects must be a dict of name -> class or function, got "
+        f"{describe(custom_objects)}; pass e.g. custom_objects={{'MyLayer': MyLayer}}",
+        op=caller,
+    )
 
 
 def get_custom_objects():
@@ -143,9 +159,9 @@ def serialize_keras_object(obj):
     if hasattr(obj, "get_config") and not inspect.isclass(obj):
         return {"class_name": get_registered_name(type(obj)), "config": obj.get_config()}
     raise InvalidArgumentError(
-        f"cannot write {obj!r:.100} into a config: only numbers, strings, functions and "
-        "objects with get_config() can be saved. Register a custom class or function with "
-        "@ek.keras.saving.register_keras_serializable()",
+        f"serialize_keras_object: cannot write {obj!r:.100} into a config: only numbers, "
+        "strings, functions and objects with get_config() can be saved. Register a custom "
+        "class or function with @ek.keras.saving.register_keras_serializable()",
         op="serialize_keras_object",
     )
 
@@ -160,8 +176,9 @@ def _function_name(function):
     name = builtin_objects.function_name(function) or getattr(function, "__name__", None)
     if name is None or not name.isidentifier():
         raise InvalidArgumentError(
-            f"cannot write the function {function!r} into a config: a saved model names its "
-            "functions, and a lambda has no name. Use a def'd function, registered with "
+            f"serialize_keras_object: cannot write the function {function!r} into a config: a "
+            "saved model names its functions, and a lambda has no name. Use a def'd function, "
+            "registered with "
             "@ek.keras.saving.register_keras_serializable() (or given to load_model in "
             "custom_objects=), or a built-in one by name (e.g. activation='relu')",
             op="serialize_keras_object",
@@ -174,21 +191,26 @@ def deserialize_keras_object(
 ):
     """The object a config describes: a name gives the class or function it names; a
     ``{"class_name", "config"}`` dict gives ``cls.from_config(config)``."""
+    custom_objects = checked_custom_objects(custom_objects, "deserialize_keras_object")
     if config is None or isinstance(config, (bool, int, float)):
         return config
     if isinstance(config, str):
-        return lookup(config, printable_module_name, custom_objects, module_objects)
+        return lookup(config, printable_module_name, custom_objects, module_objects, _CALLER)
     if not (isinstance(config, dict) and "class_name" in config and "config" in config):
         raise InvalidArgumentError(
-            f"Could not interpret serialized {printable_module_name}: {config!r:.200}; a "
-            'config is a name or a dict {"class_name": ..., "config": {...}}',
+            f"deserialize_keras_object: Could not interpret serialized {printable_module_name}: "
+            f"{config!r:.200}; pass "
+            'a name, or a dict {"class_name": ..., "config": {...}} as get_config() writes it',
             op="deserialize_keras_object",
         )
-    cls = lookup(config["class_name"], printable_module_name, custom_objects, module_objects)
+    cls = lookup(
+        config["class_name"], printable_module_name, custom_objects, module_objects, _CALLER
+    )
     if not isinstance(config["config"], dict):
         raise InvalidArgumentError(
-            f"the config of {printable_module_name} '{config['class_name']}' must be a dict, "
-            f"got {config['config']!r:.100}",
+            f"deserialize_keras_object: the config of {printable_module_name} "
+            f"'{config['class_name']}' must be a dict, got {config['config']!r:.100}; pass "
+            "what get_config() returned",
             op="deserialize_keras_object",
         )
     with custom_object_scope(custom_objects or {}):  # nested configs see them too
@@ -198,14 +220,20 @@ def deserialize_keras_object(
         return cls.from_config(config["config"])
 
 
-def lookup(name, printable_module_name="object", custom_objects=None, module_objects=None):
-    """The class or function ``name`` names, or Keras' "Unknown ..." error."""
+_CALLER = "deserialize_keras_object"
+
+
+def lookup(
+    name, printable_module_name="object", custom_objects=None, module_objects=None, caller=None
+):
+    """The class or function ``name`` names, or Keras' "Unknown ..." error (naming
+    ``caller``, the public call that looked it up, when given)."""
     found = get_registered_object(name, custom_objects, module_objects)
     if found is None:
         raise InvalidArgumentError(
-            f"Unknown {printable_module_name}: '{name}'. Please ensure you are using a "
-            "`keras.utils.custom_object_scope` and that this object is included in the "
-            "scope, pass it in custom_objects=, or register it with "
+            f"{caller + ': ' if caller else ''}Unknown {printable_module_name}: '{name}'. "
+            "Please ensure you are using a `keras.utils.custom_object_scope` and that this "
+            "object is included in the scope, pass it in custom_objects=, or register it with "
             "@keras.saving.register_keras_serializable(). See "
             "https://www.tensorflow.org/guide/keras/save_and_serialize"
             "#registering_the_custom_object for details.",

@@ -20,15 +20,19 @@ Examples
 import numpy as np
 
 from eagerkit import nest
+from eagerkit.arguments import describe
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import compiled, data_adapter
 from eagerkit.keras.data_adapter import adapt, unpack_x_y_sample_weight
-from eagerkit.keras.taking_back import all_or_nothing
+from eagerkit.keras.taking_back import all_or_nothing, naming_the_call
 from eagerkit.tape import GradientTape
+from eagerkit.tensor import Tensor, convert_to_tensor
 
 
 class Steps:
     """Keras' batch-level methods (``Training`` builds its loops on them)."""
 
+    @naming_the_call  # called directly, its errors lead with the user's call, as fit's do
     def train_step(self, data):
         """One training step on ``data`` = ``(x, y, sample_weight)``; returns the logs."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
@@ -40,6 +44,7 @@ class Steps:
         self.optimizer.apply_gradients(zip(gradients, variables, strict=True))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
+    @naming_the_call
     def test_step(self, data):
         """One evaluation step: the loss and metrics of a batch, no update."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
@@ -55,6 +60,7 @@ class Steps:
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
         """The batch's total loss: the compiled one plus those layers added."""
         state = self._compile_state("compute_loss")
+        y_pred = _predictions(y_pred)  # checked before the compiled loss learns its outputs
         state.ensure_built(y_pred)
         state.track_added(self._added_metrics_now())
         return state.loss(y, y_pred, sample_weight, regularization_losses=self.losses)
@@ -104,25 +110,48 @@ class Steps:
     def predict_on_batch(self, x):
         """The model's outputs on one batch, as numpy arrays."""
         data = adapt(x, None, None, None, False, None, "predict_on_batch")
-        return concatenated([self.predict_step(next(iter(_whole_batch(data))))])
+        return concatenated([self.predict_step(_whole_batch(data, "predict_on_batch"))])
 
     def _on_batch(self, step_function, x, y, sample_weight, class_weight, reset, as_dict, caller):
         self._compile_state(caller)
         data = adapt(x, y, sample_weight, None, False, class_weight, caller)
         if reset:
             self.reset_metrics()
-        logs = python_values(step_function(next(iter(_whole_batch(data)))))
+        logs = python_values(step_function(_whole_batch(data, caller)))
         if as_dict:
             return logs
         values = [logs[name] for name in self.metrics_names]
         return values[0] if len(values) == 1 else values
 
 
-def _whole_batch(data):
-    """All of ``data`` as one batch."""
+def _whole_batch(data, caller):
+    """All of ``data`` as one batch; no samples at all is refused (a step needs one)."""
     if isinstance(data, data_adapter.ArrayData):
         data.batch_size = max(data.size, 1)
-    return data.batches()
+    batch = next(iter(data.batches()), None)
+    if batch is None:
+        raise InvalidArgumentError(
+            f"{caller}: the batch is empty (its first, sample axis has size 0); give at least "
+            "one sample",
+            op=caller,
+        )
+    return batch
+
+
+def _predictions(y_pred):
+    """``y_pred`` as the model's outputs: a tensor, or a list or dict of them (numpy arrays
+    and a list of numbers become tensors); anything else is refused, naming what it is."""
+    if data_adapter.numbers_only(y_pred) or isinstance(y_pred, np.ndarray):
+        y_pred = convert_to_tensor(y_pred)
+    leaves = nest.flatten(y_pred)
+    if leaves and all(isinstance(leaf, (Tensor, np.ndarray)) for leaf in leaves):
+        return nest.pack_sequence_as(y_pred, [convert_to_tensor(leaf) for leaf in leaves])
+    raise InvalidArgumentError(
+        f"compute_loss: y_pred must be the model's outputs on a batch, a tensor (or a list "
+        f"or dict of them, one per output), got {describe(y_pred)}; pass y_pred = model(x), "
+        "as train_step does",
+        op="compute_loss",
+    )
 
 
 def python_values(logs):

@@ -90,11 +90,14 @@ class Training(Steps):
         verbose = fit_arguments.verbosity(verbose)
         epochs = fit_arguments.whole(epochs, "epochs", 0)
         initial_epoch = fit_arguments.whole(initial_epoch, "initial_epoch", 0)
+        steps_per_epoch = fit_arguments.steps(steps_per_epoch, "steps_per_epoch", "fit")
+        validation_steps = fit_arguments.steps(validation_steps, "validation_steps", "fit")
         data = adapt(x, y, sample_weight, batch_size, shuffle, class_weight, "fit")
         data, validation = fit_arguments.with_validation(
             data, validation_data, validation_split, validation_batch_size or batch_size
         )
         batches = EpochBatches(data, steps_per_epoch, epochs)
+        fit_arguments.planned_epochs(epochs, initial_epoch, batches.steps)  # before any work
         callbacks = fit_arguments.callback_list(
             callbacks, self, verbose, epochs, batches.steps, history=True
         )
@@ -147,6 +150,7 @@ class Training(Steps):
         or (``return_dict``) a dict."""
         self._compile_state("evaluate")
         verbose = fit_arguments.verbosity(verbose)
+        steps = fit_arguments.steps(steps, "steps", "evaluate")
         data = adapt(x, y, sample_weight, batch_size, False, None, "evaluate")
         steps_known = data.steps if steps is None else steps
         callbacks = fit_arguments.callback_list(callbacks, self, verbose, 1, steps_known)
@@ -161,6 +165,7 @@ class Training(Steps):
         """The model's outputs on ``x`` (arrays or a Dataset), batch by batch, as numpy
         arrays (a list or dict of them for several outputs)."""
         verbose = fit_arguments.verbosity(verbose)
+        steps = fit_arguments.steps(steps, "steps", "predict")
         data = adapt(x, None, None, batch_size, False, None, "predict")
         batches = EpochBatches(data, steps, 1, "predict")
         callbacks = fit_arguments.callback_list(callbacks, self, verbose, 1, batches.steps)

@@ -7,8 +7,9 @@ devices: ``x (cpu) -> x.gpu() -> ... -> loss`` gives ``dloss/dx`` on the CPU.
 
 from eagerkit import dispatch
 from eagerkit.arguments import size
-from eagerkit.devices import get_device
+from eagerkit.devices import get_device, scope_device
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.ops import shape
 from eagerkit.registry import defop
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -48,6 +49,34 @@ def _run_copy(x, *, target, source=None):
 
 
 _copy.op.call = _run_copy  # what VJPs on Tensors call, as xp.copy_to_device(g, ...)
+
+
+def identity(input, name=None):  # noqa: A002 - TF's argument name
+    """The same value, as a new tensor, recorded (the gradient passes through).
+
+    Inside an ``ek.device(...)`` block, a tensor from another device is copied there, as
+    TF places ``tf.identity`` by its enclosing ``tf.device`` (TF's way to copy a tensor to
+    a device); other ops still run where their inputs are. Outside a block it stays put.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> _ = ek.devices.enable_simulated_gpu(as_gpu=True)
+    >>> x = ek.constant([1.0, 2.0])
+    >>> with ek.device("/gpu:0"):
+    ...     y = ek.identity(x)  # copied, as x.gpu() would
+    >>> y.device.endswith(("GPU:0", "SIM:0")), ek.identity(y).device == y.device
+    (True, True)
+    """
+    scope = scope_device()
+    if (
+        isinstance(input, Tensor)
+        and scope is not None
+        and input._device is not scope
+        and input._data.dtype.kind != "O"  # strings live on the CPU, as in TF
+    ):
+        return _run_copy(input, target=scope)
+    return shape.identity(input, name=name)
 
 
 def copy_to_device(x, device):

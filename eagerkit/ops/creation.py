@@ -15,7 +15,7 @@ from eagerkit.devices import CPU, current_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.graph.dynamic_ops import follows_inputs
 from eagerkit.limits import check_tensor
-from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.tensor import Tensor, constant_of, convert_to_tensor
 
 
 def _shape(shape, op="shape", dtype=dtypes.float32):
@@ -45,7 +45,10 @@ def constant(value, dtype=None, shape=None, name=None):
     >>> ek.constant(0.0, shape=[2])
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0., 0.], dtype=float32)>
     """
-    tensor = convert_to_tensor(value, dtype=dtype)
+    if isinstance(value, Tensor):
+        tensor = convert_to_tensor(value, dtype=dtype)
+    else:  # a list holding tensors is read, not packed: TF's constant is not differentiable
+        tensor = constant_of(value, dtype)
     if shape is None:
         return tensor
     shape = _shape(shape, "constant")

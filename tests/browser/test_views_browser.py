@@ -90,12 +90,22 @@ def _check_curve(curve, page):
     assert re.match(r"epoch \d\n", text) and "loss" in text and "val_loss" in text, text
     _shot(curve, "views_loss_curve_hover.png")
     page.mouse.move(0, 0)
+    slider = curve.locator(".ek-smoothing")
+    slider.fill("0.6")
+    assert slider.evaluate("(input) => input.value") == "0.6"
+    # The kernel hears the log box and redraws the saved picture, so the output (view and
+    # all) is drawn anew: wait for the new view, which keeps the smoothing chosen before.
+    curve.evaluate("(root) => { root.dataset.before = 'log'; }")
     curve.locator(".ek-log").check()
-    curve.locator(".ek-smoothing").fill("0.6")
+    page.wait_for_function(
+        "() => document.querySelector('.eagerkit-loss').dataset.before === undefined",
+        timeout=KERNEL_WAIT_MS,
+    )
+    settle(page)
+    assert curve.locator(".ek-smoothing").input_value() == "0.6"
     loss = curve.locator("svg.ek-panel[data-panel=loss]")
     label = loss.locator("text.ek-axis-label")
     expect(label).to_contain_text("log scale", timeout=KERNEL_WAIT_MS)
-    settle(page)
     labels = _tick_labels(loss.locator("text.ek-tick-y"))
     assert labels and all(re.fullmatch(r"0\.0?[125]|[125]", label) for label in labels), labels
     _shot(curve, "views_loss_curve_log_smoothed.png")

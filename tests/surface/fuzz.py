@@ -6,6 +6,7 @@ is applied to, and "leave the last argument out". ``attempt`` makes the call and
 the outcome (``Outcome.kind``), the same way for the test and for a census of the surface.
 """
 
+import inspect
 import math
 import numbers
 from dataclasses import dataclass
@@ -177,7 +178,8 @@ def _judge_error(surface, error, entry, parameter, value, kind, before, watched)
     words = {parameter} if kind == MISSING else verdict.words_for(value, parameter)
     if surface.table[entry.name].raises is not None or not parameter:
         words = None  # it fails by design whatever the argument (a base class's method)
-    found = verdict.problems(error, call_names(entry), words, surface.internal_names())
+    internal = surface.internal_names() - _parameter_names(entry)  # its own are public
+    found = verdict.problems(error, call_names(entry), words, internal)
     text = f"{type(error).__name__}: {str(error)[:300]}"
     if not found:
         return Outcome("clean error")
@@ -186,6 +188,15 @@ def _judge_error(surface, error, entry, parameter, value, kind, before, watched)
     if found[0].startswith("Python's words"):
         return Outcome("Python's words", f"{'; '.join(found)} in {text}")
     return Outcome("unclear error", f"{'; '.join(found)} in {text}")
+
+
+def _parameter_names(entry):
+    """The names of the call's parameters: a message may name them (clone_model's
+    ``input_tensors``) even where an eagerkit helper has the same name."""
+    try:
+        return set(inspect.signature(entry.target).parameters)
+    except (TypeError, ValueError):  # a builtin without a signature
+        return set()
 
 
 def _fraction_accepted(entry, parameter, value):

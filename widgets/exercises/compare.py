@@ -92,6 +92,8 @@ def _kind_problem(answer, expected, what, expect):
             if isinstance(answer, str)
             else f"{what} is a {describe(answer)}; a string is expected"
         )
+    if answer is None:
+        return _none_problem(what)
     numberlike = (Tensor, np.ndarray, np.number, int, float, bool, np.bool_)
     if not isinstance(answer, numberlike) and not _nested_numbers(answer):
         return f"{what} is a {describe(answer)}; a number or a tensor is expected"
@@ -102,6 +104,16 @@ def _kind_problem(answer, expected, what, expect):
     if expect.kind == "float" and (isinstance(answer, bool) or not isinstance(answer, float)):
         return f"{what} is a {describe(answer)}; a Python float is expected{expect.said()}"
     return None
+
+
+def _none_problem(what, plural=False):
+    """None where a value belongs: most often a gradient with no path back to its source."""
+    they = "are they gradients" if plural else "is it a gradient"
+    return (
+        f"{what} {'are' if plural else 'is'} None: is a return missing, or {they} that came "
+        "out None (was the source watched, and did every op on the way run inside the tape's "
+        "with block, with ek ops?)"
+    )
 
 
 def _nested_numbers(value):
@@ -186,6 +198,10 @@ def _sequence_differences(answer, expected, what, expect, items, close):
         return [f"{what} is a {describe(answer)}; a list of {len(expected)} items is expected"]
     if len(answer) != len(expected):
         return [f"{what} has {len(answer)} items but {len(expected)} are expected"]
+    nones = [i for i, got in enumerate(answer) if got is None]
+    if len(nones) > 1:  # one sentence for all: the reason is the same
+        names = " and ".join(items[i] if items else f"item {i}" for i in nones)
+        return [_none_problem(f"{names} in {what}", plural=True)]
     problems = []
     for i, (got, want) in enumerate(zip(answer, expected, strict=True)):
         item = f"{items[i]} in {what}" if items else f"item {i} of {what}"

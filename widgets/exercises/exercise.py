@@ -187,7 +187,24 @@ class ValueExercise(Exercise):
 
     def judge(self, answer, draw):
         want = self.expected()
-        return self.verdict(differences(answer, want, expect=self.expect, items=self.items))
+        problems = differences(answer, want, expect=self.expect, items=self.items)
+        return self.verdict(problems + (_stopped_part_way() if problems else []))
+
+
+def _stopped_part_way():
+    """A value left by a cell that raised part way is explained by why it stopped: the cell
+    run just before the check, as IPython keeps it (``last_execution_result``)."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    result = getattr(shell, "last_execution_result", None)
+    error = getattr(result, "error_in_exec", None)
+    if error is None:
+        return []
+    return [
+        f"the cell run before this check stopped part way, with {type(error).__name__}: "
+        f"{short(error, 240)} (the values above are what it left)"
+    ]
 
 
 class CustomExercise(Exercise):

@@ -38,6 +38,8 @@ class FunctionExercise(Exercise):
         never makes, or, when it makes them all, ``combined`` (how they go together, in words).
     advice : what to look at when the answer returns None, raises or returns the wrong kind
         of thing (a tuple for a tensor), in the section's words.
+    explain : ``explain(args, got) -> [lines]``, what a wrong value most likely means, in the
+        section's words (a fan-out summed wrong, a model not built), never the value asked for.
     vjp_advice : what to compare a VJP the student wrote with, when it is blamed.
     """
 
@@ -61,6 +63,7 @@ class FunctionExercise(Exercise):
         quantities=None,
         combined=None,
         advice=None,
+        explain=None,
         vjp_advice=None,
         **kwargs,
     ):
@@ -71,7 +74,7 @@ class FunctionExercise(Exercise):
         self.names = list(inspect.signature(reference).parameters)
         self.upstream = upstream or (lambda draw, shape: draw.upstream(shape))
         self.quantities, self.combined, self.advice = quantities or {}, combined, advice
-        self.vjp_advice = vjp_advice
+        self.vjp_advice, self.explain = vjp_advice, explain
 
     def values_asked(self, draw):
         return [self.reference(*[_as_input(a) for a in case]) for case in self.inputs(draw)]
@@ -97,7 +100,8 @@ class FunctionExercise(Exercise):
                 return self.result("wrong", [_returned_none(call), *self._advice()])
             problems = differences(got, want, what=call, expect=self.expect, items=self.items)
             if problems:
-                problems += self._factor_on_every_input(fn, cases, got)
+                explained = self.explain(args, got) if self.explain else []
+                problems += explained or self._factor_on_every_input(fn, cases, got)
                 return self._wrong_value(fn, args, problems, got, want, right_before)
             if self.order:
                 result = self._gradients(fn, args, call, want, draw)
@@ -152,7 +156,7 @@ class FunctionExercise(Exercise):
                 return []
             ratios.append(mine / theirs)
         c = ratios[0]
-        if abs(abs(c) - 1) < 1e-3 or not np.allclose(ratios, c, rtol=1e-3):
+        if c == 0 or abs(abs(c) - 1) < 1e-3 or not np.allclose(ratios, c, rtol=1e-3):
             return []
         return [
             f"on each of the {len(ratios)} inputs your result is the right one times the same "

@@ -20,6 +20,23 @@ def _no_tape(fn, seen, args):
     return []
 
 
+def _fan_out(args, got):
+    """When df/db alone is wrong, the usual reason: b's two uses, not summed."""
+    a, b = args
+    try:
+        da, db = (float(v) for v in got)
+    except (TypeError, ValueError):  # not two numbers: the message says what it is
+        return []
+    want_da, want_db = _by_tape(a, b)
+    if np.isclose(da, want_da, rtol=1e-4) and not np.isclose(db, want_db, rtol=1e-4):
+        return [
+            "b fans out: it is used twice, in the add and in the multiply. A value used "
+            "twice gets the sum of the contributions that reach it along each use (the "
+            "multiply sends each input the other input, times g)"
+        ]
+    return []
+
+
 FunctionExercise(
     "2.1",
     "The sweep by hand",
@@ -30,6 +47,7 @@ FunctionExercise(
     order=0,
     items=["df/da", "df/db"],
     mechanism=_no_tape,
+    explain=_fan_out,
     template="def sweep_by_hand(a, b): ...",
     hints=[
         "Draw the tape: one add, then one multiply. b is used twice: fan-out.",

@@ -7,6 +7,7 @@ import eagerkit as ek
 from .compare import Expect, differences
 from .exercise import CustomExercise, student_code
 from .function_exercise import FunctionExercise
+from .observe import Observation
 from .text import number
 
 
@@ -52,13 +53,20 @@ def _judge_step_b_only(step_b_only, draw):
     what it did to them with one step of gradient descent on b alone."""
     start_a, start_b = (float(v) for v in draw.floats((2,), -4.0, 6.0, avoid=(3.0,)))
     a, b = ek.Variable(start_a, name="a"), ek.Variable(start_b, name="b")
-    with student_code("in step_b_only(a, b)"):
+    seen = Observation()
+    with student_code("in step_b_only(a, b)"), seen.watching():
         got = step_b_only(a, b)
     want_b = start_b - 0.1 * 2.0 * (start_b - 3.0)
     what = f"step_b_only(a, b) from a = {number(start_a)}, b = {number(start_b)}"
     problems = differences(got, [start_a, want_b], what=what, items=["a", "b"], expect=_FLOATS)
     if problems:
-        return problems
+        return problems + _how_b_moved(got, start_a, start_b, want_b)
+    if not seen.used_tapes():  # minimize and apply_gradients take a tape's gradient too
+        return [
+            "the numbers are right, but no gradient was computed: your step is a formula "
+            "derived by hand. The section's mechanism is the optimizer's minimize with "
+            "var_list (or a tape's gradient, applied to b): use it, so that it works for any loss"
+        ]
     moved = [
         name
         for name, v, want in (("a", a, start_a), ("b", b, want_b))
@@ -70,6 +78,27 @@ def _judge_step_b_only(step_b_only, draw):
             "one step leaves it: the step must change the variables"
         ]
     return []
+
+
+def _how_b_moved(got, start_a, start_b, want_b):
+    """With a left alone, how b's step compares with one step of gradient descent: the
+    wrong way (a sign), or the right way but not as far (a learning rate)."""
+    try:
+        got_a, got_b = (float(v) for v in got)
+    except (TypeError, ValueError):  # not two numbers: the message says what it is
+        return []
+    moved, step = got_b - start_b, want_b - start_b
+    if not np.isclose(got_a, start_a, rtol=1e-4) or abs(moved) < 1e-6:
+        return []
+    if moved * step < 0:
+        return [
+            "b moved the wrong way, up the loss: a step of gradient descent goes against the "
+            "loss's gradient with respect to b (mind the sign)"
+        ]
+    return [
+        f"b moved the right way, but {number(moved / step)} times as far as one step with "
+        "learning rate 0.1 goes: is the learning rate the one the exercise gives?"
+    ]
 
 
 _FLOATS = Expect(kind="float", quote="returns [float(a), float(b)] after the step")

@@ -24,6 +24,29 @@ def _built_with_tanh(fn, seen, args):
     return []
 
 
+def _what_was_counted(args, got):
+    """The usual slips of a count, named without the count asked for."""
+    (hidden,) = args
+    if isinstance(got, bool) or not isinstance(got, (int, np.integer)):
+        return []  # not a whole number: the message says what it is
+    if got == 0:
+        return [
+            "your model has no variables yet: a model makes them when it is first called, "
+            "so build it with one call on a batch of images before counting"
+        ]
+    if got == 64 * hidden + hidden * 10:
+        return [
+            "that counts the kernels alone: every Dense layer has a bias too, and each of "
+            "its elements is a parameter"
+        ]
+    if 0 < got <= 8:
+        return [
+            "that looks like the number of variables, not of their elements: count every "
+            "element of every variable (its shape says how many)"
+        ]
+    return []
+
+
 FunctionExercise(
     "7.1",
     "Count the parameters",
@@ -36,6 +59,7 @@ FunctionExercise(
     order=0,
     expect=Expect(kind="int", quote="as a Python int"),
     mechanism=_built_with_tanh,
+    explain=_what_was_counted,
     template="def count_parameters(hidden): ...",
     hints=[
         "Copy the MLP, give its hidden layer `hidden` units and tanh, and call the model "

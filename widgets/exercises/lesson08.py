@@ -40,16 +40,49 @@ def _judge_resume(resume, draw):
         checkpoint = ek.train.Checkpoint(model=trained, optimizer=optimizer, step=step)
         path = checkpoint.save(f"{directory}/ckpt")
         fresh = _small_model()
-        with student_code("in resume(model, path)"):
+        with student_code("in resume(model, path)"), _Restores() as restores:
             got_step = resume(fresh, path)
             predicted = fresh(images)
     if not np.allclose(predicted.numpy(), trained(images).numpy(), rtol=1e-4, atol=1e-5):
         return [
             "the model you resumed predicts differently from the run that was saved: its "
-            "weights were not restored. Are the names in your Checkpoint(...) the ones the "
-            "run was saved with (model=..., optimizer=..., step=...)?"
+            "weights were not restored. " + _why_not_restored(restores.objects, fresh)
         ]
     return differences(got_step, int(step), what="the step resume returned", expect=_INT)
+
+
+def _why_not_restored(restored, model):
+    """What the Checkpoints the student restored held, said against the model passed in."""
+    if not restored:
+        return "Your resume never calls restore on a Checkpoint: nothing was read from path."
+    if any(obj is model for objects in restored for obj in objects.values()):
+        return (
+            "Are the names in your Checkpoint(...) the ones the run was saved with "
+            "(model=..., optimizer=..., step=...)?"
+        )
+    return (
+        "Your Checkpoint restored into another model, not the model passed to resume: a "
+        "model made inside resume is thrown away when it returns. Restore into the model "
+        "resume is given."
+    )
+
+
+class _Restores:
+    """The objects of every ``ek.train.Checkpoint`` restored while the block runs."""
+
+    def __enter__(self):
+        self.objects, self._original = [], ek.train.Checkpoint.restore
+        original, objects = self._original, self.objects
+
+        def restore(checkpoint, *args, **kwargs):
+            objects.append(dict(checkpoint._objects))
+            return original(checkpoint, *args, **kwargs)
+
+        ek.train.Checkpoint.restore = restore
+        return self
+
+    def __exit__(self, *exc_info):
+        ek.train.Checkpoint.restore = self._original
 
 
 _INT = Expect(kind="int", quote="return the global step it was saved at, as a Python int")

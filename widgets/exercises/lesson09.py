@@ -28,10 +28,30 @@ def _matmul_on_gpu(fn, seen, args):
     gpu, where = lesson_gpu(), seen.devices_of("matmul")
     if gpu not in where:
         ran = f"ran on {', '.join(where)}" if where else "never ran (no ek.matmul)"
+        why = (
+            ". Ops run where their inputs are, and counts is on the CPU: a with "
+            "ek.device(...) block does not move an op's inputs (it places tensors made from "
+            "Python values, and copies made with ek.identity), so copy the counts to the "
+            "GPU first"
+            if where
+            else ""
+        )
         return [
             f"the values are right, but the matrix product {ran}: the exercise is a matmul "
-            f"that runs on the lesson's GPU, {_where(gpu)}"
+            f"that runs on the lesson's GPU, {_where(gpu)}{why}"
         ]
+    return []
+
+
+def _transposed(args, got):
+    """counts times its transpose: the commonest other product of counts with itself."""
+    counts = args[0].numpy().astype(np.float64)
+    try:
+        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
+    except (TypeError, ValueError):
+        return []
+    if mine.shape == counts.shape and np.allclose(mine, counts @ counts.T):
+        return ["that is counts times its transpose: the exercise is counts times counts"]
     return []
 
 
@@ -48,6 +68,7 @@ FunctionExercise(
     order=0,
     needs=[GPU],
     mechanism=_matmul_on_gpu,
+    explain=_transposed,
     quantities={"the matrix product of counts with itself (counts times counts)": _product},
     template="def product_on_gpu(counts): ...",
     hints=[

@@ -242,7 +242,12 @@ function render({ model, el }) {
       schedule();
     }
   };
-  smoothing.oninput = schedule;
+  smoothing.value = model.get("smoothing") || 0;
+  smoothing.oninput = () => {
+    model.set("smoothing", Number(smoothing.value));
+    model.save_changes(); // a view drawn again (the log box redraws the output) keeps it
+    schedule();
+  };
   logScale.onchange = () => {
     model.set("y_scale", logScale.checked ? "log" : "linear");
     model.save_changes(); // the kernel's trait, hence its PNG and the saved state, follow

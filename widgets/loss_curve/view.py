@@ -75,6 +75,9 @@ class LossCurve(LiveWidget, LossCurveCallback):
     title = traitlets.Unicode("").tag(sync=True)
     x = traitlets.Unicode("step").tag(sync=True)
     y_scale = traitlets.Enum(["linear", "log"], "linear").tag(sync=True)
+    # The browser's smoothing slider, kept here so a redrawn view (the log box redraws the
+    # output, see _redraw_picture) opens with the smoothing the student chose.
+    smoothing = traitlets.Float(0.0, min=0.0, max=0.95).tag(sync=True)
 
     def __init__(self, title="", x="step", interval=0.25, y_scale="linear"):
         if y_scale not in ("linear", "log"):

@@ -2,6 +2,9 @@
 // the line that made it) and the legend. Python joins it with the other files into one
 // module (see view.js).
 
+// "1 record", "2 records": a count with its noun, singular for one.
+const counted = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 function writeInfo(info, graph, entries, at, selected, note) {
   info.replaceChildren();
   const entry = entries[at];
@@ -14,15 +17,15 @@ function writeInfo(info, graph, entries, at, selected, note) {
   if (graph.nonfinite) html("div", "ek-info-nan", info, graph.nonfinite.text);
   if (entry.phase === "overview") {
     const sweep = graph.phase === "backward"
-      ? `after gradient(): ${graph.backward.length} steps of the reverse sweep to step through.`
+      ? `after gradient(): ${counted(graph.backward.length, "step")} of the reverse sweep to step through.`
       : "forward recorded; call tape.gradient(...) to see the reverse sweep here.";
-    html("div", "ek-info-title", info, `${graph.forward.length} records. ${sweep}`);
+    html("div", "ek-info-title", info, `${counted(graph.forward.length, "record")}. ${sweep}`);
     graph.nodes.filter((n) => n.none).forEach((n) => html("div", "ek-info-none", info, `${n.label}: gradient is None because ${n.none.text}.`));
   } else {
     const s = entry.steps[0];
     const count = entry.phase === "forward" ? graph.forward.length : graph.backward.length;
     const group = entry.group ? graph.groups.find((g) => g.id === entry.group) : null;
-    const what = group ? `${group.label}, ${entry.steps.length} records folded into one step (click its box to step into it)` : s.text;
+    const what = group ? `${group.label}, ${counted(entry.steps.length, "record")} folded into one step (click its box to step into it)` : s.text;
     const head = entry.phase === "forward" ? `forward, record ${entry.first + 1} of ${count}` : `reverse sweep, step ${entry.first + 1} of ${count} (record ${s.record + 1})`;
     html("div", "ek-info-title", info, `${head}: ${what}`);
     if (entry.phase === "backward") {
@@ -34,7 +37,7 @@ function writeInfo(info, graph, entries, at, selected, note) {
           if (gr.count > 1) html("span", "ek-fanout", line, `  (fan-out: contribution ${gr.count}, running total ${gr.total})`);
         });
       });
-      if (group && entry.steps.length > 3) html("div", "", info, `… and ${entry.steps.length - 3} more records`);
+      if (group && entry.steps.length > 3) html("div", "", info, `… and ${counted(entry.steps.length - 3, "more record")}`);
     }
   }
   if (selected) describe(html("div", "ek-selected", info), graph, selected);
@@ -44,7 +47,7 @@ function writeInfo(info, graph, entries, at, selected, note) {
 function describe(box, graph, id) {
   const group = graph.groups.find((g) => g.id === id);
   if (group) {
-    html("div", "ek-info-title", box, `${group.label}: ${group.records.length} records`);
+    html("div", "ek-info-title", box, `${group.label}: ${counted(group.records.length, "record")}`);
     if (group.where) html("div", "ek-origin", box, `made at ${group.where}`);
     return;
   }

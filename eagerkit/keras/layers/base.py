@@ -70,7 +70,8 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
         if unknown:
             raise TypeError(
                 f"{type(self).__name__}: unexpected keyword argument(s) "
-                f"{', '.join(sorted(unknown))}"
+                f"{', '.join(sorted(unknown))}; remove them, or check their spelling against "
+                f"{type(self).__name__}'s arguments"
             )
         self.name = name or unique_name(snake_case(type(self).__name__))
         self.trainable = trainable

@@ -22,6 +22,7 @@ Examples
 
 import inspect
 
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
 
@@ -62,6 +63,12 @@ class LayerConfig:
     @classmethod
     def from_config(cls, config):
         """The layer ``config`` describes: ``cls(**config)``."""
+        if not isinstance(config, dict):  # (dict() of '' or [] would make a default layer)
+            raise InvalidArgumentError(
+                f"{cls.__name__}.from_config: config must be the dict get_config() returns, "
+                f"got {describe(config)}; pass layer.get_config()",
+                op="from_config",
+            )
         config = dict(config)
         batch_shape = config.pop("batch_input_shape", None)
         if batch_shape is not None and "input_shape" not in config:

@@ -16,6 +16,7 @@ True
 
 import numpy as np
 
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor
 
@@ -30,13 +31,16 @@ class WeightLists:
     def set_weights(self, weights):
         """Give ``self.weights`` the values ``weights`` (numpy arrays, in the same order)."""
         variables = self.weights
+        given = weights
         weights = list(weights) if isinstance(weights, (list, tuple)) else None
         if weights is None or len(weights) != len(variables):
-            count = "not a list" if weights is None else f"of length {len(weights)}"
+            count = f"{describe(given)}, not a list" if weights is None else f"of {len(weights)}"
             raise InvalidArgumentError(
-                f'You called `set_weights(weights)` on layer "{self.name}" with a weight list '
+                f'You called `set_weights(weights)` on layer "{self.name}" with weights '
                 f"{count}, but the layer was expecting {len(variables)} weights "
-                f"({', '.join(v.name for v in variables) or 'it has none yet: call it once'}).",
+                f"({', '.join(v.name for v in variables) or 'it has none yet: call it once'}). "
+                "Pass a list of that many arrays in that order (layer.get_weights() gives one "
+                "to start from).",
                 op="set_weights",
             )
         arrays = []
@@ -44,15 +48,16 @@ class WeightLists:
             array = np.asarray(value.numpy() if isinstance(value, Tensor) else value)
             if array.shape != tuple(variable.shape):
                 raise InvalidArgumentError(
-                    f"Layer weight shape {tuple(variable.shape)} not compatible with provided "
-                    f"weight shape {array.shape} (weight '{variable.name}' of layer "
-                    f'"{self.name}"); nothing was changed',
+                    f"set_weights: Layer weight shape {tuple(variable.shape)} not compatible with "
+                    f"provided weight shape {array.shape} (weight '{variable.name}' of layer "
+                    f'"{self.name}"); nothing was changed. Pass arrays of the shapes '
+                    "layer.get_weights() has, in that order",
                     op="set_weights",
                 )
             if array.dtype.kind not in "biuf":
                 raise InvalidArgumentError(
                     f"set_weights: the value for '{variable.name}' holds {array.dtype} data; "
-                    "give numbers",
+                    "give arrays of numbers",
                     op="set_weights",
                 )
             arrays.append(array.astype(variable.dtype.as_numpy_dtype))

@@ -1,0 +1,21 @@
+"""Messages that explain a wrong answer in the section's words (the corpus checks them on
+real answers; these pin the wording's parts that the corpus cannot vary)."""
+
+from eagerkit.widgets.exercises.compare import differences
+
+
+def test_a_none_item_asks_whether_the_source_was_watched():
+    (line,) = differences([None, 1.0], [1.0, 1.0], what="f(x)", items=["dz/dx", "dy/dx"])
+    assert line.startswith("dz/dx in f(x) is None") and "watched" in line
+
+
+def test_several_none_items_are_one_sentence():
+    lines = differences([None, None], [1.0, 1.0], what="f(x)", items=["dz/dx", "dy/dx"])
+    assert lines == [lines[0]] and lines[0].startswith("dz/dx and dy/dx in f(x) are None")
+    assert "are they gradients that came out None (was the source watched" in lines[0]
+
+
+def test_a_value_check_outside_ipython_blames_no_earlier_cell():
+    from eagerkit.widgets.exercises.exercise import _stopped_part_way
+
+    assert _stopped_part_way() == []
