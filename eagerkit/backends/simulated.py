@@ -12,6 +12,13 @@ refuses what cupy refuses:
 Code that passes every test on ``/sim:0`` therefore keeps device data on the device, as it
 must on a real GPU. Python and numpy *scalars* mix freely, as they do with cupy.
 
+Standing in for a real GPU (``EAGERKIT_SIMULATED_GPU=1``), it also cannot be used, as CUDA
+cannot, in a process forked after its parent used it (``os.fork``, multiprocessing's default
+"fork" start method on Linux): there every use raises CUDA's own
+``cudaErrorInitializationError``. Start such processes with multiprocessing's "spawn" (or
+"forkserver"), which begin afresh, on a real GPU as here. (Switched on in code, the simulated
+GPU lets forks use it: test harnesses that fork lessons stay fast.)
+
 It also counts what costs time on a real GPU (``counting()``): kernels launched (each
 function or operator that computes on device arrays: one launch, as in cupy; a fused
 kernel: one launch for the whole function) and reads from the host (a copy to the host,
@@ -32,6 +39,7 @@ TypeError: a /sim:0 array cannot be mixed with a host numpy array (shape (2,)) i
 
 import contextlib
 import functools
+import os
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -80,8 +88,51 @@ def counting():
         seen.host_reads = _counts.host_reads - start_reads
 
 
+class CUDARuntimeError(RuntimeError):
+    """What cupy raises when CUDA refuses a call (cupy's class of the same name)."""
+
+
+_context = {"used": False, "forked_after_use": False}  # this process's "CUDA context"
+
+
+def _use():
+    """Note that the device is used here; refuse, as CUDA does, in a child forked after its
+    parent used the device (the child inherits a context it cannot use)."""
+    if _context["forked_after_use"]:
+        raise CUDARuntimeError(
+            "cudaErrorInitializationError: initialization error (/sim:0 behaves as CUDA: a "
+            "process forked after its parent used the GPU cannot use it; start the process "
+            "with multiprocessing's 'spawn' or 'forkserver' method instead)"
+        )
+    _context["used"] = True
+
+
+def _after_fork_in_child():
+    # Only as the stand-in for a real GPU machine (the variable devices.py reads).
+    strict = os.environ.get("EAGERKIT_SIMULATED_GPU", "").strip() == "1"
+    _context["forked_after_use"] = _context["used"] and strict
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def initialised():
+    """True when this process used ``/sim:0`` (or inherited its use through a fork): as the
+    stand-in for a real GPU, a child forked now could not use it, as with CUDA.
+
+    Examples
+    --------
+    >>> backend = SimulatedBackend()
+    >>> _ = backend.asarray([1.0])
+    >>> initialised()
+    True
+    """
+    return _context["used"]
+
+
 def _launched(value):
     """``value``, the result of one kernel: counted."""
+    _use()
     _counts.kernels += 1
     return value
 
@@ -118,9 +169,11 @@ class SimArray(NDArrayOperatorsMixin):
 
     # --- indexing and iteration -------------------------------------------------------------
     def __getitem__(self, key):
+        _use()
         return _wrap(self._array[_unwrap(key)])
 
     def __setitem__(self, key, value):
+        _use()
         self._array[_unwrap(key)] = _unwrap(value)
         _counts.kernels += 1  # a copy into the array
 
@@ -138,6 +191,7 @@ class SimArray(NDArrayOperatorsMixin):
                 f"{convert.__name__}; reduce it to a scalar first or copy it to the host "
                 "with .numpy()"
             )
+        _use()
         _counts.host_reads += 1  # a Python number: the program waits for the device
         return convert(self._array)
 
@@ -202,6 +256,7 @@ def _on_device(function, owner=None):
 
     @functools.wraps(function)
     def on_device(*args, **kwargs):
+        _use()
         args, kwargs = _unwrap(args), _unwrap(kwargs)
         result = function(*args, **kwargs)
         if _computed(result, (owner, *args), kwargs):
@@ -216,6 +271,7 @@ def _from_host(function):
 
     @functools.wraps(function)
     def from_host(value, *args, **kwargs):
+        _use()
         if isinstance(value, SimArray):
             value = value._array
         return SimArray(np.array(function(value, *args, **kwargs)))
@@ -259,6 +315,7 @@ class SimulatedBackend(Backend):
 
     def asarray(self, host_array, dtype=None):
         """Host data copied onto the simulated device."""
+        _use()
         return SimArray(np.array(host_array, dtype=dtype))
 
     def to_host(self, array):
@@ -268,6 +325,7 @@ class SimulatedBackend(Backend):
                 f"to_host: expected a /sim:0 array, got {type(array).__name__}; a tensor's "
                 "data and its device disagree"
             )
+        _use()
         _counts.host_reads += 1  # the program waits for the device here
         return array._array.copy()
 
