@@ -100,7 +100,7 @@ class CupyBackend(Backend):
         self.xp = ArrayNamespace(
             cupy,
             scatter_add=_cupy_scatter_add(cupyx),
-            sliding_window_view=cupy.lib.stride_tricks.sliding_window_view,
+            as_strided=cupy.lib.stride_tricks.as_strided,
             erf=cupyx.scipy.special.erf,
             kernels=KernelTable(self),  # fused elementwise kernels (fusion.py)
         )

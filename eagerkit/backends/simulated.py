@@ -21,9 +21,11 @@ GPU lets forks use it: test harnesses that fork lessons stay fast.)
 
 It also counts what costs time on a real GPU (``counting()``): kernels launched (each
 function or operator that computes on device arrays: one launch, as in cupy; a fused
-kernel: one launch for the whole function) and reads from the host (a copy to the host,
-or a Python number taken from a device array: the program waits for the GPU there). Tests
-read the counts to prove that fusion saves launches and that a training step never waits.
+kernel: one launch for the whole function), reads from the host (a copy to the host, or a
+Python number taken from a device array: the program waits for the GPU there) and copies
+of host data to the device (``xp.asarray`` of a list or a Python number, as with cupy).
+Tests read the counts to prove that fusion saves launches and that a training step never
+waits and copies nothing.
 
 Examples
 --------
@@ -50,16 +52,21 @@ from eagerkit.backends.numpy_backend import erf, scatter_add
 
 
 class Counts:
-    """What the simulated device did: ``kernels`` launched and ``host_reads`` (waits)."""
+    """What the simulated device did: ``kernels`` launched, ``host_reads`` (waits) and
+    ``copies_to_device`` (host data copied over)."""
 
-    __slots__ = ("kernels", "host_reads")
+    __slots__ = ("kernels", "host_reads", "copies_to_device")
 
     def __init__(self):
         self.kernels = 0
         self.host_reads = 0
+        self.copies_to_device = 0
 
     def __repr__(self):
-        return f"Counts(kernels={self.kernels}, host_reads={self.host_reads})"
+        return (
+            f"Counts(kernels={self.kernels}, host_reads={self.host_reads}, "
+            f"copies_to_device={self.copies_to_device})"
+        )
 
 
 _counts = Counts()  # since the process started; counting() reports the difference
@@ -67,7 +74,8 @@ _counts = Counts()  # since the process started; counting() reports the differen
 
 @contextlib.contextmanager
 def counting():
-    """Count the kernels launched and the host reads made on ``/sim:0`` inside the block.
+    """Count the kernels launched, the host reads and the copies to the device made on
+    ``/sim:0`` inside the block.
 
     Examples
     --------
@@ -77,15 +85,15 @@ def counting():
     ...     b = (a * 2 + 1).sum()
     ...     total = float(b)
     >>> counts
-    Counts(kernels=3, host_reads=1)
+    Counts(kernels=3, host_reads=1, copies_to_device=0)
     """
-    start_kernels, start_reads = _counts.kernels, _counts.host_reads
+    start = {name: getattr(_counts, name) for name in Counts.__slots__}
     seen = Counts()
     try:
         yield seen
     finally:
-        seen.kernels = _counts.kernels - start_kernels
-        seen.host_reads = _counts.host_reads - start_reads
+        for name, before in start.items():
+            setattr(seen, name, getattr(_counts, name) - before)
 
 
 class CUDARuntimeError(RuntimeError):
@@ -274,6 +282,8 @@ def _from_host(function):
         _use()
         if isinstance(value, SimArray):
             value = value._array
+        else:  # host data (a list, a Python number): copied over, as cupy copies it
+            _counts.copies_to_device += 1
         return SimArray(np.array(function(value, *args, **kwargs)))
 
     return from_host
@@ -291,7 +301,7 @@ def _namespace():
         np,
         **functions,
         scatter_add=scatter_add,  # np.add.at reaches SimArrays through __array_ufunc__
-        sliding_window_view=_on_device(np.lib.stride_tricks.sliding_window_view),
+        as_strided=_on_device(np.lib.stride_tricks.as_strided),  # a view: no kernel
         erf=_on_device(erf),
     )
 
@@ -316,6 +326,7 @@ class SimulatedBackend(Backend):
     def asarray(self, host_array, dtype=None):
         """Host data copied onto the simulated device."""
         _use()
+        _counts.copies_to_device += 1
         return SimArray(np.array(host_array, dtype=dtype))
 
     def to_host(self, array):
