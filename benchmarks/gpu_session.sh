@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one prepared script for a session lent a GPU machine (issue 20): the GPU tests, lesson 09
-# under nbval, benchmarks/devices.py, benchmarks/gpu_profile.py and the suite, in that order
-# (the most telling first), each step's output in its own file under $OUT, all within one
-# device command's 10 minutes.
+# and then every lesson under nbval, benchmarks/devices.py, benchmarks/gpu_profile.py and the
+# suite, in that order (the most telling first), each step's output in its own file under
+# $OUT, all within one device command's 10 minutes.
 #
 # 1. Here, once, where pip reaches PyPI:      bash benchmarks/gpu_session.sh prepare
 #    downloads into .whl/ (ignored through .git/info/exclude) the wheels, for the GPU machine's
@@ -10,11 +10,12 @@
 #    has numpy, scipy, cupy, PyTorch, pytest, hypothesis, xdist, matplotlib, scikit-learn...).
 # 2. With the device tool:   run(command="bash benchmarks/gpu_session.sh", carry=[".whl"],
 #    timeout_s=600). Back under $OUT: summary.txt (each step: exit status, seconds),
-#    devices.txt, test_gpu.txt, lesson09.txt, benchmarks.txt, profile.txt, suite.txt.
+#    install.txt, devices.txt, test_gpu.txt, lesson09.txt, lessons.txt, benchmarks.txt,
+#    profile.txt, suite.txt.
 # 3. Dry run on a CPU machine (no wheels installed: the given Python has everything; the GPU
 #    tests skip, lesson 09 runs on the simulated GPU):
 #        PYTHON=.venv/bin/python OUT=/tmp/gpu-session SUITE=tests/test_devices.py \
-#        SUITE_WORKERS=1 bash benchmarks/gpu_session.sh
+#        SUITE_WORKERS=1 LESSONS=notebooks/01_hello_eager.ipynb bash benchmarks/gpu_session.sh
 set -u
 cd "$(dirname "$0")/.."
 
@@ -101,6 +102,11 @@ import cupy; print(\"cupy\", cupy.__version__, cupy.cuda.runtime.runtimeGetVersi
 step test_gpu 150 "$PYTHON" -m pytest -q -p no:cacheprovider -rs tests/test_gpu.py
 step lesson09 120 "$PYTHON" -m pytest -q -p no:cacheprovider --nbval --nbval-current-env \
   --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/09_devices.ipynb
+# Every lesson, as make test runs them: those that mention GPUs (07, 14) use it here.
+# LESSONS (notebook paths; all by default) narrows it for a dry run.
+# shellcheck disable=SC2086  # LESSONS is a list of paths
+step lessons 180 "$PYTHON" -m pytest -q -p no:cacheprovider -n 8 --dist loadscope --nbval \
+  --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg ${LESSONS:-notebooks/}
 step benchmarks 240 "$PYTHON" benchmarks/devices.py
 step profile 90 "$PYTHON" benchmarks/gpu_profile.py
 # The suite, less what needs the lab tooling the GPU image lacks (JupyterLab, chromium,
