@@ -111,9 +111,9 @@ step benchmarks 240 "$PYTHON" benchmarks/devices.py
 step profile 90 "$PYTHON" benchmarks/gpu_profile.py
 # The suite, less what needs the lab tooling the GPU image lacks (JupyterLab, chromium,
 # Playwright, ruff: CI runs those tests); the reason goes into the summary.
-LEFT_OUT="tests/browser, tests/test_lab.py, tests/test_binder.py (JupyterLab, chromium) and
-  test_every_dev_and_lab_requirement_is_installed (jupyterlab, playwright, ruff)"
-echo "suite leaves out: $LEFT_OUT: not on the GPU image; CI runs them" >> "$SUMMARY"
+echo "suite leaves out (the GPU image lacks their tooling; CI runs them): tests/browser," \
+  "test_lab.py, test_binder.py (JupyterLab, chromium), test_install's" \
+  "test_every_dev_and_lab_requirement_is_installed (jupyterlab, playwright, ruff)" >> "$SUMMARY"
 # SUITE (test paths; all by default) narrows it for a dry run.
 # shellcheck disable=SC2086  # SUITE is a list of paths
 step suite 600 "$PYTHON" -m pytest -q -rfE -p no:cacheprovider -n "${SUITE_WORKERS:-12}" \
