@@ -32,6 +32,9 @@ Examples
 2
 """
 
+from eagerkit.arguments import describe
+from eagerkit.errors import InvalidArgumentError
+
 HOOKS = tuple(
     f"on_{what}_{when}"
     for what in (
@@ -151,6 +154,12 @@ class CallbackList:
 
     def call(self, hook, *args):
         """Call ``hook(*args)`` on each callback that has it."""
+        if not isinstance(hook, str):  # getattr would say "attribute name must be string"
+            raise InvalidArgumentError(
+                f"CallbackList.call: hook must be the name of a callback method (a str, e.g. "
+                f"'on_epoch_end'), got {describe(hook)}",
+                op="CallbackList.call",
+            )
         for callback in self.callbacks:
             _call(callback, hook, *args)
 

@@ -179,7 +179,9 @@ class Training(Steps):
         callbacks.call("on_predict_end", {})
         if not outputs:
             raise InvalidArgumentError(
-                "predict: the input is empty (no batch to predict on)", op="predict"
+                "predict: the input is empty (0 samples, no batch to predict on); pass at "
+                "least one sample (e.g. x[:1]), or check the slicing or filter that emptied it",
+                op="predict",
             )
         return concatenated(outputs)
 
