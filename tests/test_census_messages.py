@@ -32,6 +32,11 @@ CASES = {
         lambda: ek.split(X, [None, 3], axis=1),
         r"each size in num_or_size_splits must be an integer, got NoneType None",
     ),
+    "einsum with sizes that disagree": (
+        lambda: ek.einsum("ij,jk->ik", X, ek.ones([2, 2])),
+        r"letter 'j' has size 3 in one operand and 2 in another .*; pass operands whose axes "
+        r"under 'j' have the same size",
+    ),
 }
 
 

@@ -156,8 +156,7 @@ def concat(values, axis, name=None):
         values = [values]  # TF: a single tensor is the only piece (not a list of its rows)
     if not values:
         raise InvalidArgumentError(
-            f"concat: values must be a non-empty list of tensors, got {values!r}; pass e.g. "
-            "[a, b]",
+            f"concat: values must be a non-empty list of tensors, got {values!r}; pass e.g. [a, b]",
             op="concat",
         )
     first = convert_to_tensor(values[0])
