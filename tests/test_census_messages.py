@@ -37,13 +37,76 @@ CASES = {
         r"letter 'j' has size 3 in one operand and 2 in another .*; pass operands whose axes "
         r"under 'j' have the same size",
     ),
+    "TensorShape of a string": (
+        lambda: ek.TensorShape("abc"),
+        r"a dimension must be a whole number >= 0 or None, got 'a' in dims='abc'; pass e.g.",
+    ),
+    "Dot.call on numbers": (  # call() alone skipped __call__'s checks: "has no attribute 'ndim'"
+        lambda: ek.keras.layers.Dot(axes=1).call([1.5, 2]),
+        r"Dot layer 'dot.*' .*inputs of shapes \(\), \(\)",
+    ),
+    "range to infinity": (
+        lambda: ek.range(1, float("inf"), 3),
+        r"^range: start, limit and delta must be finite, got start=1, limit=inf, delta=3; pass",
+    ),
+    "range too long": (
+        lambda: ek.range(1, 2**40, 3),
+        r"^range: 366,503,875,925 numbers from start=1 to limit=1099511627776 by delta=3 would "
+        r"hold about 2.7 TiB .*; ask for a smaller limit or a larger delta",
+    ),
+    "binary_accuracy with a string threshold": (
+        lambda: ek.keras.metrics.binary_accuracy([1.0], [0.7], threshold="abc"),
+        r"^binary_accuracy: cannot use 'abc' as metric values; pass numbers",
+    ),
+    "binary_accuracy of string labels": (
+        lambda: ek.keras.metrics.binary_accuracy(ek.constant(["a", "b"]), [0.7, 0.2]),
+        r"^binary_accuracy: cannot use string\[2\] as metric values",
+    ),
+    "BatchNormalization built for no axis": (
+        lambda: ek.keras.layers.BatchNormalization().build([]),
+        r"axis=-1 is not an axis of input_shape list of 0 \(rank 0\); build it with the shape",
+    ),
+    "broadcast_to a negative size": (
+        lambda: ek.broadcast_to([1.0, 2.0, 3.0], [-1, 3]),
+        r"^broadcast_to: each dimension of the shape must be >= 0, got \[-1, 3\]",
+    ),
+    "cast of Python text": (  # numpy said "invalid literal for int() with base 10"
+        lambda: ek.cast(["a", "b"], ek.int32),
+        r"^cast: cannot cast string to int32: .* ek.strings.to_number",
+    ),
+    "check_grads with a seed of None items": (
+        lambda: ek.testing.check_grads(ek.square, [1.0], seed=[None, None]),
+        r"^check_grads: seed must be a whole number \(or None\), got list of 2; pass e.g.",
+    ),
+    "batch_jacobian of different batches": (
+        lambda: _batch_jacobian(ek.ones([3]), ek.ones([2, 2])),
+        r"target has batch size 3 but source has 2; pass a target and a source with the same",
+    ),
+    "gradient with too many output_gradients": (
+        lambda: _gradient([1.0, 2.0]),
+        r"output_gradients has 2 entries but there are 1 targets; pass one output gradient",
+    ),
 }
+
+
+def _batch_jacobian(target, source):
+    with ek.GradientTape() as tape:
+        tape.watch(source)
+    return tape.batch_jacobian(target, source)
+
+
+def _gradient(output_gradients):
+    x = ek.constant([1.0])
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 2
+    return tape.gradient(y, x, output_gradients=output_gradients)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_message_names_the_argument_and_the_fix(case):
     call, message = CASES[case]
-    with pytest.raises(InvalidArgumentError, match=message):
+    with pytest.raises((InvalidArgumentError, ek.errors.OpError), match=message):
         call()
 
 

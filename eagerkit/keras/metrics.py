@@ -153,6 +153,13 @@ def accuracy(y_true, y_pred):
 def binary_accuracy(y_true, y_pred, threshold=0.5):
     """1 where ``y_pred > threshold`` agrees with the 0/1 label, averaged over the last axis."""
     y_true, y_pred = _class_ids("binary_accuracy", y_true, y_pred)
+    threshold = _host(threshold, "binary_accuracy")  # a string would meet numpy's ufunc
+    if threshold.ndim:
+        raise InvalidArgumentError(
+            f"binary_accuracy: threshold must be one number, got shape {threshold.shape}; "
+            "pass e.g. threshold=0.5",
+            op="binary_accuracy",
+        )
     return np.mean(y_true == (y_pred > threshold), axis=-1, dtype=np.float32)
 
 

@@ -14,7 +14,7 @@ from eagerkit.arguments import size, whole_number
 from eagerkit.devices import CPU, current_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.graph.dynamic_ops import follows_inputs
-from eagerkit.limits import check_tensor
+from eagerkit.limits import check_memory, check_tensor
 from eagerkit.tensor import Tensor, constant_of, convert_to_tensor
 
 
@@ -170,6 +170,12 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
         raise InvalidArgumentError(
             f"range: start, limit and delta must be numbers, got {values}", op="range"
         )
+    if not builtins.all(math.isfinite(v) for v in values):
+        raise InvalidArgumentError(
+            f"range: start, limit and delta must be finite, got start={values[0]}, "
+            f"limit={values[1]}, delta={values[2]}; pass e.g. ek.range(0, 10, 2)",
+            op="range",
+        )
     if dtype is None:  # TF's rule: ints are int32 unless one needs int64; any float: float32
         dtype = dtypes.as_dtype(dtypes.default_numpy_dtype(values))
     dtype = dtypes.as_dtype(dtype)
@@ -185,7 +191,12 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
             op="range",
         )
     count = math.ceil((limit - start) / delta)
-    check_tensor((count,), dtype.as_numpy_dtype.itemsize, "range")
+    check_memory(
+        count * dtype.as_numpy_dtype.itemsize,
+        f"{count:,} numbers from start={start} to limit={limit} by delta={delta}",
+        "range",
+        "ask for a smaller limit or a larger delta",
+    )
     value = _new(current_device().xp.arange(start, limit, delta, dtype=dtype.as_numpy_dtype))
     if traced:  # inside ek.function: the bounds are read at every call (graph/dynamic_ops.py)
         from eagerkit.graph.dynamic_ops import traced_range

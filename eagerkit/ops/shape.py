@@ -289,7 +289,8 @@ _broadcast_to.defvjp(lambda ops, g, ans, x, shape: g)
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 - TF's argument name
     """Repeat a tensor to ``shape`` by the broadcasting rules."""
-    return _broadcast_to(input, shape=_shape_tuple(shape))
+    # sizes >= 0, and a result that fits in memory, checked before numpy sees them
+    return _broadcast_to(input, shape=arguments.shape(shape, "broadcast_to"))
 
 
 @defop("identity")
