@@ -34,6 +34,7 @@ Examples
 
 from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras import hook_arguments
 
 HOOKS = tuple(
     f"on_{what}_{when}"
@@ -58,6 +59,13 @@ class Callback:
     run's ``verbose``, ``epochs`` and ``steps``. ``on_train_batch_begin/end`` call
     ``on_batch_begin/end``, Keras' older names, so either may be overridden.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("eagerkit."):  # eagerkit's own; a user's stay as written
+            for hook in HOOKS:
+                if hook in vars(cls):
+                    setattr(cls, hook, hook_arguments.checked(cls.__name__, hook, vars(cls)[hook]))
 
     def __init__(self):
         self.validation_data = None
