@@ -291,3 +291,23 @@ def test_a_path_given_as_bytes_is_the_same_directory(tmp_path, monkeypatch, fake
         path=os.fsencode(tmp_path), mirrors=("https://m/",), checksums=checksums, progress=False
     )
     assert y_train.tolist() == [5, 0, 4, 1, 9] and sorted(files_in(tmp_path)) == sorted(files)
+
+
+@pytest.mark.parametrize("test_size", [True, 1.5, 0.001, 2**63, "0.2"])
+def test_load_digits_names_a_bad_test_size_with_the_fix(test_size):
+    # scikit-learn said "Invalid value for test_size: True", and nothing about what is valid
+    with pytest.raises(
+        ek.errors.InvalidArgumentError,
+        match=r"^load_digits: test_size must be a fraction in \(0, 1\) or a number of test images",
+    ):
+        ek.datasets.load_digits(test_size=test_size)
+
+
+def test_load_digits_takes_a_numpy_count():  # scikit-learn refuses an np.uint8
+    (_, _), (x_test, _) = ek.datasets.load_digits(test_size=np.uint8(255))
+    assert len(x_test) == 255
+
+
+def test_read_idx_of_a_missing_file_names_the_call_and_the_fix(tmp_path):
+    with pytest.raises(ek.errors.NotFoundError, match=r"^read_idx: no such file: .*check the path"):
+        ek.datasets.read_idx(str(tmp_path / "nope-idx1-ubyte"))

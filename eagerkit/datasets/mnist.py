@@ -14,7 +14,7 @@ import numpy as np
 
 from eagerkit.arguments import describe
 from eagerkit.datasets import download
-from eagerkit.errors import DataLossError, InvalidArgumentError, UnavailableError
+from eagerkit.errors import DataLossError, InvalidArgumentError, NotFoundError, UnavailableError
 
 # TensorFlow's mirror first (the one the seed's input_data.read_data_sets used), then PyTorch's.
 MIRRORS = (
@@ -146,12 +146,20 @@ def read_idx(path):
     >>> read_idx(path)
     array([7, 0, 9], dtype=uint8)
     """
+    if not os.path.isfile(path):
+        raise NotFoundError(
+            f"read_idx: no such file: {path!r}; check the path (a relative path starts at the "
+            f"working directory, {os.getcwd()!r})",
+            op="read_idx",
+        )
     opener = gzip.open if path.endswith(".gz") else open
     try:
         with opener(path, "rb") as f:
             data = f.read()
     except (OSError, EOFError) as error:
-        raise DataLossError(f"{path} cannot be read: {error}", op="read_idx") from error
+        raise DataLossError(
+            f"read_idx: {path} cannot be read ({error}); download the file again", op="read_idx"
+        ) from error
     if len(data) < 4 or data[:2] != b"\0\0" or data[2] != 0x08:
         raise DataLossError(
             f"{path} is not an idx file of unsigned bytes (header {data[:4].hex()})",
