@@ -96,10 +96,11 @@ class Dataset:
         """
         element = structure.to_tensors(tensors)
         leaves = structure.flatten(element)
-        if any(leaf.ndim == 0 for leaf in leaves):
+        if not leaves or any(leaf.ndim == 0 for leaf in leaves):
             raise InvalidArgumentError(
                 "from_tensor_slices: cannot slice a scalar; every part needs a first axis to "
-                f"slice along (got shapes {[tuple(leaf.shape) for leaf in leaves]})",
+                f"slice along (got tensors={describe(tensors)} with shapes "
+                f"{[tuple(leaf.shape) for leaf in leaves]}); pass e.g. [1, 2, 3] or (x, y)",
                 op="from_tensor_slices",
             )
         count = leaves[0].shape[0]

@@ -166,6 +166,14 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
 def categorical_accuracy(y_true, y_pred):
     """1 where the argmax of one-hot ``y_true`` is the argmax of ``y_pred``."""
     y_true, y_pred = _class_ids("categorical_accuracy", y_true, y_pred)
+    for name, value in (("y_true", y_true), ("y_pred", y_pred)):
+        if value.ndim == 0 or value.shape[-1] == 0:  # argmax of no classes
+            raise InvalidArgumentError(
+                f"categorical_accuracy: {name} has shape {value.shape}, with no class axis "
+                "to take the argmax of; pass one-hot labels and scores of shape "
+                "(batch, classes)",
+                op="categorical_accuracy",
+            )
     return (np.argmax(y_true, axis=-1) == np.argmax(y_pred, axis=-1)).astype(np.float32)
 
 

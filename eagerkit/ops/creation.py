@@ -127,7 +127,7 @@ def fill(dims, value, name=None):
     >>> ek.fill([2], 7)
     <ek.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
     """
-    dims = _shape(dims, "fill")
+    dims = arguments.shape(dims, "fill", what="dims")
     try:
         value = convert_to_tensor(value)
     except TypeError as error:  # an object array, a dict: not a value a tensor can hold

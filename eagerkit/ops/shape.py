@@ -254,7 +254,7 @@ _tile.defvjp(_tile_vjp)
 def tile(input, multiples, name=None):  # noqa: A002 - TF's argument name
     """Repeat a tensor ``multiples[d]`` times along each axis d."""
     x = convert_to_tensor(input)
-    multiples = _shape_tuple(multiples, "tile")
+    multiples = arguments.sizes(multiples, "multiples", "tile")
     for n in multiples:
         arguments.size(n, "each multiple", "tile")  # no negative multiples
     if len(multiples) != x.ndim:

@@ -6,6 +6,7 @@ from eagerkit.keras.layers.base import Layer
 from eagerkit.ops.math import rsqrt
 from eagerkit.ops.reduce import reduce_mean
 from eagerkit.ops.shape import reshape
+from eagerkit.train.checks import number
 
 
 class BatchNormalization(Layer):
@@ -27,7 +28,8 @@ class BatchNormalization(Layer):
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, **kwargs):
         super().__init__(**kwargs)
         self.axis = whole_number(axis, "axis", "BatchNormalization")
-        self.momentum, self.epsilon = float(momentum), float(epsilon)
+        self.momentum = number(momentum, "momentum", "BatchNormalization")
+        self.epsilon = number(epsilon, "epsilon", "BatchNormalization")
         self.center, self.scale = center, scale
 
     def build(self, input_shape):
