@@ -86,6 +86,50 @@ CASES = {
         lambda: _gradient([1.0, 2.0]),
         r"output_gradients has 2 entries but there are 1 targets; pass one output gradient",
     ),
+    "argmax along a huge axis": (  # numpy said "integer won't fit into a C int"
+        lambda: ek.argmax(X, axis=2**40),
+        r"^argmax: axis 1099511627776 is out of range for a tensor of rank 2 \(valid: -2 to 1\)",
+    ),
+    "repeat too many times": (  # numpy said "Python int too large to convert to C long"
+        lambda: ek.repeat(X, 2**63, axis=1),
+        r"^repeat: repeats=9223372036854775808 makes a float32 tensor of shape \(2, .*; ask for",
+    ),
+    "TensorArray of infinite size": (  # int(inf) said "cannot convert float infinity"
+        lambda: ek.TensorArray(ek.float32, size=float("inf")),
+        r"^TensorArray: size must be a whole number >= 0, got inf",
+    ),
+    "TensorArray.write at a text index": (
+        lambda: ek.TensorArray(ek.float32, size=2).write(np.array(["a", "b"]), 5.0),
+        r"^TensorArray.write: index must be an integer, got ndarray",
+    ),
+    "categorical_accuracy of no classes": (  # numpy: "attempt to get argmax of an empty sequence"
+        lambda: ek.keras.metrics.categorical_accuracy(np.zeros([2, 0]), np.zeros([2, 0])),
+        r"y_true has shape \(2, 0\), with no class axis .*; pass one-hot labels",
+    ),
+    "from_tensor_slices of nothing": (  # "list index out of range"
+        lambda: ek.data.Dataset.from_tensor_slices(()),
+        r"cannot slice a scalar; .*got tensors=tuple of 0 .*; pass e.g.",
+    ),
+    "tile by a list of lists": (
+        lambda: ek.tile(X, [[1, 2], [3, 4]]),
+        r"^tile: each dimension of multiples must be an integer, got list of 2",
+    ),
+    "fill of None sizes": (
+        lambda: ek.fill([None, None], 1.0),
+        r"^fill: each dimension of dims must be an integer, got NoneType None",
+    ),
+    "Generator seeded with None items": (  # numpy: "object of type 'NoneType' has no len()"
+        lambda: ek.random.Generator(seed=[None, None]),
+        r"random.Generator: seed must be an integer, got NoneType None",
+    ),
+    "Adagrad from bytes": (  # float(b'x'): "could not convert string to float"
+        lambda: ek.keras.optimizers.Adagrad(0.1, b"x"),
+        r"initial_accumulator_value must be a number >= 0, got b'x'",
+    ),
+    "BatchNormalization's momentum from bytes": (
+        lambda: ek.keras.layers.BatchNormalization(momentum=b"x"),
+        r"^BatchNormalization: momentum must be a number >= 0, got b'x'",
+    ),
 }
 
 

@@ -5,8 +5,11 @@ padding is undone by slicing, a roll by rolling back, and a repeat by adding up 
 (``unrepeat``, whose own gradient is the repeat again).
 """
 
-from eagerkit.arguments import axis_index, size, whole_number
+import math
+
+from eagerkit.arguments import axis_index, describe, size, whole_number
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.limits import check_memory
 from eagerkit.ops import shape as shape_ops
 from eagerkit.ops.indexing import getitem
 from eagerkit.registry import defop
@@ -209,4 +212,13 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TF's argument 
         counts = counts[0] if len(counts) == 1 else counts
     else:
         counts = size(counts, "repeats", "repeat")
+    # The result's length along axis, checked before numpy (2**63 overflows its C long).
+    length = sum(counts) if isinstance(counts, tuple) else counts * x.shape[axis]
+    result = (*x.shape[:axis], length, *x.shape[axis + 1 :])
+    check_memory(
+        math.prod(result) * x._data.dtype.itemsize,
+        f"repeats={describe(repeats)} makes a {x.dtype.name} tensor of shape {result} that",
+        "repeat",
+        "ask for fewer repeats",
+    )
     return _repeat(x, repeats=counts, axis=axis)
