@@ -146,6 +146,13 @@ def read_idx(path):
     >>> read_idx(path)
     array([7, 0, 9], dtype=uint8)
     """
+    if not isinstance(path, (str, bytes, os.PathLike)):  # an int would be a file descriptor
+        raise InvalidArgumentError(
+            f"read_idx: path must be a file path (a str or pathlib.Path), got {describe(path)}; "
+            "pass e.g. 'mnist/t10k-labels-idx1-ubyte.gz'",
+            op="read_idx",
+        )
+    path = os.fsdecode(os.fspath(path))
     if not os.path.isfile(path):
         raise NotFoundError(
             f"read_idx: no such file: {path!r}; check the path (a relative path starts at the "
