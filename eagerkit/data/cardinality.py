@@ -48,10 +48,15 @@ def taken(count, stop):
 
 
 def skipped(count, start):
-    """What is left of ``count`` elements after the first ``start`` (None: all)."""
+    """What is left of ``count`` elements after the first ``start`` (None: all).
+
+    ``skip(-1)`` reads nothing in eagerkit, so it leaves 0 even of an infinite input (TF's
+    would read that input forever, and says infinite)."""
+    if start is None:
+        return 0
     if count in _NOT_A_COUNT:
         return count
-    return 0 if start is None else max(count - start, 0)
+    return max(count - start, 0)
 
 
 def cardinality(dataset):
