@@ -130,6 +130,22 @@ CASES = {
         lambda: ek.keras.layers.BatchNormalization(momentum=b"x"),
         r"^BatchNormalization: momentum must be a number >= 0, got b'x'",
     ),
+    "linspace from text": (  # numpy: "The DType StrDType could not be promoted"
+        lambda: ek.linspace("a", 1.0, 5),
+        r"^linspace: start must be a number \(or numbers\), got 'a'; pass e.g.",
+    ),
+    "LSTM.step with a state that is no pair": (  # "not enough values to unpack"
+        lambda: ek.keras.layers.LSTM(4).step(ek.ones([2, 16]), {"h": 1}),
+        r"^LSTM: state must be a list of 2 tensors of shape \[batch, units\] = \[2, 4\]",
+    ),
+    "as_string with a precision of text": (  # "'>=' not supported between instances"
+        lambda: ek.strings.as_string([1.5], precision=["a"]),
+        r"as_string: precision must be an integer, got list of 1",
+    ),
+    "assign with an array as read_value": (  # "The truth value of an array ... is ambiguous"
+        lambda: ek.Variable([1.0, 2.0]).assign([3.0, 4.0], read_value=np.array([1.0, 2.0])),
+        r"^assign: read_value must be True or False, got ndarray float64\[2\]; the variable",
+    ),
 }
 
 
@@ -152,6 +168,11 @@ def test_the_message_names_the_argument_and_the_fix(case):
     call, message = CASES[case]
     with pytest.raises((InvalidArgumentError, ek.errors.OpError), match=message):
         call()
+
+
+def test_a_huge_dataset_range_is_counted_without_len():  # len() overflowed a C ssize_t
+    assert int(ek.data.Dataset.range(1, 10**30, 2).cardinality()) == 2**63 - 1
+    assert int(ek.data.Dataset.range(10, 0, -3).cardinality()) == 4
 
 
 def test_concat_of_one_tensor_is_that_tensor_as_in_tf():

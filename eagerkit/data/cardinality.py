@@ -23,6 +23,14 @@ UNKNOWN_CARDINALITY = -2
 _NOT_A_COUNT = (INFINITE_CARDINALITY, UNKNOWN_CARDINALITY)
 
 
+def of_range(numbers):
+    """``len(numbers)`` (a Python range) without ``len()``, which overflows a C ssize_t past
+    2**63 numbers; at most int64's largest, as TF counts in int64."""
+    toward = 1 if numbers.step > 0 else -1
+    count = max(0, (numbers.stop - numbers.start + numbers.step - toward) // numbers.step)
+    return min(count, 2**63 - 1)
+
+
 def batched(count, batch_size, drop_remainder):
     """Batches of ``batch_size`` out of ``count`` elements (the last one partial unless
     ``drop_remainder``)."""

@@ -42,10 +42,8 @@ class Dataset:
         self._cardinality = cardinality  # a count, or INFINITE/UNKNOWN_CARDINALITY
 
     def cardinality(self):
-        """The number of elements as an int64 scalar, known without reading the data: -1
-        (``ek.data.INFINITE_CARDINALITY``) after ``repeat()``, -2
-        (``ek.data.UNKNOWN_CARDINALITY``) when only reading would tell (a generator,
-        ``filter``), as TF's.
+        """The number of elements (int64), known without reading: -1 (INFINITE_CARDINALITY)
+        after ``repeat()``, -2 (UNKNOWN_CARDINALITY) when only reading would tell, as TF's.
 
         >>> import eagerkit as ek
         >>> ek.data.Dataset.from_tensor_slices([1, 2, 3]).batch(2).cardinality()
@@ -180,7 +178,8 @@ class Dataset:
             for n in numbers:
                 yield convert_to_tensor(n, dtype=dtypes.int64)
 
-        return Dataset(make_iterator, f"range({', '.join(str(a) for a in args)})", len(numbers))
+        count = counts.of_range(numbers)
+        return Dataset(make_iterator, f"range({', '.join(str(a) for a in args)})", count)
 
     # --- transformations --------------------------------------------------------------------
     def map(self, map_func):

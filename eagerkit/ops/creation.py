@@ -6,6 +6,7 @@ inputs, so nothing is recorded: a gradient never flows *into* a constant.
 
 import builtins
 import math
+import numbers
 
 import numpy as np
 
@@ -221,7 +222,28 @@ def _fits(value, dtype):
 def linspace(start, stop, num, name=None):
     """``num`` evenly spaced float32 values from ``start`` to ``stop`` inclusive."""
     num = arguments.shape([size(num, "num", "linspace")], "linspace", np.float64)[0]  # (float64)
+    start, stop = _endpoint(start, "start"), _endpoint(stop, "stop")
     return _new(current_device().xp.linspace(start, stop, num, dtype=np.float32))
+
+
+def _endpoint(value, what):
+    """linspace's start or stop: numbers (a Python int as a float: 10**30 would be numpy's
+    object), never text."""
+    from eagerkit.ops.cast import _is_text
+
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return float(value)
+    if (
+        isinstance(value, bool)
+        or _is_text(value)
+        or (isinstance(value, Tensor) and value.dtype.is_string)
+    ):
+        raise InvalidArgumentError(
+            f"linspace: {what} must be a number (or numbers), got {arguments.describe(value)}; "
+            "pass e.g. ek.linspace(0.0, 1.0, 5)",
+            op="linspace",
+        )
+    return value
 
 
 # --- random numbers: TF1's names for ek.random's ops (see eagerkit/random/) -----------------
