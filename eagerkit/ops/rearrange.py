@@ -5,11 +5,11 @@ padding is undone by slicing, a roll by rolling back, and a repeat by adding up 
 (``unrepeat``, whose own gradient is the repeat again).
 """
 
-import math
+import numpy as np
 
-from eagerkit.arguments import axis_index, describe, size, whole_number
+from eagerkit.arguments import axis_index, size, whole_number
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.limits import check_memory
+from eagerkit.limits import check_tensor
 from eagerkit.ops import shape as shape_ops
 from eagerkit.ops.indexing import getitem
 from eagerkit.registry import defop
@@ -86,6 +86,8 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """
     x = convert_to_tensor(tensor)
     pairs = _checked_paddings(paddings, x)
+    padded = [n + before + after for n, (before, after) in zip(x.shape, pairs, strict=True)]
+    check_tensor(padded, _itemsize(x), "pad")  # before numpy allocates
     mode = str(mode).upper()
     if mode == "CONSTANT":
         return _pad(x, paddings=pairs, constant_values=_fill_value(constant_values, x))
@@ -212,13 +214,11 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TF's argument 
         counts = counts[0] if len(counts) == 1 else counts
     else:
         counts = size(counts, "repeats", "repeat")
-    # The result's length along axis, checked before numpy (2**63 overflows its C long).
-    length = sum(counts) if isinstance(counts, tuple) else counts * x.shape[axis]
-    result = (*x.shape[:axis], length, *x.shape[axis + 1 :])
-    check_memory(
-        math.prod(result) * x._data.dtype.itemsize,
-        f"repeats={describe(repeats)} makes a {x.dtype.name} tensor of shape {result} that",
-        "repeat",
-        "ask for fewer repeats",
-    )
+    dims = tuple(x.shape)  # a plain tuple: a TensorShape's slices are checked again
+    total = sum(counts) if isinstance(counts, tuple) else counts * dims[axis]
+    check_tensor((*dims[:axis], total, *dims[axis + 1 :]), _itemsize(x), "repeat")
     return _repeat(x, repeats=counts, axis=axis)
+
+
+def _itemsize(x):
+    return np.dtype(x.dtype.as_numpy_dtype).itemsize
