@@ -143,7 +143,7 @@ def test_keras_utilities_name_the_argument_and_the_fix(make, message):
         make()
 
 
-@pytest.mark.parametrize("step", ["train_step", "test_step"])
+@pytest.mark.parametrize("step", ["train_step", "test_step", "predict_step"])
 def test_a_step_called_directly_leads_with_the_call_and_a_fit_with_the_fit(step):
     model = ek.keras.Sequential([ek.keras.Input((3,)), ek.keras.layers.Dense(2)])
     model.compile(optimizer="sgd", loss="mse")
