@@ -379,3 +379,25 @@ def test_a_child_forked_before_any_use_or_without_the_variable_may_use_it(monkey
     assert in_a_forked_child(lambda: ek.copy_to_device([3.0], "/sim:0").numpy().tolist()) == (
         "[3.0]"
     )
+
+
+def test_ops_on_a_gpu_take_the_fast_dispatch_paths_but_a_missing_kernel(monkeypatch):
+    # A GPU lacks integer matmul (cuBLAS): that op alone takes the reference path there, which
+    # says so; every other op is computed by the fast paths, as on the CPU.
+    from eagerkit import dispatch
+
+    with ek.device("/sim:0"):
+        x, counts = ek.constant([[1.0, 2.0], [3.0, 4.0]]), ek.constant([[1, 2], [3, 4]])
+        w = ek.Variable([[0.5, 0.0], [0.0, 0.5]])
+    labels = ek.copy_to_device([0, 1], "/sim:0")
+    slow = []
+    reference = dispatch.call
+    monkeypatch.setattr(dispatch, "call", lambda *a: slow.append(a[0].name) or reference(*a))
+    with ek.GradientTape() as tape:
+        y = ek.tanh(x * x + 0.5) @ w - x  # unary, binary, a number, a Variable, matmul
+        loss = ek.reduce_mean(ek.nn.sparse_softmax_cross_entropy_with_logits(labels, y))
+    tape.gradient(loss, w)
+    assert slow == []
+    with pytest.raises(NotFoundError, match="No registered 'matmul' kernel for /sim:0"):
+        ek.matmul(counts, counts)
+    assert slow == ["matmul"]
