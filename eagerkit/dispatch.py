@@ -271,8 +271,10 @@ def binary_function(op):
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
 
-    def function(x=_MISSING, y=_MISSING, name=None, *more, **params):
-        if type(x) is Tensor and type(y) is Tensor and not (more or params):
+    def operator(x, y):
+        """``x <op> y`` as Python calls it (``x * y`` is ``Tensor.__mul__(x, y)``): two
+        operands and nothing else, so no name, no ``*more``, no ``**params`` to check."""
+        if type(x) is Tensor and type(y) is Tensor:
             device, a, b = x._device, x._data, y._data
             dtype = a.dtype
             # ``is``: numpy shares one dtype object per type; any other goes the long way
@@ -287,14 +289,17 @@ def binary_function(op):
                 output._data, output._device, output._recorded_by = data, device, None
                 if recording.on:
                     if differentiable and recording.sole_tape is not None:
-                        recording.record_on_sole_tape(op, (x, y), output, NO_PARAMS)
+                        recording.record_pair_on_sole_tape(op, x, y, a, b, output)
                     else:
                         after(op, (x, y), (a, b), output, NO_PARAMS)
                 return output
-        if more or params or x is _MISSING or y is _MISSING:
-            return _as_called(general, op, (x, y), name, more, params)
         output = beside_number_or_variable(x, y)
         return general(x, y) if output is None else output
+
+    def function(x=_MISSING, y=_MISSING, name=None, *more, **params):
+        if more or params or x is _MISSING or y is _MISSING:
+            return _as_called(general, op, (x, y), name, more, params)
+        return operator(x, y)
 
     def beside_number_or_variable(x, y):
         """The next commonest cases, ``x * 0.5`` and ``x * w`` (a Variable), or None.
@@ -342,6 +347,7 @@ def binary_function(op):
                 after(op, (x, y), (a, b), output, NO_PARAMS)
         return output
 
+    function.operator = operator  # Tensor's operators (tensor.install_operators) call it
     return function
 
 

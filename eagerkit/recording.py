@@ -44,27 +44,45 @@ def _listeners_changed():
     sole_tape = active_tapes[0] if alone else None
 
 
+def enter_tape(tape):
+    """``GradientTape.__enter__``: the tape records from now on; it returns the tape.
+
+    Written here, beside the answers it sets, so that a step's tape, the commonest (the
+    only listener), starts in one call: ``tape._push()`` is the general path.
+    """
+    global on, sole_tape
+    if tape._spent or active_tapes or graph_tracers or execution_callbacks or tape_opened:
+        tape._push()  # push_tape(tape), or the error a spent tape raises
+        return tape
+    active_tapes.append(tape)
+    on, sole_tape = True, tape  # _listeners_changed()'s answers for a lone tape
+    tape._recording = True
+    return tape
+
+
+def exit_tape(tape, exc_type, exc_value, traceback):
+    """``GradientTape.__exit__``: the tape stops recording (if it still does)."""
+    global on, sole_tape
+    if sole_tape is tape:  # the lone tape: nobody is left listening
+        active_tapes.pop()
+        on, sole_tape = False, None
+        tape._recording = False
+    elif tape._recording:
+        tape._pop()
+
+
 def push_tape(tape):
     """``tape`` records from now on (its ``with`` block begins)."""
-    global on, sole_tape
     active_tapes.append(tape)
     for hook in tape_opened:  # usually none: once per with-block, never per op
         hook(tape)
-    if len(active_tapes) == 1 and not (graph_tracers or execution_callbacks):
-        on, sole_tape = True, tape  # _listeners_changed() for the commonest case: a step's tape
-    else:
-        _listeners_changed()
+    _listeners_changed()
 
 
 def pop_tape(tape):
     """``tape`` stops recording."""
-    global on, sole_tape
-    if sole_tape is tape:  # _listeners_changed() for the commonest case: nobody is left
-        active_tapes.pop()
-        on, sole_tape = False, None
-    else:
-        active_tapes.remove(tape)
-        _listeners_changed()
+    active_tapes.remove(tape)
+    _listeners_changed()
 
 
 def push_tracer(tracer):
@@ -130,8 +148,8 @@ def record_on_sole_tape(op, inputs, output, params):
         entry = TapeRecord(op, inputs, output, params)
     tape.records.append(entry)
     output._recorded_by = mark
-    if tape.listeners:
-        for listener in tape.listeners:
+    if tape._listeners:
+        for listener in tape._listeners:
             listener.on_record(tape, entry)
 
 
@@ -186,8 +204,8 @@ def record_pair_on_sole_tape(op, x, y, a, b, output):
     entry.op, entry.x, entry.y, entry.output, entry.params = op, x, y, output, NO_PARAMS
     tape.records.append(entry)
     output._recorded_by = mark
-    if tape.listeners:
-        for listener in tape.listeners:
+    if tape._listeners:
+        for listener in tape._listeners:
             listener.on_record(tape, entry)
 
 
@@ -278,8 +296,8 @@ def read_on_sole_tape(variable):
     entry = _new(OneInputRecord)  # OneInputRecord(READ_VARIABLE, ...), without __init__
     entry.op, entry.x, entry.output, entry.params = READ_VARIABLE, variable, read, NO_PARAMS
     tape.records.append(entry)  # as tape._append, for an output no other tape marked
-    if tape.listeners:
-        for listener in tape.listeners:
+    if tape._listeners:
+        for listener in tape._listeners:
             listener.on_record(tape, entry)
     return read
 

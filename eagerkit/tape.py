@@ -9,9 +9,10 @@ watches, which is how nested tapes give higher-order gradients.
 """
 
 import contextlib
+import inspect
 import warnings
 
-from eagerkit import nest, recording
+from eagerkit import boundary, nest, recording
 from eagerkit.arguments import describe
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.recording import (  # noqa: F401 - TapeRecord and READ_VARIABLE for readers
@@ -53,12 +54,18 @@ class GradientTape:
         "_watched",
         "_recording",
         "_spent",
-        "listeners",
-        "paused_at",
+        "_listeners",
+        "_paused_at",
         "__weakref__",
     )
 
-    def __init__(self, persistent=False, watch_accessed_variables=True):
+    def __init__(self, *arguments, **options):
+        # GradientTape(persistent=False, watch_accessed_variables=True), made at every
+        # training step: the commonest call, GradientTape(), binds nothing; any other binds
+        # through the public boundary (the same errors as every public call, naming it).
+        persistent, watch_accessed_variables = False, True
+        if arguments or options:
+            persistent, watch_accessed_variables = _bound(self, *arguments, **options)
         self._persistent = persistent
         self._watch_accessed = watch_accessed_variables
         self.records = []
@@ -67,21 +74,29 @@ class GradientTape:
         self._watched = []  # keeps watched tensors alive, so their ids stay theirs
         self._recording = False
         self._spent = False
-        self.listeners = []  # objects with on_record(tape, record) / on_backward(tape, step)
-        self.paused_at = []  # len(records) at each stop_recording(): the widgets explain None
+        self._listeners = None  # the list ``listeners`` makes when first asked: most tapes
+        self._paused_at = None  # have no listener and never pause (one list less per step)
+
+    @property
+    def listeners(self):
+        """Objects told of each record and backward step: ``on_record(tape, record)``,
+        ``on_backward(tape, step)`` (the widgets append themselves here)."""
+        if self._listeners is None:
+            self._listeners = []
+        return self._listeners
+
+    @property
+    def paused_at(self):
+        """``len(records)`` at each ``stop_recording()``: the widgets explain a None with it."""
+        if self._paused_at is None:
+            self._paused_at = []
+        return self._paused_at
 
     # --- the with-block ------------------------------------------------------------------
-    def __enter__(self):
-        if self._spent:  # as self._push(), without the extra call: once per step
-            self._push()  # raises: a spent tape records nothing more
-        recording.push_tape(self)
-        self._recording = True
-        return self
-
-    def __exit__(self, exc_type, exc_value, traceback):
-        if self._recording:
-            recording.pop_tape(self)  # self._pop(), without the extra call: once per step
-            self._recording = False
+    # The with-block: self._push() and self._pop(), written in recording.py beside the
+    # answers they set, so that a training step's tape starts and stops in one call each.
+    __enter__ = recording.enter_tape
+    __exit__ = recording.exit_tape
 
     def _push(self):
         if self._spent:
@@ -127,7 +142,7 @@ class GradientTape:
         self._mark = object()  # the outputs recorded so far are not watched any more
         self._watched_ids = set()
         self._watched = []
-        self.paused_at = []
+        self._paused_at = None
 
     # --- watching --------------------------------------------------------------------------
     def watch(self, tensor):
@@ -179,8 +194,8 @@ class GradientTape:
             output._recorded_by = self._mark
         else:  # another tape (nested) recorded it too: the output keeps every mark
             output._recorded_by = (*by, self._mark) if type(by) is tuple else (by, self._mark)
-        if self.listeners:
-            for listener in self.listeners:
+        if self._listeners:
+            for listener in self._listeners:
                 listener.on_record(self, entry)
 
     # --- gradients ---------------------------------------------------------------------------
@@ -199,7 +214,7 @@ class GradientTape:
         grads = backprop.gradients(
             self, flat_targets, flat_sources, output_gradients, unconnected_gradients
         )
-        for listener in self.listeners:  # optional hook: a TapeView explains None gradients
+        for listener in self._listeners or ():  # optional hook: a TapeView explains None gradients
             on_gradient = getattr(listener, "on_gradient", None)
             if on_gradient is not None:
                 on_gradient(self, flat_targets, flat_sources, grads)
@@ -264,6 +279,17 @@ class GradientTape:
             self._watched = [t for t in self._watched if t._is_variable]
             self._mark = object()
             self._watched_ids = set()
+
+
+def _arguments(self, persistent=False, watch_accessed_variables=True):
+    return persistent, watch_accessed_variables
+
+
+# GradientTape's signature, its arguments bound inside the boundary (a wrong call raises
+# the eagerkit error any public call raises); namespaces.py wraps no __init__ marked so.
+_bound = boundary.public_method(_arguments, "__init__")
+GradientTape.__init__.__signature__ = inspect.signature(_arguments)
+GradientTape.__init__.__boundary__ = True
 
 
 def _tensors(values, what, op):

@@ -357,7 +357,8 @@ BOOL_OPERATORS = {  # bool tensors only: x & y, x | y, x ^ y
 def install_operators(ops):
     """Give Tensor its operators: ``ops`` maps an op's name to its public function."""
     for symbol, name in {**BINARY_OPERATORS, **COMPARISONS}.items():
-        setattr(Tensor, f"__{symbol}__", ops[name])  # a plain function: no extra call
+        # a plain function: no extra call (a binary op's ``operator``: just two operands)
+        setattr(Tensor, f"__{symbol}__", getattr(ops[name], "operator", ops[name]))
     for symbol, name in UNARY_OPERATORS.items():
         setattr(Tensor, f"__{symbol}__", ops[name])
     for symbol, name in BINARY_OPERATORS.items():
