@@ -29,6 +29,10 @@ from eagerkit.errors import OpError
 from eagerkit.recording import NO_PARAMS
 from eagerkit.tensor import Tensor
 
+# The Variable class: variables.py (which imports this module) sets it once defined. The
+# fast paths tell a Variable by its type, quicker than isinstance(x, Tensor) and x._is_variable.
+Variable = None
+
 # What a kernel raises on input it cannot take (AttributeError: a Python object where an
 # array belongs); op_error turns each into an eagerkit error.
 _KERNEL_ERRORS = (ValueError, TypeError, LookupError, AttributeError, ArithmeticError, MemoryError)
@@ -271,10 +275,8 @@ def binary_function(op):
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
 
-    def operator(x, y):
-        """``x <op> y`` as Python calls it (``x * y`` is ``Tensor.__mul__(x, y)``): two
-        operands and nothing else, so no name, no ``*more``, no ``**params`` to check."""
-        if type(x) is Tensor and type(y) is Tensor:
+    def function(x=_MISSING, y=_MISSING, name=None, *more, **params):
+        if type(x) is Tensor and type(y) is Tensor and not (more or params):
             device, a, b = x._device, x._data, y._data
             dtype = a.dtype
             # ``is``: numpy shares one dtype object per type; any other goes the long way
@@ -293,13 +295,10 @@ def binary_function(op):
                     else:
                         after(op, (x, y), (a, b), output, NO_PARAMS)
                 return output
-        output = beside_number_or_variable(x, y)
-        return general(x, y) if output is None else output
-
-    def function(x=_MISSING, y=_MISSING, name=None, *more, **params):
         if more or params or x is _MISSING or y is _MISSING:
             return _as_called(general, op, (x, y), name, more, params)
-        return operator(x, y)
+        output = beside_number_or_variable(x, y)
+        return general(x, y) if output is None else output
 
     def beside_number_or_variable(x, y):
         """The next commonest cases, ``x * 0.5`` and ``x * w`` (a Variable), or None.
@@ -310,10 +309,10 @@ def binary_function(op):
         leaves the call to ``general`` (other kinds of Tensor, such as ``ek.function``'s
         graph tensors, included).
         """
-        if type(x) is Tensor or (isinstance(x, Tensor) and x._is_variable):
+        if type(x) is Tensor or type(x) is Variable:
             device, a = x._device, x._data
             dtype = a.dtype
-            if type(y) is Tensor or (isinstance(y, Tensor) and y._is_variable):
+            if type(y) is Tensor or type(y) is Variable:
                 if y._device is not device or y._data.dtype is not dtype:
                     return None
                 b = y._data
@@ -321,7 +320,7 @@ def binary_function(op):
                 b = dtype.type(y)
             else:
                 return None
-        elif type(x) is float and (type(y) is Tensor or (isinstance(y, Tensor) and y._is_variable)):
+        elif type(x) is float and (type(y) is Tensor or type(y) is Variable):
             device, b = y._device, y._data
             dtype = b.dtype
             if dtype.kind != "f":
@@ -347,7 +346,6 @@ def binary_function(op):
                 after(op, (x, y), (a, b), output, NO_PARAMS)
         return output
 
-    function.operator = operator  # Tensor's operators (tensor.install_operators) call it
     return function
 
 

@@ -357,8 +357,7 @@ BOOL_OPERATORS = {  # bool tensors only: x & y, x | y, x ^ y
 def install_operators(ops):
     """Give Tensor its operators: ``ops`` maps an op's name to its public function."""
     for symbol, name in {**BINARY_OPERATORS, **COMPARISONS}.items():
-        # a plain function: no extra call (a binary op's ``operator``: just two operands)
-        setattr(Tensor, f"__{symbol}__", getattr(ops[name], "operator", ops[name]))
+        setattr(Tensor, f"__{symbol}__", ops[name])  # a plain function: no extra call
     for symbol, name in UNARY_OPERATORS.items():
         setattr(Tensor, f"__{symbol}__", ops[name])
     for symbol, name in BINARY_OPERATORS.items():
