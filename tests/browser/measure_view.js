@@ -2,7 +2,8 @@
 // text with its size on screen (computed font size times the svg's scale), every text,
 // svg box and canvas that cannot be seen (outside a box that clips it, unless that box
 // scrolls or is the tape's pannable graph and the thing lies within what it can reach),
-// texts that overlap, and the view's size against the notebook's.
+// texts that overlap, the view's size against the notebook's, whether it has a frame, and
+// its tallest blank strip.
 (root) => {
   const SLACK = 1; // pixels of rounding forgiven
   const shown = (e) => e.checkVisibility({ visibilityProperty: true });
@@ -82,6 +83,27 @@
     }
   }
 
+  // Its frame (a border all round, as every view has) and the tallest blank strip across
+  // it: a band between its top and bottom edges where nothing (text, drawing, control) is.
+  const style = getComputedStyle(root);
+  const frame = ["Top", "Right", "Bottom", "Left"].every((side) => parseFloat(style[`border${side}Width`]) >= 1 && style[`border${side}Style`] !== "none");
+  const inner = root.getBoundingClientRect();
+  const top = inner.top + parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop);
+  const bottom = inner.bottom - parseFloat(style.borderBottomWidth) - parseFloat(style.paddingBottom);
+  const filled = texts.map((t) => [t.rect.top, t.rect.bottom]);
+  for (const e of root.querySelectorAll("svg, canvas, button, input, select")) {
+    if (e.parentElement.closest("svg") || !shown(e)) continue; // an svg inside an svg is in its parent's band
+    const r = e.getBoundingClientRect();
+    if (r.width >= 0.5 && r.height >= 0.5) filled.push([r.top, r.bottom]);
+  }
+  filled.sort((a, b) => a[0] - b[0]);
+  let reached = top, blank = { height: 0, at: null };
+  for (const [from, to] of filled) {
+    if (from - reached > blank.height) blank = { height: from - reached, at: Math.round(reached - inner.top) };
+    reached = Math.max(reached, to);
+  }
+  if (bottom - reached > blank.height) blank = { height: bottom - reached, at: Math.round(reached - inner.top) };
+
   const output = root.closest(".jp-OutputArea-output");
   let area = window.innerHeight; // the notebook's visible height: its outermost scrolling box
   for (let n = root.parentElement; n; n = n.parentElement) {
@@ -100,5 +122,7 @@
     room: output ? output.clientWidth : window.innerWidth,
     height: view.height,
     area,
+    frame,
+    blank,
   };
 }

@@ -46,6 +46,9 @@ SHOWN = re.compile(rf"({'|'.join(VIEW_NAMES)})\(")
 # A view's front end puts its root, div.eagerkit-<kind>, in the widget's own element (an
 # exercise's check, div.eagerkit-check, sits right in an HTML output: not a view).
 ROOTS = ".jp-OutputArea-output > .lm-Widget > [class^='eagerkit-']"
+# The tallest blank strip a view may have across it: a gap between two lines of controls
+# or text, not an empty band (the tape view had one of 36 px above its legend).
+BLANK_PX = 16
 # A count of one with a plural noun ("1 records", "1 steps"): the views' counts read right.
 ONE_PLURAL = re.compile(r"(?<![\d.])1 (record|step|pass|layer|run|node|op)s\b")
 
@@ -111,6 +114,8 @@ def test_every_view_of_the_lesson_reads_at_both_sizes(lesson, lab, browser):
                 assert seen["overlaps"] == [], (where, seen["overlaps"])
                 assert seen["width"] <= seen["room"] + 1, (where, seen)  # fits its cell
                 assert seen["height"] <= seen["area"], (where, seen)  # and the notebook's height
+                assert seen["frame"], where  # a border all round, as every view has
+                assert seen["blank"]["height"] <= BLANK_PX, (where, seen["blank"])
                 assert not ONE_PLURAL.search(view.text_content()), where  # "1 steps"
                 if seen["kind"] == "eagerkit-tape":
                     check_drawing(view, where)
@@ -122,9 +127,11 @@ def test_every_view_of_the_lesson_reads_at_both_sizes(lesson, lab, browser):
 
 
 # Views made to break each rule measure_view.js checks (and one made to keep them all):
-# what it finds, each in a div.eagerkit-case of its own, 300x120 px, no lab needed.
+# what it finds, each in a div.eagerkit-case of its own, 300x120 px and framed unless
+# STYLES says otherwise, no lab needed.
 CASES = {
-    "fine": '<svg width="200" height="60"><text x="4" y="20" font-size="10">fine</text></svg>'
+    "fine": '<svg width="200" height="60" style="display: block"><text x="4" y="20"'
+    ' font-size="10">fine</text></svg>'
     '<div style="overflow: auto; width: 100px; height: 30px"><div style="width: 400px">'
     "a long line one scrolls to</div></div>",
     "small": '<svg width="200" height="60" viewBox="0 0 400 120">'
@@ -136,15 +143,18 @@ CASES = {
     "panned": '<svg width="100" height="60" viewBox="0 0 100 60" data-zoom="1" data-width="300"'
     ' data-height="60"><text x="150" y="20" font-size="10">pan to me</text>'
     '<text x="290" y="40" font-size="10">beyond the drawing</text></svg>',
+    "strip": '<div>above</div><div style="height: 50px"></div><div>below</div>',
+    "unframed": "<div>no border</div>",
 }
+STYLES = {"fine": "height: auto", "strip": "height: auto", "unframed": "border: none"}
 
 
-def test_the_measure_finds_small_cut_and_overlapping_text(browser):
+def test_the_measure_finds_small_cut_overlapping_text_frames_and_strips(browser):
     page = browser.new_page()
     try:
         cells = "".join(
             f'<div class="eagerkit-case" id="{name}" style="width: 300px; height: 120px;'
-            f' overflow: hidden">{html}</div>'
+            f' overflow: hidden; border: 1px solid; {STYLES.get(name, "")}">{html}</div>'
             for name, html in CASES.items()
         )
         page.set_content(f'<body style="font-family: DejaVu Sans">{cells}</body>')
@@ -153,6 +163,9 @@ def test_the_measure_finds_small_cut_and_overlapping_text(browser):
         page.close()
     assert [seen["fine"][k] for k in ("small", "cut", "overlaps")] == [[], [], []]
     assert seen["fine"]["smallest"] == 10
+    assert seen["fine"]["frame"] and not seen["unframed"]["frame"]
+    assert seen["fine"]["blank"]["height"] < BLANK_PX  # the rest of its 30 px scroll box
+    assert 49 <= seen["strip"]["blank"]["height"] <= 51  # the 50 px between its two lines
     assert seen["small"]["small"] == ['"shrunk to 5 px" at 5.00 px']
     assert [c.split(" at ")[0] for c in seen["cut"]["cut"]] == ['text "off the edge"', "rect."]
     assert len(seen["overlap"]["overlaps"]) == 1 and seen["overlap"]["cut"] == []
