@@ -130,7 +130,7 @@ def record_on_sole_tape(op, inputs, output, params):
     tests/test_recording.py proves that it records what ``record`` records.
     """
     tape = sole_tape
-    mark, watched = tape._mark, tape._watched_ids
+    mark, watched = tape._mark, tape._watched_by_id
     for x in inputs:  # as tape._watches(x), for each input
         by = x._recorded_by
         if by is mark or id(x) in watched or (type(by) is tuple and mark in by):
@@ -194,7 +194,7 @@ def record_pair_on_sole_tape(op, x, y, a, b, output):
         else:
             y = Tensor(b, output._device)
     tape = sole_tape
-    mark, watched = tape._mark, tape._watched_ids
+    mark, watched = tape._mark, tape._watched_by_id
     by = x._recorded_by  # as tape._watches(x) or tape._watches(y)
     if not (by is mark or id(x) in watched or (type(by) is tuple and mark in by)):
         by = y._recorded_by
@@ -238,9 +238,9 @@ def read_variable(variable, tapes=None):
             return read
     key, watching = id(variable), []
     for tape in active_tapes if tapes is None else tapes:
-        if key not in tape._watched_ids and tape._watch_accessed and variable.trainable:
+        if key not in tape._watched_by_id and tape._watch_accessed and variable.trainable:
             tape._watch_one(variable, warn=False)
-        if key in tape._watched_ids:
+        if key in tape._watched_by_id:
             watching.append(tape)
     read = variable._last_read
     # Reusable if it holds the current value (no assign since) and every watching tape has it.
@@ -272,7 +272,7 @@ def read_on_sole_tape(variable):
     mark = tape._mark
     if read is not None and read._data is data and read._recorded_by is mark:
         return read  # the commonest: this tape recorded this read already
-    key, watched = id(variable), tape._watched_ids
+    key, watched = id(variable), tape._watched_by_id
     if key in watched:
         if read is not None and read._data is data:
             by = read._recorded_by
@@ -281,8 +281,7 @@ def read_on_sole_tape(variable):
     elif tape._watch_accessed and variable.trainable and data.dtype.kind in "fc":
         # The tape starts watching it (as tape._watch_one: floats and complex only). It
         # did not watch it before, so it recorded no read of it: a new read, recorded.
-        watched.add(key)
-        tape._watched.append(variable)  # keeps it alive, so its id stays its own
+        watched[key] = variable  # which keeps it alive, so its id stays its own
     else:  # not watched: nothing to record, any read of the current value will do
         if read is None or read._data is not data:
             read = variable._last_read = Tensor(data, variable._device)
@@ -336,7 +335,7 @@ def reusable_read(variable):
     tape = sole_tape
     if not on or (tape is not None and read._recorded_by is tape._mark):
         return read
-    if tape is not None and id(variable) not in tape._watched_ids:
+    if tape is not None and id(variable) not in tape._watched_by_id:
         if not (tape._watch_accessed and variable.trainable):
             return read  # the tape never watches it: there is nothing to record
     return None

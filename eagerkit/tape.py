@@ -50,8 +50,7 @@ class GradientTape:
         "_watch_accessed",
         "records",
         "_mark",
-        "_watched_ids",
-        "_watched",
+        "_watched_by_id",
         "_recording",
         "_spent",
         "_listeners",
@@ -70,8 +69,9 @@ class GradientTape:
         self._watch_accessed = watch_accessed_variables
         self.records = []
         self._mark = object()  # put on every output this tape records; new when it forgets
-        self._watched_ids = set()  # what tape.watch and variable reads watched (not outputs)
-        self._watched = []  # keeps watched tensors alive, so their ids stay theirs
+        # What tape.watch and variable reads watched (not outputs), by id: the values keep
+        # them alive, so their ids stay theirs.
+        self._watched_by_id = {}
         self._recording = False
         self._spent = False
         self._listeners = None  # the list ``listeners`` makes when first asked: most tapes
@@ -140,8 +140,7 @@ class GradientTape:
         """Forget everything recorded and watched so far (keeps recording if it was)."""
         self.records = []
         self._mark = object()  # the outputs recorded so far are not watched any more
-        self._watched_ids = set()
-        self._watched = []
+        self._watched_by_id = {}
         self._paused_at = None
 
     # --- watching --------------------------------------------------------------------------
@@ -156,7 +155,7 @@ class GradientTape:
             self._watch_one(leaf, warn=True)
 
     def _watch_one(self, tensor, warn):
-        if id(tensor) in self._watched_ids:
+        if id(tensor) in self._watched_by_id:
             return
         if tensor.dtype.kind not in "fc":  # gradients flow through floats and complex numbers
             if warn:
@@ -167,8 +166,12 @@ class GradientTape:
                     stacklevel=3,
                 )
             return
-        self._watched_ids.add(id(tensor))
-        self._watched.append(tensor)
+        self._watched_by_id[id(tensor)] = tensor
+
+    @property
+    def _watched(self):
+        """What tape.watch and variable reads watched, in that order (the widgets read it)."""
+        return list(self._watched_by_id.values())
 
     def watched_variables(self):
         """The variables this tape watches, in the order they were created."""
@@ -179,7 +182,7 @@ class GradientTape:
         """Whether this tape watches the Tensor ``x``: watched, or the output of an op recorded."""
         by = x._recorded_by  # None, one tape's mark, or a tuple of marks (nested tapes)
         mark = self._mark
-        return by is mark or id(x) in self._watched_ids or (type(by) is tuple and mark in by)
+        return by is mark or id(x) in self._watched_by_id or (type(by) is tuple and mark in by)
 
     def _watches_any(self, inputs):
         for x in inputs:
@@ -276,9 +279,10 @@ class GradientTape:
             self._spent = True
             self.records = []  # free the intermediate values now, not when the tape dies
             # Keep only the variables (they live on anyway): watched_variables() still answers.
-            self._watched = [t for t in self._watched if t._is_variable]
+            # (A spent tape records nothing more, so what it watches decides nothing now.)
+            watched = self._watched_by_id.items()
+            self._watched_by_id = {key: t for key, t in watched if t._is_variable}
             self._mark = object()
-            self._watched_ids = set()
 
 
 def _arguments(self, persistent=False, watch_accessed_variables=True):
