@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one prepared script for a session lent a GPU machine (issue 20): the GPU tests, lesson 09
-# under nbval, benchmarks/devices.py and the suite, in that order (the most telling first), each
-# step's output in its own file under $OUT, all within one device command's 10 minutes.
+# under nbval, benchmarks/devices.py, benchmarks/gpu_profile.py and the suite, in that order
+# (the most telling first), each step's output in its own file under $OUT, all within one
+# device command's 10 minutes.
 #
 # 1. Here, once, where pip reaches PyPI:      bash benchmarks/gpu_session.sh prepare
 #    downloads into .whl/ (ignored through .git/info/exclude) the wheels, for the GPU machine's
@@ -9,7 +10,7 @@
 #    has numpy, scipy, cupy, PyTorch, pytest, hypothesis, xdist, matplotlib, scikit-learn...).
 # 2. With the device tool:   run(command="bash benchmarks/gpu_session.sh", carry=[".whl"],
 #    timeout_s=600). Back under $OUT: summary.txt (each step: exit status, seconds),
-#    devices.txt, test_gpu.txt, lesson09.txt, benchmarks.txt, suite.txt.
+#    devices.txt, test_gpu.txt, lesson09.txt, benchmarks.txt, profile.txt, suite.txt.
 # 3. Dry run on a CPU machine (no wheels installed: the given Python has everything; the GPU
 #    tests skip, lesson 09 runs on the simulated GPU):
 #        PYTHON=.venv/bin/python OUT=/tmp/gpu-session SUITE=tests/test_devices.py \
@@ -86,10 +87,11 @@ step test_gpu 150 "$PYTHON" -m pytest -q -p no:cacheprovider -rs tests/test_gpu.
 step lesson09 120 "$PYTHON" -m pytest -q -p no:cacheprovider --nbval --nbval-current-env \
   --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/09_devices.ipynb
 step benchmarks 240 "$PYTHON" benchmarks/devices.py
+step profile 90 "$PYTHON" benchmarks/gpu_profile.py
 # The suite without the browser tests (no chromium there) and the lab's (no JupyterLab).
 # SUITE (test paths; all by default) narrows it for a dry run.
 # shellcheck disable=SC2086  # SUITE is a list of paths
-step suite 600 "$PYTHON" -m pytest -q -p no:cacheprovider -n "${SUITE_WORKERS:-12}" \
+step suite 600 "$PYTHON" -m pytest -q -rfE -p no:cacheprovider -n "${SUITE_WORKERS:-12}" \
   -m "not browser" --ignore=tests/browser --ignore=tests/test_lab.py --ignore=tests/test_binder.py \
   ${SUITE:-}
 cat "$SUMMARY"
