@@ -170,8 +170,10 @@ def test_the_sweep_shows_a_folded_steps_gradients_on_its_box_and_edges(notebook)
     step_1 = tape.locator("g.ek-group", has_text="logits_1, h1 = ")
     lines = step_1.locator("text.ek-grad")
     assert lines.count() == 2
-    assert [line.text_content() for line in lines.all()] == ["", ""]  # nothing swept yet
-    for _ in range(int(tape.get_attribute("data-steps"))):  # forward, then the sweep
+    final = [line.text_content() for line in lines.all()]  # the overview: the final sums
+    tape.locator(".ek-next").click()
+    assert [line.text_content() for line in lines.all()] == ["", ""]  # forward: no gradient
+    for _ in range(int(tape.get_attribute("data-steps"))):  # the rest of it, then the sweep
         tape.locator(".ek-next").click()
         if tape.get_attribute("data-phase") == "backward":
             if tape.get_attribute("data-current") == step_1.get_attribute("data-id"):
@@ -179,6 +181,7 @@ def test_the_sweep_shows_a_folded_steps_gradients_on_its_box_and_edges(notebook)
     texts = [line.text_content() for line in lines.all()]
     assert tape.get_attribute("data-current") == step_1.get_attribute("data-id")
     assert texts[0].startswith("grad h1: [[") and texts[1].startswith("grad logits_1: [["), texts
+    assert texts == final  # step 1 is the last the sweep reaches: its sums are complete
     # Its edges carry the gradient, labelled, as an unfolded step's do.
     leaving = tape.locator(f"path.ek-edge[data-from='{step_1.get_attribute('data-id')}']")
     assert leaving.count() == 2

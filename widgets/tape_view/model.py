@@ -58,7 +58,8 @@ def _scalar_text(value):
 class Namer:
     """Names for tensors: the user's own (``names=locals()``) where given (a model's
     variables by the attribute that holds their layer: ``hidden/kernel``), else the
-    variable's name, else t0, t1, ...
+    variable's name, else the layer that made it when no op was recorded
+    (``flatten(images)``, from ``unrecorded``: see origins.Tracker), else t0, t1, ...
 
     Ids are handed out in the order tensors are first asked about, which is record order,
     so the same code always gives the same names.
@@ -72,8 +73,9 @@ class Namer:
     ('x', 't0', 't0')
     """
 
-    def __init__(self, names=None):
+    def __init__(self, names=None, unrecorded=None):
         self._source = names if names is not None else {}
+        self._unrecorded = unrecorded or {}
         self._given = None  # read from the dict on first use: a %%tape cell fills it later
         self._names = {}
         self._counter = 0
@@ -101,11 +103,15 @@ class Namer:
         return self._names[key]
 
     def _fresh(self, tensor):
+        name = None
         if tensor._is_variable:  # 'dense/kernel:0' -> 'dense/kernel', unless already taken
             name = tensor.name.rsplit(":", 1)[0]
-            if name not in self._taken and name != "Variable":
-                self._taken.add(name)
-                return name
+        elif id(tensor) in self._unrecorded:  # a layer made it, recording nothing
+            _, layer, inputs = self._unrecorded[id(tensor)]
+            name = f"{layer}({self(inputs) if isinstance(inputs, Tensor) else '…'})"
+        if name is not None and name not in self._taken and name != "Variable":
+            self._taken.add(name)
+            return name
         while f"t{self._counter}" in self._taken:
             self._counter += 1
         name = f"t{self._counter}"

@@ -44,7 +44,8 @@ class TapeView(SnapshotWidget):
     ----------
     tape : the GradientTape to show.
     names : a dict such as ``locals()``: tensors found there are labelled by their name,
-        the others ``t0``, ``t1``, ... in record order.
+        one a layer made without recording by the layer (``flatten(images)``), the others
+        ``t0``, ``t1``, ... in record order.
     highlight : a record index (``tape.records[highlight]``) or the Tensor a record made:
         that record is marked on the graph and the view opens on it (exercise checks
         point at the first op where a student's value disagrees).
@@ -124,7 +125,7 @@ class TapeView(SnapshotWidget):
     # --- building what the browser shows ---------------------------------------------
     def _publish(self):
         # A fresh namer each time: ``names=locals()`` may hold names made after the view.
-        self._namer = Namer(self._names)
+        self._namer = Namer(self._names, self._tracker.unrecorded)
         for tensor, name in self._given:
             self._namer.give(tensor, name)
         watched_ids = {id(t) for t in self._watched}
