@@ -9,7 +9,7 @@ their values.
 
 import itertools
 
-from eagerkit import dtypes, errors, recording, tensor
+from eagerkit import dispatch, dtypes, errors, recording, tensor
 from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.name_scope import current_prefix
@@ -184,6 +184,9 @@ class Variable(Tensor):
         return Variable(self.numpy().copy(), trainable=self.trainable, name=self._name[:-2])
 
     __hash__ = None
+
+
+dispatch.Variable = Variable  # the fast paths tell a Variable by its type (dispatch.py)
 
 
 def _flag(read_value, what):

@@ -4,10 +4,13 @@ Their gradients move the incoming gradient back the same way (reshape back, tran
 the inverse permutation, slice a concat apart).
 """
 
+import numpy as np
+
 from eagerkit import arguments, dtypes
 from eagerkit.arguments import normalize_axis
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.graph.dynamic_ops import follows_inputs
+from eagerkit.limits import check_tensor
 from eagerkit.registry import defop
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -264,7 +267,7 @@ def tile(input, multiples, name=None):  # noqa: A002 - TF's argument name
             op="tile",
         )
     tiled = [n * m for n, m in zip(x.shape, multiples, strict=True)]
-    arguments.shape(tiled, "tile", x.dtype.as_numpy_dtype)  # refused before numpy allocates
+    check_tensor(tiled, np.dtype(x.dtype.as_numpy_dtype).itemsize, "tile")  # before numpy
     return _tile(x, multiples=multiples)
 
 
