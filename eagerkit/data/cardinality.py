@@ -18,6 +18,9 @@ True
 -2
 """
 
+from eagerkit.arguments import describe
+from eagerkit.errors import type_error
+
 INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2
 _NOT_A_COUNT = (INFINITE_CARDINALITY, UNKNOWN_CARDINALITY)
@@ -74,12 +77,9 @@ def cardinality(dataset):
     >>> ek.data.experimental.cardinality(ek.data.Dataset.range(5).take(2))
     <ek.Tensor: shape=(), dtype=int64, numpy=2>
     """
-    from eagerkit.data.dataset import Dataset
+    from eagerkit.data.dataset import Dataset  # (it imports this module)
 
     if not isinstance(dataset, Dataset):
-        from eagerkit.arguments import describe
-        from eagerkit.errors import type_error
-
         raise type_error(
             f"cardinality: dataset must be an ek.data.Dataset, got {describe(dataset)}; "
             "build one with ek.data.Dataset.from_tensor_slices(...) or call "

@@ -16,6 +16,7 @@ from eagerkit.devices import CPU, current_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.graph.dynamic_ops import follows_inputs
 from eagerkit.limits import check_memory, check_tensor
+from eagerkit.ops.cast import _is_text
 from eagerkit.tensor import Tensor, constant_of, convert_to_tensor
 
 
@@ -229,8 +230,6 @@ def linspace(start, stop, num, name=None):
 def _endpoint(value, what):
     """linspace's start or stop: numbers (a Python int as a float: 10**30 would be numpy's
     object), never text."""
-    from eagerkit.ops.cast import _is_text
-
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return float(value)
     if (
