@@ -40,14 +40,16 @@ def pack(value, op_name, dtype=None):
 
     first = _first_tensor(value)
     np_dtype = first._data.dtype if dtype is None else dtypes.as_dtype(dtype).as_numpy_dtype
-    elements = [_element(v, np_dtype, first._device, op_name) for v in value]
-    _check_alike(elements, op_name)
-    if dtype is not None and elements[0].dtype != dtypes.as_dtype(dtype):
+    elements = _converted(value, np_dtype, first._device, op_name)
+    # Checked in full before the first ek.stack, so a list that cannot be packed records
+    # nothing on the tapes watching (its inner lists would otherwise be stacked already).
+    _, packed_dtype = _packed_form(elements, op_name)
+    if dtype is not None and packed_dtype != dtypes.as_dtype(dtype):
         from eagerkit import op_errors
 
         wanted = dtypes.as_dtype(dtype)  # TF refuses a tensor of another dtype too
-        raise op_errors.value_dtype_mismatch(op_name, elements[0].dtype, wanted)
-    return stack(elements)
+        raise op_errors.value_dtype_mismatch(op_name, packed_dtype, wanted)
+    return _stacked(elements, stack)
 
 
 def packed_inputs(op_name, inputs):
@@ -64,32 +66,50 @@ def _first_tensor(value):
     raise AssertionError("pack is only given lists that hold a tensor")
 
 
-def _element(value, np_dtype, device, op_name):
+def _converted(value, np_dtype, device, op_name):
+    """``value`` with its plain numbers made tensors (the tensors' dtype, on their device)
+    and its inner lists kept as lists: nothing is stacked, so nothing is recorded yet."""
     if isinstance(value, Tensor):
         return value
     if holds_tensor(value):
-        return pack(value, op_name, dtypes.from_numpy(np_dtype))
-    # A plain number or list beside the tensors: the tensors' dtype, on their device.
+        return [_converted(v, np_dtype, device, op_name) for v in value]
     return Tensor(to_array(value, np_dtype, device, op_name), device)
 
 
-def _check_alike(elements, op_name):
+def _packed_form(elements, op_name):
+    """The ``(shape, dtype)`` that stacking ``elements`` (a tensor, or nested lists of them)
+    gives, or the error that says which elements differ."""
+    if isinstance(elements, Tensor):
+        return tuple(elements.shape), elements.dtype
+    forms = [_packed_form(element, op_name) for element in elements]
+    _check_alike(forms, op_name)
+    shape, dtype = forms[0]
+    return (len(forms), *shape), dtype
+
+
+def _stacked(elements, stack):
+    if isinstance(elements, Tensor):
+        return elements
+    return stack([_stacked(element, stack) for element in elements])
+
+
+def _check_alike(forms, op_name):
     """Stacking needs one dtype and one shape: say which elements differ, in the call's
     words (the list was given to ``op_name``, not to ek.stack)."""
-    first = elements[0]
-    for i, element in enumerate(elements[1:], start=1):
-        if element.dtype != first.dtype:
+    (first_shape, first_dtype) = forms[0]
+    for i, (shape, dtype) in enumerate(forms[1:], start=1):
+        if dtype != first_dtype:
             raise InvalidArgumentError(
-                f"{op_name}: the list given holds tensors of dtypes {first.dtype.name} "
-                f"(element 0) and {element.dtype.name} (element {i}); a list of tensors is "
+                f"{op_name}: the list given holds tensors of dtypes {first_dtype.name} "
+                f"(element 0) and {dtype.name} (element {i}); a list of tensors is "
                 "packed into one tensor (as ek.stack does), so its elements need one dtype: "
                 "cast them to one with ek.cast",
                 op=op_name,
             )
-        if tuple(element.shape) != tuple(first.shape):
+        if shape != first_shape:
             raise InvalidArgumentError(
-                f"{op_name}: the list given holds tensors of shapes {list(first.shape)} "
-                f"(element 0) and {list(element.shape)} (element {i}); a list of tensors is "
+                f"{op_name}: the list given holds tensors of shapes {list(first_shape)} "
+                f"(element 0) and {list(shape)} (element {i}); a list of tensors is "
                 "packed into one tensor (as ek.stack does), so its elements need one shape: "
                 "pad them to one shape, join them with ek.concat, or make a ragged tensor",
                 op=op_name,

@@ -3,8 +3,8 @@
 A Tensor is just ``(_data, _device)``, plus the mark of the tape that recorded the op which
 made it (``_recorded_by``), so that a tape sees at a glance that it watches the tensor. It
 knows nothing about gradients: the tape (tape.py) remembers which ops made which tensors.
-Its operators are ops (``x * y`` is ``ek.multiply(x, y)``): the table at the end of this
-file says which op each one is.
+Its operators are ops (``x * y`` is ``ek.multiply(x, y)``): operators.py says which op each
+one is.
 """
 
 import numpy as np
@@ -329,72 +329,3 @@ def to_array(value, np_dtype, device, op_name):
     elif host.dtype != np_dtype:
         host = host.astype(np_dtype)
     return device.backend.asarray(host)
-
-
-# --- operators: x * y is ek.multiply(x, y) ---------------------------------------------------
-# Each operator is the public op named here, recorded on tapes like any call of it. The ops
-# are written on top of Tensor (ops/), so they cannot exist while this file runs: once they
-# do, ops/__init__.py hands them to install_operators, and this file never imports an op.
-BINARY_OPERATORS = {  # x <symbol> y, and y <symbol> x (reflected, "__r<symbol>__")
-    "add": "add",
-    "sub": "subtract",
-    "mul": "multiply",
-    "truediv": "truediv",
-    "floordiv": "floordiv",
-    "mod": "mod",
-    "pow": "pow",
-    "matmul": "matmul",
-}
-UNARY_OPERATORS = {"neg": "negative", "abs": "abs", "invert": "logical_not", "getitem": "getitem"}
-COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}
-BOOL_OPERATORS = {  # bool tensors only: x & y, x | y, x ^ y
-    "and": ("logical_and", "&"),
-    "or": ("logical_or", "|"),
-    "xor": ("logical_xor", "^"),
-}
-
-
-def install_operators(ops):
-    """Give Tensor its operators: ``ops`` maps an op's name to its public function."""
-    for symbol, name in {**BINARY_OPERATORS, **COMPARISONS}.items():
-        setattr(Tensor, f"__{symbol}__", ops[name])  # a plain function: no extra call
-    for symbol, name in UNARY_OPERATORS.items():
-        setattr(Tensor, f"__{symbol}__", ops[name])
-    for symbol, name in BINARY_OPERATORS.items():
-        setattr(Tensor, f"__r{symbol}__", _reflected(ops[name]))
-    for symbol, (name, text) in BOOL_OPERATORS.items():
-        setattr(Tensor, f"__{symbol}__", _bool_only(ops[name], text))
-        setattr(Tensor, f"__r{symbol}__", _reflected(ops[name]))
-    Tensor.__eq__ = _elementwise(ops["equal"], False)  # TF2: == compares element by element
-    Tensor.__ne__ = _elementwise(ops["not_equal"], True)
-    Tensor.__pos__ = lambda self: self
-
-
-def _reflected(op):
-    def reflected(self, other):  # 2 * x: Python asks x.__rmul__(2)
-        return op(other, self)
-
-    return reflected
-
-
-def _elementwise(op, against_none):
-    def compare(self, other):
-        # x == None, or numbers == text, is plainly False (TF2); anything else, elementwise.
-        if other is None or (isinstance(other, (str, bytes)) and not self.dtype.is_string):
-            return against_none
-        return op(self, other)
-
-    return compare
-
-
-def _bool_only(op, symbol):
-    def operator(self, other):
-        if not self.dtype.is_bool:
-            raise errors.type_error(
-                f"{op.__name__} ('{symbol}') works on bool tensors only (this one is "
-                f"{self.dtype.name}{list(self.shape)}); compare first, e.g. (x > 0) & (x < 1)",
-                op=op.__name__,
-            )
-        return op(self, other)
-
-    return operator

@@ -98,6 +98,33 @@ def test_ragged_or_mixed_lists_are_refused_naming_the_call(values, words):
     del tape
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    widths=st.lists(st.integers(2, 3), min_size=1, max_size=3),
+    odd=st.sampled_from(["shape", "dtype"]),
+    data=st.data(),
+)
+def test_a_list_that_cannot_be_packed_records_nothing(widths, odd, data):
+    """Its inner lists are checked before any is stacked: the tape keeps only what the user
+    recorded, and the gradient through it is untouched."""
+    x = ek.Variable(2.0)
+    with ek.GradientTape(persistent=True) as tape:
+        y = x * 3.0
+        misfit = ek.reshape(y, [1]) if odd == "shape" else ek.cast(y, ek.float64)
+        recorded = len(tape.records)
+
+        def nested(level, path):
+            if level == len(widths):
+                return misfit if path == where else y
+            return [nested(level + 1, [*path, i]) for i in range(widths[level])]
+
+        where = [data.draw(st.integers(0, width - 1)) for width in widths]
+        with pytest.raises(InvalidArgumentError, match=f"{odd}s .*element"):
+            ek.reduce_sum(nested(0, []))
+        assert len(tape.records) == recorded
+    assert float(tape.gradient(y, x)) == 3.0
+
+
 def test_a_dtype_asked_for_is_not_ignored():
     with pytest.raises(InvalidArgumentError, match="float32.*float64|float64.*float32"):
         ek.convert_to_tensor([ek.ones([2]), ek.ones([2])], dtype=ek.float64)

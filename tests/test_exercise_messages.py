@@ -1,6 +1,7 @@
 """Messages that explain a wrong answer in the section's words (the corpus checks them on
 real answers; these pin the wording's parts that the corpus cannot vary)."""
 
+import numpy as np
 from eagerkit.widgets.exercises.compare import differences
 
 
@@ -19,3 +20,16 @@ def test_a_value_check_outside_ipython_blames_no_earlier_cell():
     from eagerkit.widgets.exercises.exercise import _stopped_part_way
 
     assert _stopped_part_way() == []
+
+
+def test_a_count_one_off_says_off_by_one_and_nothing_else_does():
+    (line,) = differences(112, 111, what="collatz_steps(n)")
+    assert line == (
+        "collatz_steps(n) is 112, which is one too large (off by one: a count that starts or "
+        "stops one early?)"
+    )
+    (line,) = differences(np.array([3, 5]), np.array([3, 6]), what="counts")
+    assert line.startswith("counts differs at element [1]: its value there is 5, one too small")
+    for got, want in ((113, 111), (1.0, 2.0), (2.5, 1.5)):  # further off, or not counts
+        (line,) = differences(got, want, what="f")
+        assert "off by one" not in line, line

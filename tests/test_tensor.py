@@ -203,11 +203,11 @@ def test_executing_eagerly():
     assert ek.executing_eagerly() is True
 
 
-def test_each_operator_is_the_public_op_tensor_py_names():
-    from eagerkit import tensor
+def test_each_operator_is_the_public_op_operators_py_names():
+    from eagerkit import operators
     from eagerkit.registry import REGISTRY
 
-    for symbol, name in {**tensor.BINARY_OPERATORS, **tensor.COMPARISONS}.items():
+    for symbol, name in {**operators.BINARY_OPERATORS, **operators.COMPARISONS}.items():
         assert getattr(ek.Tensor, f"__{symbol}__").__name__ == name, symbol
     assert ek.Tensor.__mul__ is REGISTRY["multiply"].call  # the op itself: no extra call
     assert ek.Tensor.__neg__ is REGISTRY["negative"].call

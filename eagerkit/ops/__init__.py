@@ -2,6 +2,7 @@
 
 import warnings
 
+from eagerkit.operators import install_operators
 from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     arithmetic,
     cast,
@@ -31,9 +32,8 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     strings,
     svd,
 )
-from eagerkit.tensor import install_operators
 
-# Tensor's operators (tensor.py names the op each one is) are these public functions.
+# Tensor's operators (operators.py names the op each one is) are these public functions.
 install_operators(
     {**vars(math), **vars(compare), **vars(linalg), **vars(arithmetic), "getitem": indexing.getitem}
 )

@@ -3,10 +3,10 @@ Tensor, each operator is the op that dispatch.py registers for ragged tensors), 
 error boundary: a bad operand fails naming the op (``RaggedTensor.add``)."""
 
 from eagerkit.boundary import public_method
+from eagerkit.operators import BINARY_OPERATORS, BOOL_OPERATORS, COMPARISONS
 from eagerkit.ragged.dispatch import BINARY, UNARY
 from eagerkit.ragged.elementwise import binary, unary
 from eagerkit.ragged.ragged_tensor import RaggedTensor
-from eagerkit.tensor import BINARY_OPERATORS, BOOL_OPERATORS, COMPARISONS
 
 
 def _reflected(function):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import eagerkit as ek
 from eagerkit import boundary
-from eagerkit.tensor import BINARY_OPERATORS, BOOL_OPERATORS, COMPARISONS, UNARY_OPERATORS
+from eagerkit.operators import BINARY_OPERATORS, BOOL_OPERATORS, COMPARISONS, UNARY_OPERATORS
 
 from . import inputs, runner, verdict
 

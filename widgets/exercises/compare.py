@@ -7,7 +7,7 @@ enforced, and the message quotes the prompt. The order of the checks is the orde
 can act on: the kind of thing, its shape, its dtype, its device, then the values.
 
 No sentence shows an expected value: the student's own value, where it is off, and how
-(too large, too small, the wrong sign, off by one factor everywhere, nan).
+(too large, too small, off by one, the wrong sign, off by one factor everywhere, nan).
 """
 
 import numpy as np
@@ -236,6 +236,8 @@ def value_differences(got, want, what, close=None):
     if np.sign(value) == -np.sign(target) and np.isclose(abs(value), abs(target), 1e-4, 1e-5):
         return [f"{what} has the wrong sign{at} (it is {number(value)})"]
     direction = "too large" if value > target else "too small"
+    if got.dtype.kind in "iu" and want.dtype.kind in "iu" and abs(int(value) - int(target)) == 1:
+        direction = f"one {direction} (off by one: a count that starts or stops one early?)"
     if not got.ndim:
         return [f"{what} is {number(value)}, which is {direction}"]
     return [f"{what} differs{at}: its value there is {number(value)}, {direction}"]
