@@ -76,7 +76,7 @@ class Namer:
 
     def __init__(self, names=None, unrecorded=None):
         self._source = names if names is not None else {}
-        self._unrecorded = unrecorded or {}
+        self._unrecorded = unrecorded if unrecorded is not None else {}  # filled as it runs
         self._given = None  # read from the dict on first use: a %%tape cell fills it later
         self._names = {}
         self._counter = 0
