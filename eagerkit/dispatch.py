@@ -29,6 +29,10 @@ from eagerkit.errors import OpError
 from eagerkit.recording import NO_PARAMS
 from eagerkit.tensor import Tensor
 
+# The Variable class: variables.py (which imports this module) sets it once defined. The
+# fast paths tell a Variable by its type, quicker than isinstance(x, Tensor) and x._is_variable.
+Variable = None
+
 # What a kernel raises on input it cannot take (AttributeError: a Python object where an
 # array belongs); op_error turns each into an eagerkit error.
 _KERNEL_ERRORS = (ValueError, TypeError, LookupError, AttributeError, ArithmeticError, MemoryError)
@@ -124,7 +128,7 @@ def fast_function(op):
     dtype without a kernel) goes to ``call``, which converts or explains.
     """
     forward, allowed, nin, new = op.forward, op.dtypes, op.nin, object.__new__
-    differentiable = op.differentiable
+    differentiable, op_name = op.differentiable, op.name
 
     def function(*inputs, name=None, **params):
         if nin is not None and len(inputs) > nin:
@@ -148,7 +152,8 @@ def fast_function(op):
                 return call(op, inputs, params)
             arrays, device = found
             plain = False  # Variables or Python numbers: the record needs what they stood for
-        if device.restricted or arrays[0].dtype not in allowed:
+        dtype = arrays[0].dtype
+        if dtype not in allowed or (device.restricted and not device.supports(op_name, dtype)):
             return call(op, inputs, params)  # the reference path checks and explains
         try:
             data = forward(device.xp, *arrays, **params)
@@ -193,7 +198,9 @@ def mixed_function(op):
         elif params and nin is not None and len(inputs) < nin:
             inputs, params = inputs_by_keyword(op, inputs, params)
         device = inputs[0]._device if inputs and type(inputs[0]) is Tensor else None
-        if device is None or device.restricted:
+        # A GPU lacks a few kernels (device.kernels: integer matmul): those ops take the
+        # reference path there, which says so; every other op is computed here.
+        if device is None or (device.restricted and op.name in device.kernels):
             return call(op, inputs, params)
         for x in inputs:
             if type(x) is not Tensor or x._device is not device:
@@ -234,11 +241,13 @@ def unary_function(op):
     """
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
+    op_name = op.name
 
     def function(x=_MISSING, name=None, *more, **params):
         if type(x) is Tensor and not (more or params):
             device, a = x._device, x._data
-            if a.dtype in allowed and not device.restricted:
+            # On a GPU (restricted: a few kernels missing) the op's own kernel is asked for.
+            if a.dtype in allowed and (not device.restricted or device.supports(op_name, a.dtype)):
                 try:
                     data = forward(device.xp, a)
                 except (OpError, *_KERNEL_ERRORS) as error:
@@ -270,6 +279,7 @@ def binary_function(op):
     """
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
+    op_name = op.name
 
     def function(x=_MISSING, y=_MISSING, name=None, *more, **params):
         if type(x) is Tensor and type(y) is Tensor and not (more or params):
@@ -277,7 +287,8 @@ def binary_function(op):
             dtype = a.dtype
             # ``is``: numpy shares one dtype object per type; any other goes the long way
             same = b.dtype is dtype and y._device is device
-            if same and dtype in allowed and not device.restricted:
+            kernel = not device.restricted or device.supports(op_name, dtype)
+            if same and dtype in allowed and kernel:
                 try:
                     data = forward(device.xp, a, b)
                 except (OpError, *_KERNEL_ERRORS) as error:
@@ -287,7 +298,7 @@ def binary_function(op):
                 output._data, output._device, output._recorded_by = data, device, None
                 if recording.on:
                     if differentiable and recording.sole_tape is not None:
-                        recording.record_on_sole_tape(op, (x, y), output, NO_PARAMS)
+                        recording.record_pair_on_sole_tape(op, x, y, a, b, output)
                     else:
                         after(op, (x, y), (a, b), output, NO_PARAMS)
                 return output
@@ -305,10 +316,10 @@ def binary_function(op):
         leaves the call to ``general`` (other kinds of Tensor, such as ``ek.function``'s
         graph tensors, included).
         """
-        if type(x) is Tensor or (isinstance(x, Tensor) and x._is_variable):
+        if type(x) is Tensor or type(x) is Variable:
             device, a = x._device, x._data
             dtype = a.dtype
-            if type(y) is Tensor or (isinstance(y, Tensor) and y._is_variable):
+            if type(y) is Tensor or type(y) is Variable:
                 if y._device is not device or y._data.dtype is not dtype:
                     return None
                 b = y._data
@@ -316,7 +327,7 @@ def binary_function(op):
                 b = dtype.type(y)
             else:
                 return None
-        elif type(x) is float and (type(y) is Tensor or (isinstance(y, Tensor) and y._is_variable)):
+        elif type(x) is float and (type(y) is Tensor or type(y) is Variable):
             device, b = y._device, y._data
             dtype = b.dtype
             if dtype.kind != "f":
@@ -324,7 +335,7 @@ def binary_function(op):
             a = dtype.type(x)
         else:
             return None
-        if dtype not in allowed or device.restricted:
+        if dtype not in allowed or (device.restricted and not device.supports(op_name, dtype)):
             return None
         try:
             data = forward(device.xp, a, b)
