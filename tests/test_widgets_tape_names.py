@@ -56,6 +56,16 @@ def test_an_unnamed_input_and_a_layer_in_a_sequential_read_as_the_view_names_the
     assert leaf_labels(view) == ["layers[1](layers[0](t0))"]
 
 
+def test_a_model_returning_its_last_layers_output_leaves_the_layers_name():
+    model = ek.Sequential([ek.layers.Flatten()])
+    x, w = ek.ones([2, 2, 2]), ek.Variable(2.0, name="w")
+    with ek.GradientTape() as tape:
+        view = TapeView(tape, names={"x": x, "w": w})
+        y = model(x) * w  # Flatten made it; the Sequential only handed it on
+    tape.gradient(y, w)
+    assert leaf_labels(view) == ["layers[0](x)"]
+
+
 def test_what_a_layer_records_keeps_its_own_name():
     dense = ek.layers.Dense(2)
     x = ek.ones([1, 3])

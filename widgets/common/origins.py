@@ -162,9 +162,10 @@ class Tracker:
         return found[2]
 
     def _layer_returned(self, layer, inputs, outputs, caller):
-        if id(outputs) not in self._recorded:  # the layer recorded nothing: note who made it
+        if id(outputs) not in self._recorded and id(outputs) not in self.unrecorded:
+            # The layer recorded nothing: it made it (the innermost, when a model returns
+            # its last layer's output). The tensor is kept, so its id cannot be reused.
             name = self._layer_label(caller, layer).rsplit(" (", 1)[0]
-            # The tensor is kept with its entry, so its id cannot be reused meanwhile.
             self.unrecorded[id(outputs)] = (outputs, name, inputs)
 
     def _scope_key(self, outer, scope):

@@ -15,6 +15,8 @@ monospace font. A box is sized for its gradient lines before there is a gradient
 the longest gradient a tensor of its shape can show), so the layout is done once.
 """
 
+import re
+
 from ..common.drawing import text_width
 
 LINE_H = 15  # one line of text in a box
@@ -128,8 +130,21 @@ def grad_text(node, prefix="grad: "):
 
 
 def clip(text, chars):
-    """``text`` cut to ``chars`` characters, the last one "…" when it was longer."""
-    return text if len(text) <= chars else text[: chars - 1] + "…"
+    """``text`` cut to ``chars`` characters at most, ending in "…" when it was longer (a
+    cut through numpy's "..." drops it, rather than show "..…").
+
+    Examples
+    --------
+    >>> clip("[[-0.082 0.083 ... 0.1 0.2]]", 18), clip("[[0. 0. ... 0. 0.]]", 18)
+    ('[[-0.082 0.083 …', '[[0. 0. ... 0. 0.…')
+    >>> clip("0.09299", 10)
+    '0.09299'
+    """
+    if len(text) <= chars:
+        return text
+    cut = text[: chars - 1]
+    kept = re.sub(r"(\s+\.{1,3}|\.{2,})$", "", cut)
+    return kept + (" …" if kept != cut else "…")
 
 
 def _meta(node):

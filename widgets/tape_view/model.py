@@ -17,6 +17,7 @@ from eagerkit.tape import READ_VARIABLE
 from eagerkit.tensor import Tensor
 
 from ..common.names import model_variable_names
+from .boxes import clip
 
 
 def preview(value, width=28):
@@ -38,7 +39,7 @@ def preview(value, width=28):
         array, precision=3, threshold=6, edgeitems=2, max_line_width=10_000, separator=" "
     )
     text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return clip(text, width)
 
 
 def host(value, device=None):
@@ -75,7 +76,7 @@ class Namer:
 
     def __init__(self, names=None, unrecorded=None):
         self._source = names if names is not None else {}
-        self._unrecorded = unrecorded or {}
+        self._unrecorded = unrecorded if unrecorded is not None else {}  # filled as it runs
         self._given = None  # read from the dict on first use: a %%tape cell fills it later
         self._names = {}
         self._counter = 0

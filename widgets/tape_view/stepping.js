@@ -97,8 +97,11 @@ function gradText(node, chars, prefix) { // as boxes.grad_text
   return node.none ? `${prefix}None` : "";
 }
 
-function clip(text, chars) { // as boxes.clip
-  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
+function clip(text, chars) { // as boxes.clip: a cut through numpy's "..." drops it
+  if (text.length <= chars) return text;
+  const cut = text.slice(0, chars - 1);
+  const kept = cut.replace(/(\s+\.{1,3}|\.{2,})$/, "");
+  return kept === cut ? `${cut}…` : `${kept} …`;
 }
 
 function recordOf(edgeId) { return Number(edgeId.slice(1).split("_")[0]); }
