@@ -32,7 +32,7 @@ try:
 except ImportError:  # PyTorch is a reference, not a dependency
     torch = None
 
-PROFILED = ("100 ops fwd+bwd", "MLP step", "conv fwd+bwd")
+PROFILED = ("matmul x10", "100 ops fwd+bwd", "MLP step", "MLP step fn", "conv fwd+bwd")
 
 
 def host_and_device_ms(run, repeat=20):
@@ -106,7 +106,7 @@ def main():
             except Exception as error:  # a profile that fails must not hide the others
                 print(f"{workload:17}{name:>14}  failed: {type(error).__name__}: {error}")
 
-    for workload in ("MLP step", "100 ops fwd+bwd"):
+    for workload in ("MLP step", "matmul x10"):
         print(f"\neagerkit's {workload} on /gpu:0, 20 calls, by own host time:")
         print(host_profile(contenders["eagerkit"][workload]))
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one prepared script for a session lent a GPU machine (issue 20): the GPU tests, lesson 09
-# under nbval, benchmarks/devices.py, benchmarks/gpu_profile.py and the suite, in that order
-# (the most telling first), each step's output in its own file under $OUT, all within one
-# device command's 10 minutes.
+# and then every lesson under nbval, benchmarks/devices.py, benchmarks/gpu_profile.py and the
+# suite, in that order (the most telling first), each step's output in its own file under
+# $OUT, all within one device command's 10 minutes.
 #
 # 1. Here, once, where pip reaches PyPI:      bash benchmarks/gpu_session.sh prepare
 #    downloads into .whl/ (ignored through .git/info/exclude) the wheels, for the GPU machine's
@@ -10,11 +10,12 @@
 #    has numpy, scipy, cupy, PyTorch, pytest, hypothesis, xdist, matplotlib, scikit-learn...).
 # 2. With the device tool:   run(command="bash benchmarks/gpu_session.sh", carry=[".whl"],
 #    timeout_s=600). Back under $OUT: summary.txt (each step: exit status, seconds),
-#    devices.txt, test_gpu.txt, lesson09.txt, benchmarks.txt, profile.txt, suite.txt.
+#    install.txt, devices.txt, test_gpu.txt, lesson09.txt, lessons.txt, benchmarks.txt,
+#    profile.txt, suite.txt.
 # 3. Dry run on a CPU machine (no wheels installed: the given Python has everything; the GPU
 #    tests skip, lesson 09 runs on the simulated GPU):
 #        PYTHON=.venv/bin/python OUT=/tmp/gpu-session SUITE=tests/test_devices.py \
-#        SUITE_WORKERS=1 bash benchmarks/gpu_session.sh
+#        SUITE_WORKERS=1 LESSONS=notebooks/01_hello_eager.ipynb bash benchmarks/gpu_session.sh
 set -u
 cd "$(dirname "$0")/.."
 
@@ -40,6 +41,9 @@ if [ "${1:-}" = prepare ]; then
   for name in $IMAGE_HAS; do
     rm -f .whl/"$name"-[0-9]*.whl .whl/"${name//_/-}"-[0-9]*.whl
   done
+  # A setuptools that reads pyproject's SPDX license (77+), to build the editable install
+  # where the image's is older: in its own folder, used only for that build.
+  python3 -m pip download -q --only-binary=:all: --no-deps -d .whl/build "setuptools>=77" || exit 1
   du -sh .whl && ls .whl | wc -l
   exit 0
 fi
@@ -54,12 +58,24 @@ BUDGET=${GPU_SESSION_SECONDS:-560}  # one device command may run 600 s: leave ro
 if [ -z "${PYTHON:-}" ]; then  # on the GPU machine: the image's Python, the carried wheels
   PYTHON=python3
   "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target /tmp/site .whl/*.whl || { echo "install: failed" >> "$SUMMARY"; exit 1; }
+    --target /tmp/site .whl/*.whl || { echo "wheels: failed" >> "$SUMMARY"; exit 1; }
   export PYTHONPATH=/tmp/site
-  # eagerkit.widgets is widgets/ (pyproject's package-dir): a link stands in for the install.
-  [ -e eagerkit/widgets ] || ln -s ../widgets eagerkit/widgets
+  # eagerkit itself as `make install` installs it: editable (pip, offline, no dependencies:
+  # the image and the wheels have them), then binder/postBuild's JupyterLab settings, so
+  # tests/test_install.py and the saved-widget-state test check a real install.
+  prefix=$("$PYTHON" -c 'import sys; print(sys.prefix)')
+  editable="$PYTHON -m pip install -q --no-index --no-deps -e ."
+  # The image's setuptools first; if it is too old, the carried one (in build isolation).
+  if { $editable --no-build-isolation || $editable --find-links .whl/build; } > "$OUT/install.txt" 2>&1 \
+    && NB_PYTHON_PREFIX=$prefix bash binder/postBuild >> "$OUT/install.txt" 2>&1
+  then
+    echo "install: pip install -e . and binder/postBuild, as make install" >> "$SUMMARY"
+  else  # eagerkit.widgets is widgets/ (pyproject's package-dir): a link stands in
+    echo "install: failed (install.txt); a link stands in: test_install will fail" >> "$SUMMARY"
+    [ -e eagerkit/widgets ] || ln -s ../widgets eagerkit/widgets
+    export PYTHONPATH=$PWD:$PYTHONPATH
+  fi
 fi
-export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}  # eagerkit from this tree, not an install
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONHASHSEED=0
 export PYTHONUNBUFFERED=1
 
@@ -86,12 +102,22 @@ import cupy; print(\"cupy\", cupy.__version__, cupy.cuda.runtime.runtimeGetVersi
 step test_gpu 150 "$PYTHON" -m pytest -q -p no:cacheprovider -rs tests/test_gpu.py
 step lesson09 120 "$PYTHON" -m pytest -q -p no:cacheprovider --nbval --nbval-current-env \
   --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/09_devices.ipynb
+# Every lesson, as make test runs them: those that mention GPUs (07, 14) use it here.
+# LESSONS (notebook paths; all by default) narrows it for a dry run.
+# shellcheck disable=SC2086  # LESSONS is a list of paths
+step lessons 180 "$PYTHON" -m pytest -q -p no:cacheprovider -n 8 --dist loadscope --nbval \
+  --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg ${LESSONS:-notebooks/}
 step benchmarks 240 "$PYTHON" benchmarks/devices.py
 step profile 90 "$PYTHON" benchmarks/gpu_profile.py
-# The suite without the browser tests (no chromium there) and the lab's (no JupyterLab).
+# The suite, less what needs the lab tooling the GPU image lacks (JupyterLab, chromium,
+# Playwright, ruff: CI runs those tests); the reason goes into the summary.
+echo "suite leaves out (the GPU image lacks their tooling; CI runs them): tests/browser," \
+  "test_lab.py, test_binder.py (JupyterLab, chromium), test_install's" \
+  "test_every_dev_and_lab_requirement_is_installed (jupyterlab, playwright, ruff)" >> "$SUMMARY"
 # SUITE (test paths; all by default) narrows it for a dry run.
 # shellcheck disable=SC2086  # SUITE is a list of paths
 step suite 600 "$PYTHON" -m pytest -q -rfE -p no:cacheprovider -n "${SUITE_WORKERS:-12}" \
   -m "not browser" --ignore=tests/browser --ignore=tests/test_lab.py --ignore=tests/test_binder.py \
+  --deselect tests/test_install.py::test_every_dev_and_lab_requirement_is_installed \
   ${SUITE:-}
 cat "$SUMMARY"

@@ -1,12 +1,14 @@
 """Bounded work: a size or count that would run for minutes, or need more memory than the
 machine has, is refused before the work starts.
 
-numpy refuses an array larger than memory at once (``MemoryError``, which eagerkit reports
-as ``ResourceExhaustedError``), so tensors need no help. What needs it is work done one
-Python object at a time: a list of 20 million generators, a gradient check of order 2**31,
-a batch that collects a billion elements from a dataset that repeats forever. Those run for
-minutes, or until the machine runs out of memory, before anything fails; these checks say
-so first.
+Whether numpy refuses an array larger than memory depends on the machine: where the kernel
+overcommits memory (many cloud VMs) the allocation succeeds, and the process is killed
+later, while filling it. So every op that makes a tensor whose size comes from an argument
+(a shape, a count, a padding) calls ``check_tensor`` (or ``arguments.shape``) first, never
+relying on numpy's ``MemoryError``. Work done one Python object at a time needs the same:
+a list of 20 million generators, a gradient check of order 2**31, a batch that collects a
+billion elements from a dataset that repeats forever run for minutes, or until memory runs
+out, before anything fails; ``check_count`` says so first.
 
 Examples
 --------

@@ -17,7 +17,7 @@ import pytest
 from stateful_classes import public_classes
 
 import eagerkit as ek
-from eagerkit import namespaces
+from eagerkit import limits, namespaces
 from eagerkit.errors import InvalidArgumentError, ResourceExhaustedError
 
 SIZE_NAMES = frozenset(
@@ -246,5 +246,50 @@ def test_every_size_parameter_is_declared():
 @pytest.mark.parametrize("name", sorted(BOUNDED))
 def test_a_huge_size_is_refused_at_once(name, tmp_path):
     writer = ek.summary.create_file_writer(str(tmp_path))
-    with writer.as_default(), pytest.raises((ResourceExhaustedError, InvalidArgumentError)):
+    with writer.as_default(), pytest.raises((ResourceExhaustedError, InvalidArgumentError)) as e:
         BOUNDED[name]()
+    # By eagerkit's own check, not by numpy failing to allocate: where the kernel overcommits
+    # memory numpy's allocation succeeds, and the process is killed while filling it.
+    assert not _numpy_refusal(e.value), f"{name}: numpy refused it, not eagerkit: {e.value!r}"
+
+
+def _numpy_refusal(error):
+    """Python's MemoryError (or numpy's "array is too big") in ``error``'s chain, if any."""
+    while error is not None:
+        raised_by_numpy = not isinstance(error, ek.errors.OpError)
+        if raised_by_numpy and (isinstance(error, MemoryError) or "too big" in str(error)):
+            return error
+        if "Unable to allocate" in str(error):  # numpy's MemoryError, converted
+            return error
+        error = error.__cause__ or error.__context__
+    return None
+
+
+# Sizes numpy would allocate here (tens of MiB), on a machine patched to have 1 MiB: refused
+# by eagerkit's own checks, so no refusal above depends on how this machine's numpy and
+# kernel treat a huge allocation.
+N = 2**12
+SMALL_MACHINE = {
+    "RaggedTensor.to_tensor": lambda: ek.ragged.constant([[1.0], []]).to_tensor(shape=[N, N]),
+    "zeros": lambda: ek.zeros([N, N]),
+    "fill": lambda: ek.fill([N, N], 1.0),
+    "eye": lambda: ek.eye(N),
+    "range": lambda: ek.range(N * N),
+    "one_hot": lambda: ek.one_hot([0, 1], N * N),
+    "normal": lambda: ek.random.normal([N, N]),
+    "categorical": lambda: ek.random.categorical([[0.0, 1.0]], N * N),
+    "tile": lambda: ek.tile([1.0], [N * N]),
+    "repeat": lambda: ek.repeat([1.0, 2.0], [1, N * N]),
+    "pad": lambda: ek.pad([1.0], [[N * N, 0]]),
+    "pad_to_bounding_box": lambda: ek.image.pad_to_bounding_box(image[0], 0, 0, N * N, 4),
+    "resize": lambda: ek.image.resize(image, [N, N]),
+    "Dense": _built(lambda: ek.keras.layers.Dense(N * N), rows),
+    "TensorArray": lambda: ek.TensorArray(ek.float32, size=N * N, element_shape=[2]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_MACHINE))
+def test_a_tensor_larger_than_memory_is_refused_before_numpy_allocates(name, monkeypatch):
+    monkeypatch.setattr(limits, "physical_memory", lambda: 2**20)
+    with pytest.raises(ResourceExhaustedError, match="more than this machine's memory"):
+        SMALL_MACHINE[name]()

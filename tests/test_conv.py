@@ -2,9 +2,13 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import eagerkit as ek
-from eagerkit.ops.conv import pads
+from eagerkit.backends.simulated import SimulatedBackend, counting
+from eagerkit.devices import CPU
+from eagerkit.ops.conv import pads, windows
 from eagerkit.registry import REGISTRY
 from eagerkit.testing import check_grads
 
@@ -194,3 +198,31 @@ def test_bad_padding_strides_and_format_are_errors():
 def test_integer_images_are_refused_with_a_cast_hint():
     with pytest.raises(ek.errors.InvalidArgumentError, match="conv2d: no kernel for dtype int32"):
         ek.nn.conv2d(ek.zeros([1, 4, 4, 1], ek.int32), ek.zeros([2, 2, 1, 1], ek.int32), 1, "SAME")
+
+
+# --- the windows view: strides set by hand, against numpy's sliding windows -------------------
+@settings(max_examples=60, deadline=None)
+@given(
+    shape=st.tuples(*[st.integers(1, 4)] * 4).map(lambda s: (s[0], s[1] + 3, s[2] + 3, s[3])),
+    window=st.tuples(st.integers(1, 2), st.integers(1, 2)),
+    strides=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+    dilations=st.tuples(st.integers(1, 2), st.integers(1, 2)),
+    transposed=st.booleans(),
+)
+def test_windows_are_numpys_sliding_windows_on_every_device(
+    shape, window, strides, dilations, transposed
+):
+    x = rng.standard_normal(shape)
+    if transposed:  # a non-contiguous input: the view must follow its strides
+        x = np.ascontiguousarray(x.transpose(0, 2, 1, 3)).transpose(0, 2, 1, 3)
+    (kh, kw), (sh, sw), (dh, dw) = window, strides, dilations
+    spans = ((kh - 1) * dh + 1, (kw - 1) * dw + 1)
+    plain = np.lib.stride_tricks.sliding_window_view(x, spans, axis=(1, 2))
+    plain = plain[:, ::sh, ::sw, :, ::dh, ::dw]  # the reference: numpy's windows, then steps
+    np.testing.assert_array_equal(windows(CPU.xp, x, window, strides, dilations), plain)
+    sim = SimulatedBackend()
+    on_device = sim.asarray(x)
+    with counting() as counts:  # a view made on the host: nothing runs on the device
+        view = windows(sim.xp, on_device, window, strides, dilations)
+    assert (counts.kernels, counts.copies_to_device, counts.host_reads) == (0, 0, 0)
+    np.testing.assert_array_equal(sim.to_host(view), plain)

@@ -10,12 +10,17 @@ cells, then the lesson's own check cell), with a fixed seed so the run repeats.
 
 import functools
 import json
+import os
 import pathlib
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 from exercise_lessons import run_answers
+
+from eagerkit.devices import SIMULATED_GPU_VARIABLE
 
 CORPUS = pathlib.Path(__file__).resolve().parent / "exercise_corpus"
 LESSONS = sorted(int(p.stem[-2:]) for p in CORPUS.glob("lesson[0-9][0-9].json"))
@@ -163,3 +168,35 @@ def test_mentions_is_tolerant_but_not_blind():
     assert mentions(text, ["device", "/sim:0"]) and mentions(text, ["copied to"])
     assert mentions("the gradient is nan at element [0]", ["NaN"])
     assert not mentions(text, ["gradient", "transpose"])
+
+
+def test_after_a_gpu_was_used_answers_run_in_fresh_processes_with_the_same_verdicts():
+    """CUDA cannot be used in a child forked after its parent used it, so on a GPU machine
+    the lesson's process starts fresh and each answer after the lesson used the GPU replays
+    the lesson in a fresh process. Here the simulated GPU stands in (it then refuses forks
+    as CUDA does), the parent has used it (as pytest's workers on a GPU machine have), and
+    the verdicts match the forks' of a run without a GPU."""
+    sample = [entry for entry in corpus(9) if entry["id"].startswith(("9.1-wrong", "9.2-right"))]
+    sample = [next(e for e in sample if e["exercise"] == key) for key in ("9.1", "9.2")]
+    script = (
+        "import json, sys; sys.path.insert(0, 'tests'); import eagerkit as ek; "
+        "from exercise_lessons import run_answers; ek.ones([1]).gpu(); "  # the GPU used here
+        "print(json.dumps(run_answers(9, json.loads(sys.stdin.read()))))"
+    )
+    environment = {**os.environ, SIMULATED_GPU_VARIABLE: "1"}
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps(sample),
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=CORPUS.parents[1],
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    replayed, forked = json.loads(result.stdout), run_answers(9, sample)
+    for entry in sample:
+        assert replayed[entry["id"]]["process"] == "replayed"
+        assert forked[entry["id"]]["process"] == "forked"
+        assert agrees(entry, replayed[entry["id"]]), replayed[entry["id"]]["text"]
+        for field in ("status", "text", "cell_error"):
+            assert replayed[entry["id"]][field] == forked[entry["id"]][field]

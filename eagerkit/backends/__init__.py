@@ -5,7 +5,9 @@ Every backend is an object with
 - ``xp``: the array namespace the forward kernels call (``xp.exp``, ``xp.matmul``, ...), plus
   the two pieces the array API leaves out: ``xp.scatter_add(target, indices, updates)``
   (``target[indices] += updates`` with repeated indices adding up) and
-  ``xp.sliding_window_view(x, window_shape, axis=...)`` (the patches of a convolution) and
+  ``xp.as_strided(x, shape, strides)`` (a view of ``x``'s memory with other strides: the
+  patches of a convolution; cupy's ``sliding_window_view`` copies its window shape to the
+  GPU and reads a check back, a wait in every convolution) and
   ``xp.erf`` (the error function, for the exact GELU: scipy's, cupyx.scipy's);
 - ``asarray(host_array)`` and ``to_host(array)``: the only doors between host memory and the
   device, so every copy is explicit;

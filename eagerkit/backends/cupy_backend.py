@@ -5,6 +5,7 @@ is missing and how to fix it; nothing here runs at ``import eagerkit``.
 """
 
 import importlib
+import sys
 import warnings
 
 from eagerkit.backends import ArrayNamespace, Backend, HostRandomGenerator
@@ -60,6 +61,24 @@ def gpu_status():
     return count, None
 
 
+def cuda_initialised():
+    """True when this process may have initialised CUDA (it imported cupy, and cupy finds a
+    device: asking initialises CUDA too). A child forked after that cannot use the GPU
+    (``cudaErrorInitializationError``): start child processes with multiprocessing's
+    "spawn" or "forkserver" method instead. Never imports cupy itself.
+
+    Examples
+    --------
+    >>> cuda_initialised() in (True, False)
+    True
+    """
+    cupy = sys.modules.get("cupy")
+    try:
+        return cupy is not None and bool(cupy.is_available())
+    except Exception:  # a broken driver: no usable context either way
+        return False
+
+
 class CupyBackend(Backend):
     """cupy arrays on CUDA device ``index``.
 
@@ -81,7 +100,7 @@ class CupyBackend(Backend):
         self.xp = ArrayNamespace(
             cupy,
             scatter_add=_cupy_scatter_add(cupyx),
-            sliding_window_view=cupy.lib.stride_tricks.sliding_window_view,
+            as_strided=cupy.lib.stride_tricks.as_strided,
             erf=cupyx.scipy.special.erf,
             kernels=KernelTable(self),  # fused elementwise kernels (fusion.py)
         )

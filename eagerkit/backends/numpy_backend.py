@@ -50,7 +50,7 @@ class NumpyBackend(Backend):
         self.xp = ArrayNamespace(
             np,
             scatter_add=scatter_add,
-            sliding_window_view=np.lib.stride_tricks.sliding_window_view,
+            as_strided=np.lib.stride_tricks.as_strided,
             erf=erf,
             kernels=KernelTable(self),  # fused elementwise kernels (fusion.py)
         )

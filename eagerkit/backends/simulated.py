@@ -12,11 +12,20 @@ refuses what cupy refuses:
 Code that passes every test on ``/sim:0`` therefore keeps device data on the device, as it
 must on a real GPU. Python and numpy *scalars* mix freely, as they do with cupy.
 
+Standing in for a real GPU (``EAGERKIT_SIMULATED_GPU=1``), it also cannot be used, as CUDA
+cannot, in a process forked after its parent used it (``os.fork``, multiprocessing's default
+"fork" start method on Linux): there every use raises CUDA's own
+``cudaErrorInitializationError``. Start such processes with multiprocessing's "spawn" (or
+"forkserver"), which begin afresh, on a real GPU as here. (Switched on in code, the simulated
+GPU lets forks use it: test harnesses that fork lessons stay fast.)
+
 It also counts what costs time on a real GPU (``counting()``): kernels launched (each
 function or operator that computes on device arrays: one launch, as in cupy; a fused
-kernel: one launch for the whole function) and reads from the host (a copy to the host,
-or a Python number taken from a device array: the program waits for the GPU there). Tests
-read the counts to prove that fusion saves launches and that a training step never waits.
+kernel: one launch for the whole function), reads from the host (a copy to the host, or a
+Python number taken from a device array: the program waits for the GPU there) and copies
+of host data to the device (``xp.asarray`` of a list or a Python number, as with cupy).
+Tests read the counts to prove that fusion saves launches and that a training step never
+waits and copies nothing.
 
 Examples
 --------
@@ -32,6 +41,7 @@ TypeError: a /sim:0 array cannot be mixed with a host numpy array (shape (2,)) i
 
 import contextlib
 import functools
+import os
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -42,16 +52,21 @@ from eagerkit.backends.numpy_backend import erf, scatter_add
 
 
 class Counts:
-    """What the simulated device did: ``kernels`` launched and ``host_reads`` (waits)."""
+    """What the simulated device did: ``kernels`` launched, ``host_reads`` (waits) and
+    ``copies_to_device`` (host data copied over)."""
 
-    __slots__ = ("kernels", "host_reads")
+    __slots__ = ("kernels", "host_reads", "copies_to_device")
 
     def __init__(self):
         self.kernels = 0
         self.host_reads = 0
+        self.copies_to_device = 0
 
     def __repr__(self):
-        return f"Counts(kernels={self.kernels}, host_reads={self.host_reads})"
+        return (
+            f"Counts(kernels={self.kernels}, host_reads={self.host_reads}, "
+            f"copies_to_device={self.copies_to_device})"
+        )
 
 
 _counts = Counts()  # since the process started; counting() reports the difference
@@ -59,7 +74,8 @@ _counts = Counts()  # since the process started; counting() reports the differen
 
 @contextlib.contextmanager
 def counting():
-    """Count the kernels launched and the host reads made on ``/sim:0`` inside the block.
+    """Count the kernels launched, the host reads and the copies to the device made on
+    ``/sim:0`` inside the block.
 
     Examples
     --------
@@ -69,19 +85,62 @@ def counting():
     ...     b = (a * 2 + 1).sum()
     ...     total = float(b)
     >>> counts
-    Counts(kernels=3, host_reads=1)
+    Counts(kernels=3, host_reads=1, copies_to_device=0)
     """
-    start_kernels, start_reads = _counts.kernels, _counts.host_reads
+    start = {name: getattr(_counts, name) for name in Counts.__slots__}
     seen = Counts()
     try:
         yield seen
     finally:
-        seen.kernels = _counts.kernels - start_kernels
-        seen.host_reads = _counts.host_reads - start_reads
+        for name, before in start.items():
+            setattr(seen, name, getattr(_counts, name) - before)
+
+
+class CUDARuntimeError(RuntimeError):
+    """What cupy raises when CUDA refuses a call (cupy's class of the same name)."""
+
+
+_context = {"used": False, "forked_after_use": False}  # this process's "CUDA context"
+
+
+def _use():
+    """Note that the device is used here; refuse, as CUDA does, in a child forked after its
+    parent used the device (the child inherits a context it cannot use)."""
+    if _context["forked_after_use"]:
+        raise CUDARuntimeError(
+            "cudaErrorInitializationError: initialization error (/sim:0 behaves as CUDA: a "
+            "process forked after its parent used the GPU cannot use it; start the process "
+            "with multiprocessing's 'spawn' or 'forkserver' method instead)"
+        )
+    _context["used"] = True
+
+
+def _after_fork_in_child():
+    # Only as the stand-in for a real GPU machine (the variable devices.py reads).
+    strict = os.environ.get("EAGERKIT_SIMULATED_GPU", "").strip() == "1"
+    _context["forked_after_use"] = _context["used"] and strict
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def initialised():
+    """True when this process used ``/sim:0`` (or inherited its use through a fork): as the
+    stand-in for a real GPU, a child forked now could not use it, as with CUDA.
+
+    Examples
+    --------
+    >>> backend = SimulatedBackend()
+    >>> _ = backend.asarray([1.0])
+    >>> initialised()
+    True
+    """
+    return _context["used"]
 
 
 def _launched(value):
     """``value``, the result of one kernel: counted."""
+    _use()
     _counts.kernels += 1
     return value
 
@@ -118,9 +177,11 @@ class SimArray(NDArrayOperatorsMixin):
 
     # --- indexing and iteration -------------------------------------------------------------
     def __getitem__(self, key):
+        _use()
         return _wrap(self._array[_unwrap(key)])
 
     def __setitem__(self, key, value):
+        _use()
         self._array[_unwrap(key)] = _unwrap(value)
         _counts.kernels += 1  # a copy into the array
 
@@ -138,6 +199,7 @@ class SimArray(NDArrayOperatorsMixin):
                 f"{convert.__name__}; reduce it to a scalar first or copy it to the host "
                 "with .numpy()"
             )
+        _use()
         _counts.host_reads += 1  # a Python number: the program waits for the device
         return convert(self._array)
 
@@ -202,6 +264,7 @@ def _on_device(function, owner=None):
 
     @functools.wraps(function)
     def on_device(*args, **kwargs):
+        _use()
         args, kwargs = _unwrap(args), _unwrap(kwargs)
         result = function(*args, **kwargs)
         if _computed(result, (owner, *args), kwargs):
@@ -216,8 +279,11 @@ def _from_host(function):
 
     @functools.wraps(function)
     def from_host(value, *args, **kwargs):
+        _use()
         if isinstance(value, SimArray):
             value = value._array
+        else:  # host data (a list, a Python number): copied over, as cupy copies it
+            _counts.copies_to_device += 1
         return SimArray(np.array(function(value, *args, **kwargs)))
 
     return from_host
@@ -235,7 +301,7 @@ def _namespace():
         np,
         **functions,
         scatter_add=scatter_add,  # np.add.at reaches SimArrays through __array_ufunc__
-        sliding_window_view=_on_device(np.lib.stride_tricks.sliding_window_view),
+        as_strided=_on_device(np.lib.stride_tricks.as_strided),  # a view: no kernel
         erf=_on_device(erf),
     )
 
@@ -259,6 +325,8 @@ class SimulatedBackend(Backend):
 
     def asarray(self, host_array, dtype=None):
         """Host data copied onto the simulated device."""
+        _use()
+        _counts.copies_to_device += 1
         return SimArray(np.array(host_array, dtype=dtype))
 
     def to_host(self, array):
@@ -268,6 +336,7 @@ class SimulatedBackend(Backend):
                 f"to_host: expected a /sim:0 array, got {type(array).__name__}; a tensor's "
                 "data and its device disagree"
             )
+        _use()
         _counts.host_reads += 1  # the program waits for the device here
         return array._array.copy()
 

@@ -55,7 +55,9 @@ def padded(xp, x, pad_h, pad_w, value=0):
 def windows(xp, x, window, strides, dilations=(1, 1)):
     """All windows of an (already padded) NHWC array: a view of shape (N, OH, OW, C, KH, KW).
 
-    Nothing is copied: the view's strides step through ``x``'s own memory.
+    Nothing is copied and nothing runs on the device: the view's strides step through
+    ``x``'s own memory (a window step moves ``stride`` pixels, a step inside a window
+    ``dilation`` pixels).
 
     Examples
     --------
@@ -68,9 +70,12 @@ def windows(xp, x, window, strides, dilations=(1, 1)):
     ((1, 2, 2, 1, 2, 2), [[10.0, 11.0], [14.0, 15.0]])
     """
     (kh, kw), (sh, sw), (dh, dw) = window, strides, dilations
-    spans = ((kh - 1) * dh + 1, (kw - 1) * dw + 1)  # a dilated window covers this many pixels
-    view = xp.sliding_window_view(x, spans, axis=(1, 2))
-    return view[:, ::sh, ::sw, :, ::dh, ::dw]
+    n, height, width, channels = x.shape
+    rows = (height - (kh - 1) * dh - 1) // sh + 1  # a dilated window covers (k - 1) * d + 1
+    cols = (width - (kw - 1) * dw - 1) // sw + 1
+    batch, row, col, channel = x.strides
+    shape = (n, rows, cols, channels, kh, kw)
+    return xp.as_strided(x, shape, (batch, row * sh, col * sw, channel, row * dh, col * dw))
 
 
 def _same_pads(shape, window, strides, dilations, padding):

@@ -11,6 +11,8 @@ because checking the labels would make every training step wait for the GPU to r
 them; and the elementwise steps are fused kernels, a handful of launches in all.
 """
 
+import functools
+
 from eagerkit.backends.fusion import elementwise
 from eagerkit.dtypes import FLOATING
 from eagerkit.errors import InvalidArgumentError
@@ -65,16 +67,30 @@ def _sparse_softmax_cross_entropy(xp, logits, labels):
 def _loss_on_device(xp, logits, labels):
     """The forward on a GPU: logsumexp(row) - row[label], NaN where the label is out of range."""
     classes = logits.shape[-1]
-    rows, column = logits.reshape(-1, classes), labels.reshape(-1, 1)
+    rows, label = logits.reshape(-1, classes), labels.reshape(-1, 1)
     top = rows.max(axis=1, keepdims=True)  # shifted by the max: exp never overflows
     total = xp.kernels.shifted_exp(rows, top).sum(axis=1, keepdims=True)
-    picked = _picked(xp, rows, column)
-    return xp.kernels.cross_entropy_loss(total, top, picked, column, classes).reshape(labels.shape)
+    picked = _picked(xp, rows, label)
+    return xp.kernels.cross_entropy_loss(total, top, picked, label, classes).reshape(labels.shape)
 
 
-def _picked(xp, rows, column):
-    """Each row's logit at its label (a label out of range reads a logit in range)."""
-    return xp.take_along_axis(rows, xp.clip(column, 0, rows.shape[1] - 1), axis=1)
+def _picked(xp, rows, label):
+    """Each row's logit at its label, 0 where the label is out of range: a masked sum, two
+    launches and no index arrays (cupy's take_along_axis makes an arange per call)."""
+    return xp.kernels.label_logit(rows, label, _columns(xp, rows.shape[1], label.dtype)).sum(
+        axis=1, keepdims=True
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def _columns(xp, classes, dtype):
+    """``[[0, 1, ..., classes - 1]]`` on ``xp``'s device, made once: every step reads it."""
+    return xp.arange(classes, dtype=dtype).reshape(1, classes)
+
+
+@elementwise("label_logit", recordable=False)
+def _label_logit(xp, rows, label, column):
+    return xp.where(column == label, rows, 0)
 
 
 @elementwise("shifted_exp", recordable=False)
@@ -89,18 +105,20 @@ def _cross_entropy_loss(xp, total, top, picked, label, classes):
 
 
 @elementwise("cross_entropy_grad", recordable=False)
-def _cross_entropy_grad(xp, g, rows, log_total, label, column):
-    """g * (softmax(row) - one_hot(label)), one kernel: ``column`` is 0, 1, ... along a row."""
-    return g * (xp.exp(rows - log_total) - (column == label))
+def _cross_entropy_grad(xp, g, rows, ans, picked, label, column):
+    """g * (softmax(row) - one_hot(label)), one kernel: ans + picked is the row's
+    logsumexp (ans = logsumexp - picked); ``column`` is 0, 1, ... along a row."""
+    return g * (xp.exp(rows - (ans + picked)) - (column == label))
 
 
 def _gradient_on_device(xp, g, ans, logits, labels):
-    """The VJP on a GPU: softmax minus the one-hot label, scaled by g, in one kernel."""
+    """The VJP on a GPU: softmax minus the one-hot label, scaled by g: three launches."""
     classes = logits.shape[-1]
-    rows, column = logits.reshape(-1, classes), labels.reshape(-1, 1)
-    log_total = ans.reshape(-1, 1) + _picked(xp, rows, column)  # ans = logsumexp - picked
-    columns = xp.arange(classes, dtype=labels.dtype).reshape(1, classes)
-    grad = xp.kernels.cross_entropy_grad(g.reshape(-1, 1), rows, log_total, column, columns)
+    rows, label = logits.reshape(-1, classes), labels.reshape(-1, 1)
+    columns = _columns(xp, classes, label.dtype)
+    grad = xp.kernels.cross_entropy_grad(
+        g.reshape(-1, 1), rows, ans.reshape(-1, 1), _picked(xp, rows, label), label, columns
+    )
     return grad.reshape(logits.shape)
 
 

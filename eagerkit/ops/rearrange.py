@@ -5,8 +5,11 @@ padding is undone by slicing, a roll by rolling back, and a repeat by adding up 
 (``unrepeat``, whose own gradient is the repeat again).
 """
 
+import numpy as np
+
 from eagerkit.arguments import axis_index, size, whole_number
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.limits import check_tensor
 from eagerkit.ops import shape as shape_ops
 from eagerkit.ops.indexing import getitem
 from eagerkit.registry import defop
@@ -83,6 +86,8 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """
     x = convert_to_tensor(tensor)
     pairs = _checked_paddings(paddings, x)
+    padded = [n + before + after for n, (before, after) in zip(x.shape, pairs, strict=True)]
+    check_tensor(padded, _itemsize(x), "pad")  # before numpy allocates
     mode = str(mode).upper()
     if mode == "CONSTANT":
         return _pad(x, paddings=pairs, constant_values=_fill_value(constant_values, x))
@@ -209,4 +214,10 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TF's argument 
         counts = counts[0] if len(counts) == 1 else counts
     else:
         counts = size(counts, "repeats", "repeat")
+    total = sum(counts) if isinstance(counts, tuple) else counts * x.shape[axis]
+    check_tensor((*x.shape[:axis], total, *x.shape[axis + 1 :]), _itemsize(x), "repeat")
     return _repeat(x, repeats=counts, axis=axis)
+
+
+def _itemsize(x):
+    return np.dtype(x.dtype.as_numpy_dtype).itemsize

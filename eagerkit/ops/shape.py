@@ -249,6 +249,8 @@ def tile(input, multiples, name=None):  # noqa: A002 - TF's argument name
             f"rank-{x.ndim} input (shape {x.shape})",
             op="tile",
         )
+    tiled = [n * m for n, m in zip(x.shape, multiples, strict=True)]
+    arguments.shape(tiled, "tile", x.dtype.as_numpy_dtype)  # refused before numpy allocates
     return _tile(x, multiples=multiples)
 
 

@@ -19,6 +19,7 @@ ek.Tensor(
 import numpy as np
 
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
+from eagerkit.limits import check_tensor
 from eagerkit.ops.indexing import gather
 from eagerkit.ops.shape import broadcast_to, concat, expand_dims, reshape
 from eagerkit.ragged import partition
@@ -78,6 +79,10 @@ def to_tensor(rt, default_value=None, shape=None):
             f"{tuple(flat.shape[1:])} to {tuple(sizes[ragged:])}",
             op="to_tensor",
         )
+    # The host index (int64, one per slot) and the result, refused before numpy allocates:
+    # where the kernel overcommits memory, numpy's allocation succeeds and filling it kills.
+    check_tensor(sizes[:ragged], 8, "RaggedTensor.to_tensor")
+    check_tensor(sizes, np.dtype(flat.dtype.as_numpy_dtype).itemsize, "RaggedTensor.to_tensor")
     inner = tuple(flat.shape[1:])
     if default_value is None:  # TF pads with zeros, or empty strings
         default_value = b"" if flat.dtype.is_string else 0
