@@ -2,15 +2,17 @@
 
     python benchmarks/gpu_profile.py
 
-``benchmarks/devices.py`` says how fast each contender is; this says why. For the MLP step
-and the 100-op chain (forward and backward) of ``devices.py``, on ``/gpu:0``:
+``benchmarks/devices.py`` says how fast each contender is; this says why. For the workloads
+of ``devices.py`` in ``PROFILED`` (matmul x10, the 100-op chain forward and backward, the MLP
+step eager and through ``ek.function``, the convolution), on ``/gpu:0``:
 
 - host and device milliseconds per call (``cupyx.profiler.benchmark``): when the host's time
   is far above the device's, the GPU waits for Python, and fewer or fused launches pay off,
   faster kernels do not;
 - kernels and host<->device copies per call, read by PyTorch's profiler (CUPTI sees every
   kernel the process launches, cupy's too), for eagerkit, cupy by hand and PyTorch CUDA;
-- eagerkit's functions with the most host time in the MLP step (``cProfile``).
+- eagerkit's functions with the most host time in the MLP step, matmul x10 and the
+  convolution (``cProfile``).
 
 It needs cupy and a CUDA device (and PyTorch CUDA for its columns); elsewhere it says so and
 stops. Run by ``benchmarks/gpu_session.sh`` on a machine lent a GPU.
@@ -106,7 +108,7 @@ def main():
             except Exception as error:  # a profile that fails must not hide the others
                 print(f"{workload:17}{name:>14}  failed: {type(error).__name__}: {error}")
 
-    for workload in ("MLP step", "matmul x10"):
+    for workload in ("MLP step", "matmul x10", "conv fwd+bwd"):
         print(f"\neagerkit's {workload} on /gpu:0, 20 calls, by own host time:")
         print(host_profile(contenders["eagerkit"][workload]))
 

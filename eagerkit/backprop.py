@@ -100,7 +100,8 @@ def _seeds(targets, output_gradients):
     flat = output_gradients if isinstance(output_gradients, (list, tuple)) else [output_gradients]
     if len(flat) != len(targets):
         raise ValueError(
-            f"output_gradients has {len(flat)} entries but there are {len(targets)} targets"
+            f"output_gradients has {len(flat)} entries but there are {len(targets)} targets; "
+            "pass one output gradient per target (None for ones)"
         )
     return [
         None if g is None else _seed_like(i, t, g)

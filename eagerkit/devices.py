@@ -59,6 +59,7 @@ class Device:
         self.xp = backend.xp
         self.kernels = dict(kernels or {})
         self.kernel_notes = dict(kernel_notes or {})
+        # Some op lacks a kernel here (a GPU's integer matmul): dispatch asks ``supports``.
         self.restricted = bool(self.kernels)
         # "cpu", "gpu" or "sim": the part of the name before the colon.
         self.kind, index = name.strip("/").split(":")

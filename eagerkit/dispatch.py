@@ -128,7 +128,7 @@ def fast_function(op):
     dtype without a kernel) goes to ``call``, which converts or explains.
     """
     forward, allowed, nin, new = op.forward, op.dtypes, op.nin, object.__new__
-    differentiable = op.differentiable
+    differentiable, op_name = op.differentiable, op.name
 
     def function(*inputs, name=None, **params):
         if nin is not None and len(inputs) > nin:
@@ -152,7 +152,8 @@ def fast_function(op):
                 return call(op, inputs, params)
             arrays, device = found
             plain = False  # Variables or Python numbers: the record needs what they stood for
-        if device.restricted or arrays[0].dtype not in allowed:
+        dtype = arrays[0].dtype
+        if dtype not in allowed or (device.restricted and not device.supports(op_name, dtype)):
             return call(op, inputs, params)  # the reference path checks and explains
         try:
             data = forward(device.xp, *arrays, **params)
@@ -197,7 +198,9 @@ def mixed_function(op):
         elif params and nin is not None and len(inputs) < nin:
             inputs, params = inputs_by_keyword(op, inputs, params)
         device = inputs[0]._device if inputs and type(inputs[0]) is Tensor else None
-        if device is None or device.restricted:
+        # A GPU lacks a few kernels (device.kernels: integer matmul): those ops take the
+        # reference path there, which says so; every other op is computed here.
+        if device is None or (device.restricted and op.name in device.kernels):
             return call(op, inputs, params)
         for x in inputs:
             if type(x) is not Tensor or x._device is not device:
@@ -238,11 +241,13 @@ def unary_function(op):
     """
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
+    op_name = op.name
 
     def function(x=_MISSING, name=None, *more, **params):
         if type(x) is Tensor and not (more or params):
             device, a = x._device, x._data
-            if a.dtype in allowed and not device.restricted:
+            # On a GPU (restricted: a few kernels missing) the op's own kernel is asked for.
+            if a.dtype in allowed and (not device.restricted or device.supports(op_name, a.dtype)):
                 try:
                     data = forward(device.xp, a)
                 except (OpError, *_KERNEL_ERRORS) as error:
@@ -274,6 +279,7 @@ def binary_function(op):
     """
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
+    op_name = op.name
 
     def function(x=_MISSING, y=_MISSING, name=None, *more, **params):
         if type(x) is Tensor and type(y) is Tensor and not (more or params):
@@ -281,7 +287,8 @@ def binary_function(op):
             dtype = a.dtype
             # ``is``: numpy shares one dtype object per type; any other goes the long way
             same = b.dtype is dtype and y._device is device
-            if same and dtype in allowed and not device.restricted:
+            kernel = not device.restricted or device.supports(op_name, dtype)
+            if same and dtype in allowed and kernel:
                 try:
                     data = forward(device.xp, a, b)
                 except (OpError, *_KERNEL_ERRORS) as error:
@@ -328,7 +335,7 @@ def binary_function(op):
             a = dtype.type(x)
         else:
             return None
-        if dtype not in allowed or device.restricted:
+        if dtype not in allowed or (device.restricted and not device.supports(op_name, dtype)):
             return None
         try:
             data = forward(device.xp, a, b)

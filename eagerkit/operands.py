@@ -25,8 +25,9 @@ _EXACT_INT_LIMIT = {
 def fast_operands(inputs):
     """``(arrays, device)`` for the common case, or None to take the general path.
 
-    The common case: Tensors and Variables on one unrestricted device, all of one dtype,
-    and Python numbers that fit that dtype (``x * 3`` on a float tensor).
+    The common case: Tensors and Variables on one device, all of one dtype, and Python
+    numbers that fit that dtype (``x * 3`` on a float tensor). Whether the device has a
+    kernel for the op and dtype is the caller's to ask (``Device.supports``).
     """
     reference = inputs[0] if inputs else None
     if not isinstance(reference, Tensor):  # a Tensor or a Variable (read as it is)
@@ -35,8 +36,6 @@ def fast_operands(inputs):
         reference = inputs[1]  # 3 * x
     device = reference._device
     np_dtype = reference._data.dtype
-    if device.restricted:
-        return None
     arrays = []
     for x in inputs:
         if isinstance(x, Tensor):

@@ -195,10 +195,12 @@ def _flag(read_value, what):
         return read_value
     try:
         return bool(read_value)
-    except (TypeError, ValueError) as error:  # an array's truth is ambiguous, say
+    except (TypeError, ValueError):  # an array's truth is ambiguous, say
+        from eagerkit.arguments import describe
+
         raise InvalidArgumentError(
-            f"{what}: read_value must be True or False, got {type(read_value).__name__} "
-            f"{read_value!r} ({error}); the variable was not changed",
+            f"{what}: read_value must be True or False, got {describe(read_value)}; the "
+            "variable was not changed",
             op=what,
         ) from None
 

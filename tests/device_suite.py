@@ -4,6 +4,8 @@ tests/test_simulated_device.py runs them on '/sim:0' and tests/test_gpu.py on '/
 """
 
 import inspect
+import os
+import signal
 import time
 
 import numpy as np
@@ -272,3 +274,25 @@ def kernel_arguments(name, shape, dtype):
 def outputs(result):
     """A kernel's results as a tuple (one output or several)."""
     return result if isinstance(result, tuple) else (result,)
+
+
+def in_a_forked_child(function, seconds=60):
+    """What ``function()`` returned (its repr) or raised (``Class: message``) in a child
+    process forked from this one; "" when the child died or hung past ``seconds``."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        signal.alarm(seconds)  # a child stuck in a driver call ends, and says nothing
+        try:
+            text = repr(function())
+        except BaseException as error:
+            text = f"{type(error).__name__}: {error}"
+        with os.fdopen(write, "w") as out:
+            out.write(text)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as incoming:
+        text = incoming.read()
+    os.waitpid(pid, 0)
+    return text

@@ -12,6 +12,7 @@ from device_suite import (
     cross_entropy_out_of_range,
     dense_training_step,
     gradient_across_copies,
+    in_a_forked_child,
     kernel_arguments,
     live_widgets,
     outputs,
@@ -134,3 +135,11 @@ def test_adam_and_momentum_steps_on_the_gpu_match_the_cpu():
             values[name] = w.numpy()
             assert int(optimizer.iterations) == 3 and optimizer.iterations.device == CPU
         np.testing.assert_allclose(values["/gpu:0"], values["/cpu:0"], rtol=1e-6)
+
+
+def test_a_child_forked_after_the_gpu_was_used_gets_the_error_sim_0_gives():
+    # What tests/exercise_lessons.py avoids (forks after CUDA started), and what /sim:0
+    # reproduces under EAGERKIT_SIMULATED_GPU=1 (tests/test_simulated_device.py).
+    (ek.copy_to_device([1.0, 2.0], "/gpu:0") * 2).numpy()  # CUDA in use here
+    child = in_a_forked_child(lambda: ek.copy_to_device([3.0], "/gpu:0").numpy().tolist())
+    assert "cudaErrorInitializationError: initialization error" in child, child

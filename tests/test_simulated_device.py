@@ -5,8 +5,6 @@ placement errors and the seeds' GPU examples run here, so CI without a GPU catch
 that would only work on numpy.
 """
 
-import os
-
 import numpy as np
 import pytest
 from device_suite import (
@@ -14,6 +12,7 @@ from device_suite import (
     cross_entropy_out_of_range,
     dense_training_step,
     gradient_across_copies,
+    in_a_forked_child,
     live_widgets,
     mlp_training,
     seed_gpu_examples,
@@ -352,27 +351,6 @@ def test_the_optimizer_counts_its_steps_on_the_host():
 
 
 # --- forks: refused after use, as CUDA refuses them, when standing in for a GPU -------------------
-def _in_a_forked_child(function):
-    """What ``function()`` returned (its repr) or raised (``Class: message``) in a child
-    process forked from this one."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        try:
-            text = repr(function())
-        except BaseException as error:
-            text = f"{type(error).__name__}: {error}"
-        with os.fdopen(write, "w") as out:
-            out.write(text)
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as incoming:
-        text = incoming.read()
-    os.waitpid(pid, 0)
-    return text
-
-
 def _doubled(x):
     return lambda: (x * 2).numpy().tolist()
 
@@ -382,10 +360,10 @@ def test_standing_in_for_a_gpu_it_refuses_a_child_forked_after_use_as_cuda_does(
     x = ek.copy_to_device([1.0, 2.0], "/sim:0")  # the parent uses the device
     assert simulated.initialised()
     refused = "cudaErrorInitializationError: initialization error"
-    child = _in_a_forked_child(_doubled(x))  # an array the parent made: cupy's own error
+    child = in_a_forked_child(_doubled(x))  # an array the parent made: cupy's own error
     assert child.startswith(f"CUDARuntimeError: {refused}"), child
     assert "start the process with multiprocessing's 'spawn'" in child
-    child = _in_a_forked_child(lambda: ek.copy_to_device([3.0], "/sim:0"))  # a new one
+    child = in_a_forked_child(lambda: ek.copy_to_device([3.0], "/sim:0"))  # a new one
     call = "copy_to_device(list of 1, '/sim:0')"
     assert child.startswith(f"FailedPreconditionError: {call}: {refused}"), child
     assert _doubled(x)() == [2.0, 4.0]  # the parent itself goes on
@@ -394,10 +372,32 @@ def test_standing_in_for_a_gpu_it_refuses_a_child_forked_after_use_as_cuda_does(
 def test_a_child_forked_before_any_use_or_without_the_variable_may_use_it(monkeypatch):
     x = ek.copy_to_device([1.0, 2.0], "/sim:0")
     monkeypatch.delenv(SIMULATED_GPU_VARIABLE, raising=False)
-    assert _in_a_forked_child(_doubled(x)) == "[2.0, 4.0]"  # switched on in code: lenient
+    assert in_a_forked_child(_doubled(x)) == "[2.0, 4.0]"  # switched on in code: lenient
     monkeypatch.setenv(SIMULATED_GPU_VARIABLE, "1")
     monkeypatch.setitem(simulated._context, "used", False)  # as if never used before the fork
     assert not simulated.initialised()
-    assert _in_a_forked_child(lambda: ek.copy_to_device([3.0], "/sim:0").numpy().tolist()) == (
+    assert in_a_forked_child(lambda: ek.copy_to_device([3.0], "/sim:0").numpy().tolist()) == (
         "[3.0]"
     )
+
+
+def test_ops_on_a_gpu_take_the_fast_dispatch_paths_but_a_missing_kernel(monkeypatch):
+    # A GPU lacks integer matmul (cuBLAS): that op alone takes the reference path there, which
+    # says so; every other op is computed by the fast paths, as on the CPU.
+    from eagerkit import dispatch
+
+    with ek.device("/sim:0"):
+        x, counts = ek.constant([[1.0, 2.0], [3.0, 4.0]]), ek.constant([[1, 2], [3, 4]])
+        w = ek.Variable([[0.5, 0.0], [0.0, 0.5]])
+    labels = ek.copy_to_device([0, 1], "/sim:0")
+    slow = []
+    reference = dispatch.call
+    monkeypatch.setattr(dispatch, "call", lambda *a: slow.append(a[0].name) or reference(*a))
+    with ek.GradientTape() as tape:
+        y = ek.tanh(x * x + 0.5) @ w - x  # unary, binary, a number, a Variable, matmul
+        loss = ek.reduce_mean(ek.nn.sparse_softmax_cross_entropy_with_logits(labels, y))
+    tape.gradient(loss, w)
+    assert slow == []
+    with pytest.raises(NotFoundError, match="No registered 'matmul' kernel for /sim:0"):
+        ek.matmul(counts, counts)
+    assert slow == ["matmul"]

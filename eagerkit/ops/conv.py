@@ -5,9 +5,11 @@
 ``conv2d_backprop_filter``), and their VJPs are again conv2d or one of the two. The three
 close under differentiation, so gradients of any order stay vectorized.
 
-Every forward is "im2col + one matrix product": the backend's sliding windows give a view
-of all patches, copied once into a matrix with one row per output pixel, which one matrix
-product with the filter turns into the output. No Python loop over pixels anywhere.
+Every forward is "im2col + one matrix product": a strided view of all patches (``windows``),
+copied once into a matrix with one row per output pixel, which one matrix product with the
+filter turns into the output. No Python loop over pixels anywhere, and on a GPU nothing
+copied to or from the host. (cuDNN is not an option there: CuPy 14 removed its cuDNN
+bindings, so on a GPU too a convolution is im2col and one cuBLAS product.)
 """
 
 from eagerkit import arguments

@@ -214,8 +214,9 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TF's argument 
         counts = counts[0] if len(counts) == 1 else counts
     else:
         counts = size(counts, "repeats", "repeat")
-    total = sum(counts) if isinstance(counts, tuple) else counts * x.shape[axis]
-    check_tensor((*x.shape[:axis], total, *x.shape[axis + 1 :]), _itemsize(x), "repeat")
+    dims = tuple(x.shape)  # a plain tuple: a TensorShape's slices are checked again
+    total = sum(counts) if isinstance(counts, tuple) else counts * dims[axis]
+    check_tensor((*dims[:axis], total, *dims[axis + 1 :]), _itemsize(x), "repeat")
     return _repeat(x, repeats=counts, axis=axis)
 
 

@@ -18,6 +18,7 @@ from eagerkit import arguments, dtypes
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.limits import check_tensor
 from eagerkit.tensor import Tensor
 
 
@@ -167,7 +168,7 @@ def categorical(source, logits, num_samples, dtype, op):
             op=op,
         )
     count = size(num_samples, "num_samples", op)
-    arguments.shape((logits.shape[0], count), op, np.float64)  # the uniforms, before numpy
+    check_tensor((logits.shape[0], count), 8, op)  # the float64 uniforms, before numpy
     host = logits.numpy().astype(np.float64)
     # Inverse CDF: a uniform number in [0, 1) picks the class whose cumulative share covers it.
     weights = np.exp(host - host.max(axis=1, keepdims=True))
