@@ -93,8 +93,8 @@ class GradientTape:
         return self._paused_at
 
     # --- the with-block ------------------------------------------------------------------
-    # The with-block: self._push() and self._pop(), written in recording.py beside the
-    # answers they set, so that a training step's tape starts and stops in one call each.
+    # self._push() and self._pop(), written in recording.py beside the answers they set, so
+    # that a training step's tape starts and stops in one call each.
     __enter__ = recording.enter_tape
     __exit__ = recording.exit_tape
 
