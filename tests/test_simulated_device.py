@@ -22,7 +22,7 @@ from device_suite import (
 from op_cases import cases
 
 import eagerkit as ek
-from eagerkit.backends import simulated
+from eagerkit.backends import sim_context
 from eagerkit.backends.simulated import SimArray, counting
 from eagerkit.devices import SIMULATED_GPU_VARIABLE
 from eagerkit.errors import InvalidArgumentError, NotFoundError
@@ -358,7 +358,7 @@ def _doubled(x):
 def test_standing_in_for_a_gpu_it_refuses_a_child_forked_after_use_as_cuda_does(monkeypatch):
     monkeypatch.setenv(SIMULATED_GPU_VARIABLE, "1")
     x = ek.copy_to_device([1.0, 2.0], "/sim:0")  # the parent uses the device
-    assert simulated.initialised()
+    assert sim_context.initialised()
     refused = "cudaErrorInitializationError: initialization error"
     child = in_a_forked_child(_doubled(x))  # an array the parent made: cupy's own error
     assert child.startswith(f"CUDARuntimeError: {refused}"), child
@@ -374,8 +374,8 @@ def test_a_child_forked_before_any_use_or_without_the_variable_may_use_it(monkey
     monkeypatch.delenv(SIMULATED_GPU_VARIABLE, raising=False)
     assert in_a_forked_child(_doubled(x)) == "[2.0, 4.0]"  # switched on in code: lenient
     monkeypatch.setenv(SIMULATED_GPU_VARIABLE, "1")
-    monkeypatch.setitem(simulated._context, "used", False)  # as if never used before the fork
-    assert not simulated.initialised()
+    monkeypatch.setitem(sim_context._context, "used", False)  # as if never used before the fork
+    assert not sim_context.initialised()
     assert in_a_forked_child(lambda: ek.copy_to_device([3.0], "/sim:0").numpy().tolist()) == (
         "[3.0]"
     )
