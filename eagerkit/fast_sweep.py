@@ -16,7 +16,8 @@ What makes it faster, measured on a chain of small ops (benchmarks/overhead.py):
 - a unary or binary primitive without parameters (most records: ``x * y``, ``tanh(x)``)
   has its VJPs called directly, ``vjp(ops, g, ans, x, y)``: no ``op.input_gradients``
   call, no ``wanted`` list, no ``*inputs`` or ``**params`` to unpack; so has a unary one
-  with parameters (``reduce_sum(x, axis=1)``), with its ``**params``;
+  with parameters (``reduce_sum(x, axis=1)``), with its ``**params``; their inputs are
+  read from the record's slots (``OneInputRecord.x``, ``TwoInputRecord.y``): no tuple;
 - the loop reads attributes into locals once, and builds no list or comprehension for
   these records (in Python 3.11 each comprehension is a function call of its own);
 - when every tensor the tape watched is a source, the tape's own marks tell which tensors
@@ -32,6 +33,7 @@ such as ``matmul(a, b, transpose_b=True)``) answers ``op.input_gradients`` as in
 
 from eagerkit.backprop import _needing_gradients, _result, _seed_gradients, vjp_ops
 from eagerkit.registry import OpDef
+from eagerkit.tape_records import OneInputRecord, TwoInputRecord
 
 
 def sweep_arrays(tape, targets, seeds, sources):
@@ -57,9 +59,17 @@ def sweep_arrays(tape, targets, seeds, sources):
         if output._device is not device:  # ops follow the device (a copy moves it)
             device = output._device
             ops = vjp_ops(device, on_tensors=False)
-        op, inputs, params = record.op, record.inputs, record.params
-        ans, count = output._data, len(inputs)
-        if type(op) is not OpDef or count > 2 or len(op.vjps) != count or (params and count > 1):
+        op, params, kind = record.op, record.params, type(record)
+        ans = output._data
+        # The inputs, read from the record's own slots (tape_records.py): no tuple made.
+        if kind is TwoInputRecord:
+            x, y, count = record.x, record.y, 2
+        elif kind is OneInputRecord:
+            x, count = record.x, 1
+        else:  # any other number of inputs: the op answers as in the reference
+            count = 0
+        if not count or type(op) is not OpDef or len(op.vjps) != count or (params and count > 1):
+            inputs = record.inputs
             values = [x._data for x in inputs]
             wanted = [depends(x) and x._data.dtype.kind in "fc" for x in inputs]
             input_grads = op.input_gradients(ops, g, ans, values, params, wanted)
@@ -67,14 +77,12 @@ def sweep_arrays(tape, targets, seeds, sources):
                 if gx is not None:
                     _accumulate(grads, owned, x, gx)
         elif count == 1:  # a unary primitive (reduce_sum(x, axis=1) too): its VJP, directly
-            x = inputs[0]
             vjp = op.vjps[0]
             if vjp is not None and depends(x) and x._data.dtype.kind in "fc":
                 gx = vjp(ops, g, ans, x._data, **params) if params else vjp(ops, g, ans, x._data)
                 if gx is not None:
                     _accumulate(grads, owned, x, gx)
         else:  # a binary primitive: both VJPs, then both sums (the reference's order)
-            x, y = inputs
             vjp_x, vjp_y = op.vjps
             gx = gy = None
             if vjp_x is not None and depends(x) and x._data.dtype.kind in "fc":

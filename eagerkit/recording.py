@@ -1,4 +1,5 @@
-"""Recording: who listens to the ops that run, what one record holds, how an op gets on a tape.
+"""Recording: who listens to the ops that run, and how an op gets on a tape (as a record:
+tape_records.py says what one holds).
 
 Three kinds of listener hear about each op after it ran: the active tapes (GradientTape),
 ``ek.function``'s graph tracers and execution callbacks (debugging.py). They come and go
@@ -15,7 +16,15 @@ the gradient sees. GradientTape (tape.py) is the user's side of the same lists.
 """
 
 import contextlib
+from sys import getrefcount
 
+from eagerkit.tape_records import (  # noqa: F401 - TapeRecord, READ_VARIABLE for readers
+    READ_VARIABLE,
+    OneInputRecord,
+    TapeRecord,
+    TwoInputRecord,
+    make_record,
+)
 from eagerkit.tensor import Tensor
 
 active_tapes = []  # the tapes recording now, innermost last
@@ -37,16 +46,25 @@ def _listeners_changed():
 
 def push_tape(tape):
     """``tape`` records from now on (its ``with`` block begins)."""
+    global on, sole_tape
     active_tapes.append(tape)
     for hook in tape_opened:  # usually none: once per with-block, never per op
         hook(tape)
-    _listeners_changed()
+    if len(active_tapes) == 1 and not (graph_tracers or execution_callbacks):
+        on, sole_tape = True, tape  # _listeners_changed() for the commonest case: a step's tape
+    else:
+        _listeners_changed()
 
 
 def pop_tape(tape):
     """``tape`` stops recording."""
-    active_tapes.remove(tape)
-    _listeners_changed()
+    global on, sole_tape
+    if sole_tape is tape:  # _listeners_changed() for the commonest case: nobody is left
+        active_tapes.pop()
+        on, sole_tape = False, None
+    else:
+        active_tapes.remove(tape)
+        _listeners_changed()
 
 
 def push_tracer(tracer):
@@ -71,50 +89,6 @@ def remove_callback(callback):
     _listeners_changed()
 
 
-class TapeRecord:
-    """One recorded op: ``output = op(*inputs, **params)``.
-
-    op : what ran: a primitive (registry.OpDef), a variable read (``READ_VARIABLE``) or a
-        custom gradient; each gives its input gradients the same way (backprop.py).
-    inputs : a tuple of Tensors, one per input the op took, as it took them: a Variable
-        appears as its read (a Tensor holding the value read), a Python number as a constant.
-    output : the Tensor the op returned.
-    params : the op's other arguments (``axis=0``, ``shape=(2, 3)``) in a dict never written to.
-    """
-
-    __slots__ = ("op", "inputs", "output", "params")
-
-    def __init__(self, op, inputs, output, params):
-        self.op = op
-        self.inputs = inputs
-        self.output = output
-        self.params = params
-
-    def __repr__(self):
-        shapes = ", ".join(str(x.shape) for x in self.inputs)
-        return f"<TapeRecord {self.op.name}({shapes}) -> {self.output.shape}>"
-
-
-class _ReadVariable:
-    """The op recorded when a variable is read: its gradient passes straight on.
-
-    The read holds the variable's array as it was, so an ``assign`` after the read does not
-    change what the gradient is computed from.
-    """
-
-    name = "read_variable"
-    differentiable = True
-
-    def has_gradient(self, position):
-        return True
-
-    def input_gradients(self, ops, g, ans, inputs, params, wanted):
-        return [g if wanted[0] else None]
-
-
-READ_VARIABLE = _ReadVariable()
-
-
 def any_tape_recording():
     """True inside the ``with`` block of some tape."""
     return bool(active_tapes)
@@ -126,7 +100,7 @@ def record(op, inputs, output, params):
     for tape in active_tapes:
         if tape._watches_any(inputs):
             if entry is None:
-                entry = TapeRecord(op, inputs, output, params)
+                entry = make_record(op, inputs, output, params)
             tape._append(entry)
 
 
@@ -145,8 +119,15 @@ def record_on_sole_tape(op, inputs, output, params):
             break
     else:
         return  # the tape watches none of the inputs
-    entry = _new(TapeRecord)  # TapeRecord(op, inputs, output, params), without an __init__ call
-    entry.op, entry.inputs, entry.output, entry.params = op, inputs, output, params
+    if len(inputs) == 1:  # make_record(op, inputs, output, params), without __init__ calls
+        entry = _new(OneInputRecord)
+        entry.op, entry.x, entry.output, entry.params = op, inputs[0], output, params
+    elif len(inputs) == 2:
+        entry = _new(TwoInputRecord)
+        entry.x, entry.y = inputs
+        entry.op, entry.output, entry.params = op, output, params
+    else:
+        entry = TapeRecord(op, inputs, output, params)
     tape.records.append(entry)
     output._recorded_by = mark
     if tape.listeners:
@@ -201,8 +182,8 @@ def record_pair_on_sole_tape(op, x, y, a, b, output):
         by = y._recorded_by
         if not (by is mark or id(y) in watched or (type(by) is tuple and mark in by)):
             return  # the tape watches neither input
-    entry = _new(TapeRecord)  # TapeRecord(op, (x, y), output, NO_PARAMS), without __init__
-    entry.op, entry.inputs, entry.output, entry.params = op, (x, y), output, NO_PARAMS
+    entry = _new(TwoInputRecord)  # make_record(op, (x, y), output, NO_PARAMS), no __init__
+    entry.op, entry.x, entry.y, entry.output, entry.params = op, x, y, output, NO_PARAMS
     tape.records.append(entry)
     output._recorded_by = mark
     if tape.listeners:
@@ -250,7 +231,7 @@ def read_variable(variable, tapes=None):
             return read
     read = variable._last_read = Tensor(variable._data, variable._device)
     if watching:
-        entry = TapeRecord(READ_VARIABLE, (variable,), read, NO_PARAMS)
+        entry = OneInputRecord(READ_VARIABLE, variable, read, NO_PARAMS)
         for tape in watching:
             tape._append(entry)
     return read
@@ -263,33 +244,61 @@ def read_on_sole_tape(variable):
     made with ``watch_accessed_variables=False``); the latest read is reused if it holds the
     current value and, when the tape watches the variable, the tape recorded it; otherwise a
     new read is made and, when watched, recorded. tests/test_recording.py proves it equal.
+
+    One saving the general path does not make: a new read recorded on a fresh tape (each
+    training step's) refills the variable's latest read instead of making another, when
+    nothing but the variable holds it (``sys.getrefcount``: the tape that recorded it is
+    gone). Nobody can tell the two apart, as numpy reuses a temporary nobody else holds.
     """
-    tape = sole_tape
+    tape, read, data = sole_tape, variable._last_read, variable._data
+    mark = tape._mark
+    if read is not None and read._data is data and read._recorded_by is mark:
+        return read  # the commonest: this tape recorded this read already
     key, watched = id(variable), tape._watched_ids
-    read, data = variable._last_read, variable._data
-    if key not in watched and tape._watch_accessed and variable.trainable:
-        if data.dtype.kind in "fc":  # as tape._watch_one: floats (and complex) only
-            watched.add(key)
-            tape._watched.append(variable)  # keeps it alive, so its id stays its own
-    if key not in watched:  # nothing to record: any read of the current value will do
+    if key in watched:
+        if read is not None and read._data is data:
+            by = read._recorded_by
+            if id(read) in watched or (type(by) is tuple and mark in by):
+                return read  # as tape._watches(read): this tape recorded this read already
+    elif tape._watch_accessed and variable.trainable and data.dtype.kind in "fc":
+        # The tape starts watching it (as tape._watch_one: floats and complex only). It
+        # did not watch it before, so it recorded no read of it: a new read, recorded.
+        watched.add(key)
+        tape._watched.append(variable)  # keeps it alive, so its id stays its own
+    else:  # not watched: nothing to record, any read of the current value will do
         if read is None or read._data is not data:
             read = variable._last_read = Tensor(data, variable._device)
         return read
-    mark = tape._mark
-    if read is not None and read._data is data:
-        by = read._recorded_by
-        if by is mark or id(read) in watched or (type(by) is tuple and mark in by):
-            return read  # as tape._watches(read): this tape recorded this read already
-    # Tensor(data, device) and TapeRecord(READ_VARIABLE, ...), slots filled without __init__
-    read = variable._last_read = _new(Tensor)
+    # A new read: Tensor(data, device), slots filled without __init__. The latest read when
+    # nothing else holds it (no record, no op: a tape that finished freed its records) is
+    # refilled instead: the same as freeing it and making another, which nobody can tell.
+    if read is None or getrefcount(read) != REFS_WHEN_UNSHARED:
+        read = variable._last_read = _new(Tensor)
     read._data, read._device, read._recorded_by = data, variable._device, mark
-    entry = _new(TapeRecord)
-    entry.op, entry.inputs, entry.output, entry.params = READ_VARIABLE, (variable,), read, NO_PARAMS
+    entry = _new(OneInputRecord)  # OneInputRecord(READ_VARIABLE, ...), without __init__
+    entry.op, entry.x, entry.output, entry.params = READ_VARIABLE, variable, read, NO_PARAMS
     tape.records.append(entry)  # as tape._append, for an output no other tape marked
     if tape.listeners:
         for listener in tape.listeners:
             listener.on_record(tape, entry)
     return read
+
+
+def _refs_of_an_unshared_read():
+    """What ``sys.getrefcount`` says, in read_on_sole_tape, of a read that its variable
+    alone holds: counted once, with the same steps (each Python counts its own temporary
+    references; 3 in CPython 3.11: the slot, the local name, the call's argument)."""
+
+    class Holder:
+        __slots__ = ("_last_read",)
+
+    variable = Holder()
+    variable._last_read = object()
+    read = variable._last_read
+    return getrefcount(read)
+
+
+REFS_WHEN_UNSHARED = _refs_of_an_unshared_read()
 
 
 def reusable_read(variable):

@@ -72,10 +72,13 @@ class GradientTape:
 
     # --- the with-block ------------------------------------------------------------------
     def __enter__(self):
-        self._push()
+        if self._spent:  # as self._push(), without the extra call: once per step
+            self._push()  # raises: a spent tape records nothing more
+        recording.push_tape(self)
+        self._recording = True
         return self
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, exc_type, exc_value, traceback):
         if self._recording:
             recording.pop_tape(self)  # self._pop(), without the extra call: once per step
             self._recording = False

@@ -326,3 +326,71 @@ def test_a_two_input_op_with_params_records_variables_alike_on_both_paths(kinds)
                 recording.remove_callback(recording.execution_callbacks[-1])
         results.append((records, [None if g is None else g.numpy().tolist() for g in grads]))
     assert results[0] == results[1]
+
+
+def _interleaved_tapes(plan, general):
+    """Steps on fresh tapes reading two Variables, as ``plan`` says for each step: keep the
+    tape alive (or drop it), make it persistent, take a gradient, assign after it. At the end
+    every kept tape gives its gradients again (persistent ones) and its records are listed:
+    a read refilled on the fast path must never be one a kept tape still holds."""
+    w, b = ek.Variable([0.5, -1.5], name="w"), ek.Variable([0.25, 2.0], name="b")
+    names = {id(w): "w", id(b): "b"}
+    kept, results = [], []
+    if general:
+        recording.add_callback(lambda op, inputs, output: None)
+    try:
+        for keep, persistent, take_gradient, assign in plan:
+            with ek.GradientTape(persistent=persistent) as tape:
+                y = ek.tanh(w * b) * w + 0.5
+            if take_gradient:
+                results.append([g.numpy().tolist() for g in tape.gradient(y, [w, b])])
+            if keep:
+                kept.append((tape, y, persistent and True, _describe(tape, dict(names))))
+            if assign:
+                w.assign_add([0.125, 0.125])
+        for tape, y, persistent, described in kept:
+            results.append(described == _describe(tape, dict(names)))  # nothing changed
+            if persistent:
+                results.append([g.numpy().tolist() for g in tape.gradient(y, [w, b])])
+    finally:
+        if general:
+            recording.remove_callback(recording.execution_callbacks[-1])
+    return results
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()), max_size=6))
+def test_a_refilled_read_is_never_one_a_kept_tape_holds(plan):
+    """read_on_sole_tape refills the variable's latest read when nothing else holds it
+    (sys.getrefcount): kept tapes, persistent or not, gradients taken or not, assigns in
+    between, give the records and gradients the general path (always a new read) gives."""
+    fast = _interleaved_tapes(plan, general=False)
+    assert fast == _interleaved_tapes(plan, general=True)
+    assert all(r is True for r in fast if isinstance(r, bool))
+
+
+def test_a_read_nothing_else_holds_is_refilled_and_one_still_held_is_not(monkeypatch):
+    made = []  # the Tensors read_on_sole_tape makes (a refill makes none)
+
+    def counting_new(cls):
+        if cls is ek.Tensor:
+            made.append(cls)
+        return object.__new__(cls)
+
+    monkeypatch.setattr(recording, "_new", counting_new)
+    w = ek.Variable([1.0, 2.0])
+    for factor in (2.0, 3.0):  # each tape dropped before the next: w alone holds the read
+        with ek.GradientTape() as tape:
+            y = w * factor
+        assert tape.gradient(y, w).numpy().tolist() == [factor, factor]
+        assert tape.records == [] and w._last_read._data is w._data
+    assert len(made) == 1  # the first tape made the read, the second refilled it
+    with ek.GradientTape(persistent=True) as kept:
+        z = w * 4.0
+    held_id = id(w._last_read)
+    with ek.GradientTape() as third:
+        _ = w * 5.0
+    assert len(made) == 2  # the kept tape holds its read: the third tape made a new one
+    assert id(kept.records[0].output) == held_id and id(third.records[0].output) != held_id
+    assert kept.records[0].output._recorded_by is kept._mark
+    assert kept.gradient(z, w).numpy().tolist() == [4, 4]
