@@ -51,7 +51,7 @@ def gradients(tape, targets, sources, output_gradients=None, unconnected="none")
     if unconnected not in ("none", "zero"):
         raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}")
     seeds = [_conjugated(seed) for seed in _seeds(targets, output_gradients)]
-    if tape.listeners or _forced["reference sweep"] or _vjps_on_tensors():
+    if tape._listeners or _forced["reference sweep"] or _vjps_on_tensors():
         grads = sweep(tape, targets, seeds, sources)
     else:  # the common case: the same sweep, written for speed
         from eagerkit.fast_sweep import sweep_arrays
@@ -100,7 +100,8 @@ def _seeds(targets, output_gradients):
     flat = output_gradients if isinstance(output_gradients, (list, tuple)) else [output_gradients]
     if len(flat) != len(targets):
         raise ValueError(
-            f"output_gradients has {len(flat)} entries but there are {len(targets)} targets"
+            f"output_gradients has {len(flat)} entries but there are {len(targets)} targets; "
+            "pass one output gradient per target (None for ones)"
         )
     return [
         None if g is None else _seed_like(i, t, g)
@@ -132,7 +133,7 @@ def sweep(tape, targets, seeds, sources):
     grads = _seed_gradients(targets, seeds, needed, on_tensors)
     owned = set()  # ids of gradient sums made here, which nothing else holds: add in place
     keep = {id(s) for s in sources}
-    listeners = tape.listeners
+    listeners = tape._listeners or ()
     records, device = tape.records, None
     for index in range(len(records) - 1, -1, -1):
         record = records[index]

@@ -10,6 +10,8 @@ graph/while_loop.py), so the graph decides at every run, as TF's ``tf.cond`` and
 import inspect
 import numbers
 
+import numpy as np
+
 from eagerkit import dtypes, nest
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.graph.cond import is_scalar_bool, traced_cond
@@ -117,21 +119,32 @@ def while_loop(
             shapes_vary=shape_invariants is not None,
         )
         return unpack(flat)
+    # A body that never brings cond to False (i stays 0, -inf + 1 is -inf) loops forever,
+    # as TF's does: only maximum_iterations bounds it.
     steps, flat = 0, leaves
-    while (limit is None or steps < limit) and _truth(cond(*unpack(flat))):
+    while (limit is None or steps < limit) and _truth(cond(*unpack(flat)), flat):
         flat = check(body(*unpack(flat)))
         steps += 1
     return unpack(flat)
 
 
-def _truth(value):
-    if isinstance(value, Tensor) and not is_scalar_bool(value):
-        raise InvalidArgumentError(
-            f"while_loop: cond must return a scalar bool, got shape {value.shape} and dtype "
-            f"{value.dtype.name}",
-            op="while_loop",
-        )
-    return bool(value)
+def _truth(value, flat):
+    """cond's answer as a Python bool; anything but a (scalar) bool is refused, as TF's graph
+    loop refuses it (a string or a number would be true forever)."""
+    if isinstance(value, (bool, np.bool_)) or is_scalar_bool(value):
+        return bool(value)
+    got = (
+        f"shape {value.shape} and dtype {value.dtype.name}"
+        if isinstance(value, Tensor)
+        else f"{type(value).__name__} {value!r:.60}"
+    )
+    shapes = ", ".join(f"{leaf.dtype.name}{list(leaf.shape)}" for leaf in flat)
+    raise InvalidArgumentError(
+        f"while_loop: cond must return a scalar bool, got {got} for loop_vars {shapes}; "
+        "return a comparison (e.g. lambda i: i < 10), or reduce it with ek.reduce_all / "
+        "ek.reduce_any",
+        op="while_loop",
+    )
 
 
 def _iterations(maximum_iterations):

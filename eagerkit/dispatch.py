@@ -29,6 +29,10 @@ from eagerkit.errors import OpError
 from eagerkit.recording import NO_PARAMS
 from eagerkit.tensor import Tensor
 
+# The Variable class: variables.py (which imports this module) sets it once defined. The
+# fast paths tell a Variable by its type, quicker than isinstance(x, Tensor) and x._is_variable.
+Variable = None
+
 # What a kernel raises on input it cannot take (AttributeError: a Python object where an
 # array belongs); op_error turns each into an eagerkit error.
 _KERNEL_ERRORS = (ValueError, TypeError, LookupError, AttributeError, ArithmeticError, MemoryError)
@@ -294,7 +298,7 @@ def binary_function(op):
                 output._data, output._device, output._recorded_by = data, device, None
                 if recording.on:
                     if differentiable and recording.sole_tape is not None:
-                        recording.record_on_sole_tape(op, (x, y), output, NO_PARAMS)
+                        recording.record_pair_on_sole_tape(op, x, y, a, b, output)
                     else:
                         after(op, (x, y), (a, b), output, NO_PARAMS)
                 return output
@@ -312,10 +316,10 @@ def binary_function(op):
         leaves the call to ``general`` (other kinds of Tensor, such as ``ek.function``'s
         graph tensors, included).
         """
-        if type(x) is Tensor or (isinstance(x, Tensor) and x._is_variable):
+        if type(x) is Tensor or type(x) is Variable:
             device, a = x._device, x._data
             dtype = a.dtype
-            if type(y) is Tensor or (isinstance(y, Tensor) and y._is_variable):
+            if type(y) is Tensor or type(y) is Variable:
                 if y._device is not device or y._data.dtype is not dtype:
                     return None
                 b = y._data
@@ -323,7 +327,7 @@ def binary_function(op):
                 b = dtype.type(y)
             else:
                 return None
-        elif type(x) is float and (type(y) is Tensor or (isinstance(y, Tensor) and y._is_variable)):
+        elif type(x) is float and (type(y) is Tensor or type(y) is Variable):
             device, b = y._device, y._data
             dtype = b.dtype
             if dtype.kind != "f":

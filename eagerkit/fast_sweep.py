@@ -107,7 +107,7 @@ def _depends_on_a_source(tape, sources, keep):
     so it gets a gradient the reference does not compute; that gradient stops at the
     integers, and every other gradient is the same. Otherwise the reference's walk decides.
     """
-    if tape._watched_ids <= keep:
+    if tape._watched_by_id.keys() <= keep:
         return tape._watches
     needed = _needing_gradients(tape, sources)
     return lambda x: id(x) in needed

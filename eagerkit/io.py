@@ -12,11 +12,12 @@ Examples
 """
 
 import csv
+import numbers
 import os
 
 import numpy as np
 
-from eagerkit.arguments import whole_number
+from eagerkit.arguments import describe, whole_number
 from eagerkit.data import csv_fields
 from eagerkit.errors import InvalidArgumentError, NotFoundError
 from eagerkit.ops.creation import constant
@@ -74,12 +75,11 @@ def decode_csv(
             f"{op}: records must be a string tensor, got {records.dtype.name}", op=op
         )
     kinds = csv_fields.kinds_from_defaults(record_defaults)
-    if select_cols is not None and (
-        len(select_cols) != len(kinds) or list(select_cols) != sorted(set(select_cols))
-    ):
+    if select_cols is not None and not _increasing_indices(select_cols, len(kinds)):
         raise InvalidArgumentError(
-            f"{op}: select_cols must be increasing column indices, one per record default; "
-            f"got {select_cols} for {len(kinds)} defaults",
+            f"{op}: select_cols must be increasing column indices (ints >= 0), one per record "
+            f"default; got {describe(select_cols)} for {len(kinds)} defaults; pass e.g. "
+            f"select_cols={list(range(len(kinds)))}",
             op=op,
         )
     quoting = csv.QUOTE_MINIMAL if use_quote_delim else csv.QUOTE_NONE
@@ -91,17 +91,30 @@ def decode_csv(
             row = [row[i] for i in select_cols]
         if len(row) != len(kinds):
             raise InvalidArgumentError(
-                f"{op}: record {number} has {len(row)} fields but record_defaults has "
-                f"{len(kinds)}: {lines[number]!r}",
+                f"{op}: record {number} of records {records.dtype.name}{list(records.shape)} "
+                f"has {len(row)} fields but record_defaults has "
+                f"{len(kinds)}: {lines[number]!r}; give record_defaults one entry per field "
+                f"(e.g. [[0.0]] * {len(row)}), or check field_delim={field_delim!r}",
                 op=op,
             )
         for column, (text, kind) in enumerate(zip(row, kinds, strict=True)):
-            where = f"record {number}, column {column}"
+            where = f"record {number}, column {column} (typed by record_defaults[{column}])"
             columns[column].append(csv_fields.parse_field(text, kind, where, na_value, op))
     return [
         constant(np.array(values, dtype=dtype.as_numpy_dtype).reshape(records.shape))
         for values, (dtype, _) in zip(columns, kinds, strict=True)
     ]
+
+
+def _increasing_indices(select_cols, count):
+    """Whether ``select_cols`` is ``count`` column indices (ints >= 0) in increasing order."""
+    if isinstance(select_cols, np.ndarray) and select_cols.ndim == 1:
+        select_cols = select_cols.tolist()
+    if not isinstance(select_cols, (list, tuple)) or len(select_cols) != count:
+        return False
+    if not all(isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in select_cols):
+        return False
+    return min(select_cols, default=0) >= 0 and list(select_cols) == sorted(set(select_cols))
 
 
 def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, name=None):

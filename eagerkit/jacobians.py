@@ -34,7 +34,9 @@ def batch_jacobian(tape, target, source, unconnected="none"):
     batch = target.shape[0]
     if source.shape[0] != batch:
         raise ValueError(
-            f"batch_jacobian: target has batch size {batch} but source has {source.shape[0]}"
+            f"batch_jacobian: target has batch size {batch} but source has {source.shape[0]}; "
+            "pass a target and a source with the same first (batch) axis, or use "
+            "tape.jacobian for the full Jacobian"
         )
     inner = int(np.prod(target.shape[1:]))
     columns = []

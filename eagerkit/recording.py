@@ -44,27 +44,45 @@ def _listeners_changed():
     sole_tape = active_tapes[0] if alone else None
 
 
+def enter_tape(tape):
+    """``GradientTape.__enter__``: the tape records from now on; it returns the tape.
+
+    Written here, beside the answers it sets, so that a step's tape, the commonest (the
+    only listener), starts in one call: ``tape._push()`` is the general path.
+    """
+    global on, sole_tape
+    if tape._spent or active_tapes or graph_tracers or execution_callbacks or tape_opened:
+        tape._push()  # push_tape(tape), or the error a spent tape raises
+        return tape
+    active_tapes.append(tape)
+    on, sole_tape = True, tape  # _listeners_changed()'s answers for a lone tape
+    tape._recording = True
+    return tape
+
+
+def exit_tape(tape, exc_type, exc_value, traceback):
+    """``GradientTape.__exit__``: the tape stops recording (if it still does)."""
+    global on, sole_tape
+    if sole_tape is tape:  # the lone tape: nobody is left listening
+        active_tapes.pop()
+        on, sole_tape = False, None
+        tape._recording = False
+    elif tape._recording:
+        tape._pop()
+
+
 def push_tape(tape):
     """``tape`` records from now on (its ``with`` block begins)."""
-    global on, sole_tape
     active_tapes.append(tape)
     for hook in tape_opened:  # usually none: once per with-block, never per op
         hook(tape)
-    if len(active_tapes) == 1 and not (graph_tracers or execution_callbacks):
-        on, sole_tape = True, tape  # _listeners_changed() for the commonest case: a step's tape
-    else:
-        _listeners_changed()
+    _listeners_changed()
 
 
 def pop_tape(tape):
     """``tape`` stops recording."""
-    global on, sole_tape
-    if sole_tape is tape:  # _listeners_changed() for the commonest case: nobody is left
-        active_tapes.pop()
-        on, sole_tape = False, None
-    else:
-        active_tapes.remove(tape)
-        _listeners_changed()
+    active_tapes.remove(tape)
+    _listeners_changed()
 
 
 def push_tracer(tracer):
@@ -112,7 +130,7 @@ def record_on_sole_tape(op, inputs, output, params):
     tests/test_recording.py proves that it records what ``record`` records.
     """
     tape = sole_tape
-    mark, watched = tape._mark, tape._watched_ids
+    mark, watched = tape._mark, tape._watched_by_id
     for x in inputs:  # as tape._watches(x), for each input
         by = x._recorded_by
         if by is mark or id(x) in watched or (type(by) is tuple and mark in by):
@@ -130,8 +148,8 @@ def record_on_sole_tape(op, inputs, output, params):
         entry = TapeRecord(op, inputs, output, params)
     tape.records.append(entry)
     output._recorded_by = mark
-    if tape.listeners:
-        for listener in tape.listeners:
+    if tape._listeners:
+        for listener in tape._listeners:
             listener.on_record(tape, entry)
 
 
@@ -176,7 +194,7 @@ def record_pair_on_sole_tape(op, x, y, a, b, output):
         else:
             y = Tensor(b, output._device)
     tape = sole_tape
-    mark, watched = tape._mark, tape._watched_ids
+    mark, watched = tape._mark, tape._watched_by_id
     by = x._recorded_by  # as tape._watches(x) or tape._watches(y)
     if not (by is mark or id(x) in watched or (type(by) is tuple and mark in by)):
         by = y._recorded_by
@@ -186,8 +204,8 @@ def record_pair_on_sole_tape(op, x, y, a, b, output):
     entry.op, entry.x, entry.y, entry.output, entry.params = op, x, y, output, NO_PARAMS
     tape.records.append(entry)
     output._recorded_by = mark
-    if tape.listeners:
-        for listener in tape.listeners:
+    if tape._listeners:
+        for listener in tape._listeners:
             listener.on_record(tape, entry)
 
 
@@ -220,9 +238,9 @@ def read_variable(variable, tapes=None):
             return read
     key, watching = id(variable), []
     for tape in active_tapes if tapes is None else tapes:
-        if key not in tape._watched_ids and tape._watch_accessed and variable.trainable:
+        if key not in tape._watched_by_id and tape._watch_accessed and variable.trainable:
             tape._watch_one(variable, warn=False)
-        if key in tape._watched_ids:
+        if key in tape._watched_by_id:
             watching.append(tape)
     read = variable._last_read
     # Reusable if it holds the current value (no assign since) and every watching tape has it.
@@ -254,7 +272,7 @@ def read_on_sole_tape(variable):
     mark = tape._mark
     if read is not None and read._data is data and read._recorded_by is mark:
         return read  # the commonest: this tape recorded this read already
-    key, watched = id(variable), tape._watched_ids
+    key, watched = id(variable), tape._watched_by_id
     if key in watched:
         if read is not None and read._data is data:
             by = read._recorded_by
@@ -263,8 +281,7 @@ def read_on_sole_tape(variable):
     elif tape._watch_accessed and variable.trainable and data.dtype.kind in "fc":
         # The tape starts watching it (as tape._watch_one: floats and complex only). It
         # did not watch it before, so it recorded no read of it: a new read, recorded.
-        watched.add(key)
-        tape._watched.append(variable)  # keeps it alive, so its id stays its own
+        watched[key] = variable  # which keeps it alive, so its id stays its own
     else:  # not watched: nothing to record, any read of the current value will do
         if read is None or read._data is not data:
             read = variable._last_read = Tensor(data, variable._device)
@@ -278,8 +295,8 @@ def read_on_sole_tape(variable):
     entry = _new(OneInputRecord)  # OneInputRecord(READ_VARIABLE, ...), without __init__
     entry.op, entry.x, entry.output, entry.params = READ_VARIABLE, variable, read, NO_PARAMS
     tape.records.append(entry)  # as tape._append, for an output no other tape marked
-    if tape.listeners:
-        for listener in tape.listeners:
+    if tape._listeners:
+        for listener in tape._listeners:
             listener.on_record(tape, entry)
     return read
 
@@ -318,7 +335,7 @@ def reusable_read(variable):
     tape = sole_tape
     if not on or (tape is not None and read._recorded_by is tape._mark):
         return read
-    if tape is not None and id(variable) not in tape._watched_ids:
+    if tape is not None and id(variable) not in tape._watched_by_id:
         if not (tape._watch_accessed and variable.trainable):
             return read  # the tape never watches it: there is nothing to record
     return None

@@ -9,9 +9,10 @@ watches, which is how nested tapes give higher-order gradients.
 """
 
 import contextlib
+import inspect
 import warnings
 
-from eagerkit import nest, recording
+from eagerkit import boundary, nest, recording
 from eagerkit.arguments import describe
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.recording import (  # noqa: F401 - TapeRecord and READ_VARIABLE for readers
@@ -49,39 +50,53 @@ class GradientTape:
         "_watch_accessed",
         "records",
         "_mark",
-        "_watched_ids",
-        "_watched",
+        "_watched_by_id",
         "_recording",
         "_spent",
-        "listeners",
-        "paused_at",
+        "_listeners",
+        "_paused_at",
         "__weakref__",
     )
 
-    def __init__(self, persistent=False, watch_accessed_variables=True):
+    def __init__(self, *arguments, **options):
+        # GradientTape(persistent=False, watch_accessed_variables=True), made at every
+        # training step: the commonest call, GradientTape(), binds nothing; any other binds
+        # through the public boundary (the same errors as every public call, naming it).
+        persistent, watch_accessed_variables = False, True
+        if arguments or options:
+            persistent, watch_accessed_variables = _bound(self, *arguments, **options)
         self._persistent = persistent
         self._watch_accessed = watch_accessed_variables
         self.records = []
         self._mark = object()  # put on every output this tape records; new when it forgets
-        self._watched_ids = set()  # what tape.watch and variable reads watched (not outputs)
-        self._watched = []  # keeps watched tensors alive, so their ids stay theirs
+        # What tape.watch and variable reads watched (not outputs), by id: the values keep
+        # them alive, so their ids stay theirs.
+        self._watched_by_id = {}
         self._recording = False
         self._spent = False
-        self.listeners = []  # objects with on_record(tape, record) / on_backward(tape, step)
-        self.paused_at = []  # len(records) at each stop_recording(): the widgets explain None
+        self._listeners = None  # the list ``listeners`` makes when first asked: most tapes
+        self._paused_at = None  # have no listener and never pause (one list less per step)
+
+    @property
+    def listeners(self):
+        """Objects told of each record and backward step: ``on_record(tape, record)``,
+        ``on_backward(tape, step)`` (the widgets append themselves here)."""
+        if self._listeners is None:
+            self._listeners = []
+        return self._listeners
+
+    @property
+    def paused_at(self):
+        """``len(records)`` at each ``stop_recording()``: the widgets explain a None with it."""
+        if self._paused_at is None:
+            self._paused_at = []
+        return self._paused_at
 
     # --- the with-block ------------------------------------------------------------------
-    def __enter__(self):
-        if self._spent:  # as self._push(), without the extra call: once per step
-            self._push()  # raises: a spent tape records nothing more
-        recording.push_tape(self)
-        self._recording = True
-        return self
-
-    def __exit__(self, exc_type, exc_value, traceback):
-        if self._recording:
-            recording.pop_tape(self)  # self._pop(), without the extra call: once per step
-            self._recording = False
+    # The with-block: self._push() and self._pop(), written in recording.py beside the
+    # answers they set, so that a training step's tape starts and stops in one call each.
+    __enter__ = recording.enter_tape
+    __exit__ = recording.exit_tape
 
     def _push(self):
         if self._spent:
@@ -125,9 +140,8 @@ class GradientTape:
         """Forget everything recorded and watched so far (keeps recording if it was)."""
         self.records = []
         self._mark = object()  # the outputs recorded so far are not watched any more
-        self._watched_ids = set()
-        self._watched = []
-        self.paused_at = []
+        self._watched_by_id = {}
+        self._paused_at = None
 
     # --- watching --------------------------------------------------------------------------
     def watch(self, tensor):
@@ -141,7 +155,7 @@ class GradientTape:
             self._watch_one(leaf, warn=True)
 
     def _watch_one(self, tensor, warn):
-        if id(tensor) in self._watched_ids:
+        if id(tensor) in self._watched_by_id:
             return
         if tensor.dtype.kind not in "fc":  # gradients flow through floats and complex numbers
             if warn:
@@ -152,8 +166,12 @@ class GradientTape:
                     stacklevel=3,
                 )
             return
-        self._watched_ids.add(id(tensor))
-        self._watched.append(tensor)
+        self._watched_by_id[id(tensor)] = tensor
+
+    @property
+    def _watched(self):
+        """What tape.watch and variable reads watched, in that order (the widgets read it)."""
+        return list(self._watched_by_id.values())
 
     def watched_variables(self):
         """The variables this tape watches, in the order they were created."""
@@ -164,7 +182,7 @@ class GradientTape:
         """Whether this tape watches the Tensor ``x``: watched, or the output of an op recorded."""
         by = x._recorded_by  # None, one tape's mark, or a tuple of marks (nested tapes)
         mark = self._mark
-        return by is mark or id(x) in self._watched_ids or (type(by) is tuple and mark in by)
+        return by is mark or id(x) in self._watched_by_id or (type(by) is tuple and mark in by)
 
     def _watches_any(self, inputs):
         for x in inputs:
@@ -179,8 +197,8 @@ class GradientTape:
             output._recorded_by = self._mark
         else:  # another tape (nested) recorded it too: the output keeps every mark
             output._recorded_by = (*by, self._mark) if type(by) is tuple else (by, self._mark)
-        if self.listeners:
-            for listener in self.listeners:
+        if self._listeners:
+            for listener in self._listeners:
                 listener.on_record(self, entry)
 
     # --- gradients ---------------------------------------------------------------------------
@@ -199,7 +217,7 @@ class GradientTape:
         grads = backprop.gradients(
             self, flat_targets, flat_sources, output_gradients, unconnected_gradients
         )
-        for listener in self.listeners:  # optional hook: a TapeView explains None gradients
+        for listener in self._listeners or ():  # optional hook: a TapeView explains None gradients
             on_gradient = getattr(listener, "on_gradient", None)
             if on_gradient is not None:
                 on_gradient(self, flat_targets, flat_sources, grads)
@@ -261,9 +279,21 @@ class GradientTape:
             self._spent = True
             self.records = []  # free the intermediate values now, not when the tape dies
             # Keep only the variables (they live on anyway): watched_variables() still answers.
-            self._watched = [t for t in self._watched if t._is_variable]
+            # (A spent tape records nothing more, so what it watches decides nothing now.)
+            watched = self._watched_by_id.items()
+            self._watched_by_id = {key: t for key, t in watched if t._is_variable}
             self._mark = object()
-            self._watched_ids = set()
+
+
+def _arguments(self, persistent=False, watch_accessed_variables=True):
+    return persistent, watch_accessed_variables
+
+
+# GradientTape's signature, its arguments bound inside the boundary (a wrong call raises
+# the eagerkit error any public call raises); namespaces.py wraps no __init__ marked so.
+_bound = boundary.public_method(_arguments, "__init__")
+GradientTape.__init__.__signature__ = inspect.signature(_arguments)
+GradientTape.__init__.__boundary__ = True
 
 
 def _tensors(values, what, op):

@@ -13,6 +13,7 @@ unknown; a loop over tensors finds it by tracing the loop's body once (autograph
 """
 
 from eagerkit import dtypes
+from eagerkit.arguments import whole_number
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.graph.trace import current_tracer
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -136,6 +137,8 @@ class TensorArray:
                 op="TensorArray.write",
             )
         size = self._current_size()
+        if not isinstance(index, Tensor):  # a host index: a whole number, checked here
+            index = whole_number(index, "index", "TensorArray.write")
         if not self.dynamic_size and not isinstance(index, Tensor) and index >= size:
             raise InvalidArgumentError(
                 f"TensorArray.write: Tried to write to index {index} but array is not "
@@ -216,7 +219,7 @@ def _count(size):
         size = size._data
     try:
         count = int(size)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: int(inf)
         count = None
     if count is None or count != size or count < 0:  # 1.5 is refused, not truncated to 1
         raise InvalidArgumentError(

@@ -39,9 +39,9 @@ class TensorShape(tuple):
         if isinstance(dims, TensorShape):
             return dims
         try:
-            values = tuple(_dimension(d) for d in dims)
+            values = tuple(_dimension(d, dims) for d in dims)
         except TypeError:
-            values = (_dimension(dims),)  # TensorShape(3) is the shape [3], as in TF
+            values = (_dimension(dims, dims),)  # TensorShape(3) is the shape [3], as in TF
         return super().__new__(cls, values)
 
     # --- TF's accessors ---------------------------------------------------------------------
@@ -121,8 +121,8 @@ class TensorShape(tuple):
         return TensorShape, (tuple(self),)
 
 
-def _dimension(value):
-    """One size: a non-negative int, or None; 2.0 passes, 2.5 and -1 do not."""
+def _dimension(value, dims):
+    """One size of ``dims``: a non-negative int, or None; 2.0 passes, 2.5 and -1 do not."""
     if value is None:
         return None
     from eagerkit.errors import InvalidArgumentError
@@ -134,7 +134,8 @@ def _dimension(value):
         number, whole = None, False
     if not whole or number < 0 or isinstance(value, bool):
         raise InvalidArgumentError(
-            f"TensorShape: a dimension must be a whole number >= 0 or None, got {value!r}",
+            f"TensorShape: a dimension must be a whole number >= 0 or None, got {value!r} in "
+            f"dims={dims!r:.60}; pass e.g. [2, None]",
             op="TensorShape",
         )
     return number

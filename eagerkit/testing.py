@@ -15,9 +15,12 @@ of ``f`` per element, so it runs only after the cheap test has failed, and gives
 ``MAX_ELEMENTS_SEARCHED`` elements: the error then names no element).
 """
 
+import math
+import numbers
+
 import numpy as np
 
-from eagerkit.arguments import positive
+from eagerkit.arguments import describe, positive
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -140,10 +143,17 @@ def first_gradient_error(f, *args, order=2, eps=1e-6, rtol=1e-5, atol=1e-6, seed
                 f"check_grads: {what} must be a number >= 0 (eps > 0), got {value!r}",
                 op="check_grads",
             )
-    if not eps > 0 or not np.isfinite(eps):
+    if not eps > 0 or not math.isfinite(eps):
         raise InvalidArgumentError(
             f"check_grads: eps, the finite-difference step, must be a small number > 0 "
             f"(e.g. 1e-6), got {eps!r}",
+            op="check_grads",
+        )
+    eps, rtol, atol = float(eps), float(rtol), float(atol)  # 10**30 would be numpy's object
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
+        raise InvalidArgumentError(
+            f"check_grads: seed must be a whole number (or None), got {describe(seed)}; pass e.g. "
+            "seed=0",
             op="check_grads",
         )
     if order > MAX_ORDER:

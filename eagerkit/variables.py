@@ -9,7 +9,7 @@ their values.
 
 import itertools
 
-from eagerkit import dtypes, errors, recording, tensor
+from eagerkit import dispatch, dtypes, errors, recording, tensor
 from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.name_scope import current_prefix
@@ -186,16 +186,21 @@ class Variable(Tensor):
     __hash__ = None
 
 
+dispatch.Variable = Variable  # the fast paths tell a Variable by its type (dispatch.py)
+
+
 def _flag(read_value, what):
     """``read_value`` as a bool (TF tests its truth), or an error before anything is written."""
     if read_value is True or read_value is False:
         return read_value
     try:
         return bool(read_value)
-    except (TypeError, ValueError) as error:  # an array's truth is ambiguous, say
+    except (TypeError, ValueError):  # an array's truth is ambiguous, say
+        from eagerkit.arguments import describe
+
         raise InvalidArgumentError(
-            f"{what}: read_value must be True or False, got {type(read_value).__name__} "
-            f"{read_value!r} ({error}); the variable was not changed",
+            f"{what}: read_value must be True or False, got {describe(read_value)}; the "
+            "variable was not changed",
             op=what,
         ) from None
 

@@ -110,13 +110,12 @@ def drawing_problems(drawing):
 
 
 def text_problems(state):
-    """Lines of text that would not fit their box in a TapeView state (its gradient line
-    included, at its longest)."""
+    """Lines of text that would not fit their box in a TapeView state (its gradient lines
+    included, at their longest)."""
     found = []
     for box in state["boxes"]:
         lines = list(box["lines"])
-        if box.get("grad"):
-            lines.append("grad: " + "x" * box["reserve"])
+        lines += [grad["prefix"] + "x" * grad["reserve"] for grad in box["grads"]]
         widest = max(text_width(line) for line in lines)
         if widest + 8 > box["w"] or 8 + LINE_H * len(lines) > box["h"] + 0.5:
             found.append(f"the text of box {box['id']!r} does not fit it: {lines}")

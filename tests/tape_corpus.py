@@ -221,6 +221,22 @@ def char_rnn_one_step():
     return view
 
 
+def char_rnn_two_steps():
+    """Lesson 15's tape: two steps of the model on two lines, each handing on its logits (to
+    the loss) and its state (to the next step), from a state that is not zero."""
+    model = CharRNN()
+    h0 = 0.1 * ek.ones([1, 96])
+    names = {}  # filled below: a function's locals() is a copy, not the live namespace
+    with ek.GradientTape(persistent=True) as tape:
+        view = TapeView(tape, names=names)
+        logits_1, h1 = model.step(ek.constant([3]), h0)
+        logits_2, h2 = model.step(ek.constant([4]), h1)
+        loss = ek.reduce_sum(logits_1 * logits_1) + ek.reduce_sum(logits_2)
+    names.update(locals())
+    tape.gradient(loss, model.variables)
+    return view
+
+
 CORPUS = {
     "lesson02_fan_out": lesson02_fan_out,
     "lesson02_record": lesson02_record,
@@ -236,5 +252,6 @@ CORPUS = {
     "chain_with_skip_edges": chain_with_skip_edges,
     "char_rnn_window": char_rnn_window,
     "char_rnn_one_step": char_rnn_one_step,
+    "char_rnn_two_steps": char_rnn_two_steps,
 }
 BIG = ["hand_unrolled_rnn", "mlp_step", "char_rnn_window", "chain_with_skip_edges"]

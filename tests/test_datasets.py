@@ -182,3 +182,132 @@ def test_progress_bar_is_tqdm(tmp_path, monkeypatch, fake_mnist):
     )
     size = len(files["t10k-labels-idx1-ubyte.gz"])
     assert seen == [("t10k-labels-idx1-ubyte.gz", size, size)]
+
+
+# --- a failed load_mnist changes no file --------------------------------------------------------
+def files_in(directory):
+    """``{name: bytes}`` of a directory: what a failed call must leave as it was."""
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+def serve_until(monkeypatch, files, log, failing, how):
+    """A fake mirror that fails on ``failing`` (``how``: "offline", "wrong bytes" or
+    "cut off": the connection drops after half the file), and serves the rest."""
+
+    class CutOff(FakeResponse):
+        def read(self, size=-1):
+            if self.tell() >= len(self.getvalue()) // 2:
+                raise ConnectionResetError("[Errno 104] Connection reset by peer")
+            return super().read(min(size, 16))
+
+    def fake_urlopen(url, timeout):
+        log.append(url)
+        name = url.rsplit("/", 1)[-1]
+        if name != failing:
+            return FakeResponse(files[name])
+        if how == "offline":
+            raise urllib.error.URLError("[Errno -3] Temporary failure in name resolution")
+        if how == "wrong bytes":
+            return FakeResponse(files[name][:-1] + b"!")
+        return CutOff(files[name])
+
+    monkeypatch.setattr(download, "urlopen", fake_urlopen)
+
+
+@pytest.mark.parametrize("how", ["offline", "wrong bytes", "cut off"])
+@pytest.mark.parametrize("failing", ["train-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"])
+def test_a_failed_download_leaves_no_file_of_the_four(
+    tmp_path, monkeypatch, fake_mnist, how, failing
+):
+    _, files, checksums = fake_mnist
+    log = []
+    serve_until(monkeypatch, files, log, failing, how)
+    with pytest.raises((UnavailableError, DataLossError), match=failing):
+        ek.datasets.load_mnist(
+            path=tmp_path, mirrors=("https://m/",), checksums=checksums, progress=False
+        )
+    assert f"https://m/{failing}" in log
+    assert files_in(tmp_path) == {}  # neither the files that came, nor a .part file
+
+
+@pytest.mark.parametrize("how", ["offline", "wrong bytes", "cut off"])
+def test_a_failed_download_keeps_the_cached_files_as_they_were(
+    tmp_path, monkeypatch, fake_mnist, how
+):
+    _, files, checksums = fake_mnist
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    damaged = "t10k-images-idx3-ubyte.gz"
+    (tmp_path / damaged).write_bytes(b"half a fi")  # fetched again, and that fails
+    before = files_in(tmp_path)
+    serve_until(monkeypatch, files, [], damaged, how)
+    with pytest.raises((UnavailableError, DataLossError)):
+        ek.datasets.load_mnist(
+            path=tmp_path, mirrors=("https://m/",), checksums=checksums, progress=False
+        )
+    assert files_in(tmp_path) == before  # the damaged copy was not removed nor replaced
+
+
+def test_a_failed_download_does_not_leave_the_directory_it_made(tmp_path, monkeypatch, fake_mnist):
+    _, files, checksums = fake_mnist
+    serve_until(monkeypatch, files, [], "train-labels-idx1-ubyte.gz", "offline")
+    with pytest.raises(UnavailableError):
+        ek.datasets.load_mnist(
+            path=tmp_path / "new", mirrors=("https://m/",), checksums=checksums, progress=False
+        )
+    assert files_in(tmp_path) == {}
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ({"path": 3}, r"path must be a directory \(a str or pathlib.Path\), got 3"),
+        ({"mirrors": "https://m/"}, r"mirrors must be a non-empty list or tuple .*, got 'https"),
+        ({"mirrors": ()}, "mirrors must be a non-empty list or tuple of base URLs"),
+        ({"checksums": np.bool_}, r"checksums must map each .* got np.bool"),
+        (
+            {"checksums": {"train-images-idx3-ubyte.gz": "0" * 64}},
+            "checksums must .* missing for t10k-images",
+        ),
+    ],
+    ids=["path", "one mirror as a str", "no mirror", "checksums a type", "checksums of one"],
+)
+def test_bad_arguments_are_refused_before_anything_is_fetched(
+    tmp_path, monkeypatch, fake_mnist, arguments, message
+):
+    _, files, checksums = fake_mnist
+    log = []
+    serve(monkeypatch, files, log)
+    given = {"path": tmp_path, "mirrors": ("https://m/",), "checksums": checksums}
+    with pytest.raises(ek.errors.InvalidArgumentError, match=f"^load_mnist: {message}"):
+        ek.datasets.load_mnist(**{**given, **arguments}, progress=False)
+    assert log == [] and files_in(tmp_path) == {}
+
+
+def test_a_path_given_as_bytes_is_the_same_directory(tmp_path, monkeypatch, fake_mnist):
+    _, files, checksums = fake_mnist
+    serve(monkeypatch, files, [])
+    (_, y_train), _ = ek.datasets.load_mnist(
+        path=os.fsencode(tmp_path), mirrors=("https://m/",), checksums=checksums, progress=False
+    )
+    assert y_train.tolist() == [5, 0, 4, 1, 9] and sorted(files_in(tmp_path)) == sorted(files)
+
+
+@pytest.mark.parametrize("test_size", [True, 1.5, 0.001, 2**63, "0.2"])
+def test_load_digits_names_a_bad_test_size_with_the_fix(test_size):
+    # scikit-learn said "Invalid value for test_size: True", and nothing about what is valid
+    with pytest.raises(
+        ek.errors.InvalidArgumentError,
+        match=r"^load_digits: test_size must be a fraction in \(0, 1\) or a number of test images",
+    ):
+        ek.datasets.load_digits(test_size=test_size)
+
+
+def test_load_digits_takes_a_numpy_count():  # scikit-learn refuses an np.uint8
+    (_, _), (x_test, _) = ek.datasets.load_digits(test_size=np.uint8(255))
+    assert len(x_test) == 255
+
+
+def test_read_idx_of_a_missing_file_names_the_call_and_the_fix(tmp_path):
+    with pytest.raises(ek.errors.NotFoundError, match=r"^read_idx: no such file: .*check the path"):
+        ek.datasets.read_idx(str(tmp_path / "nope-idx1-ubyte"))

@@ -243,6 +243,8 @@ def _beside_numbers_and_variables():
     x = ek.constant([0.5, 2.0])
     v, w = ek.Variable([1.5, 3.0]), ek.Variable([0.25, -2.0])
     return {
+        "x, y": (x, ek.constant([1.5, -1.0])),  # two Tensors: the first branch
+        "x, float64 y": (x, ek.constant([1.5, -1.0], dtype=ek.float64)),
         "x, 0.5": (x, 0.5),
         "0.5, x": (0.5, x),
         "v, w": (v, w),

@@ -165,12 +165,15 @@ def test_concat_and_unstack_refuse_axis_none():
         (lambda: ek.stack([X, X], axis=0.5), "expand_dims: axis must be an integer"),
         (lambda: ek.concat([X, X], axis=1.0), "concat: axis must be an integer"),
         (lambda: ek.split(X, 1.5, axis=1), "split: num_or_size_splits must be an integer"),
-        (lambda: ek.split(X, [1.5, 1.5], axis=1), "split: each size must be an integer"),
+        (
+            lambda: ek.split(X, [1.5, 1.5], axis=1),
+            "split: each size in num_or_size_splits must be an integer",
+        ),
         (lambda: ek.reshape(X, [3, 2.0]), "reshape: each dimension of the shape must be an"),
-        (lambda: ek.tile(X, [1, 2.5]), "tile: each dimension of the shape must be an integer"),
+        (lambda: ek.tile(X, [1, 2.5]), "tile: each dimension of multiples must be an integer"),
         (lambda: ek.zeros([2.7]), "zeros: each dimension of the shape must be an integer"),
         (lambda: ek.ones([2, 1.5]), "ones: each dimension of the shape must be an integer"),
-        (lambda: ek.fill([2.5], 1.0), "fill: each dimension of the shape must be an integer"),
+        (lambda: ek.fill([2.5], 1.0), "fill: each dimension of dims must be an integer"),
         (lambda: ek.eye(2.5), "eye: num_rows must be an integer"),
         (lambda: ek.linspace(0.0, 1.0, 2.5), "linspace: num must be an integer"),
         (lambda: ek.random.normal([2.5]), "random.normal: each dimension of shape must be an"),
@@ -190,7 +193,7 @@ def test_negative_sizes_are_refused():
         ek.zeros([-1])
     with pytest.raises(InvalidArgumentError, match="tile: each multiple must be >= 0, got -1"):
         ek.tile(X, [1, -1])
-    with pytest.raises(InvalidArgumentError, match="which 0 does not divide"):
+    with pytest.raises(InvalidArgumentError, match="which num_or_size_splits=0 does not divide"):
         ek.split(X, 0)
 
 

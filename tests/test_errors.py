@@ -340,7 +340,10 @@ ERRORS = [
         lambda: ek.split(ek.ones([5]), 2),
         errors.InvalidArgumentError,
         ValueError,
-        ["split: axis 0 has size 5, which 2 does not divide", "list of sizes"],
+        [
+            "split: axis 0 of value float32[5] has size 5, which num_or_size_splits=2 does not",
+            "list of sizes",
+        ],
     ),
     (
         "tile with the wrong number of multiples",

@@ -36,6 +36,10 @@ CASES = {
         lambda m: m.set_weights([1.5, 2]),
         r"set_weights: Layer weight shape \(3, 2\) .*shape \(\).*Pass arrays of the shapes",
     ),
+    "predict, no samples": (
+        lambda m: m.predict(np.zeros([0, 3]), verbose=0),
+        r"the input is empty \(0 samples.*pass at least one sample \(e.g. x\[:1\]\)",
+    ),
     "get_layer, neither name nor index": (
         lambda m: m.get_layer(),
         r"get_layer: give the layer's name= \(one of \['d'\]\) or its index=",
@@ -118,6 +122,16 @@ def test_a_string_tensor_is_not_parsed_by_int_or_float(convert):
             lambda: ek.keras.utils.serialize_keras_object(lambda v: v),
             "^serialize_keras_object: cannot write the function .* a lambda has no name",
         ),
+        (  # int(nan) said "cannot convert float NaN to integer"
+            lambda: ek.keras.utils.Progbar(4, width=float("nan")),
+            "^Progbar: width must be a whole number of characters >= 1, got nan",
+        ),
+        (lambda: ek.keras.utils.Progbar(4, width=2.5), "width must be a whole number.* 2.5"),
+        (lambda: ek.keras.utils.Progbar(b"4"), "target must be a whole number of steps or None"),
+        (  # getattr(callback, None) said "attribute name must be string, not 'NoneType'"
+            lambda: ek.keras.callbacks.CallbackList([]).call(None),
+            r"hook must be the name of a callback method \(a str, e.g. 'on_epoch_end'\), got None",
+        ),
         (  # a layer object is callable but has no name to register (a raw AttributeError)
             lambda: ek.keras.utils.register_keras_serializable()(ek.keras.layers.Dense(2)),
             "registers classes and functions, got a Dense object; put @register",
@@ -129,7 +143,7 @@ def test_keras_utilities_name_the_argument_and_the_fix(make, message):
         make()
 
 
-@pytest.mark.parametrize("step", ["train_step", "test_step"])
+@pytest.mark.parametrize("step", ["train_step", "test_step", "predict_step"])
 def test_a_step_called_directly_leads_with_the_call_and_a_fit_with_the_fit(step):
     model = ek.keras.Sequential([ek.keras.Input((3,)), ek.keras.layers.Dense(2)])
     model.compile(optimizer="sgd", loss="mse")

@@ -55,6 +55,12 @@ def test_lbfgs_over_several_float32_variables():
     assert float(b) == pytest.approx(1.0, abs=1e-3) and w.dtype == ek.float32
 
 
+def test_a_huge_history_size_is_no_error():  # the deque's maxlen overflowed a C ssize_t
+    x = ek.Variable([1.0])
+    result = ek.train.lbfgs_minimize(lambda: ek.reduce_sum((x - 3.0) ** 2), [x], history_size=2**63)
+    assert result.converged and float(x[0]) == pytest.approx(3.0, abs=1e-4)
+
+
 def test_lbfgs_errors_leave_the_variables_where_they_started():
     x = ek.Variable([1.0, 1.0])
     with pytest.raises(ek.errors.InvalidArgumentError, match="must return a scalar"):
@@ -62,8 +68,16 @@ def test_lbfgs_errors_leave_the_variables_where_they_started():
     np.testing.assert_array_equal(x.numpy(), [1.0, 1.0])
     with pytest.raises(ValueError, match="does not depend on any of the variables"):
         ek.train.lbfgs_minimize(lambda: ek.constant(1.0), [x])
-    with pytest.raises(ek.errors.InvalidArgumentError, match="expected float ek.Variables"):
+    with pytest.raises(
+        ek.errors.InvalidArgumentError,
+        match=r"variables must be float ek.Variables, got Variable int32\[\] among variables=",
+    ):
         ek.train.lbfgs_minimize(lambda: x[0], [ek.Variable(1)])
+    with pytest.raises(ek.errors.InvalidArgumentError, match="no variables to optimize .*pass the"):
+        ek.train.lbfgs_minimize(lambda: x[0], [])
+    with pytest.raises(ek.errors.InvalidArgumentError, match="loss_fn returned None; make it"):
+        ek.train.lbfgs_minimize(lambda: None, [x])
+    np.testing.assert_array_equal(x.numpy(), [1.0, 1.0])
 
     calls = []
 

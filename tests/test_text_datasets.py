@@ -136,7 +136,9 @@ def test_csv_errors_name_the_row_and_the_fix(tmp_path, heart):
     make = ek.data.experimental.make_csv_dataset
     with pytest.raises(NotFoundError, match="make_csv_dataset: no files match"):
         make(str(tmp_path / "none*.csv"), batch_size=2)
-    with pytest.raises(InvalidArgumentError, match="column 'target' is not among the columns"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"label_name 'target' is not among the columns \[.*\]; pass one"
+    ):
         make(str(heart), batch_size=2, label_name="target")
     ragged = tmp_path / "ragged.csv"
     ragged.write_text("a,b\n1,2\n3\n4,5\n")
@@ -151,7 +153,9 @@ def test_csv_errors_name_the_row_and_the_fix(tmp_path, heart):
         list(ds)
     with pytest.raises(InvalidArgumentError, match="header=False needs column_names"):
         make(str(heart), batch_size=2, header=False)
-    with pytest.raises(InvalidArgumentError, match="column_defaults has 2 entries for 5"):
+    with pytest.raises(
+        InvalidArgumentError, match="one default .* per column, got 2 entries for 5"
+    ):
         make(str(heart), batch_size=2, column_defaults=[0, 0])
     required = tmp_path / "required.csv"
     required.write_text("a,b\n1,2\n\n,3\n")  # a blank line is skipped; then a is missing
@@ -185,12 +189,22 @@ def test_decode_csv_defaults_shapes_and_errors():
     assert only.numpy().tolist() == [b"a,b"]  # a quoted field keeps its comma
     (value,) = ek.io.decode_csv("NA", [[0.5]], na_value="NA")
     assert value.numpy() == np.float32(0.5)
-    with pytest.raises(InvalidArgumentError, match="record 1 has 1 fields but record_defaults"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"record 1 of records string\[2\] has 1 fields but record_defaults has 2: '3'; "
+        r"give record_defaults one entry per field \(e.g. \[\[0.0\]\] \* 1\)",
+    ):
         ek.io.decode_csv(["1,2", "3"], [[0], [0]])
-    with pytest.raises(InvalidArgumentError, match="record 0, column 0 is empty but the column"):
+    with pytest.raises(InvalidArgumentError, match="record 0, column 0 .* is empty but the column"):
         ek.io.decode_csv([",1"], [ek.int32, [0]])
-    with pytest.raises(InvalidArgumentError, match="record 0, column 1: 'x' is not a float32"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"record 0, column 1 \(typed by record_defaults\[1\]\): 'x' is not a float32",
+    ):
         ek.io.decode_csv(["1,x"], [[0], []])
+    for select_cols in ([1, 0], ["a", "b"], [-1, 0], 3, [0.0, 1.0]):  # '<' of str and int said
+        with pytest.raises(InvalidArgumentError, match=r"select_cols must be increasing column"):
+            ek.io.decode_csv(["1,2"], [[0], [0]], select_cols=select_cols)
     with pytest.raises(InvalidArgumentError, match="records must be a string tensor, got int32"):
         ek.io.decode_csv([1, 2], [[0]])
 
@@ -215,3 +229,32 @@ def test_filter_keeps_lines_that_pass(tmp_path):
     assert [int(x) for x in ek.data.Dataset.range(4).filter(lambda x: bool(x % 2))] == [1, 3]
     with pytest.raises(InvalidArgumentError, match="filter: the predicate must return a bool"):
         list(ek.data.Dataset.range(3).filter(lambda x: x))
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ({"file_pattern": 3}, r"file_pattern must be a path or glob pattern \(a str\).*, got 3"),
+        (
+            {"column_names": "abc"},
+            r"column_names must be a list of column names \(str\), got 'abc'",
+        ),
+        ({"column_names": [1.5, 2]}, "column_names must be a list of column names"),
+        ({"select_columns": [None]}, r"select_columns must be a list of column names"),
+        ({"select_columns": ["nope"]}, r"select_columns' column 'nope' is not among the columns"),
+        ({"label_name": 1.5}, r"label_name 1.5 is not among the columns \[.*\]; pass one"),
+        (
+            {"column_defaults": 0},
+            r"column_defaults must be a list with one default \(or dtype\) per column, got 0 for 5",
+        ),
+        (
+            {"column_defaults": range(5)},
+            r"column_defaults must be a list with one default \(or dtype\) per column, got range",
+        ),
+    ],
+    ids=lambda v: str(v)[:30],
+)
+def test_csv_arguments_are_named_with_the_fix_before_a_file_is_read(heart, arguments, message):
+    given = {"file_pattern": str(heart), "batch_size": 2, **arguments}
+    with pytest.raises(InvalidArgumentError, match=f"^make_csv_dataset: {message}"):
+        ek.data.experimental.make_csv_dataset(**given)

@@ -134,8 +134,8 @@ def test_the_layout_is_done_once_not_again_after_the_gradient(monkeypatch):
         assert geometry == [(b["id"], b["x"], b["y"], b["w"], b["h"]) for b in after[key]["boxes"]]
         assert [e["path"] for e in edges] == [e["path"] for e in after[key]["edges"]]
     sources = {n["id"] for n in view.graph["nodes"] if n.get("source")}
-    shown = [b for b in opening(view)["boxes"] if b.get("grad") in sources]
-    assert len(shown) == 4 and all(b["grad_text"].startswith("grad: ") for b in shown)
+    shown = [b for b in opening(view)["boxes"] if {g["node"] for g in b["grads"]} & sources]
+    assert len(shown) == 4 and all(b["grad_texts"][0].startswith("grad: ") for b in shown)
 
 
 def test_the_same_tape_gives_the_same_drawing():
@@ -158,10 +158,14 @@ def test_the_checker_sees_a_broken_drawing():
     assert problems(100, 90, boxes[:1], [], [("x", 95, 0, 20, 14)]) == [
         "label 'x' lies outside the 100x90 drawing"
     ]
-    squeezed = {"boxes": [{"id": "a", "lines": ["a long line of text"], "w": 40, "h": 23}]}
-    assert text_problems(squeezed) == [
-        "the text of box 'a' does not fit it: ['a long line of text']"
+    too_long = {"id": "a", "lines": ["a long line of text"], "grads": [], "w": 40, "h": 23}
+    grad = {"node": "n1", "prefix": "grad h1: ", "chars": 4, "reserve": 4}
+    too_low = {"id": "b", "lines": ["h1"], "grads": [grad], "w": 200, "h": 23}  # 2 lines: 38
+    assert text_problems({"boxes": [too_long, too_low]}) == [
+        "the text of box 'a' does not fit it: ['a long line of text']",
+        "the text of box 'b' does not fit it: ['h1', 'grad h1: xxxx']",
     ]
+    assert text_problems({"boxes": [dict(too_low, h=38)]}) == []
 
 
 SIZES = {name: (40, 20) for name in "abcdefgh"}

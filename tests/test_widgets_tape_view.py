@@ -324,7 +324,8 @@ def test_a_weight_used_at_every_step_adds_up_use_by_use():
     assert totals == pytest.approx(list(np.cumsum(values)), rel=1e-3, abs=1e-6)
     # The box of w_h is sized for its gradient and the running count "(20/20)".
     box = next(b for b in view.drawing["states"][""]["boxes"] if b["id"] == w_h["id"])
-    assert box["reserve"] == 10 and box["w"] >= round(text_width("grad: 0.09299 (20/20)"))
+    assert box["grads"] == [{"node": w_h["id"], "prefix": "grad: ", "chars": 10, "reserve": 18}]
+    assert box["w"] >= round(text_width("grad: 0.09299 (20/20)"))
 
 
 def test_the_browser_can_ask_the_kernel_for_a_folding_it_was_not_sent():

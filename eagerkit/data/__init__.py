@@ -6,8 +6,16 @@
 """
 
 from eagerkit.data import experimental
+from eagerkit.data.cardinality import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from eagerkit.data.dataset import Dataset
 from eagerkit.data.iterator import Iterator
 from eagerkit.data.text import TextLineDataset
 
-__all__ = ["Dataset", "Iterator", "TextLineDataset", "experimental"]
+__all__ = [
+    "Dataset",
+    "INFINITE_CARDINALITY",
+    "Iterator",
+    "TextLineDataset",
+    "UNKNOWN_CARDINALITY",
+    "experimental",
+]

@@ -15,7 +15,7 @@ import itertools
 import numpy as np
 
 from eagerkit.arguments import positive, size
-from eagerkit.data import csv_fields
+from eagerkit.data import csv_arguments, csv_fields
 from eagerkit.data.dataset import Dataset
 from eagerkit.data.steps import Failed, fits
 from eagerkit.data.text import read_lines
@@ -26,8 +26,8 @@ _OP = "make_csv_dataset"
 
 
 def _files(file_pattern):
-    patterns = [file_pattern] if isinstance(file_pattern, str) else list(file_pattern)
-    names = sorted({name for pattern in patterns for name in glob.glob(str(pattern))})
+    patterns = csv_arguments.patterns(file_pattern)
+    names = sorted({name for pattern in patterns for name in glob.glob(pattern)})
     if not names:
         raise NotFoundError(
             f"{_OP}: no files match {file_pattern!r}; pass a path or a glob pattern such as "
@@ -52,13 +52,7 @@ def _kinds(column_names, column_defaults, sample, na_value):
         columns = list(zip(*sample, strict=False)) or [()] * len(column_names)
         kinds = [csv_fields.infer_kind(list(values), na_value) for values in columns]
         return [(kind, "" if kind.is_string else 0) for kind in kinds]
-    if len(column_defaults) != len(column_names):
-        raise InvalidArgumentError(
-            f"{_OP}: column_defaults has {len(column_defaults)} entries for "
-            f"{len(column_names)} columns {column_names}",
-            op=_OP,
-        )
-    return csv_fields.kinds_from_defaults(column_defaults)
+    return csv_fields.kinds_from_defaults(column_defaults)  # checked: one per column
 
 
 def make_csv_dataset(
@@ -102,6 +96,10 @@ def make_csv_dataset(
     batch_size = positive(batch_size, "batch_size", _OP)
     shuffle_buffer_size = positive(shuffle_buffer_size, "shuffle_buffer_size", _OP)
     num_rows_for_inference = size(num_rows_for_inference, "num_rows_for_inference", _OP)
+    if column_names is not None:
+        column_names = csv_arguments.names(column_names, "column_names")
+    if select_columns is not None:
+        select_columns = csv_arguments.names(select_columns, "select_columns")
     names = _files(file_pattern)
     compression = (compression_type or "").upper()
     read = _rows(names, field_delim, use_quote_delim, False, compression)
@@ -112,13 +110,17 @@ def make_csv_dataset(
             raise InvalidArgumentError(f"{_OP}: {names[0]!r} is empty: no header row", op=_OP)
         column_names = list(column_names or first)
     elif column_names is None:
-        raise InvalidArgumentError(f"{_OP}: header=False needs column_names", op=_OP)
-    column_names = list(column_names)
-    for wanted in [label_name] * (label_name is not None) + list(select_columns or []):
-        if wanted not in column_names:
-            raise InvalidArgumentError(
-                f"{_OP}: column {wanted!r} is not among the columns {column_names}", op=_OP
-            )
+        raise InvalidArgumentError(
+            f"{_OP}: header=False needs column_names; pass the names of the columns, e.g. "
+            "column_names=['age', 'chd']",
+            op=_OP,
+        )
+    if label_name is not None:
+        csv_arguments.among(label_name, "label_name", column_names)
+    for wanted in select_columns or []:
+        csv_arguments.among(wanted, "select_columns' column", column_names)
+    if column_defaults is not None:
+        csv_arguments.defaults(column_defaults, column_names)
 
     def records():
         for row_number, row in enumerate(

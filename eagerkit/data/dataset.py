@@ -24,6 +24,7 @@ import numpy as np
 
 from eagerkit import dtypes, errors
 from eagerkit.arguments import count_or_all, describe, positive, whole_number
+from eagerkit.data import cardinality as counts
 from eagerkit.data import checks, shuffle, steps, structure
 from eagerkit.data.iterator import Iterator
 from eagerkit.errors import InvalidArgumentError
@@ -35,9 +36,20 @@ _OP = "Dataset"
 class Dataset:
     """A re-readable stream of elements; build one with ``from_tensor_slices`` & co."""
 
-    def __init__(self, make_iterator, description):
+    def __init__(self, make_iterator, description, cardinality=counts.UNKNOWN_CARDINALITY):
         self._make_iterator = make_iterator  # () -> a fresh Python iterator over elements
         self._description = description
+        self._cardinality = cardinality  # a count, or INFINITE/UNKNOWN_CARDINALITY
+
+    def cardinality(self):
+        """The number of elements (int64), known without reading: -1 (INFINITE_CARDINALITY)
+        after ``repeat()``, -2 (UNKNOWN_CARDINALITY) when only reading would tell, as TF's.
+
+        >>> import eagerkit as ek
+        >>> ek.data.Dataset.from_tensor_slices([1, 2, 3]).batch(2).cardinality()
+        <ek.Tensor: shape=(), dtype=int64, numpy=2>
+        """
+        return convert_to_tensor(self._cardinality, dtype=dtypes.int64)
 
     # --- reading ------------------------------------------------------------------------------
     def __iter__(self):
@@ -58,8 +70,10 @@ class Dataset:
     def __repr__(self):
         return f"<ek.data.Dataset {self._description}>"
 
-    def _then(self, make_iterator, step):
-        return Dataset(make_iterator, f"{self._description}.{step}")
+    def _then(self, make_iterator, step, cardinality=None):
+        """The next step of the pipeline; ``cardinality``: its count (None: this one's)."""
+        count = self._cardinality if cardinality is None else cardinality
+        return Dataset(make_iterator, f"{self._description}.{step}", count)
 
     # --- sources ------------------------------------------------------------------------------
     @staticmethod
@@ -80,10 +94,11 @@ class Dataset:
         """
         element = structure.to_tensors(tensors)
         leaves = structure.flatten(element)
-        if any(leaf.ndim == 0 for leaf in leaves):
+        if not leaves or any(leaf.ndim == 0 for leaf in leaves):
             raise InvalidArgumentError(
                 "from_tensor_slices: cannot slice a scalar; every part needs a first axis to "
-                f"slice along (got shapes {[tuple(leaf.shape) for leaf in leaves]})",
+                f"slice along (got tensors={describe(tensors)} with shapes "
+                f"{[tuple(leaf.shape) for leaf in leaves]}); pass e.g. [1, 2, 3] or (x, y)",
                 op="from_tensor_slices",
             )
         count = leaves[0].shape[0]
@@ -100,7 +115,7 @@ class Dataset:
                 yield structure.pack(element, rows)
 
         shapes = [tuple(leaf.shape) for leaf in leaves]
-        return Dataset(make_iterator, f"from_tensor_slices(shape={_one_or_all(shapes)})")
+        return Dataset(make_iterator, f"from_tensor_slices(shape={_one_or_all(shapes)})", count)
 
     @staticmethod
     def from_generator(generator, output_types, output_shapes=None):
@@ -163,7 +178,8 @@ class Dataset:
             for n in numbers:
                 yield convert_to_tensor(n, dtype=dtypes.int64)
 
-        return Dataset(make_iterator, f"range({', '.join(str(a) for a in args)})")
+        count = counts.of_range(numbers)
+        return Dataset(make_iterator, f"range({', '.join(str(a) for a in args)})", count)
 
     # --- transformations --------------------------------------------------------------------
     def map(self, map_func):
@@ -192,6 +208,7 @@ class Dataset:
         return self._then(
             lambda: steps.filtered(self._make_iterator(), predicate, checks.kept),
             f"filter({getattr(predicate, '__name__', 'function')})",
+            counts.UNKNOWN_CARDINALITY,
         )
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
@@ -237,6 +254,7 @@ class Dataset:
         return self._then(
             lambda: steps.batched(self._make_iterator(), batch_size, drop_remainder),
             f"batch({batch_size})",
+            counts.batched(self._cardinality, batch_size, drop_remainder),
         )
 
     def repeat(self, count=None):
@@ -250,6 +268,7 @@ class Dataset:
         return self._then(
             lambda: steps.repeated(self._make_iterator, times),
             f"repeat({'' if times is None else count})",
+            counts.repeated(self._cardinality, times),
         )
 
     def take(self, count):
@@ -257,14 +276,24 @@ class Dataset:
         stop = count_or_all(count, "count", "take")
         if stop is None:
             return self._then(self._make_iterator, f"take({count})")
-        return self._then(lambda: steps.taken(self._make_iterator(), stop), f"take({count})")
+        return self._then(
+            lambda: steps.taken(self._make_iterator(), stop),
+            f"take({count})",
+            counts.taken(self._cardinality, stop),
+        )
 
     def skip(self, count):
         """Everything after the first ``count`` elements (-1: skip all)."""
         start = count_or_all(count, "count", "skip")
         if start is None:
-            return self._then(lambda: iter(()), f"skip({count})")
-        return self._then(lambda: steps.skipped(self._make_iterator(), start), f"skip({count})")
+            return self._then(
+                lambda: iter(()), f"skip({count})", counts.skipped(self._cardinality, None)
+            )
+        return self._then(
+            lambda: steps.skipped(self._make_iterator(), start),
+            f"skip({count})",
+            counts.skipped(self._cardinality, start),
+        )
 
     def prefetch(self, buffer_size):
         """Accepted for TF compatibility; eagerkit reads elements when they are asked for."""

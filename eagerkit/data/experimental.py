@@ -1,10 +1,12 @@
-"""``ek.data.experimental``: TF's experimental input helpers (``make_csv_dataset``).
+"""``ek.data.experimental``: TF's experimental input helpers (``make_csv_dataset``,
+``cardinality``).
 
 >>> import eagerkit as ek
 >>> callable(ek.data.experimental.make_csv_dataset)
 True
 """
 
+from eagerkit.data.cardinality import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, cardinality
 from eagerkit.data.csv_dataset import make_csv_dataset
 
-__all__ = ["make_csv_dataset"]
+__all__ = ["INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality", "make_csv_dataset"]

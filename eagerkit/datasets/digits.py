@@ -1,8 +1,14 @@
 """The 8x8 handwritten digits that scikit-learn ships: MNIST's small, offline cousin."""
 
+import math
+
 import numpy as np
 
+from eagerkit.arguments import describe
+from eagerkit.errors import InvalidArgumentError
+
 TEST_SIZE = 0.2
+IMAGES = 1797
 
 
 def load_digits(test_size=TEST_SIZE, seed=0):
@@ -31,6 +37,7 @@ def load_digits(test_size=TEST_SIZE, seed=0):
             "load_digits needs scikit-learn, which ships the digits: "
             "pip install 'eagerkit[lab]' (or pip install scikit-learn)"
         ) from error
+    test_size = _checked_test_size(test_size)
     digits = sklearn_digits()
     images = (digits.images / 16.0).astype(np.float32)
     labels = digits.target.astype(np.int32)
@@ -38,3 +45,18 @@ def load_digits(test_size=TEST_SIZE, seed=0):
         images, labels, test_size=test_size, random_state=seed, stratify=labels
     )
     return (x_train, y_train), (x_test, y_test)
+
+
+def _checked_test_size(test_size):
+    """scikit-learn's rule, said with the fix: a fraction in (0, 1) or a count of images."""
+    fraction = isinstance(test_size, float) and 0 < test_size < 1
+    count = isinstance(test_size, (int, np.integer)) and not isinstance(test_size, bool)
+    images = math.ceil(test_size * IMAGES) if fraction else test_size if count else None
+    if images is None or not 10 <= images <= IMAGES - 10:
+        raise InvalidArgumentError(
+            f"load_digits: test_size must be a fraction in (0, 1) or a number of test images "
+            f"from 10 to 1787 (one per digit at least, on each side), got {describe(test_size)}; "
+            "pass e.g. test_size=0.2",
+            op="load_digits",
+        )
+    return float(test_size) if fraction else int(test_size)  # np.uint8: scikit-learn refuses

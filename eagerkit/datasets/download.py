@@ -1,7 +1,8 @@
 """Fetch a file once: try each mirror, verify its SHA-256, cache it, show progress.
 
 A download goes to a temporary file that is renamed into place only once its checksum is
-right, so the cache never holds a half-downloaded or wrong file. Tests replace ``urlopen``
+right, and a set of files (MNIST's four) only once all of them are, so a failed call never
+leaves a half-downloaded or wrong file, nor replaces a cached one. Tests replace ``urlopen``
 to serve files they write themselves (no network).
 """
 
@@ -23,14 +24,46 @@ def fetch(filename, directory, mirrors, sha256, progress=True):
 
     A cached file is used when its checksum is right (and replaced when it is not).
     Raises ``UnavailableError`` when no mirror answers and ``DataLossError`` when every
-    answer has the wrong checksum.
+    answer has the wrong checksum; then ``directory`` is left as it was.
     """
-    target = os.path.join(directory, filename)
-    if os.path.exists(target):
-        if file_sha256(target) == sha256:
-            return target
-        os.remove(target)  # a stale or damaged copy: fetch it again
+    return fetch_all({filename: sha256}, directory, mirrors, progress)[filename]
+
+
+def fetch_all(checksums, directory, mirrors, progress=True):
+    """``{file name: path}`` for every file of ``checksums`` (``{name: SHA-256}``), all or none.
+
+    Every file that is missing (or cached with a wrong checksum) is downloaded to a
+    temporary file first; only when all of them have arrived with the right checksum are
+    they renamed into place. A failure removes the temporaries (and ``directory`` when this
+    call made it), so a failed call leaves no half-downloaded file and replaces no cached one.
+    """
+    paths = {name: os.path.join(directory, name) for name in checksums}
+    wanted = [n for n in checksums if not _cached(paths[n], checksums[n])]
+    if not wanted:
+        return paths
+    made = not os.path.isdir(directory)
     os.makedirs(directory, exist_ok=True)
+    arrived = {}  # name -> its verified temporary file
+    try:
+        for name in wanted:
+            arrived[name] = _from_a_mirror(name, directory, mirrors, checksums[name], progress)
+    except BaseException:
+        for temporary in arrived.values():
+            os.remove(temporary)
+        if made and not os.listdir(directory):
+            os.rmdir(directory)
+        raise
+    for name, temporary in arrived.items():
+        os.replace(temporary, paths[name])  # atomic: a reader sees the old file or the new
+    return paths
+
+
+def _cached(path, sha256):
+    return os.path.isfile(path) and file_sha256(path) == sha256
+
+
+def _from_a_mirror(filename, directory, mirrors, sha256, progress):
+    """A temporary file in ``directory`` holding ``filename`` with the right checksum."""
     failures, wrong = [], []
     for base in mirrors:
         url = base + filename
@@ -43,8 +76,7 @@ def fetch(filename, directory, mirrors, sha256, progress=True):
             os.remove(temporary)
             wrong.append(f"{url} (SHA-256 {digest[:16]}..., expected {sha256[:16]}...)")
             continue
-        os.replace(temporary, target)
-        return target
+        return temporary
     if wrong and not failures:
         raise DataLossError(
             f"{filename}: every mirror sent a file with the wrong checksum: {'; '.join(wrong)}. "

@@ -8,11 +8,13 @@ type 0x08 (unsigned bytes): images are ``(n, 28, 28)``, labels ``(n,)``.
 import gzip
 import os
 import struct
+from collections.abc import Mapping
 
 import numpy as np
 
+from eagerkit.arguments import describe
 from eagerkit.datasets import download
-from eagerkit.errors import DataLossError, UnavailableError
+from eagerkit.errors import DataLossError, InvalidArgumentError, NotFoundError, UnavailableError
 
 # TensorFlow's mirror first (the one the seed's input_data.read_data_sets used), then PyTorch's.
 MIRRORS = (
@@ -51,12 +53,13 @@ def load_mnist(path=None, mirrors=MIRRORS, checksums=SHA256, progress=True):
     ``default_directory()``) and read from there next time. Offline, it raises
     ``UnavailableError`` saying what to do; for offline lessons use ``load_digits()``.
     """
-    directory = os.fspath(path) if path is not None else default_directory()
-    try:
-        paths = {
-            key: download.fetch(name, directory, mirrors, checksums[name], progress)
-            for key, name in FILES.items()
-        }
+    directory = _directory(path)
+    _check_mirrors(mirrors)
+    _check_checksums(checksums)
+    try:  # all four files or none: a failure leaves the cache as it was
+        fetched = download.fetch_all(
+            {name: checksums[name] for name in FILES.values()}, directory, mirrors, progress
+        )
     except UnavailableError as error:
         raise UnavailableError(
             f"load_mnist: {error.message} To work offline, put the four files "
@@ -64,7 +67,7 @@ def load_mnist(path=None, mirrors=MIRRORS, checksums=SHA256, progress=True):
             f"ek.datasets.load_mnist(path={directory!r}), or use ek.datasets.load_digits().",
             op="load_mnist",
         ) from error
-    arrays = {key: read_idx(file) for key, file in paths.items()}
+    arrays = {key: read_idx(fetched[name]) for key, name in FILES.items()}
     for split in ("train", "test"):
         images, labels = arrays[f"{split}_images"], arrays[f"{split}_labels"]
         if images.ndim != 3 or labels.ndim != 1 or len(images) != len(labels):
@@ -82,6 +85,55 @@ def load_mnist(path=None, mirrors=MIRRORS, checksums=SHA256, progress=True):
     )
 
 
+def _directory(path):
+    """Where the files go: ``path`` (a str, bytes or ``pathlib.Path``) or the default."""
+    if path is None:
+        return default_directory()
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise InvalidArgumentError(
+            f"load_mnist: path must be a directory (a str or pathlib.Path), got "
+            f"{describe(path)}; pass e.g. path='data/mnist', or leave it out for "
+            f"{default_directory()!r}",
+            op="load_mnist",
+        )
+    return os.fsdecode(os.fspath(path))  # bytes too: they would not mix with the file names
+
+
+def _check_mirrors(mirrors):
+    if (
+        not isinstance(mirrors, (list, tuple))
+        or not mirrors
+        or not all(isinstance(m, str) for m in mirrors)
+    ):
+        raise InvalidArgumentError(
+            f"load_mnist: mirrors must be a non-empty list or tuple of base URLs (str), got "
+            f"{describe(mirrors)}; pass e.g. mirrors=('https://example.org/mnist/',), or "
+            "leave it out for the published mirrors",
+            op="load_mnist",
+        )
+
+
+def _check_checksums(checksums):
+    names = sorted(FILES.values())
+    given = checksums if isinstance(checksums, Mapping) else {}
+    bad = [n for n in names if not _is_sha256(given.get(n))]
+    if bad:
+        raise InvalidArgumentError(
+            f"load_mnist: checksums must map each of the four file names to its SHA-256 (64 "
+            f"hex digits), got {describe(checksums)} (wrong or missing for {', '.join(bad)}); "
+            "pass such a dict, or leave checksums out for the published ones",
+            op="load_mnist",
+        )
+
+
+def _is_sha256(text):
+    return (
+        isinstance(text, str)
+        and len(text) == 64
+        and all(c in "0123456789abcdefABCDEF" for c in text)
+    )
+
+
 def read_idx(path):
     """The array in an idx file (gzip-compressed when the name ends in ``.gz``).
 
@@ -94,12 +146,27 @@ def read_idx(path):
     >>> read_idx(path)
     array([7, 0, 9], dtype=uint8)
     """
+    if not isinstance(path, (str, bytes, os.PathLike)):  # an int would be a file descriptor
+        raise InvalidArgumentError(
+            f"read_idx: path must be a file path (a str or pathlib.Path), got {describe(path)}; "
+            "pass e.g. 'mnist/t10k-labels-idx1-ubyte.gz'",
+            op="read_idx",
+        )
+    path = os.fsdecode(os.fspath(path))
+    if not os.path.isfile(path):
+        raise NotFoundError(
+            f"read_idx: no such file: {path!r}; check the path (a relative path starts at the "
+            f"working directory, {os.getcwd()!r})",
+            op="read_idx",
+        )
     opener = gzip.open if path.endswith(".gz") else open
     try:
         with opener(path, "rb") as f:
             data = f.read()
     except (OSError, EOFError) as error:
-        raise DataLossError(f"{path} cannot be read: {error}", op="read_idx") from error
+        raise DataLossError(
+            f"read_idx: {path} cannot be read ({error}); download the file again", op="read_idx"
+        ) from error
     if len(data) < 4 or data[:2] != b"\0\0" or data[2] != 0x08:
         raise DataLossError(
             f"{path} is not an idx file of unsigned bytes (header {data[:4].hex()})",

@@ -32,6 +32,10 @@ Examples
 2
 """
 
+from eagerkit.arguments import describe
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras import hook_arguments
+
 HOOKS = tuple(
     f"on_{what}_{when}"
     for what in (
@@ -55,6 +59,13 @@ class Callback:
     run's ``verbose``, ``epochs`` and ``steps``. ``on_train_batch_begin/end`` call
     ``on_batch_begin/end``, Keras' older names, so either may be overridden.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("eagerkit."):  # eagerkit's own; a user's stay as written
+            for hook in HOOKS:
+                if hook in vars(cls):
+                    setattr(cls, hook, hook_arguments.checked(cls.__name__, hook, vars(cls)[hook]))
 
     def __init__(self):
         self.validation_data = None
@@ -151,6 +162,12 @@ class CallbackList:
 
     def call(self, hook, *args):
         """Call ``hook(*args)`` on each callback that has it."""
+        if not isinstance(hook, str):  # getattr would say "attribute name must be string"
+            raise InvalidArgumentError(
+                f"CallbackList.call: hook must be the name of a callback method (a str, e.g. "
+                f"'on_epoch_end'), got {describe(hook)}",
+                op="CallbackList.call",
+            )
         for callback in self.callbacks:
             _call(callback, hook, *args)
 

@@ -21,7 +21,6 @@ Examples
 
 import math
 
-from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.callback_base import HOOKS, Callback, CallbackList
 from eagerkit.keras.early_stopping import EarlyStopping
@@ -219,11 +218,5 @@ class LearningRateScheduler(Callback):
             print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {rate}.")
 
     def on_epoch_end(self, epoch, logs=None):
-        if logs is not None and not isinstance(logs, dict):
-            raise InvalidArgumentError(
-                f"LearningRateScheduler.on_epoch_end: logs must be a dict of the epoch's "
-                f"metrics (or None), got {describe(logs)}; pass logs={{'loss': ...}}",
-                op="on_epoch_end",
-            )
-        if logs is not None:
+        if logs is not None:  # a dict (hook_arguments.py checked)
             logs["lr"] = float(self.model.optimizer.learning_rate)

@@ -25,6 +25,7 @@ import numpy as np
 
 from eagerkit import nest
 from eagerkit.arguments import describe
+from eagerkit.data.cardinality import INFINITE_CARDINALITY
 from eagerkit.data.dataset import Dataset
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -117,6 +118,21 @@ class DatasetData:
             count += 1
             yield x, y, weight
         self.steps = count
+
+
+def check_finite(data, steps, what, caller, role="x"):
+    """Refuse, before the first step, a Dataset that repeats forever with no ``steps``
+    (``what``: ``steps_per_epoch``, ``validation_steps`` or ``steps``): it would run forever."""
+    if steps is not None or not isinstance(data, DatasetData):
+        return
+    if data.dataset._cardinality == INFINITE_CARDINALITY:
+        raise InvalidArgumentError(
+            f"{caller}: When passing an infinitely repeating dataset, please specify a "
+            f"`{what}` value; {role}={data.dataset!r} has cardinality INFINITE_CARDINALITY "
+            f"(-1), so {caller} would never end. Pass "
+            f"e.g. {what}=100, or leave repeat() out of the dataset",
+            op=caller,
+        )
 
 
 def adapt(x, y, sample_weight, batch_size, shuffle, class_weight, caller):

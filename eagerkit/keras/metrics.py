@@ -153,12 +153,27 @@ def accuracy(y_true, y_pred):
 def binary_accuracy(y_true, y_pred, threshold=0.5):
     """1 where ``y_pred > threshold`` agrees with the 0/1 label, averaged over the last axis."""
     y_true, y_pred = _class_ids("binary_accuracy", y_true, y_pred)
+    threshold = _host(threshold, "binary_accuracy")  # a string would meet numpy's ufunc
+    if threshold.ndim:
+        raise InvalidArgumentError(
+            f"binary_accuracy: threshold must be one number, got shape {threshold.shape}; "
+            "pass e.g. threshold=0.5",
+            op="binary_accuracy",
+        )
     return np.mean(y_true == (y_pred > threshold), axis=-1, dtype=np.float32)
 
 
 def categorical_accuracy(y_true, y_pred):
     """1 where the argmax of one-hot ``y_true`` is the argmax of ``y_pred``."""
     y_true, y_pred = _class_ids("categorical_accuracy", y_true, y_pred)
+    for name, value in (("y_true", y_true), ("y_pred", y_pred)):
+        if value.ndim == 0 or value.shape[-1] == 0:  # argmax of no classes
+            raise InvalidArgumentError(
+                f"categorical_accuracy: {name} has shape {value.shape}, with no class axis "
+                "to take the argmax of; pass one-hot labels and scores of shape "
+                "(batch, classes)",
+                op="categorical_accuracy",
+            )
     return (np.argmax(y_true, axis=-1) == np.argmax(y_pred, axis=-1)).astype(np.float32)
 
 

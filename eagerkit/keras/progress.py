@@ -26,11 +26,13 @@ Examples
 """
 
 import math
+import numbers
 import os
 import sys
 
 from eagerkit.arguments import describe, whole_number
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.tensor import Tensor
 
 WIDTH = 30  # characters of the bar between the brackets, as Keras draws it
 
@@ -51,17 +53,15 @@ class Progbar:
     def __init__(
         self, target, width=WIDTH, verbose=1, interval=0.05, stateful_metrics=None, unit_name="step"
     ):
-        if target is not None and (isinstance(target, bool) or not float(target).is_integer()):
-            raise InvalidArgumentError(
-                f"Progbar: target must be a whole number of steps or None, got {target!r}",
-                op="Progbar",
-            )
+        if target is not None:
+            target = _whole(target, "target", "a whole number of steps or None", minimum=0)
+        width = _whole(width, "width", "a whole number of characters >= 1", minimum=1)
         if verbose not in (0, 1, 2):
             raise InvalidArgumentError(
                 f"Progbar: verbose must be 0, 1 or 2, got {verbose!r}", op="Progbar"
             )
-        self.target = None if target is None else int(target)
-        self.width, self.verbose, self.interval = int(width), verbose, interval
+        self.target = target
+        self.width, self.verbose, self.interval = width, verbose, interval
         self.stateful_metrics = stateful_metrics if stateful_metrics is not None else ()
         self.unit_name = unit_name
         self._values = {}  # name -> [weighted sum, steps] or the value itself (stateful)
@@ -171,6 +171,23 @@ def _pairs(values, caller):
         "[('loss', 0.5)] or {'loss': 0.5}",
         op=caller,
     )
+
+
+def _whole(value, what, wanted, minimum):
+    """Progbar's sizes: 4 and 4.0 pass; 1.5, nan, inf, a string or a bool are refused."""
+    if isinstance(value, Tensor) and value.ndim == 0 and not value.dtype.is_bool:
+        value = value.numpy().item()  # a step count kept in a tensor
+    whole = (
+        isinstance(value, numbers.Real)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and float(value).is_integer()
+    )
+    if not whole or value < minimum:
+        raise InvalidArgumentError(
+            f"Progbar: {what} must be {wanted}, got {describe(value)}", op="Progbar"
+        )
+    return int(value)
 
 
 def _count(value, what, op):

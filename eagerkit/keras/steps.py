@@ -52,6 +52,7 @@ class Steps:
         self.compute_loss(x, y, y_pred, sample_weight)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
+    @naming_the_call
     def predict_step(self, data):
         """The model's output on a batch's inputs."""
         x, _, _ = unpack_x_y_sample_weight(data)

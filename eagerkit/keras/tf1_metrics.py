@@ -18,6 +18,7 @@ Examples
 import numpy as np
 
 from eagerkit import dtypes, summary
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.base import unique_name
 from eagerkit.tensor import Tensor
@@ -30,6 +31,7 @@ def _host(value, op, dtype=np.float64):
     ``None``, strings and ragged lists are refused (``np.asarray(None, float)`` would be a
     silent NaN in the running total).
     """
+    shown = describe(value) if isinstance(value, Tensor) else repr(value)  # before .numpy()
     if isinstance(value, Tensor):
         value = value.numpy()
     try:
@@ -38,7 +40,7 @@ def _host(value, op, dtype=np.float64):
         array = None
     if array is None or array.dtype.kind not in "biuf":
         raise InvalidArgumentError(
-            f"{op}: cannot use {value!r} as metric values; pass numbers, a list of numbers "
+            f"{op}: cannot use {shown} as metric values; pass numbers, a list of numbers "
             "of one shape, or a tensor",
             op=op,
         )

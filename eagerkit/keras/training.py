@@ -23,7 +23,7 @@ array([[2.5]], dtype=float32)
 
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.keras import compile_utils, compiled, fit_arguments
-from eagerkit.keras.data_adapter import EpochBatches, adapt
+from eagerkit.keras.data_adapter import EpochBatches, adapt, check_finite
 from eagerkit.keras.steps import Steps, concatenated, python_values
 from eagerkit.keras.taking_back import all_or_nothing
 
@@ -96,6 +96,8 @@ class Training(Steps):
         data, validation = fit_arguments.with_validation(
             data, validation_data, validation_split, validation_batch_size or batch_size
         )
+        check_finite(data, steps_per_epoch, "steps_per_epoch", "fit")
+        check_finite(validation, validation_steps, "validation_steps", "fit", "validation_data")
         batches = EpochBatches(data, steps_per_epoch, epochs)
         fit_arguments.planned_epochs(epochs, initial_epoch, batches.steps)  # before any work
         callbacks = fit_arguments.callback_list(
@@ -152,6 +154,7 @@ class Training(Steps):
         verbose = fit_arguments.verbosity(verbose)
         steps = fit_arguments.steps(steps, "steps", "evaluate")
         data = adapt(x, y, sample_weight, batch_size, False, None, "evaluate")
+        check_finite(data, steps, "steps", "evaluate")
         steps_known = data.steps if steps is None else steps
         callbacks = fit_arguments.callback_list(callbacks, self, verbose, 1, steps_known)
         logs = self._test_loop(data, steps, callbacks)
@@ -167,6 +170,7 @@ class Training(Steps):
         verbose = fit_arguments.verbosity(verbose)
         steps = fit_arguments.steps(steps, "steps", "predict")
         data = adapt(x, None, None, batch_size, False, None, "predict")
+        check_finite(data, steps, "steps", "predict")
         batches = EpochBatches(data, steps, 1, "predict")
         callbacks = fit_arguments.callback_list(callbacks, self, verbose, 1, batches.steps)
         callbacks.call("on_predict_begin", {})
@@ -179,7 +183,9 @@ class Training(Steps):
         callbacks.call("on_predict_end", {})
         if not outputs:
             raise InvalidArgumentError(
-                "predict: the input is empty (no batch to predict on)", op="predict"
+                "predict: the input is empty (0 samples, no batch to predict on); pass at "
+                "least one sample (e.g. x[:1]), or check the slicing or filter that emptied it",
+                op="predict",
             )
         return concatenated(outputs)
 

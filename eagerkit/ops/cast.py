@@ -1,5 +1,7 @@
 """``cast``: the same values in another dtype (the one primitive that changes dtypes)."""
 
+import numpy as np
+
 from eagerkit import dtypes
 from eagerkit.errors import UnimplementedError
 from eagerkit.registry import defop
@@ -30,7 +32,7 @@ def cast(x, dtype, name=None):
     <ek.Tensor: shape=(2,), dtype=int32, numpy=array([ 1, -1], dtype=int32)>
     """
     dtype = dtypes.as_dtype(dtype)
-    source = x.dtype if isinstance(x, Tensor) else None
+    source = x.dtype if isinstance(x, Tensor) else (dtypes.string if _is_text(x) else None)
     if (dtype.is_string or (source is not None and source.is_string)) and dtype != source:
         raise UnimplementedError(
             f"cast: cannot cast {getattr(source, 'name', type(x).__name__)} to {dtype.name}: "
@@ -39,3 +41,12 @@ def cast(x, dtype, name=None):
             op="cast",
         )
     return _cast(x, dtype=dtype.as_numpy_dtype)
+
+
+def _is_text(value):
+    """Whether a host value (not a Tensor) holds text: ``'3'``, ``[b'a', b'b']``, an array."""
+    if isinstance(value, (str, bytes)):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "SU"
+    return isinstance(value, (list, tuple)) and any(_is_text(v) for v in value)

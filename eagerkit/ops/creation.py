@@ -6,6 +6,7 @@ inputs, so nothing is recorded: a gradient never flows *into* a constant.
 
 import builtins
 import math
+import numbers
 
 import numpy as np
 
@@ -14,7 +15,7 @@ from eagerkit.arguments import size, whole_number
 from eagerkit.devices import CPU, current_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.graph.dynamic_ops import follows_inputs
-from eagerkit.limits import check_tensor
+from eagerkit.limits import check_memory, check_tensor
 from eagerkit.tensor import Tensor, constant_of, convert_to_tensor
 
 
@@ -127,7 +128,7 @@ def fill(dims, value, name=None):
     >>> ek.fill([2], 7)
     <ek.Tensor: shape=(2,), dtype=int32, numpy=array([7, 7], dtype=int32)>
     """
-    dims = _shape(dims, "fill")
+    dims = arguments.shape(dims, "fill", what="dims")
     try:
         value = convert_to_tensor(value)
     except TypeError as error:  # an object array, a dict: not a value a tensor can hold
@@ -170,6 +171,12 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
         raise InvalidArgumentError(
             f"range: start, limit and delta must be numbers, got {values}", op="range"
         )
+    if not builtins.all(math.isfinite(v) for v in values):
+        raise InvalidArgumentError(
+            f"range: start, limit and delta must be finite, got start={values[0]}, "
+            f"limit={values[1]}, delta={values[2]}; pass e.g. ek.range(0, 10, 2)",
+            op="range",
+        )
     if dtype is None:  # TF's rule: ints are int32 unless one needs int64; any float: float32
         dtype = dtypes.as_dtype(dtypes.default_numpy_dtype(values))
     dtype = dtypes.as_dtype(dtype)
@@ -185,7 +192,12 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF
             op="range",
         )
     count = math.ceil((limit - start) / delta)
-    check_tensor((count,), dtype.as_numpy_dtype.itemsize, "range")
+    check_memory(
+        count * dtype.as_numpy_dtype.itemsize,
+        f"{count:,} numbers from start={start} to limit={limit} by delta={delta}",
+        "range",
+        "ask for a smaller limit or a larger delta",
+    )
     value = _new(current_device().xp.arange(start, limit, delta, dtype=dtype.as_numpy_dtype))
     if traced:  # inside ek.function: the bounds are read at every call (graph/dynamic_ops.py)
         from eagerkit.graph.dynamic_ops import traced_range
@@ -210,7 +222,28 @@ def _fits(value, dtype):
 def linspace(start, stop, num, name=None):
     """``num`` evenly spaced float32 values from ``start`` to ``stop`` inclusive."""
     num = arguments.shape([size(num, "num", "linspace")], "linspace", np.float64)[0]  # (float64)
+    start, stop = _endpoint(start, "start"), _endpoint(stop, "stop")
     return _new(current_device().xp.linspace(start, stop, num, dtype=np.float32))
+
+
+def _endpoint(value, what):
+    """linspace's start or stop: numbers (a Python int as a float: 10**30 would be numpy's
+    object), never text."""
+    from eagerkit.ops.cast import _is_text
+
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return float(value)
+    if (
+        isinstance(value, bool)
+        or _is_text(value)
+        or (isinstance(value, Tensor) and value.dtype.is_string)
+    ):
+        raise InvalidArgumentError(
+            f"linspace: {what} must be a number (or numbers), got {arguments.describe(value)}; "
+            "pass e.g. ek.linspace(0.0, 1.0, 5)",
+            op="linspace",
+        )
+    return value
 
 
 # --- random numbers: TF1's names for ek.random's ops (see eagerkit/random/) -----------------

@@ -150,7 +150,8 @@ def einsum(equation, *inputs, **kwargs):
                 raise InvalidArgumentError(
                     f"einsum: letter {letter!r} has size {sizes[letter]} in one operand and "
                     f"{n} in another ({equation!r} with shapes "
-                    f"{[tuple(o.shape) for o in operands]})",
+                    f"{[tuple(o.shape) for o in operands]}); pass operands whose axes under "
+                    f"{letter!r} have the same size, or use another letter for one of them",
                     op="einsum",
                 )
     if any(letter not in inputs_part for letter in output):

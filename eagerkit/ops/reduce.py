@@ -6,11 +6,12 @@ it broadcasts back over the axes that were summed away.
 
 import numpy as np
 
-from eagerkit.arguments import normalize_axis, whole_number
+from eagerkit.arguments import axis_index, normalize_axis, whole_number
 from eagerkit.dtypes import COMPLEX, FLOATING, NUMERIC
 from eagerkit.dtypes import bool as bool_
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
+from eagerkit.tensor import convert_to_tensor
 
 
 def kept_shape(shape, axis):
@@ -202,7 +203,7 @@ def _argmin(xp, x, *, axis, output_type="int64"):
     return xp.argmin(x, axis=axis).astype(output_type)
 
 
-def _index_options(op, axis, output_type):
+def _index_options(op, axis, output_type, ndim):
     """argmax/argmin's axis (0 when None, as in TF) and output dtype (int32 or int64)."""
     from eagerkit.dtypes import as_dtype
 
@@ -212,6 +213,8 @@ def _index_options(op, axis, output_type):
             f"{op}: output_type must be ek.int32 or ek.int64, got {output_type.name}", op=op
         )
     axis = 0 if axis is None else whole_number(axis, "axis", op)
+    if ndim:  # in range, said with the rank (2**40 would reach numpy's C int)
+        axis = axis_index(axis, ndim, op)
     return {"axis": axis, "output_type": output_type.name}
 
 
@@ -226,12 +229,14 @@ def argmax(input, axis=None, output_type="int64", name=None):  # noqa: A002 - TF
     >>> ek.argmax([1.0, 5.0], output_type=ek.int32)
     <ek.Tensor: shape=(), dtype=int32, numpy=1>
     """
-    return _argmax(input, **_index_options("argmax", axis, output_type))
+    x = convert_to_tensor(input)
+    return _argmax(x, **_index_options("argmax", axis, output_type, x.ndim))
 
 
 def argmin(input, axis=None, output_type="int64", name=None):  # noqa: A002 - TF's argument name
     """Index of the smallest value along ``axis`` (int64 unless output_type=ek.int32)."""
-    return _argmin(input, **_index_options("argmin", axis, output_type))
+    x = convert_to_tensor(input)
+    return _argmin(x, **_index_options("argmin", axis, output_type, x.ndim))
 
 
 def reference_reduce_logsumexp(input_tensor, axis=None, keepdims=False):

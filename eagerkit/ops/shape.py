@@ -155,10 +155,21 @@ def concat(values, axis, name=None):
     >>> ek.concat([ek.ones([2, 1]), ek.zeros([2, 2])], axis=1).shape
     TensorShape([2, 3])
     """
+    if not isinstance(values, (list, tuple)) and values is not None:
+        values = [values]  # TF: a single tensor is the only piece (not a list of its rows)
     if not values:
-        raise InvalidArgumentError("concat: needs at least one tensor", op="concat")
+        raise InvalidArgumentError(
+            f"concat: values must be a non-empty list of tensors, got {values!r}; pass e.g. [a, b]",
+            op="concat",
+        )
     first = convert_to_tensor(values[0])
-    return _concat(*values, axis=arguments.axis_index(axis, max(first.ndim, 1), "concat"))
+    if first.ndim == 0:
+        raise InvalidArgumentError(
+            f"concat: values[0] is a scalar ({first.dtype.name}[]); concat joins tensors along "
+            "an existing axis, so use ek.stack to join scalars",
+            op="concat",
+        )
+    return _concat(*values, axis=arguments.axis_index(axis, first.ndim, "concat"))
 
 
 def stack(values, axis=0, name=None):
@@ -203,17 +214,20 @@ def split(value, num_or_size_splits, axis=0, name=None):
         pieces = arguments.whole_number(num_or_size_splits, "num_or_size_splits", "split")
         if pieces < 1 or length % pieces:
             raise InvalidArgumentError(
-                f"split: axis {axis} has size {length}, which {pieces} does not divide; pass "
-                "a list of sizes instead (or a number of pieces >= 1 that divides it)",
+                f"split: axis {axis} of value {x.dtype.name}{list(x.shape)} has size {length}, "
+                f"which num_or_size_splits={pieces} does not divide; pass a list of sizes "
+                "instead (or a number of pieces >= 1 that divides it)",
                 op="split",
             )
         sizes = [length // pieces] * pieces
     else:
-        sizes = [arguments.size(n, "each size", "split") for n in num_or_size_splits]
+        what = "each size in num_or_size_splits"
+        sizes = [arguments.size(n, what, "split") for n in num_or_size_splits]
         if sum(sizes) != length:
             raise InvalidArgumentError(
-                f"split: sizes {sizes} add up to {sum(sizes)}, not to the size {length} "
-                f"of axis {axis}",
+                f"split: num_or_size_splits {sizes} add up to {sum(sizes)}, not to the size "
+                f"{length} of axis {axis} of value {x.dtype.name}{list(x.shape)}; pass sizes "
+                f"that add up to {length}",
                 op="split",
             )
     pieces, start = [], 0
@@ -243,7 +257,7 @@ _tile.defvjp(_tile_vjp)
 def tile(input, multiples, name=None):  # noqa: A002 - TF's argument name
     """Repeat a tensor ``multiples[d]`` times along each axis d."""
     x = convert_to_tensor(input)
-    multiples = _shape_tuple(multiples, "tile")
+    multiples = arguments.sizes(multiples, "multiples", "tile")
     for n in multiples:
         arguments.size(n, "each multiple", "tile")  # no negative multiples
     if len(multiples) != x.ndim:
@@ -280,7 +294,8 @@ _broadcast_to.defvjp(lambda ops, g, ans, x, shape: g)
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 - TF's argument name
     """Repeat a tensor to ``shape`` by the broadcasting rules."""
-    return _broadcast_to(input, shape=_shape_tuple(shape))
+    # sizes >= 0, and a result that fits in memory, checked before numpy sees them
+    return _broadcast_to(input, shape=arguments.shape(shape, "broadcast_to"))
 
 
 @defop("identity")

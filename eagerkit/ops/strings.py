@@ -12,7 +12,7 @@ import re
 import numpy as np
 
 from eagerkit import dtypes
-from eagerkit.arguments import describe
+from eagerkit.arguments import describe, whole_number
 from eagerkit.dtypes import NUMERIC, string
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.registry import defop
@@ -186,6 +186,7 @@ def as_string(xp, input, precision=-1):  # noqa: A002 - TF's argument name
     >>> ek.strings.as_string([1.5, 2.0], precision=2)
     <ek.Tensor: shape=(2,), dtype=string, numpy=array([b'1.50', b'2.00'], dtype=object)>
     """
+    precision = whole_number(precision, "precision", "as_string")  # an array would meet >=
     if input.dtype.kind == "f":
         digits = precision if precision >= 0 else 6
         if digits > 100:  # Python's format stops at about 100 digits after the point
@@ -240,6 +241,4 @@ def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 - TF's argume
 
 
 def _whole(value, what):
-    from eagerkit.arguments import whole_number
-
     return whole_number(value, what, "strings.substr")

@@ -34,6 +34,8 @@ class Generator:
     """
 
     def __init__(self, seed=None):
+        if seed is not None:  # ints (as from_seed takes them): numpy's words are no message
+            seed = _seed_words(seed, "random.Generator")
         self._seed = seed
         self._generator = np.random.default_rng(seed)
 
@@ -87,9 +89,9 @@ class Generator:
 
 def _seed_words(seed, op):
     """A seed (an int, a list of ints, a tensor of them) as a list of ints numpy accepts."""
-    if isinstance(seed, Tensor):
-        seed = seed.numpy().tolist()
-    words = list(seed) if isinstance(seed, (list, tuple, np.ndarray)) else [seed]
+    if isinstance(seed, (Tensor, np.ndarray)):
+        seed = np.asarray(seed).tolist()  # a 0-d array gives one int, not a list
+    words = list(seed) if isinstance(seed, (list, tuple)) else [seed]
     words = [whole_number(w, "seed", op) for w in words]
     if not words:
         raise InvalidArgumentError(f"{op}: seed must not be empty", op=op)

@@ -5,6 +5,7 @@ at ``initial_accumulator_value`` (0.1), which keeps the first division finite.
 """
 
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.train.checks import number
 from eagerkit.train.optimizer import Optimizer, _check_hyper, _value
 
 
@@ -24,7 +25,8 @@ class AdagradOptimizer(Optimizer):
 
     def __init__(self, learning_rate, initial_accumulator_value=0.1, name="Adagrad"):
         super().__init__(learning_rate, name)
-        if not float(initial_accumulator_value) > 0:
+        start = number(initial_accumulator_value, "initial_accumulator_value", "AdagradOptimizer")
+        if not start > 0:
             raise InvalidArgumentError(
                 f"AdagradOptimizer: initial_accumulator_value must be positive, got "
                 f"{initial_accumulator_value!r} (it is divided by on the first step)",

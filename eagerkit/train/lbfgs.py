@@ -13,7 +13,7 @@ so it runs wherever the variables live.
 
 import collections
 
-from eagerkit.arguments import positive, size
+from eagerkit.arguments import describe, positive, size
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tape import GradientTape
 from eagerkit.train.checks import number
@@ -72,7 +72,8 @@ def lbfgs_minimize(loss_fn, variables, max_iterations=100, history_size=10, tole
     start = x = [v._data for v in variables]
     try:
         loss, grad = evaluate(x)
-        history = collections.deque(maxlen=history_size)  # (s, y, 1 / (s . y))
+        # (s, y, 1 / (s . y)); never more pairs than iterations, however large history_size
+        history = collections.deque(maxlen=min(history_size, max_iterations + 1))
         losses, iterations, converged = [], 0, False
         while True:
             grad_norm = _dot(grad, grad) ** 0.5
@@ -123,6 +124,12 @@ class _Evaluator:
             for variable in self.variables:
                 tape.watch(variable)
             loss = self.loss_fn()
+        if loss is None:
+            raise InvalidArgumentError(
+                "lbfgs_minimize: loss_fn returned None; make it return the loss, e.g. "
+                "lambda: ek.reduce_sum((w - 3.0) ** 2)",
+                op="lbfgs_minimize",
+            )
         if getattr(loss, "shape", ()) != ():
             raise InvalidArgumentError(
                 f"lbfgs_minimize: loss_fn must return a scalar, got shape {loss.shape}; "
@@ -133,7 +140,7 @@ class _Evaluator:
         if all(g is None for g in grads):
             raise ValueError(
                 "lbfgs_minimize: the loss does not depend on any of the variables; compute it "
-                "from them inside loss_fn"
+                "from them inside loss_fn, or pass the variables it reads"
             )
         xp_zeros = [v._device.xp.zeros_like(v._data) for v in self.variables]
         return float(loss), [
@@ -176,15 +183,21 @@ def _dot(a, b):
 
 
 def _checked_variables(variables):
+    given = variables
     if isinstance(variables, Variable) or not hasattr(variables, "__iter__"):
         variables = [variables]  # one Variable (or junk, refused below)
     variables = list(variables)
     for v in variables:
         if not isinstance(v, Variable) or not v.dtype.is_floating:
             raise InvalidArgumentError(
-                f"lbfgs_minimize: expected float ek.Variables, got {v!r}",
+                f"lbfgs_minimize: variables must be float ek.Variables, got {describe(v)} "
+                f"among variables={describe(given)}; pass e.g. [ek.Variable(1.0)]",
                 op="lbfgs_minimize",
             )
     if not variables:
-        raise InvalidArgumentError("lbfgs_minimize: no variables to optimize", op="lbfgs_minimize")
+        raise InvalidArgumentError(
+            f"lbfgs_minimize: no variables to optimize (variables={describe(given)}); pass the "
+            "float ek.Variables the loss depends on, e.g. [w, b]",
+            op="lbfgs_minimize",
+        )
     return variables

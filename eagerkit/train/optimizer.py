@@ -173,7 +173,10 @@ class Optimizer:
 
     # --- for subclasses and checkpoints -------------------------------------------------------
     def _update(self, xp, value, g, slots, step):
-        raise NotImplementedError(f"{type(self).__name__} does not define an update rule")
+        raise NotImplementedError(
+            f"{type(self).__name__} does not define an update rule; use a subclass such as "
+            "ek.train.GradientDescentOptimizer, or define _update in your own"
+        )
 
     def _slot_arrays(self, variable):
         """The current slot arrays of ``variable`` by name (initial values if not made yet)."""

@@ -159,3 +159,35 @@ def test_stepping_unfolding_and_zooming_a_folded_loop(notebook):
 def _centre(tape):
     x, y, w, h = map(float, tape.locator("svg.ek-graph").get_attribute("viewBox").split())
     return x + w / 2, y + h / 2
+
+
+def test_the_sweep_shows_a_folded_steps_gradients_on_its_box_and_edges(notebook):
+    # Lesson 15's tape: the first time step, folded, hands on its state h1 and its logits.
+    page = _at(notebook, (1280, 720))
+    tape = page.locator(".eagerkit-tape").nth(TAPES.index("char_rnn_two_steps"))
+    tape.scroll_into_view_if_needed()
+    tape.locator(".ek-fold.ek-open").click()  # it opens on step 1 unfolded: fold it
+    step_1 = tape.locator("g.ek-group", has_text="logits_1, h1 = ")
+    lines = step_1.locator("text.ek-grad")
+    assert lines.count() == 2
+    final = [line.text_content() for line in lines.all()]  # the overview: the final sums
+    tape.locator(".ek-next").click()
+    assert [line.text_content() for line in lines.all()] == ["", ""]  # forward: no gradient
+    for _ in range(int(tape.get_attribute("data-steps"))):  # the rest of it, then the sweep
+        tape.locator(".ek-next").click()
+        if tape.get_attribute("data-phase") == "backward":
+            if tape.get_attribute("data-current") == step_1.get_attribute("data-id"):
+                break  # step 1's turn in the sweep
+    texts = [line.text_content() for line in lines.all()]
+    assert tape.get_attribute("data-current") == step_1.get_attribute("data-id")
+    assert texts[0].startswith("grad h1: [[") and texts[1].startswith("grad logits_1: [["), texts
+    assert texts == final  # step 1 is the last the sweep reaches: its sums are complete
+    # Its edges carry the gradient, labelled, as an unfolded step's do.
+    leaving = tape.locator(f"path.ek-edge[data-from='{step_1.get_attribute('data-id')}']")
+    assert leaving.count() == 2
+    for edge in leaving.all():
+        assert "ek-edge-grad" in edge.get_attribute("class")
+        label = tape.locator(f"g.ek-label[data-edge='{edge.get_attribute('data-id')}']")
+        assert "ek-shown" in label.get_attribute("class") and label.text_content().startswith("[[")
+    _shot(tape, "two_steps_folded_backward.png")
+    assert page.problems == []

@@ -73,6 +73,7 @@ DATASET_METHODS = {
     "__next__": call(raises=TypeError),  # a Dataset is not an iterator (as in TF)
     "__repr__": call(check=lambda r: r.startswith("<ek.data.Dataset")),
     "batch": call(4, check=lambda r: [b.numpy().tolist() for b in r] == [[1, 2, 3, 4], [5, 6]]),
+    "cardinality": call(check=lambda r: r.dtype == ek.int64 and int(r) in (6, -2)),  # a file: -2
     "filter": call(lambda x: x > 3, check=lambda r: [int(x) for x in r] == [4, 5, 6]),
     "map": call(ek.square, check=lambda r: [int(x) for x in r] == [1, 4, 9, 16, 25, 36]),
     "prefetch": call(2),
@@ -95,6 +96,9 @@ CALLS = {
     "ek.Iterator.__next__": call(check=lambda r: int(r) == 1),
     "ek.Iterator.next": call(check=lambda r: int(r) == 1),
     "ek.Iterator.get_next": call(check=lambda r: int(r) == 1),
+    "ek.data.experimental.cardinality": call(
+        fresh(lambda: _dataset().repeat()), check=lambda r: int(r) == -1
+    ),
     "ek.data.experimental.make_csv_dataset": call(
         fresh(_csv_file), 2, label_name="label", shuffle=False, num_epochs=1
     ),

@@ -31,7 +31,9 @@ import sysconfig
 
 import eagerkit
 from eagerkit import recording
+from eagerkit.keras.layers import base as layers_base
 from eagerkit.name_scope import current_prefix
+from eagerkit.tensor import Tensor
 
 from .names import layer_paths
 
@@ -51,7 +53,9 @@ class Tracker:
 
     ``info[id(record)]`` is ``(record, origin, path, depth)``: ``origin`` is a dict
     (``file``, ``line``, ``code``, ``where``) or None, ``path`` a tuple of
-    ``(kind, key, signature, label)`` entries (see the module doc).
+    ``(kind, key, signature, label)`` entries (see the module doc). ``unrecorded[id(t)]``
+    is ``(t, layer, inputs)`` for a tensor ``t`` a layer returned while the tape recorded
+    but no record made (``layer``: its name in the view, ``flatten``).
 
     Examples
     --------
@@ -75,6 +79,10 @@ class Tracker:
         self._kinds = {}  # code object -> USER, SKIP or CALL
         self._lines = {}  # (file, line) -> origin dict
         self._layer_labels = {}  # (id(calling layer), id(layer)) -> (caller, layer, label)
+        self._recorded = set()  # id of every record's output
+        self.unrecorded = {}
+        if _note_layer_call not in layers_base.call_listeners:
+            layers_base.call_listeners.append(_note_layer_call)
 
     @classmethod
     def on(cls, tape):
@@ -90,6 +98,7 @@ class Tracker:
         depth = sum(1 for t in recording.active_tapes if t._watches_any(record.inputs))
         origin, path = self._capture(sys._getframe(1))
         self.info[id(record)] = (record, origin, path, max(1, depth))
+        self._recorded.add(id(record.output))
 
     def on_backward(self, tape, step):
         pass
@@ -152,6 +161,12 @@ class Tracker:
             self._layer_labels[(id(caller), id(layer))] = found
         return found[2]
 
+    def _layer_returned(self, layer, inputs, outputs, caller):
+        if id(outputs) not in self._recorded:  # the layer recorded nothing: note who made it
+            name = self._layer_label(caller, layer).rsplit(" (", 1)[0]
+            # The tensor is kept with its entry, so its id cannot be reused meanwhile.
+            self.unrecorded[id(outputs)] = (outputs, name, inputs)
+
     def _scope_key(self, outer, scope):
         """One key for a name scope while the path around it and its name stay the same."""
         marker = (tuple(e[1] for e in outer), scope)
@@ -174,6 +189,33 @@ class Tracker:
             found = {"file": path, "line": line, "code": code, "where": where, "label": label}
             self._lines[(path, line)] = found
         return found
+
+
+def _note_layer_call(layer, inputs, outputs):
+    """After each layer call (layers_base.call_listeners): tell the Trackers of the tapes
+    recording now what the layer returned, if no record made it."""
+    if not recording.active_tapes or type(outputs) is not Tensor:
+        return  # nothing records, or a Variable, a tuple, ...
+    trackers = [
+        listener
+        for tape in recording.active_tapes
+        for listener in tape.listeners
+        if isinstance(listener, Tracker)
+    ]
+    if trackers:
+        caller = _calling_layer(sys._getframe(1), layer)
+        for tracker in trackers:
+            tracker._layer_returned(layer, inputs, outputs, caller)
+
+
+def _calling_layer(frame, layer):
+    """The layer whose ``__call__`` is running ``layer`` (None: the user's code called it)."""
+    while frame is not None:
+        owner = frame.f_locals.get("self") if frame.f_code.co_name == "__call__" else None
+        if isinstance(owner, eagerkit.layers.Layer) and owner is not layer:
+            return owner
+        frame = frame.f_back
+    return None
 
 
 def _goes_on(old, line, lasti, callee):

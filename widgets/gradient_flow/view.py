@@ -26,13 +26,13 @@ from eagerkit.tensor import Tensor
 from ..common.live import LiveWidget
 from ..common.names import named_variables
 from .keras_callback import GradientFlowCallback
-from .norm_history import NormHistory, json_norm
+from .norm_history import NormHistory
 from .norms import PendingSteps, layer_norms
 from .snapshot import flow_png
+from .summaries import update_flags, variable_summaries
 
 HERE = pathlib.Path(__file__).parent
 COMMON = HERE.parent / "common"
-BINS = 20
 SUMMARIES_EVERY = 2.0  # seconds between histogram updates during a run
 # Measuring steps may take this share of a training loop's time. The calls that skip a step
 # cost a few times more (a Python call each): on the fastest loops a GradientFlow costs
@@ -181,11 +181,11 @@ class GradientFlow(LiveWidget, GradientFlowCallback):
                 self._latest[row] = grad  # the histograms show the latest gradient
         row_layers = [self._layers.index(row["layer"]) for row in self._rows]
         norms, present = layer_norms(parts, len(steps), row_layers, len(self._layers))
-        self._update_flags(norms, present)
+        update_flags(self._flags, self._layers, norms, present, self.vanishing, self.exploding)
         self._history.append(steps, norms, present)
         if final or time.perf_counter() - self._summaries_at >= SUMMARIES_EVERY:
             self._summaries_at = time.perf_counter()  # histograms cost: not at every flush
-            self._summaries = self._variable_summaries()
+            self._summaries = variable_summaries(self._rows, self._variables, self._latest)
         # Binary float64 buffers for the numbers; -1 means "no gradient" (norms are >= 0).
         buffers = [steps.tobytes(), np.where(present, norms, -1.0).tobytes()]
         self._adapt_every()
@@ -223,44 +223,6 @@ class GradientFlow(LiveWidget, GradientFlowCallback):
             return row
         names = {id(v): name for name, v in named_variables(self._model)}
         return self._add(variable, names.get(id(variable)))
-
-    def _update_flags(self, norms, present):
-        for i, layer in enumerate(self._layers):
-            seen = norms[present[:, i], i]
-            if np.isnan(seen).any() or self._flags.get(layer) == "nan":
-                self._flags[layer] = "nan"  # sticky: a NaN once means the run is broken
-            elif seen.size:
-                latest = seen[-1]
-                self._flags[layer] = (
-                    "exploding"
-                    if latest > self.exploding
-                    else "vanishing"
-                    if latest < self.vanishing
-                    else "ok"
-                )
-
-    def _variable_summaries(self):
-        """Latest norm and a histogram of the latest gradient, per variable (one copy each)."""
-        out = []
-        for row, info in enumerate(self._rows):
-            grad = self._latest.get(row)
-            if grad is None:
-                continue
-            host = self._variables[row]._device.backend.to_host(grad)  # its device's
-            values = np.asarray(host, dtype=np.float64).reshape(-1)
-            finite = values[np.isfinite(values)]
-            counts, edges = np.histogram(finite, bins=BINS) if finite.size else ([], [0, 0])
-            out.append(
-                {
-                    "name": info["name"],
-                    "layer": info["layer"],
-                    "norm": json_norm(float(np.sqrt(np.sum(values * values)))),
-                    "counts": [int(c) for c in counts],
-                    "lo": float(edges[0]),
-                    "hi": float(edges[-1]),
-                }
-            )
-        return out
 
     def _history_state(self):
         steps, norms = self._history.json(layers=len(self._layers))

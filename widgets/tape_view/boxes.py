@@ -11,7 +11,7 @@ Four kinds of box (folding.py decides which nodes get which):
   used at every time step), so no curtain of long edges crosses the drawing.
 
 The browser (view.js) and the PNG (snapshot.py) write exactly these lines, in the drawing's
-monospace font. A box is sized for its gradient line before there is a gradient (room for
+monospace font. A box is sized for its gradient lines before there is a gradient (room for
 the longest gradient a tensor of its shape can show), so the layout is done once.
 """
 
@@ -23,10 +23,42 @@ SCALAR_CHARS = 10  # the longest text of a scalar ("-1.234e-05"), see model.prev
 ARRAY_CHARS = 18  # an array's values in a box: its first few (a click shows more)
 
 
-def box_size(lines, reserve=0):
-    """(width, height) of a box holding ``lines`` and a gradient line of ``reserve`` chars."""
-    widest = max([*map(text_width, lines), text_width("grad: ") + text_width("x" * reserve)])
-    return round(widest + 16), 8 + LINE_H * (len(lines) + (1 if reserve else 0))
+GRAD_LINES = 3  # a folded group handing on more values than this shows no gradient line
+
+
+def box_size(lines, grads=()):
+    """(width, height) of a box holding ``lines`` and the gradient lines ``grads`` (each
+    ``{"prefix", "reserve"}``: its longest text is the prefix and ``reserve`` characters)."""
+    longest = [grad["prefix"] + "x" * grad["reserve"] for grad in grads]
+    widest = max(map(text_width, [*lines, *longest]))
+    return round(widest + 16), 8 + LINE_H * (len(lines) + len(grads))
+
+
+def grad_lines(shown, uses):
+    """The gradient lines of a box showing the tensors ``shown`` (a folded group's outputs,
+    else one tensor): ``grad: `` for one, ``grad h1: `` for each of a few, none for many
+    (a loop's 24 logits: unfold it to see them, or click). The browser
+    clips a gradient to ``chars`` characters; ``reserve`` leaves room after them for the
+    running count of a tensor with several ``uses`` ("(2/3)").
+
+    Examples
+    --------
+    >>> grad_lines([{"id": "n4", "label": "h", "shape": []}], {"n4": 2})
+    [{'node': 'n4', 'prefix': 'grad: ', 'chars': 10, 'reserve': 16}]
+    >>> [g["prefix"] for g in grad_lines([{"id": "n1", "label": "h1", "shape": [1, 4]},
+    ...                                   {"id": "n2", "label": "logits", "shape": [1, 3]}], {})]
+    ['grad h1: ', 'grad logits: ']
+    """
+    lines = []
+    for node in shown if len(shown) <= GRAD_LINES else ():
+        prefix = "grad: " if len(shown) == 1 else f"grad {node['label']}: "
+        count = uses.get(node["id"], 0)
+        chars = grad_reserve(node)  # the browser clips gradients to it
+        running = len(f" ({count}/{count})") if count > 1 else 0
+        lines.append(
+            {"node": node["id"], "prefix": prefix, "chars": chars, "reserve": chars + running}
+        )
+    return lines
 
 
 def leaf_lines(node):
@@ -86,12 +118,12 @@ def grad_reserve(node):
     return SCALAR_CHARS if not node["shape"] else ARRAY_CHARS
 
 
-def grad_text(node):
+def grad_text(node, prefix="grad: "):
     """The gradient line of a tensor after ``gradient()``, or None when it has none."""
     if "grad" in node:
-        return "grad: " + clip(node["grad"], grad_reserve(node))
+        return prefix + clip(node["grad"], grad_reserve(node))
     if "none" in node:
-        return "grad: None"
+        return prefix + "None"
     return None
 
 

@@ -186,21 +186,22 @@ def _lay_out(graph, expanded, index, weights_inside):
 
 
 def _write(box, index, groups, alias, shown):
-    """A box's lines, colour (``kind``), size and the tensor whose gradient it shows."""
+    """A box's lines, colour (``kind``), size and the tensors whose gradients it shows
+    (``shown``: the ids of the nodes drawn with a box of their own)."""
     nodes, kind = index.nodes, box["type"]
     if kind == "leaf" or kind == "proxy":
         node = nodes[box["node"]]
         box["kind"] = node["kind"]
         box["lines"] = [node["label"]] if kind == "proxy" else text.leaf_lines(node)
-        shown = node if kind == "leaf" else None
+        graded = [node] if kind == "leaf" else []
     elif kind == "value":
         op, node = nodes[box["op"]], nodes[box["node"]]
         box.update(kind="intermediate", depth=op["depth"])
         box["lines"] = text.value_lines(op, node, index.inputs.get(op["id"], []))
-        shown = node
+        graded = [node]
     else:
         group = groups[box["group"]]
-        outputs = _outputs(group, index, alias, box["id"])
+        graded = [nodes[o] for o in _outputs(group, index, alias, box["id"])]
         hidden = [  # the weights it uses that have no box of their own
             n["label"].rsplit("/", 1)[-1]
             for n in index.variables
@@ -208,15 +209,11 @@ def _write(box, index, groups, alias, shown):
             and any(alias[user] == box["id"] for user in index.users.get(n["id"], ()))
         ]
         box["kind"] = "group"
-        box["lines"] = text.group_lines(group, [nodes[o] for o in outputs], hidden)
-        shown = nodes[outputs[0]] if len(outputs) == 1 else None
-    reserve = 0
-    if shown is not None:
-        box["grad"] = shown["id"]
-        uses = len(index.users.get(shown["id"], ()))
-        box["reserve"] = text.grad_reserve(shown)  # the browser clips gradients to it
-        reserve = box["reserve"] + (len(f" ({uses}/{uses})") if uses > 1 else 0)
-    box["w"], box["h"] = text.box_size(box["lines"], reserve)
+        box["lines"] = text.group_lines(group, graded, hidden)
+    # One gradient line per value it hands on (lesson 15's time step hands on h and logits).
+    uses = {n["id"]: len(index.users.get(n["id"], ())) for n in graded}
+    box["grads"] = text.grad_lines(graded, uses)
+    box["w"], box["h"] = text.box_size(box["lines"], box["grads"])
 
 
 def _outputs(group, index, alias, box):
@@ -260,7 +257,6 @@ def label_state(laid_out, nodes, edge_values, sums=None):
             texts[edge["id"]] = sums[ids]
     place_labels(state, texts)
     for box in state["boxes"]:
-        if "grad" in box:
-            box["grad_text"] = text.grad_text(nodes[box["grad"]])
-            box["target"] = nodes[box["grad"]].get("target", False)
+        box["grad_texts"] = [text.grad_text(nodes[g["node"]], g["prefix"]) for g in box["grads"]]
+        box["target"] = any(nodes[g["node"]].get("target", False) for g in box["grads"])
     return state

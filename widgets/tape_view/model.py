@@ -1,4 +1,4 @@
-"""The data a TapeView draws, built from a tape's records: nodes, edges and steps.
+"""The data a TapeView draws, built from a tape's records: nodes, edges and forward steps.
 
 Everything here is plain JSON-able data (strings, numbers, lists, dicts), computed once in
 Python and sent to the browser, which then steps through it without asking the kernel.
@@ -7,7 +7,7 @@ Python and sent to the browser, which then steps through it without asking the k
   ``variable``, ``constant`` or ``intermediate`` (made by a recorded op).
 - An *op node* per record. Reading a variable is recorded too (``read_variable``); it gets
   no op node of its own: the snapshot it makes is drawn as the variable itself.
-- A *forward step* per record, and a *backward step* per record the reverse sweep visited.
+- A *forward step* per record. (The reverse sweep's steps are sweep.py's.)
 """
 
 import numpy as np
@@ -58,7 +58,8 @@ def _scalar_text(value):
 class Namer:
     """Names for tensors: the user's own (``names=locals()``) where given (a model's
     variables by the attribute that holds their layer: ``hidden/kernel``), else the
-    variable's name, else t0, t1, ...
+    variable's name, else the layer that made it when no op was recorded
+    (``flatten(images)``, from ``unrecorded``: see origins.Tracker), else t0, t1, ...
 
     Ids are handed out in the order tensors are first asked about, which is record order,
     so the same code always gives the same names.
@@ -72,8 +73,9 @@ class Namer:
     ('x', 't0', 't0')
     """
 
-    def __init__(self, names=None):
+    def __init__(self, names=None, unrecorded=None):
         self._source = names if names is not None else {}
+        self._unrecorded = unrecorded or {}
         self._given = None  # read from the dict on first use: a %%tape cell fills it later
         self._names = {}
         self._counter = 0
@@ -101,11 +103,15 @@ class Namer:
         return self._names[key]
 
     def _fresh(self, tensor):
+        name = None
         if tensor._is_variable:  # 'dense/kernel:0' -> 'dense/kernel', unless already taken
             name = tensor.name.rsplit(":", 1)[0]
-            if name not in self._taken and name != "Variable":
-                self._taken.add(name)
-                return name
+        elif id(tensor) in self._unrecorded:  # a layer made it, recording nothing
+            _, layer, inputs = self._unrecorded[id(tensor)]
+            name = f"{layer}({self(inputs) if isinstance(inputs, Tensor) else '…'})"
+        if name is not None and name not in self._taken and name != "Variable":
+            self._taken.add(name)
+            return name
         while f"t{self._counter}" in self._taken:
             self._counter += 1
         name = f"t{self._counter}"
@@ -241,62 +247,3 @@ def _read_step(index, node_id, name):
 
 def _params_text(params):
     return ", ".join(f"{k}={v!r}" for k, v in sorted(params.items()))
-
-
-def backward_steps(steps, records, node_of, namer, groups=None):
-    """The reverse sweep as the browser shows it, from the engine's BackwardSteps.
-
-    Each step gives the incoming gradient ``g`` of the record's output, the VJP result for
-    each input, and for an input that fans out (used more than once) the running total.
-    Returns ``(steps, edge_values, nonfinite)``: the gradient that flowed along each edge
-    (numpy arrays, for labels) and the first step that sent a NaN or Inf (or None).
-    """
-    groups = groups or {}
-    totals, counts, shown, edge_values, nonfinite = {}, {}, [], {}, None
-    for step in steps:
-        record = records[step.index]
-        out_name = namer(record.output)
-        is_read = record.op is READ_VARIABLE
-        grads = []
-        for k, (x, gx) in enumerate(zip(record.inputs, step.input_grads, strict=True)):
-            if gx is None:
-                continue
-            value = host(gx, x._device)
-            if not is_read:
-                edge_values[f"e{step.index}_{k}"] = value
-            if nonfinite is None and not np.isfinite(value).all():
-                nonfinite = {"phase": "backward", "record": step.index, "node": node_of[id(x)]}
-            key = node_of[id(x)]  # a variable and what reading it gave share a node
-            if not is_read or key not in totals:  # a read passes on the sum: no new use
-                totals[key] = value if key not in totals else totals[key] + value
-                counts[key] = counts.get(key, 0) + 1
-            grads.append(
-                {
-                    "node": key,
-                    "edge": None if is_read else f"e{step.index}_{k}",
-                    "name": namer(x),
-                    "value": preview(value),
-                    "count": counts[key],
-                    "total": preview(totals[key]),
-                }
-            )
-        text = (
-            f"the gradient of {out_name} is the gradient of the variable it read"
-            if is_read
-            else f"d/d{out_name} arrives; the VJPs of {record.op.name} pass it to its inputs"
-        )
-        g = host(step.g, record.output._device)
-        if not is_read:
-            edge_values[f"e{step.index}_out"] = g
-        shown.append(
-            {
-                "record": step.index,
-                "op": None if is_read else f"op{step.index}",
-                "output": node_of[id(record.output)],
-                "g": preview(g),
-                "text": text,
-                "grads": grads,
-                "group": groups.get(step.index),
-            }
-        )
-    return shown, edge_values, nonfinite

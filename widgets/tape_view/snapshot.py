@@ -95,10 +95,10 @@ def _draw_box(axes, box, points, mark, bad, show_grads):
         )
     )
     lines = list(box["lines"])
-    if show_grads and box.get("grad_text"):
-        lines.append(box["grad_text"])
+    if show_grads:
+        lines += [grad for grad in box.get("grad_texts", []) if grad]
     for i, line in enumerate(lines):
-        colour = "#1b7a3a" if i == len(box["lines"]) else "#212121"
+        colour = "#1b7a3a" if i >= len(box["lines"]) else "#212121"
         weight = "bold" if i == 0 else "normal"
         _text(
             axes, box["x"] + 8, box["y"] + 4 + 15 * (i + 1) - 3, line, points, colour, weight=weight

@@ -70,10 +70,10 @@ function mark(view, id, cls, step) {
   if (proxy) proxy.classList.add(cls);
 }
 
-// The gradient line of each box: nothing in the forward pass; during the sweep, the sum of
+// The gradient lines of each box: nothing in the forward pass; during the sweep, the sum of
 // what has arrived so far ("2/3": two of its three uses sent theirs); after it, the total.
 function writeGradients(view, graph, entries, at, sweeping) {
-  const lines = Object.values(view.boxes).map((g) => g.gradLine).filter(Boolean);
+  const lines = Object.values(view.boxes).flatMap((g) => g.gradLines);
   if (!sweeping) { lines.forEach((t) => { t.textContent = ""; }); return; }
   const final = entries[at].phase === "overview";
   const total = {}, count = {}, uses = {};
@@ -84,17 +84,17 @@ function writeGradients(view, graph, entries, at, sweeping) {
   }));
   const byId = view.nodes;
   lines.forEach((t) => {
-    const id = t.dataset.node;
-    if (final || byId[id].none) { t.textContent = gradText(byId[id], Number(t.dataset.reserve)); return; }
+    const { node: id, prefix } = t.dataset, chars = Number(t.dataset.chars);
+    if (final || byId[id].none) { t.textContent = gradText(byId[id], chars, prefix); return; }
     if (!(id in total)) { t.textContent = ""; return; }
     const partial = count[id] && uses[id] > 1 && count[id] < uses[id] ? ` (${count[id]}/${uses[id]})` : "";
-    t.textContent = `grad: ${clip(total[id], Number(t.dataset.reserve))}${partial}`;
+    t.textContent = `${prefix}${clip(total[id], chars)}${partial}`;
   });
 }
 
-function gradText(node, chars) { // as boxes.grad_text
-  if (node.grad !== undefined) return `grad: ${clip(node.grad, chars)}`;
-  return node.none ? "grad: None" : "";
+function gradText(node, chars, prefix) { // as boxes.grad_text
+  if (node.grad !== undefined) return `${prefix}${clip(node.grad, chars)}`;
+  return node.none ? `${prefix}None` : "";
 }
 
 function clip(text, chars) { // as boxes.clip

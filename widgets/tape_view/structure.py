@@ -27,6 +27,18 @@ class _Group:
         self.where, self.children, self.index, self.count = where, [], None, None
 
 
+def innermost_group(groups):
+    """Each record's innermost group: ``{record: group id}`` (``groups`` as ``group_tree``
+    gives them, parents first, so a group inside another comes later and wins).
+
+    Examples
+    --------
+    >>> innermost_group([{"id": "g0", "records": [0, 1, 2]}, {"id": "g1", "records": [1]}])
+    {0: 'g0', 1: 'g1', 2: 'g0'}
+    """
+    return {record: group["id"] for group in groups for record in group["records"]}
+
+
 def group_tree(paths, reads=(), wheres=None):
     """The groups of a tape, from each record's path.
 

@@ -42,11 +42,13 @@ function drawBox(box, layer) {
     return t;
   };
   box.lines.forEach((text, i) => line(text, i, i === 0 ? "ek-line ek-first" : "ek-line"));
-  if (box.grad) { // the gradient line: filled in as the reverse sweep reaches the tensor
-    g.gradLine = line("", box.lines.length, "ek-line ek-grad");
-    g.gradLine.dataset.node = box.grad;
-    g.gradLine.dataset.reserve = box.reserve;
-  }
+  // The gradient lines (one per value a folded group hands on): filled in as the reverse
+  // sweep reaches each tensor.
+  g.gradLines = box.grads.map((grad, i) => {
+    const t = line("", box.lines.length + i, "ek-line ek-grad");
+    Object.assign(t.dataset, { node: grad.node, prefix: grad.prefix, chars: grad.chars });
+    return t;
+  });
   return g;
 }
 
@@ -64,7 +66,7 @@ function drawState(state, holder) {
   const boxLayer = svg("g", {}, root);
   const labelLayer = svg("g", {}, root);
   const edges = state.edges.map((e) => {
-    const path = svg("path", { d: pathData(e.path), class: "ek-edge", "marker-end": "url(#ek-arrow)", "data-from": e.from, "data-to": e.to }, edgeLayer);
+    const path = svg("path", { d: pathData(e.path), class: "ek-edge", "marker-end": "url(#ek-arrow)", "data-id": e.id, "data-from": e.from, "data-to": e.to }, edgeLayer);
     return { ...e, path };
   });
   const labels = {};

@@ -21,10 +21,11 @@ from ..common.live import SnapshotWidget
 from ..common.origins import Tracker
 from .drawing import Layouts, label_state, label_states, state_key
 from .marks import highlight_mark, nonfinite_mark, record_index
-from .model import Namer, backward_steps, build_graph, host, preview
+from .model import Namer, build_graph
 from .reasons import explain_none
 from .snapshot import tape_png
-from .structure import group_tree
+from .structure import group_tree, innermost_group
+from .sweep import backward_steps, grads_of_tensors, mark_ends
 
 HERE = pathlib.Path(__file__).parent
 COMMON = HERE.parent / "common"
@@ -44,7 +45,8 @@ class TapeView(SnapshotWidget):
     ----------
     tape : the GradientTape to show.
     names : a dict such as ``locals()``: tensors found there are labelled by their name,
-        the others ``t0``, ``t1``, ... in record order.
+        one a layer made without recording by the layer (``flatten(images)``), the others
+        ``t0``, ``t1``, ... in record order.
     highlight : a record index (``tape.records[highlight]``) or the Tensor a record made:
         that record is marked on the graph and the view opens on it (exercise checks
         point at the first op where a student's value disagrees).
@@ -124,13 +126,16 @@ class TapeView(SnapshotWidget):
     # --- building what the browser shows ---------------------------------------------
     def _publish(self):
         # A fresh namer each time: ``names=locals()`` may hold names made after the view.
-        self._namer = Namer(self._names)
+        self._namer = Namer(self._names, self._tracker.unrecorded)
         for tensor, name in self._given:
             self._namer.give(tensor, name)
         watched_ids = {id(t) for t in self._watched}
         targets, sources, grads, steps = self._gradient or ((), (), (), ())
         known = [self._tracker.info.get(id(r)) for r in self._records]
-        groups, record_group = self._structure(known)
+        reads = {i for i, r in enumerate(self._records) if r.op is READ_VARIABLE}
+        wheres = {(o["file"], o["line"]): o["where"] for o in self._tracker.lines()}
+        groups, _ = group_tree([k[2] if k else () for k in known], reads, wheres)
+        record_group = innermost_group(groups)
         model = build_graph(
             self._records,
             namer=self._namer,
@@ -141,23 +146,17 @@ class TapeView(SnapshotWidget):
             groups=record_group,
         )
         nodes, node_of = model["nodes"], model["node_of"]
-        by_id = {node["id"]: node for node in nodes}
-        for target in targets:
-            by_id[node_of[id(target)]]["target"] = True
-        for source, grad in zip(sources, grads, strict=True):
-            node = by_id[node_of[id(source)]]
-            node["source"] = True
-            if grad is not None:
-                node["grad"] = preview(host(grad))
-            else:
-                code, text = explain_none(
-                    source, targets, self._records, watched_ids, self._paused, self._namer
-                )
-                node["none"] = {"code": code, "text": text}
+
+        def why_none(source):
+            return explain_none(
+                source, targets, self._records, watched_ids, self._paused, self._namer
+            )
+
+        mark_ends(nodes, node_of, targets, zip(sources, grads, strict=True), why_none)
         backward, edge_values, bad_gradient = backward_steps(
             steps, self._records, node_of, self._namer, record_group
         )
-        _grads_of_tensors(nodes, backward)
+        grads_of_tensors(nodes, backward)
         graph = {
             "nodes": nodes,
             "edges": model["edges"],
@@ -178,17 +177,6 @@ class TapeView(SnapshotWidget):
         with self.hold_sync():  # the browser gets both at once
             self.graph = graph
             self.drawing = label_states(self._laid_out(graph), graph, edge_values)
-
-    def _structure(self, known):
-        """The fold groups, and each record's innermost group."""
-        reads = {i for i, r in enumerate(self._records) if r.op is READ_VARIABLE}
-        wheres = {(o["file"], o["line"]): o["where"] for o in self._tracker.lines()}
-        groups, _ = group_tree([k[2] if k else () for k in known], reads, wheres)
-        record_group = {}
-        for group in groups:  # parents first: the innermost group wins
-            for record in group["records"]:
-                record_group[record] = group["id"]
-        return groups, record_group
 
     def _laid_out(self, graph):
         """The drawing's prepared states, laid out once for these nodes and groups."""
@@ -297,20 +285,6 @@ class TapeView(SnapshotWidget):
 
     def snapshot_png(self):
         return tape_png(self.graph, self.drawing)
-
-
-def _grads_of_tensors(nodes, backward):
-    """Every tensor the sweep reached gets its gradient (sources already have theirs)."""
-    by_id = {node["id"]: node for node in nodes}
-    for step in backward:
-        if step["op"] is not None:
-            by_id[step["output"]].setdefault("grad", step["g"])
-        for grad in step["grads"]:
-            by_id[grad["node"]]["total"] = grad["total"]
-    for node in nodes:
-        total = node.pop("total", None)
-        if total is not None:
-            node.setdefault("grad", total)
 
 
 def _parameter_names(fn, count):

@@ -23,6 +23,10 @@ from eagerkit.train.tracking import restore_deferred, taking_back_restores
 from eagerkit.variables import Variable
 
 _name_counts = {}
+# f(layer, inputs, outputs) after each call of a layer; usually none. The tape view listens
+# while a tape it shows records: it names what a layer made that no tape recorded (Flatten's
+# reshape of images nothing watches) after the layer, not t0.
+call_listeners = []
 
 
 def unique_name(base, zero_based=True):
@@ -103,6 +107,9 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
             shape = (None, *outputs._data.shape[1:])
             if shape != self.last_output_shape:  # usually as last time: no attribute write
                 self.last_output_shape = shape
+        if call_listeners:
+            for listener in call_listeners:
+                listener(self, inputs, outputs)
         return outputs
 
     def _first_call(self, inputs, args, kwargs):

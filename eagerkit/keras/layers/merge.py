@@ -31,6 +31,13 @@ class _Merge(Layer):
     _least, _most = 2, None
 
     def __call__(self, inputs, *args, **kwargs):
+        return super().__call__(self._checked(inputs), *args, **kwargs)
+
+    def call(self, inputs):
+        return self._merge(self._checked(inputs))  # checked again: call() may be called alone
+
+    def _checked(self, inputs):
+        """``inputs`` as a list of tensors whose shapes fit, or the error that says why."""
         if not isinstance(inputs, (list, tuple)):
             raise self._error(
                 f"takes a list of tensors, got {type(inputs).__name__}",
@@ -44,10 +51,7 @@ class _Merge(Layer):
         if not any(isinstance(x, KerasTensor) for x in inputs):
             inputs = [self._convert(x) for x in inputs]  # each one tensor, whatever it is
         self._check_shapes([x.shape.as_list() for x in inputs])
-        return super().__call__(list(inputs), *args, **kwargs)
-
-    def call(self, inputs):
-        return self._merge(inputs)
+        return list(inputs)
 
     def _error(self, problem, fix):
         return InvalidArgumentError(

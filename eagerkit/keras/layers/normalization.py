@@ -1,10 +1,12 @@
 """BatchNormalization: normalize each channel by its batch statistics while training."""
 
-from eagerkit.arguments import axis_index, whole_number
+from eagerkit.arguments import axis_index, describe, whole_number
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.base import Layer
 from eagerkit.ops.math import rsqrt
 from eagerkit.ops.reduce import reduce_mean
 from eagerkit.ops.shape import reshape
+from eagerkit.train.checks import number
 
 
 class BatchNormalization(Layer):
@@ -26,11 +28,20 @@ class BatchNormalization(Layer):
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, **kwargs):
         super().__init__(**kwargs)
         self.axis = whole_number(axis, "axis", "BatchNormalization")
-        self.momentum, self.epsilon = float(momentum), float(epsilon)
+        self.momentum = number(momentum, "momentum", "BatchNormalization")
+        self.epsilon = number(epsilon, "epsilon", "BatchNormalization")
         self.center, self.scale = center, scale
 
     def build(self, input_shape):
-        self._axis = axis_index(self.axis, len(input_shape), "BatchNormalization")
+        try:
+            self._axis = axis_index(self.axis, len(input_shape), "BatchNormalization")
+        except InvalidArgumentError:  # the axis may be right and the shape wrong: name both
+            raise InvalidArgumentError(
+                f"BatchNormalization: axis={self.axis} is not an axis of input_shape "
+                f"{describe(input_shape)} (rank {len(input_shape)}); build it with the shape of "
+                "its input, e.g. (None, 3), or choose an axis of that shape",
+                op="BatchNormalization",
+            ) from None
         size = [input_shape[self._axis]]
         self.gamma = self.add_weight("gamma", size, "ones") if self.scale else None
         self.beta = self.add_weight("beta", size, "zeros") if self.center else None

@@ -76,18 +76,24 @@ class _Recurrent(Layer):
         )
         outputs = []
         for t in range(steps):
-            state = self.step(projected[:, t], state)
+            state = self._step(projected[:, t], state)
             outputs.append(state[0])
         result = stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result, *state] if self.return_state else result
 
-    def _given_state(self, initial_state, batch):
+    def step(self, x_part, state):
+        """One time step by hand: ``state`` is checked first (``call`` steps unchecked)."""
+        x_part = convert_to_tensor(x_part)
+        batch = x_part.shape[0] if x_part.ndim else None
+        return self._step(x_part, self._given_state(state, batch, "state"))
+
+    def _given_state(self, initial_state, batch, what="initial_state"):
         """``initial_state`` as a list of ``self.states`` tensors of shape [batch, units]."""
         given = list(initial_state) if isinstance(initial_state, (list, tuple)) else None
         if given is None or len(given) != self.states:
             name = type(self).__name__
             raise InvalidArgumentError(
-                f"{name}: initial_state must be a list of {self.states} tensors of shape "
+                f"{name}: {what} must be a list of {self.states} tensors of shape "
                 f"[batch, units] = [{batch}, {self.units}] ({name}'s "
                 f"{'(h, c)' if self.states == 2 else '(h,)'}), got {describe(initial_state)}",
                 op=name,
@@ -134,9 +140,8 @@ class LSTM(_Recurrent):
 
         return forget_ones
 
-    def step(self, x_part, state):
+    def _step(self, x_part, state):
         """One time step: (h, c) -> (h', c')."""
-        x_part = convert_to_tensor(x_part)
         h, c = state
         i, f, candidate, o = self._split(x_part + matmul(h, self.recurrent_kernel))
         gate = self.recurrent_activation
@@ -160,9 +165,8 @@ class GRU(_Recurrent):
 
     gates, states = 3, 1  # state: (h,)
 
-    def step(self, x_part, state):
+    def _step(self, x_part, state):
         """One time step: h -> h'."""
-        x_part = convert_to_tensor(x_part)
         (h,) = state
         x_z, x_r, x_h = self._split(x_part)
         u = self.units
