@@ -111,6 +111,34 @@ def dense_training_step(device_name):
     return layer, loss
 
 
+def traced_step_with_python_numbers(device_name):
+    """An SGD step written with Python numbers (``* 0.5``, ``- 0.1 * g``), run eagerly and
+    through ``ek.function`` on ``device_name``: the two losses, the two variables' final
+    values, and the graph optimizations of the trace (the same on every device)."""
+    ek.set_random_seed(3)
+    with ek.device(device_name):
+        x = ek.random_normal([8, 3])
+        start = ek.random_normal([3, 1])
+    results = [_sgd_steps(run, device_name, x, start) for run in (lambda f: f, ek.function)]
+    traced = ek.function(lambda x: x * 0.5 + x * 0.5).get_concrete_function(x)
+    return results, traced.optimizations
+
+
+def _sgd_steps(run, device_name, x, start, steps=3):
+    with ek.device(device_name):
+        w = ek.Variable(start)
+
+    def step(x):
+        with ek.GradientTape() as tape:
+            y = ek.matmul(x, w) * 0.5 + ek.matmul(x, w) * 0.5  # the same value twice
+            loss = ek.reduce_mean(y * y) + 1.0
+        w.assign_sub(0.1 * tape.gradient(loss, w))
+        return loss
+
+    stepped = run(step)
+    return [stepped(x) for _ in range(steps)], w.numpy()
+
+
 def live_widgets(device_name, steps=20):
     """A LossCurve and a GradientFlow watching training on ``device_name``.
 

@@ -17,6 +17,7 @@ from device_suite import (
     live_widgets,
     outputs,
     seed_gpu_examples,
+    traced_step_with_python_numbers,
     train_linear_model,
     training_against_the_cpu,
 )
@@ -143,3 +144,11 @@ def test_a_child_forked_after_the_gpu_was_used_gets_the_error_sim_0_gives():
     (ek.copy_to_device([1.0, 2.0], "/gpu:0") * 2).numpy()  # CUDA in use here
     child = in_a_forked_child(lambda: ek.copy_to_device([3.0], "/gpu:0").numpy().tolist())
     assert "cudaErrorInitializationError: initialization error" in child, child
+
+
+def test_a_traced_step_with_python_numbers_runs_on_the_gpu():
+    (eager, traced), optimizations = traced_step_with_python_numbers("/gpu:0")
+    assert all(loss.device == GPU for loss in eager[0] + traced[0])
+    np.testing.assert_allclose([float(v) for v in traced[0]], [float(v) for v in eager[0]], 1e-5)
+    np.testing.assert_allclose(traced[1], eager[1], rtol=1e-5)
+    assert optimizations["common_subexpressions"] == 2

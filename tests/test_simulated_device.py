@@ -16,6 +16,7 @@ from device_suite import (
     live_widgets,
     mlp_training,
     seed_gpu_examples,
+    traced_step_with_python_numbers,
     train_linear_model,
     training_against_the_cpu,
 )
@@ -401,3 +402,16 @@ def test_ops_on_a_gpu_take_the_fast_dispatch_paths_but_a_missing_kernel(monkeypa
     with pytest.raises(NotFoundError, match="No registered 'matmul' kernel for /sim:0"):
         ek.matmul(counts, counts)
     assert slow == ["matmul"]
+
+
+def test_a_traced_step_with_python_numbers_runs_and_is_optimized_as_on_the_cpu():
+    """A Python number in a traced function is a numpy scalar on any device: the graph's
+    passes read it as it is (they asked the device to copy it to the host, which cupy
+    refused with an AttributeError, so ek.function failed on a real GPU)."""
+    (eager, traced), optimizations = traced_step_with_python_numbers("/sim:0")
+    _, cpu_optimizations = traced_step_with_python_numbers("/cpu:0")
+    assert all(loss.device == SIM for loss in eager[0] + traced[0])
+    np.testing.assert_allclose([float(v) for v in traced[0]], [float(v) for v in eager[0]], 1e-6)
+    np.testing.assert_allclose(traced[1], eager[1], rtol=1e-6)
+    assert optimizations["common_subexpressions"] == cpu_optimizations["common_subexpressions"]
+    assert optimizations["common_subexpressions"] == 2  # the two 0.5s and the two products

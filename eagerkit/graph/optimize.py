@@ -131,7 +131,10 @@ def _key(node):
         if node.kind == "op":
             return ("op", node.op.name, tuple(id(x) for x in node.inputs), _freeze(node.params))
         if node.kind == "constant" and np.size(node.value) <= _CONSTANT_KEY_LIMIT:
-            host = np.asarray(node.device.backend.to_host(node.value))
+            value = node.value
+            if not isinstance(value, np.generic):  # a Python number operand stays one
+                value = node.device.backend.to_host(value)  # on any device (cupy takes it)
+            host = np.asarray(value)
             return ("constant", host.dtype.str, host.shape, host.tobytes(), node.device.name)
     except TypeError:  # a param that cannot be compared (unhashable): leave the node alone
         return None
