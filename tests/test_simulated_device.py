@@ -415,3 +415,22 @@ def test_a_traced_step_with_python_numbers_runs_and_is_optimized_as_on_the_cpu()
     np.testing.assert_allclose(traced[1], eager[1], rtol=1e-6)
     assert optimizations["common_subexpressions"] == cpu_optimizations["common_subexpressions"]
     assert optimizations["common_subexpressions"] == 2  # the two 0.5s and the two products
+
+
+def test_a_tape_with_python_numbers_on_a_gpu_shows_and_differentiates(sim):
+    # x * 0.5 on a GPU keeps 0.5 a numpy scalar (no copy to the device); the tape records it
+    # as a tensor whose value is on the host already: TapeView reads it (it said "a tensor's
+    # data and its device disagree"), and reading it waits for nothing.
+    from eagerkit.widgets import TapeView
+
+    with ek.device("/sim:0"):
+        x = ek.constant([1.0, 2.0])
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = ek.reduce_sum(x * 0.5 + 2.0 * x - 1.0)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [2.5, 2.5])
+    TapeView(tape)
+    with counting() as counts:
+        on_host = sim.backend.to_host(np.float32(0.5))
+    assert on_host == np.float32(0.5) and on_host.dtype == np.float32
+    assert counts.host_reads == counts.copies_to_device == 0

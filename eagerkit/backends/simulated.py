@@ -287,7 +287,11 @@ class SimulatedBackend(Backend):
         return SimArray(np.array(host_array, dtype=dtype))
 
     def to_host(self, array):
-        """A numpy copy of a SimArray (the explicit way off the device)."""
+        """A numpy copy of a SimArray (the explicit way off the device). A numpy scalar (a
+        Python number an op took beside a tensor, as recorded on a tape) is on the host
+        already, as with cupy: no wait."""
+        if isinstance(array, np.generic):
+            return np.asarray(array)
         if not isinstance(array, SimArray):
             raise TypeError(
                 f"to_host: expected a /sim:0 array, got {type(array).__name__}; a tensor's "
