@@ -18,9 +18,10 @@ CUDA. The contenders take turns round after round and each figure is the best ro
 machine that changes speed mid-run slows every column alike; GPU work is queued, so every
 reading waits for its device (``synchronize``), after a warm-up run.
 
-Last, the kernel launches of one MLP step, counted on the simulated GPU (``/sim:0`` counts
-each array operation as a launch, as cupy launches one): eagerkit's step against the same
-step by hand. This runs on any machine; a real GPU launches the same kernels.
+Last, the kernel launches, copies to the device and waits for the host of one MLP step
+(eager, through ``ek.function``, by hand) and one convolution, counted on the simulated GPU
+(``/sim:0`` counts each array operation as a launch, as cupy launches one). This runs on
+any machine; a real GPU launches the same kernels.
 """
 
 import os
@@ -230,18 +231,23 @@ def no_wait():
     """The CPU computes before it returns: nothing to wait for."""
 
 
-# --- kernel launches per MLP step, counted on the simulated GPU ---------------------------------
+# --- kernel launches and copies per step, counted on the simulated GPU -------------------------
 def launches_per_step():
-    """(eagerkit's launches, by hand's launches) for one MLP step on /sim:0, after a warm step."""
+    """``{label: Counts}`` for one MLP step (eager, through ek.function, by hand) and one
+    convolution forward and backward on /sim:0, each after a warm call."""
     sim = ek.devices.enable_simulated_gpu()
-    eagerkit_step = eagerkit_workloads(sim.name)["MLP step"]
-    hand_step = by_hand_workloads(sim.xp)["MLP step"]
-    counts = []
-    for step in (eagerkit_step, hand_step):
-        step()  # warm: slots, caches
-        with counting() as seen:
+    ours = eagerkit_workloads(sim.name)
+    steps = {
+        "MLP step": ours["MLP step"],
+        "MLP step fn": ours["MLP step fn"],
+        "MLP step by hand": by_hand_workloads(sim.xp)["MLP step"],
+        "conv fwd+bwd": ours["conv fwd+bwd"],
+    }
+    counts = {}
+    for label, step in steps.items():
+        step()  # warm: slots, caches, the trace
+        with counting() as counts[label]:
             step()
-        counts.append(seen.kernels)
     ek.devices.disable_simulated_gpu()
     return counts
 
@@ -304,11 +310,12 @@ def main():
     else:
         print(f"\nNo GPU here, so no GPU columns. {gpu_status()[1].split('. ')[0]}.")
 
-    eagerkit_launches, hand_launches = launches_per_step()
-    print(
-        f"\nKernel launches per MLP step (counted on /sim:0): eagerkit {eagerkit_launches}, "
-        f"the same step by hand {hand_launches}"
-    )
+    print("\nPer step on /sim:0 (a GPU launches the same kernels; copies and waits must be 0):")
+    for label, seen in launches_per_step().items():
+        print(
+            f"  {label:18} {seen.kernels:3} kernels, {seen.copies_to_device} copies to the "
+            f"device, {seen.host_reads} waits for the host"
+        )
 
 
 if __name__ == "__main__":

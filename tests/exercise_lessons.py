@@ -11,11 +11,11 @@ and compares, which proves this path faithful.
 
 A GPU cannot be used across a fork: once a process has initialised CUDA (or used ``/sim:0``
 standing in for a GPU under ``EAGERKIT_SIMULATED_GPU=1``, which refuses as CUDA does), a
-forked child gets ``cudaErrorInitializationError``. So the
-lesson's process starts fresh (multiprocessing's "forkserver": a clean process that forks
-children) when this one has used a GPU, and once the lesson's process has used one, each
-later answer runs in a fresh process that replays the lesson's cells up to its exercise
-(slower, the same state). Where no GPU is used, forks keep the suite fast.
+forked child gets ``cudaErrorInitializationError``. So the lesson's process starts fresh
+(multiprocessing's "forkserver": a clean process that forks children) when this one has
+used a GPU, and once the lesson's process has used one, each later answer runs in a fresh
+process that replays the lesson's cells up to its exercise (slower, the same state). Where
+no GPU is used, forks keep the suite fast.
 """
 
 import concurrent.futures
@@ -31,7 +31,7 @@ import traceback
 from eagerkit.widgets.exercises.student import student_copy
 
 import eagerkit as ek
-from eagerkit.backends import simulated
+from eagerkit.backends import sim_context
 from eagerkit.backends.cupy_backend import cuda_initialised
 
 NOTEBOOKS = pathlib.Path(__file__).resolve().parents[1] / "notebooks"
@@ -84,7 +84,7 @@ def run_answers(number, answers, seed=1):
 def gpu_initialised():
     """True when this process used a GPU (CUDA, or ``/sim:0`` standing in for one under
     ``EAGERKIT_SIMULATED_GPU=1``): a forked child could not use it."""
-    stand_in = ek.devices.simulated_gpu_requested() and simulated.initialised()
+    stand_in = ek.devices.simulated_gpu_requested() and sim_context.initialised()
     return cuda_initialised() or stand_in
 
 

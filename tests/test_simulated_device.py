@@ -23,7 +23,7 @@ from device_suite import (
 from op_cases import cases
 
 import eagerkit as ek
-from eagerkit.backends import simulated
+from eagerkit.backends import sim_context
 from eagerkit.backends.simulated import SimArray, counting
 from eagerkit.devices import SIMULATED_GPU_VARIABLE
 from eagerkit.errors import InvalidArgumentError, NotFoundError
@@ -359,7 +359,7 @@ def _doubled(x):
 def test_standing_in_for_a_gpu_it_refuses_a_child_forked_after_use_as_cuda_does(monkeypatch):
     monkeypatch.setenv(SIMULATED_GPU_VARIABLE, "1")
     x = ek.copy_to_device([1.0, 2.0], "/sim:0")  # the parent uses the device
-    assert simulated.initialised()
+    assert sim_context.initialised()
     refused = "cudaErrorInitializationError: initialization error"
     child = in_a_forked_child(_doubled(x))  # an array the parent made: cupy's own error
     assert child.startswith(f"CUDARuntimeError: {refused}"), child
@@ -375,8 +375,8 @@ def test_a_child_forked_before_any_use_or_without_the_variable_may_use_it(monkey
     monkeypatch.delenv(SIMULATED_GPU_VARIABLE, raising=False)
     assert in_a_forked_child(_doubled(x)) == "[2.0, 4.0]"  # switched on in code: lenient
     monkeypatch.setenv(SIMULATED_GPU_VARIABLE, "1")
-    monkeypatch.setitem(simulated._context, "used", False)  # as if never used before the fork
-    assert not simulated.initialised()
+    monkeypatch.setitem(sim_context._context, "used", False)  # as if never used before the fork
+    assert not sim_context.initialised()
     assert in_a_forked_child(lambda: ek.copy_to_device([3.0], "/sim:0").numpy().tolist()) == (
         "[3.0]"
     )
@@ -415,3 +415,22 @@ def test_a_traced_step_with_python_numbers_runs_and_is_optimized_as_on_the_cpu()
     np.testing.assert_allclose(traced[1], eager[1], rtol=1e-6)
     assert optimizations["common_subexpressions"] == cpu_optimizations["common_subexpressions"]
     assert optimizations["common_subexpressions"] == 2  # the two 0.5s and the two products
+
+
+def test_a_tape_with_python_numbers_on_a_gpu_shows_and_differentiates(sim):
+    # x * 0.5 on a GPU keeps 0.5 a numpy scalar (no copy to the device); the tape records it
+    # as a tensor whose value is on the host already: TapeView reads it (it said "a tensor's
+    # data and its device disagree"), and reading it waits for nothing.
+    from eagerkit.widgets import TapeView
+
+    with ek.device("/sim:0"):
+        x = ek.constant([1.0, 2.0])
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = ek.reduce_sum(x * 0.5 + 2.0 * x - 1.0)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [2.5, 2.5])
+    TapeView(tape)
+    with counting() as counts:
+        on_host = sim.backend.to_host(np.float32(0.5))
+    assert on_host == np.float32(0.5) and on_host.dtype == np.float32
+    assert counts.host_reads == counts.copies_to_device == 0

@@ -8,6 +8,8 @@ import importlib
 import sys
 import warnings
 
+import numpy as np
+
 from eagerkit.backends import ArrayNamespace, Backend, HostRandomGenerator
 from eagerkit.backends.fusion import KernelTable
 from eagerkit.errors import UnavailableError
@@ -111,7 +113,11 @@ class CupyBackend(Backend):
             return self.cupy.asarray(host_array, dtype=dtype)
 
     def to_host(self, array):
-        """A numpy copy of a cupy array (waits for the kernels that compute it)."""
+        """A numpy copy of a cupy array (waits for the kernels that compute it). A numpy
+        scalar (a Python number an op took beside a tensor, as recorded on a tape) is on the
+        host already."""
+        if isinstance(array, np.generic):
+            return np.asarray(array)
         return array.get()
 
     def activate(self):

@@ -15,9 +15,8 @@ must on a real GPU. Python and numpy *scalars* mix freely, as they do with cupy.
 Standing in for a real GPU (``EAGERKIT_SIMULATED_GPU=1``), it also cannot be used, as CUDA
 cannot, in a process forked after its parent used it (``os.fork``, multiprocessing's default
 "fork" start method on Linux): there every use raises CUDA's own
-``cudaErrorInitializationError``. Start such processes with multiprocessing's "spawn" (or
-"forkserver"), which begin afresh, on a real GPU as here. (Switched on in code, the simulated
-GPU lets forks use it: test harnesses that fork lessons stay fast.)
+``cudaErrorInitializationError`` (backends/sim_context.py). Start such processes with
+multiprocessing's "spawn" (or "forkserver"), which begin afresh, on a real GPU as here.
 
 It also counts what costs time on a real GPU (``counting()``): kernels launched (each
 function or operator that computes on device arrays: one launch, as in cupy; a fused
@@ -41,7 +40,6 @@ TypeError: a /sim:0 array cannot be mixed with a host numpy array (shape (2,)) i
 
 import contextlib
 import functools
-import os
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -49,6 +47,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 from eagerkit.backends import ArrayNamespace, Backend, HostRandomGenerator
 from eagerkit.backends.fusion import KernelTable
 from eagerkit.backends.numpy_backend import erf, scatter_add
+from eagerkit.backends.sim_context import use as _use
 
 
 class Counts:
@@ -94,48 +93,6 @@ def counting():
     finally:
         for name, before in start.items():
             setattr(seen, name, getattr(_counts, name) - before)
-
-
-class CUDARuntimeError(RuntimeError):
-    """What cupy raises when CUDA refuses a call (cupy's class of the same name)."""
-
-
-_context = {"used": False, "forked_after_use": False}  # this process's "CUDA context"
-
-
-def _use():
-    """Note that the device is used here; refuse, as CUDA does, in a child forked after its
-    parent used the device (the child inherits a context it cannot use)."""
-    if _context["forked_after_use"]:
-        raise CUDARuntimeError(
-            "cudaErrorInitializationError: initialization error (/sim:0 behaves as CUDA: a "
-            "process forked after its parent used the GPU cannot use it; start the process "
-            "with multiprocessing's 'spawn' or 'forkserver' method instead)"
-        )
-    _context["used"] = True
-
-
-def _after_fork_in_child():
-    # Only as the stand-in for a real GPU machine (the variable devices.py reads).
-    strict = os.environ.get("EAGERKIT_SIMULATED_GPU", "").strip() == "1"
-    _context["forked_after_use"] = _context["used"] and strict
-
-
-os.register_at_fork(after_in_child=_after_fork_in_child)
-
-
-def initialised():
-    """True when this process used ``/sim:0`` (or inherited its use through a fork): as the
-    stand-in for a real GPU, a child forked now could not use it, as with CUDA.
-
-    Examples
-    --------
-    >>> backend = SimulatedBackend()
-    >>> _ = backend.asarray([1.0])
-    >>> initialised()
-    True
-    """
-    return _context["used"]
 
 
 def _launched(value):
@@ -330,7 +287,11 @@ class SimulatedBackend(Backend):
         return SimArray(np.array(host_array, dtype=dtype))
 
     def to_host(self, array):
-        """A numpy copy of a SimArray (the explicit way off the device)."""
+        """A numpy copy of a SimArray (the explicit way off the device). A numpy scalar (a
+        Python number an op took beside a tensor, as recorded on a tape) is on the host
+        already, as with cupy: no wait."""
+        if isinstance(array, np.generic):
+            return np.asarray(array)
         if not isinstance(array, SimArray):
             raise TypeError(
                 f"to_host: expected a /sim:0 array, got {type(array).__name__}; a tensor's "
