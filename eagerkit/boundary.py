@@ -17,6 +17,7 @@ eagerkit's own modules call the unwrapped functions.
 import functools
 import os
 import re
+import sys
 import sysconfig
 import types
 
@@ -115,6 +116,21 @@ def symbolic_fallback(function, label, args, kwargs, error):
         if recorded is not NOT_SYMBOLIC:
             return recorded
     return error
+
+
+def inside_a_public_call():
+    """Whether the public call whose error a fallback is answering runs inside another public
+    call: then that outer call is the one to dispatch, not this inner one.
+
+    Called from a fallback; the frames are: this one, the fallback, ``symbolic_fallback``,
+    the boundary or dispatch that caught the error, then eagerkit's callers up to the user's.
+    """
+    frame = sys._getframe(4)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        if frame.f_code.co_name == "at_the_boundary" and frame.f_code.co_filename == __file__:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def public_method(function, method_name):

@@ -18,9 +18,6 @@ Examples
 <ek.Tensor: shape=(), dtype=string, numpy=b'today'>
 """
 
-import os
-import sys
-
 from eagerkit import boundary
 
 _HANDLERS = {}  # (call's name, kind) -> handler(*args, **kwargs)
@@ -71,7 +68,7 @@ def fallback(function, label, args, kwargs):
     """A failed call's answer when a handler takes it, else ``boundary.NOT_SYMBOLIC``."""
     name = label.rsplit(".", 1)[-1]
     kinds = _kinds(args, kwargs)
-    if kinds and _inside_a_public_call():
+    if kinds and boundary.inside_a_public_call():
         return boundary.NOT_SYMBOLIC  # the user's call (concat, not the op inside) answers
     for kind in ("ragged", "sparse"):  # a ragged argument decides over a sparse one
         handler = _HANDLERS.get((name, kind)) if kind in kinds else None
@@ -82,23 +79,6 @@ def fallback(function, label, args, kwargs):
 
         return join(list(args))  # TF's + on strings: concatenation
     return boundary.NOT_SYMBOLIC
-
-
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-
-
-def _inside_a_public_call():
-    """Whether eagerkit's code between the failed call and the user's is inside a public
-    call (frames: this one, ``fallback``, ``boundary.symbolic_fallback``, then the boundary
-    or dispatch that caught the error): then that outer call is the one to dispatch."""
-    frame = sys._getframe(4)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        if frame.f_code.co_name == "at_the_boundary" and frame.f_code.co_filename == (
-            boundary.__file__
-        ):
-            return True
-        frame = frame.f_back
-    return False
 
 
 boundary.install_symbolic_fallback(fallback)

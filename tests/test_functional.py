@@ -73,6 +73,17 @@ def test_ops_on_keras_tensors_are_recorded_and_replayed():
     assert all(type(layer).__name__ == "TFOpLambda" for layer in model.layers[2:])
 
 
+def test_a_public_call_that_calls_another_is_recorded_as_the_one_call_the_user_made():
+    # keras.backend.std calls the public ek.math.reduce_std: only the outer call is a layer
+    x = ek.keras.Input(shape=[3])
+    model = ek.keras.Model(x, [ek.keras.backend.std(x, axis=-1), ek.nn.softmax(x)])
+    assert [layer.name for layer in model.layers[1:]] == ["ek.std", "ek.softmax"]
+    value = np.array([[1.0, 2.0, 4.0]], np.float32)
+    std, softmax = model(ek.constant(value))
+    np.testing.assert_allclose(std.numpy(), value.std(-1), rtol=1e-6)
+    np.testing.assert_allclose(softmax.numpy(), np.exp(value) / np.exp(value).sum(), rtol=1e-6)
+
+
 def test_summary_of_a_chain(capsys):
     inputs = ek.keras.Input(shape=[3], name="pixels")
     x = ek.keras.layers.Dense(4, activation="relu", name="hidden")(inputs)

@@ -25,8 +25,6 @@ Examples
 """
 
 import itertools
-import os
-import sys
 
 import numpy as np
 
@@ -135,7 +133,7 @@ def fallback(function, label, args, kwargs):
     """For a public call that failed: record it if it was given KerasTensors, else
     ``NOT_SYMBOLIC``. Inside another public function (``softmax`` calling ``reduce_max``)
     the outer call is the one recorded, as TF records the call the user made."""
-    if not holds_symbolic(args, kwargs) or _inside_a_public_call():
+    if not holds_symbolic(args, kwargs) or boundary.inside_a_public_call():
         return NOT_SYMBOLIC
     if getattr(getattr(function, "__wrapped__", None), "calls_a_layer", False):
         return NOT_SYMBOLIC  # it recorded its layer itself; its error is the real one
@@ -163,23 +161,6 @@ def _substitute(structure, values):
     if isinstance(structure, (list, tuple)):
         return type(structure)(_substitute(item, values) for item in structure)
     return values[id(structure)] if is_symbolic(structure) else structure
-
-
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-def _inside_a_public_call():
-    """Whether eagerkit's own code between the failed call and the user's code is inside a
-    public call (frames: this one, ``fallback``, ``boundary.symbolic_fallback``, then the
-    boundary or dispatch that caught the error)."""
-    frame = sys._getframe(4)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        if frame.f_code.co_name == "at_the_boundary" and frame.f_code.co_filename == (
-            boundary.__file__
-        ):
-            return True
-        frame = frame.f_back
-    return False
 
 
 boundary.install_symbolic_fallback(fallback)  # failed public calls given KerasTensors come here
