@@ -5,6 +5,8 @@ other ops, so their gradients come for free. Stability comes from how they are c
 (subtract the max before exp, never exponentiate a large positive number).
 """
 
+import numpy as np
+
 from eagerkit.arguments import axis_index
 from eagerkit.backends.fusion import elementwise
 from eagerkit.dtypes import FLOATING
@@ -33,7 +35,33 @@ def relu(xp, x):
     >>> ek.nn.relu([-1.0, 2.0])
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
     """
+    if type(x) is np.ndarray:  # numpy: the same maximum against an array of zeros, faster
+        return xp.maximum(x, _host_zeros(x))
     return xp.maximum(x, 0)
+
+
+def reference_relu(x):
+    """``max(x, 0)`` as written, against the number 0: the plain reference of ``relu``'s
+    numpy path (tests/test_relu.py proves the two give the same bits)."""
+    return np.maximum(x, 0)
+
+
+_ZEROS = {}  # dtype -> a vector of zeros, grown to the largest relu input so far
+
+
+def _host_zeros(x):
+    """Zeros shaped like the numpy array ``x``: a view of one vector kept per dtype.
+
+    numpy's maximum has a vectorised loop for two contiguous arrays, not for an array
+    beside a number: against zeros it runs 1.5-3 times faster (benchmarks/idiomatic.py's
+    MLP). np.zeros asks the system for zeroed pages, which cost no memory until written,
+    and nothing ever writes them (only ever an input, never an ``out=``).
+    """
+    zeros = _ZEROS.get(x.dtype)
+    if zeros is None or zeros.size < x.size:
+        zeros = _ZEROS[x.dtype] = np.zeros(x.size, x.dtype)
+        zeros.flags.writeable = False  # shared by every call: nothing may write into it
+    return zeros[: x.size].reshape(x.shape)
 
 
 def _relu_grad_on_host(xp, g, ans):
