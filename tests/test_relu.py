@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eagerkit as ek
-from eagerkit.ops.nn import _ZEROS, reference_relu
+from eagerkit.ops.nn import _SHARED, reference_relu
 
 SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 5e-324, -5e-324, 1e-40, -1e-40]
 
@@ -52,6 +52,6 @@ def test_relu_gradient_and_shared_zeros_unchanged(x):
         y = ek.nn.relu(t)
     g = tape.gradient(y, t).numpy()
     np.testing.assert_array_equal(_bits(g), _bits(np.where(x > 0, 1, 0).astype(x.dtype)))
-    for zeros in _ZEROS.values():
-        assert not zeros.flags.writeable
-        assert not _bits(zeros).any()  # +0.0 everywhere, never written
+    for (value, _), vector in _SHARED.items():
+        assert not vector.flags.writeable
+        assert (vector == value).all() and (value or not _bits(vector).any())  # never written

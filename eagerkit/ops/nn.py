@@ -46,7 +46,7 @@ def reference_relu(x):
     return np.maximum(x, 0)
 
 
-_ZEROS = {}  # dtype -> a vector of zeros, grown to the largest relu input so far
+_SHARED = {}  # (value, dtype) -> a read-only vector of that value, grown as needed
 
 
 def _host_zeros(x):
@@ -55,13 +55,20 @@ def _host_zeros(x):
     numpy's maximum has a vectorised loop for two contiguous arrays, not for an array
     beside a number: against zeros it runs 1.5-3 times faster (benchmarks/idiomatic.py's
     MLP). np.zeros asks the system for zeroed pages, which cost no memory until written,
-    and nothing ever writes them (only ever an input, never an ``out=``).
+    and nothing ever writes them (read-only: only ever an input, never an ``out=``).
     """
-    zeros = _ZEROS.get(x.dtype)
-    if zeros is None or zeros.size < x.size:
-        zeros = _ZEROS[x.dtype] = np.zeros(x.size, x.dtype)
-        zeros.flags.writeable = False  # shared by every call: nothing may write into it
-    return zeros[: x.size].reshape(x.shape)
+    return shared_vector(0, x.size, x.dtype).reshape(x.shape)
+
+
+def shared_vector(value, size, dtype):
+    """A read-only numpy vector of ``size`` elements all ``value`` (0 or 1), of ``dtype``:
+    a view of one vector kept per value and dtype, so no call pays np.zeros/np.ones."""
+    vector = _SHARED.get((value, dtype))
+    if vector is None or vector.size < size:
+        vector = np.zeros(size, dtype) if value == 0 else np.full(size, value, dtype)
+        vector.flags.writeable = False  # shared by every call: nothing may write into it
+        _SHARED[value, dtype] = vector
+    return vector[:size]
 
 
 def _relu_grad_on_host(xp, g, ans):
@@ -105,6 +112,8 @@ def _bias_add_grad(xp, g):
     # g summed over every axis but the last, as a product with a vector of ones: BLAS sums
     # the columns of a (batch, channels) gradient several times faster than a reduction.
     rows = g.reshape(-1, g.shape[-1])
+    if type(rows) is np.ndarray:  # numpy: the shared ones (np.ones costs more than a small sum)
+        return shared_vector(1, rows.shape[0], rows.dtype) @ rows
     return xp.ones(rows.shape[0], dtype=rows.dtype) @ rows
 
 
