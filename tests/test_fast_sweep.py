@@ -216,3 +216,23 @@ def test_unbroadcast_array_sums_back_as_the_reference_does(case):
     got = fast_sweep.unbroadcast_array(g, shape)
     assert (got.dtype, got.shape) == (want.dtype, want.shape) == (g.dtype, shape)
     assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from([np.float16, np.float32, np.float64, np.complex64, np.complex128]),
+    hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3),
+    st.booleans(),
+)
+def test_a_target_without_a_seed_starts_from_what_ones_like_makes(dtype, shape, as_scalar):
+    """backprop.ones_like_target (np.array(1) for a scalar: a loss) makes what numpy's
+    ones_like makes: a new, writable array of ones of the target's dtype and shape."""
+    data = np.full(shape, 2.5, dtype)
+    if as_scalar and not shape:  # reduce_mean's answer can be a numpy scalar, not a 0-d array
+        data = data[()]
+    target = ek.constant(data)
+    target._data = data  # as an op left it
+    got, want = backprop.ones_like_target(target), np.ones_like(data)
+    assert type(got) is type(want) is np.ndarray
+    assert (got.dtype, got.shape) == (want.dtype, want.shape)
+    assert got.flags.writeable and np.array_equal(got, want)
