@@ -236,3 +236,20 @@ def test_a_target_without_a_seed_starts_from_what_ones_like_makes(dtype, shape, 
     assert type(got) is type(want) is np.ndarray
     assert (got.dtype, got.shape) == (want.dtype, want.shape)
     assert got.flags.writeable and np.array_equal(got, want)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hnp.array_shapes(min_dims=1, max_dims=4, min_side=0, max_side=3), st.data())
+def test_a_reduction_gradient_takes_its_kept_shape_as_ops_reshape_would(shape, data):
+    """reduce.py's _reshape_to_kept calls a numpy gradient's reshape method directly: the
+    same array (values, shape, dtype) as ops.reshape, its reference."""
+    from eagerkit.ops.reduce import _reshape_to_kept
+
+    axis = data.draw(st.one_of(st.none(), st.integers(-len(shape), len(shape) - 1)))
+    x = np.zeros(shape, np.float32)
+    g = np.asarray(x.sum(axis=axis) + np.float32(1.5))
+    ops = backprop.vjp_ops(CPU, on_tensors=False)
+    got = _reshape_to_kept(ops, g, x, axis, keepdims=False)
+    want = ops.reshape(g, shape=np.sum(x, axis=axis, keepdims=True).shape)
+    assert type(got) is np.ndarray and (got.shape, got.dtype) == (want.shape, want.dtype)
+    assert np.array_equal(got, want)
