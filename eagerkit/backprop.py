@@ -191,11 +191,11 @@ def _seed_gradients(targets, seeds, needed, on_tensors):
 
 def ones_like_target(target):
     """``xp.ones_like(target's array)``, the seed of a target given none: for a scalar on
-    the host (a loss, the commonest) ``np.array(1, dtype)``, the same 0-d array made in C
+    the host (a loss, the commonest) ``xp.array(1, dtype)``, the same 0-d array made in C
     without numpy's Python steps (ones_like is empty_like, then copyto)."""
     data = target._data
     if isinstance(data, (np.ndarray, np.generic)) and data.ndim == 0:
-        return np.array(1, dtype=data.dtype)
+        return target._device.xp.array(1, dtype=data.dtype)  # numpy's own array
     return target._device.xp.ones_like(data)
 
 

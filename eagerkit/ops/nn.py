@@ -9,6 +9,7 @@ import numpy as np
 
 from eagerkit.arguments import axis_index
 from eagerkit.backends.fusion import elementwise
+from eagerkit.backends.shared_vectors import shared_vector, zeros_like_host
 from eagerkit.dtypes import FLOATING
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import math, reduce, shape
@@ -35,40 +36,17 @@ def relu(xp, x):
     >>> ek.nn.relu([-1.0, 2.0])
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
     """
-    if type(x) is np.ndarray:  # numpy: the same maximum against an array of zeros, faster
-        return xp.maximum(x, _host_zeros(x))
+    if type(x) is np.ndarray:  # numpy: the same maximum against zeros, faster (reference_relu)
+        return xp.maximum(x, zeros_like_host(x))
     return xp.maximum(x, 0)
 
 
-def reference_relu(x):
+def reference_relu(xp, x):
     """``max(x, 0)`` as written, against the number 0: the plain reference of ``relu``'s
-    numpy path (tests/test_relu.py proves the two give the same bits)."""
-    return np.maximum(x, 0)
-
-
-_SHARED = {}  # (value, dtype) -> a read-only vector of that value, grown as needed
-
-
-def _host_zeros(x):
-    """Zeros shaped like the numpy array ``x``: a view of one vector kept per dtype.
-
-    numpy's maximum has a vectorised loop for two contiguous arrays, not for an array
-    beside a number: against zeros it runs 1.5-3 times faster (benchmarks/idiomatic.py's
-    MLP). np.zeros asks the system for zeroed pages, which cost no memory until written,
-    and nothing ever writes them (read-only: only ever an input, never an ``out=``).
-    """
-    return shared_vector(0, x.size, x.dtype).reshape(x.shape)
-
-
-def shared_vector(value, size, dtype):
-    """A read-only numpy vector of ``size`` elements all ``value`` (0 or 1), of ``dtype``:
-    a view of one vector kept per value and dtype, so no call pays np.zeros/np.ones."""
-    vector = _SHARED.get((value, dtype))
-    if vector is None or vector.size < size:
-        vector = np.zeros(size, dtype) if value == 0 else np.full(size, value, dtype)
-        vector.flags.writeable = False  # shared by every call: nothing may write into it
-        _SHARED[value, dtype] = vector
-    return vector[:size]
+    numpy path, which takes maximum against a shared array of zeros instead: numpy's
+    maximum has a vectorised loop for two contiguous arrays, not for an array beside a
+    number, so it runs 1.5-3 times faster (tests/test_relu.py proves the bits equal)."""
+    return xp.maximum(x, 0)
 
 
 def _relu_grad_on_host(xp, g, ans):
