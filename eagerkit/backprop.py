@@ -29,6 +29,8 @@ same steps in the same order, written for speed; ``reference_sweep()`` forces th
 
 import contextlib
 
+import numpy as np
+
 from eagerkit import recording, registry
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -180,11 +182,21 @@ def _seed_gradients(targets, seeds, needed, on_tensors):
         if id(target) not in needed:
             continue
         if seed is None:
-            seed = Tensor(target._device.xp.ones_like(target._data), target._device)
+            seed = Tensor(ones_like_target(target), target._device)
         seed = seed if on_tensors else seed._data
         previous = grads.get(id(target))
         grads[id(target)] = seed if previous is None else previous + seed
     return grads
+
+
+def ones_like_target(target):
+    """``xp.ones_like(target's array)``, the seed of a target given none: for a scalar on
+    the host (a loss, the commonest) ``xp.array(1, dtype)``, the same 0-d array made in C
+    without numpy's Python steps (ones_like is empty_like, then copyto)."""
+    data = target._data
+    if isinstance(data, (np.ndarray, np.generic)) and data.ndim == 0:
+        return target._device.xp.array(1, dtype=data.dtype)  # numpy's own array
+    return target._device.xp.ones_like(data)
 
 
 def _input_gradients(record, ops, g, needed, on_tensors):

@@ -273,16 +273,22 @@ def unary_function(op):
 def binary_function(op):
     """The public function of an op on two tensors ``(x, y)`` and nothing else (``ek.add``).
 
-    As ``unary_function``: two Tensors of one dtype on one unrestricted device are computed
-    here, a Variable stands in for its latest read, and anything else (a Python number, a
-    list, two dtypes) goes to ``fast_function``.
+    As ``unary_function``: two Tensors or Variables (``x * w``) of one dtype on one
+    unrestricted device are computed here, a Python float beside one of them (``x * 0.5``)
+    next, and anything else (a list, two dtypes) goes to ``fast_function``. A Variable is
+    recorded as its read (``recording.record_pair_on_sole_tape``).
     """
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
     op_name = op.name
 
     def function(x=_MISSING, y=_MISSING, name=None, *more, **params):
-        if type(x) is Tensor and type(y) is Tensor and not (more or params):
+        kind_x, kind_y = type(x), type(y)
+        if (
+            (kind_x is Tensor or kind_x is Variable)
+            and (kind_y is Tensor or kind_y is Variable)
+            and not (more or params)
+        ):
             device, a, b = x._device, x._data, y._data
             dtype = a.dtype
             # ``is``: numpy shares one dtype object per type; any other goes the long way
@@ -292,6 +298,8 @@ def binary_function(op):
                 try:
                     data = forward(device.xp, a, b)
                 except (OpError, *_KERNEL_ERRORS) as error:
+                    if recording.graph_tracers and (kind_x is Variable or kind_y is Variable):
+                        return general(x, y)  # inside ek.function: its rules for failed ops
                     shown = op_error(op, (x, y), error)
                     raise shown from shown.__cause__
                 output = new(Tensor)
@@ -304,38 +312,29 @@ def binary_function(op):
                 return output
         if more or params or x is _MISSING or y is _MISSING:
             return _as_called(general, op, (x, y), name, more, params)
-        output = beside_number_or_variable(x, y)
+        output = beside_number(x, y)
         return general(x, y) if output is None else output
 
-    def beside_number_or_variable(x, y):
-        """The next commonest cases, ``x * 0.5`` and ``x * w`` (a Variable), or None.
+    def beside_number(x, y):
+        """The next commonest case, ``x * 0.5`` or ``0.5 * x``, or None.
 
-        ``fast_function``'s common case for two inputs, Python floats and Variables
-        included, written out: a Tensor or Variable beside another of its dtype and device,
-        or beside a Python float that takes a float tensor's dtype (TF's rule). None
-        leaves the call to ``general`` (other kinds of Tensor, such as ``ek.function``'s
-        graph tensors, included).
+        A Tensor or Variable beside a Python float, which takes a float tensor's dtype
+        (TF's rule). None leaves the call to ``general`` (other kinds of Tensor, such as
+        ``ek.function``'s graph tensors, included).
         """
-        if type(x) is Tensor or type(x) is Variable:
+        if (type(x) is Tensor or type(x) is Variable) and type(y) is float:
             device, a = x._device, x._data
             dtype = a.dtype
-            if type(y) is Tensor or type(y) is Variable:
-                if y._device is not device or y._data.dtype is not dtype:
-                    return None
-                b = y._data
-            elif type(y) is float and dtype.kind == "f":
-                b = dtype.type(y)
-            else:
-                return None
+            b = dtype.type(y)
         elif type(x) is float and (type(y) is Tensor or type(y) is Variable):
             device, b = y._device, y._data
             dtype = b.dtype
-            if dtype.kind != "f":
-                return None
             a = dtype.type(x)
         else:
             return None
-        if dtype not in allowed or (device.restricted and not device.supports(op_name, dtype)):
+        if dtype.kind != "f" or dtype not in allowed:
+            return None
+        if device.restricted and not device.supports(op_name, dtype):
             return None
         try:
             data = forward(device.xp, a, b)

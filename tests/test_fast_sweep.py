@@ -216,3 +216,40 @@ def test_unbroadcast_array_sums_back_as_the_reference_does(case):
     got = fast_sweep.unbroadcast_array(g, shape)
     assert (got.dtype, got.shape) == (want.dtype, want.shape) == (g.dtype, shape)
     assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from([np.float16, np.float32, np.float64, np.complex64, np.complex128]),
+    hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3),
+    st.booleans(),
+)
+def test_a_target_without_a_seed_starts_from_what_ones_like_makes(dtype, shape, as_scalar):
+    """backprop.ones_like_target (np.array(1) for a scalar: a loss) makes what numpy's
+    ones_like makes: a new, writable array of ones of the target's dtype and shape."""
+    data = np.full(shape, 2.5, dtype)
+    if as_scalar and not shape:  # reduce_mean's answer can be a numpy scalar, not a 0-d array
+        data = data[()]
+    target = ek.constant(data)
+    target._data = data  # as an op left it
+    got, want = backprop.ones_like_target(target), np.ones_like(data)
+    assert type(got) is type(want) is np.ndarray
+    assert (got.dtype, got.shape) == (want.dtype, want.shape)
+    assert got.flags.writeable and np.array_equal(got, want)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hnp.array_shapes(min_dims=1, max_dims=4, min_side=0, max_side=3), st.data())
+def test_a_reduction_gradient_takes_its_kept_shape_as_ops_reshape_would(shape, data):
+    """reduce.py's _reshape_to_kept calls a numpy gradient's reshape method directly: the
+    same array (values, shape, dtype) as ops.reshape, its reference."""
+    from eagerkit.ops.reduce import _reshape_to_kept
+
+    axis = data.draw(st.one_of(st.none(), st.integers(-len(shape), len(shape) - 1)))
+    x = np.zeros(shape, np.float32)
+    g = np.asarray(x.sum(axis=axis) + np.float32(1.5))
+    ops = backprop.vjp_ops(CPU, on_tensors=False)
+    got = _reshape_to_kept(ops, g, x, axis, keepdims=False)
+    want = ops.reshape(g, shape=np.sum(x, axis=axis, keepdims=True).shape)
+    assert type(got) is np.ndarray and (got.shape, got.dtype) == (want.shape, want.dtype)
+    assert np.array_equal(got, want)

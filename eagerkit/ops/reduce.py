@@ -35,8 +35,12 @@ def _reduction(name, allowed, kernel, doc, differentiable=True):
 
 
 def _reshape_to_kept(ops, g, x, axis, keepdims):
-    axis = normalize_axis(axis, len(x.shape))
-    return g if keepdims else ops.reshape(g, shape=kept_shape(x.shape, axis))
+    if keepdims:
+        return g
+    kept = kept_shape(x.shape, normalize_axis(axis, len(x.shape)))
+    if type(g) is np.ndarray:  # a VJP on numpy arrays: the method ops.reshape ends in
+        return g.reshape(kept)
+    return ops.reshape(g, shape=kept)
 
 
 reduce_sum = _reduction(
