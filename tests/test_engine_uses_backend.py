@@ -19,7 +19,7 @@ ENGINE = pathlib.Path(__file__).resolve().parents[1] / "eagerkit"
 # Modules whose job is numpy, and why.
 ALLOWED = {
     "backends/": "the backends are the array libraries' wrappers: numpy is their material",
-    "devices.py": "declares each device's kernel table in numpy dtypes",
+    "device_class.py": "declares each device's kernel table in numpy dtypes",
     "dtypes.py": "TF's dtype rules are stated over numpy dtypes and host Python values",
     "tensor.py": "turns host values into device arrays (backend.asarray) and back "
     "(numpy(), __array__): the explicit doors between host and device",
