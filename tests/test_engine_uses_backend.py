@@ -62,7 +62,7 @@ HOST_ONLY = {
         {"numpy.asarray", "numpy.broadcast_to", "numpy.sum", "numpy.zeros"},
         "metrics are bookkeeping on host copies (.numpy()) of the values they are given",
     ),
-    "keras/data_adapter.py": (
+    "keras/host_arrays.py": (
         {"numpy.array", "numpy.asarray", "numpy.argmax", "numpy.arange", "numpy.concatenate"},
         "fit's arrays are held on the host and cut into batches there (and class weights "
         "looked up there); each batch becomes a tensor on the current device",
