@@ -5,7 +5,6 @@ re-exports these).
 
 Examples
 --------
->>> import eagerkit as ek
 >>> Loss(reduction=Reduction.SUM).reduction
 'sum'
 """
