@@ -12,6 +12,8 @@ placement.py).
 ``/gpu:0`` from the start, so GPU code (a lesson, the test suite) runs unchanged on a
 machine without one, as strict as on a real GPU.
 
+The Device class is in device_class.py, the stack of ``ek.device`` blocks in device_scope.py.
+
 Examples
 --------
 >>> import eagerkit as ek
@@ -19,14 +21,18 @@ Examples
 '/job:localhost/replica:0/task:0/device:CPU:0'
 """
 
-import contextlib
 import os
-import threading
-
-import numpy as np
 
 from eagerkit.backends import ArrayNamespace, Backend  # noqa: F401 - re-exported
-from eagerkit.backends.numpy_backend import NumpyBackend
+from eagerkit.device_class import (  # noqa: F401 - re-exported: ek.devices.Device, ...
+    CPU,
+    FULL_NAME_PREFIX,
+    GPU_KERNEL_NOTES,
+    GPU_KERNELS,
+    Device,
+    canonical_name,
+)
+from eagerkit.device_scope import current_device, scope_device, scope_on  # noqa: F401 - re-exported
 from eagerkit.errors import InvalidArgumentError, UnavailableError
 from eagerkit.placement import (  # noqa: F401 - the policies, re-exported (placement.py)
     DEVICE_PLACEMENT_EXPLICIT,
@@ -37,93 +43,11 @@ from eagerkit.placement import (  # noqa: F401 - the policies, re-exported (plac
     set_device_policy,
 )
 
-FULL_NAME_PREFIX = "/job:localhost/replica:0/task:0/device:"  # one machine, one process
-
-
-class Device:
-    """A named place for tensors, e.g. ``/cpu:0``, with the backend that computes there.
-
-    ``kernels`` narrows, per op name, the numpy dtypes this device runs (an op missing from
-    it runs on every dtype the op allows); ``kernel_notes`` says why, for the error message.
-
-    Examples
-    --------
-    >>> import eagerkit as ek
-    >>> ek.devices.get_device("/cpu:0")
-    <ek.Device /cpu:0 (numpy)>
-    """
-
-    def __init__(self, name, backend, kernels=None, kernel_notes=None):
-        self.name = name
-        self.backend = backend
-        self.xp = backend.xp
-        self.kernels = dict(kernels or {})
-        self.kernel_notes = dict(kernel_notes or {})
-        # Some op lacks a kernel here (a GPU's integer matmul): dispatch asks ``supports``.
-        self.restricted = bool(self.kernels)
-        # "cpu", "gpu" or "sim": the part of the name before the colon.
-        self.kind, index = name.strip("/").split(":")
-        # TF's fully qualified name, what ``tensor.device`` says: ".../device:CPU:0".
-        self.full_name = f"{FULL_NAME_PREFIX}{self.kind.upper()}:{index}"
-
-    def supports(self, op_name, np_dtype):
-        """True when this device has a kernel for ``op_name`` on ``np_dtype``."""
-        allowed = self.kernels.get(op_name)
-        return allowed is None or np_dtype in allowed
-
-    def synchronize(self):
-        """Wait for the work queued on this device (call it before reading a clock)."""
-        self.backend.synchronize()
-
-    def __repr__(self):
-        return f"<ek.Device {self.name} ({self.backend.name})>"
-
-
-# What a GPU lacks. TF registers its GPU MatMul kernel for half, float, double and the two
-# complex types only, because cuBLAS multiplies floating-point matrices; integer matmul runs
-# on the CPU. GPU devices here declare the same gap, so the "No registered kernel for GPU"
-# error can be met on any machine.
-_CUBLAS_TYPES = frozenset(
-    np.dtype(name) for name in ("float16", "float32", "float64", "complex64", "complex128")
-)
-GPU_KERNELS = {"matmul": _CUBLAS_TYPES}
-GPU_KERNEL_NOTES = {
-    "matmul": "GPUs multiply matrices with cuBLAS, which works on floating-point (and complex) "
-    "numbers only (TensorFlow's GPU MatMul is registered for half, float, double, complex64 "
-    "and complex128, too).",
-}
-
-CPU = Device("/cpu:0", NumpyBackend())
 SIMULATED = "/sim:0"
 SIMULATED_GPU_VARIABLE = "EAGERKIT_SIMULATED_GPU"  # "1": the simulated GPU is '/gpu:0'
 
 _DEVICES = {CPU.name: CPU}  # name -> Device, filled as devices are first asked for
 _HIDDEN = set()  # names hidden by ek.config.set_visible_devices
-_scope = threading.local()
-
-
-def canonical_name(name):
-    """``"gpu:0"``, ``"/GPU:0"``, ``"/device:GPU:0"`` -> ``"/gpu:0"``; ``"cpu"`` -> ``"/cpu:0"``.
-
-    Examples
-    --------
-    >>> canonical_name("/job:localhost/replica:0/task:0/device:GPU:1")
-    '/gpu:1'
-    >>> canonical_name("CPU:0"), canonical_name("/job:localhost/replica:0/task:0/cpu:0")
-    ('/cpu:0', '/cpu:0')
-    """
-    text = str(name).strip().lower().rstrip("/")
-    # Only the last part names the device: ".../task:0/device:gpu:1", "/cpu:0", "gpu:1".
-    text = text.rsplit("/", 1)[-1].rsplit("device:", 1)[-1]
-    if ":" not in text:
-        text += ":0"
-    kind, _, index = text.partition(":")
-    if not index.isdigit() or not kind.isalpha():
-        raise InvalidArgumentError(
-            f"device name {name!r} is not understood; write it like '/cpu:0' or '/gpu:0'",
-            op="device",
-        )
-    return f"/{kind}:{int(index)}"
 
 
 def register_device(device):
@@ -339,34 +263,6 @@ if simulated_gpu_requested():  # EAGERKIT_SIMULATED_GPU=1: GPU code runs on the 
     enable_simulated_gpu(as_gpu=True)
 
 
-def current_device():
-    """The device that creation ops use now (``/cpu:0`` unless inside ``ek.device(...)``).
-
-    Examples
-    --------
-    >>> current_device().name
-    '/cpu:0'
-    """
-    stack = getattr(_scope, "stack", None)
-    return stack[-1] if stack else CPU
-
-
-def scope_device():
-    """The device of the innermost ``ek.device(...)`` block, or None outside any.
-
-    Examples
-    --------
-    >>> import eagerkit as ek
-    >>> scope_device() is None
-    True
-    >>> with ek.device("/cpu:0"):
-    ...     print(scope_device().name)
-    /cpu:0
-    """
-    stack = getattr(_scope, "stack", None)
-    return stack[-1] if stack else None
-
-
 def device(name):
     """Make new tensors inside the block on ``name`` (scopes nest; the old one comes back).
 
@@ -386,21 +282,7 @@ def device(name):
         from eagerkit.placement import soft_placed
 
         target = soft_placed(name, error, CPU)  # the CPU, under soft placement (TF2's default)
-    return _scope_on(target)
-
-
-@contextlib.contextmanager
-def _scope_on(target):
-    """The block of ``device``: new tensors go to ``target`` until it ends."""
-    stack = getattr(_scope, "stack", None)
-    if stack is None:
-        stack = _scope.stack = []
-    stack.append(target)
-    try:
-        with target.backend.activate():  # e.g. cupy's current GPU, for '/gpu:1'
-            yield target
-    finally:
-        stack.pop()
+    return scope_on(target)
 
 
 # What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);

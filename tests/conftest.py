@@ -1,4 +1,5 @@
-"""Shared test setup: every test starts seeded, with the default devices and policies.
+"""Shared test setup: every test starts seeded, with the default devices and policies, and
+leaves the op registry and numpy's print options as it found them (process_state.py).
 
 The default devices are the machine's own (a real GPU where there is one), or, under
 ``EAGERKIT_SIMULATED_GPU=1``, the simulated GPU standing in for ``/gpu:0``: the suite
@@ -7,6 +8,7 @@ A test that needs a machine without a GPU makes one with the ``no_gpu`` fixture.
 """
 
 import numpy as np
+import process_state
 import pytest
 
 import eagerkit as ek
@@ -22,7 +24,8 @@ def _seeded():
     ek.devices.reset_devices()
     ek.set_random_seed(0)
     np.random.seed(0)
-    yield
+    with process_state.kept():  # a lesson's defop or np.set_printoptions, run by a test
+        yield
     # A test (or doctest) that switched on the simulated GPU, hid a device or changed a
     # policy must not leak it to the next one.
     ek.devices.reset_devices()

@@ -14,6 +14,8 @@ ENGINE = pathlib.Path(__file__).resolve().parent.parent / "eagerkit"
 CORE = [
     "backprop.py",
     "boundary.py",
+    "device_class.py",
+    "device_scope.py",
     "devices.py",
     "dispatch.py",
     "fast_sweep.py",

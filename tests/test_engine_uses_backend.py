@@ -19,7 +19,7 @@ ENGINE = pathlib.Path(__file__).resolve().parents[1] / "eagerkit"
 # Modules whose job is numpy, and why.
 ALLOWED = {
     "backends/": "the backends are the array libraries' wrappers: numpy is their material",
-    "devices.py": "declares each device's kernel table in numpy dtypes",
+    "device_class.py": "declares each device's kernel table in numpy dtypes",
     "dtypes.py": "TF's dtype rules are stated over numpy dtypes and host Python values",
     "tensor.py": "turns host values into device arrays (backend.asarray) and back "
     "(numpy(), __array__): the explicit doors between host and device",
@@ -62,7 +62,7 @@ HOST_ONLY = {
         {"numpy.asarray", "numpy.broadcast_to", "numpy.sum", "numpy.zeros"},
         "metrics are bookkeeping on host copies (.numpy()) of the values they are given",
     ),
-    "keras/data_adapter.py": (
+    "keras/host_arrays.py": (
         {"numpy.array", "numpy.asarray", "numpy.argmax", "numpy.arange", "numpy.concatenate"},
         "fit's arrays are held on the host and cut into batches there (and class weights "
         "looked up there); each batch becomes a tensor on the current device",

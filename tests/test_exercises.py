@@ -13,17 +13,9 @@ from eagerkit.widgets import TapeView
 from eagerkit.widgets.exercises import ValueExercise, all_exercises, exercise
 
 import eagerkit as ek
-from eagerkit.registry import REGISTRY, defop
+from eagerkit.registry import defop
 
 EXERCISES = pathlib.Path(__file__).resolve().parents[1] / "widgets" / "exercises"
-
-
-@pytest.fixture(autouse=True)
-def _forget_student_ops():
-    before = dict(REGISTRY)
-    yield
-    REGISTRY.clear()
-    REGISTRY.update(before)
 
 
 def softsign(x):

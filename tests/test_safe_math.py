@@ -65,21 +65,13 @@ def test_is_nan_inf_finite_and_the_composites():
 
 
 def test_a_vjp_may_give_reshape_its_shape_by_position():
-    from eagerkit.registry import REGISTRY, defop
+    from eagerkit.registry import defop
 
-    before = dict(REGISTRY)
-    try:
+    @defop("flat_sum")  # unregistered after the test (tests/conftest.py)
+    def flat_sum(xp, x):
+        return xp.sum(xp.reshape(x, (-1,)))
 
-        @defop("flat_sum")
-        def flat_sum(xp, x):
-            return xp.sum(xp.reshape(x, (-1,)))
-
-        # ops.reshape(t, [-1]) as ek.reshape(t, [-1]) is written, on arrays and on tensors
-        flat_sum.defvjp(
-            lambda ops, g, ans, x: ops.reshape(ops.reshape(x, [-1]) * 0 + g, list(x.shape))
-        )
-        assert grads(flat_sum, [[1.0, 2.0], [3.0, 4.0]])[0].tolist() == [[1.0, 1.0], [1.0, 1.0]]
-        assert grads(flat_sum, [[1.0, 2.0]], order=2)[0].tolist() == [[0.0, 0.0]]
-    finally:
-        REGISTRY.clear()
-        REGISTRY.update(before)
+    # ops.reshape(t, [-1]) as ek.reshape(t, [-1]) is written, on arrays and on tensors
+    flat_sum.defvjp(lambda ops, g, ans, x: ops.reshape(ops.reshape(x, [-1]) * 0 + g, list(x.shape)))
+    assert grads(flat_sum, [[1.0, 2.0], [3.0, 4.0]])[0].tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    assert grads(flat_sum, [[1.0, 2.0]], order=2)[0].tolist() == [[0.0, 0.0]]

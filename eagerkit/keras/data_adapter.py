@@ -21,14 +21,20 @@ import math
 import numbers
 import warnings
 
-import numpy as np
-
-from eagerkit import nest
-from eagerkit.arguments import describe
 from eagerkit.data.cardinality import INFINITE_CARDINALITY
 from eagerkit.data.dataset import Dataset
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.keras.host_arrays import (  # noqa: F401 - numbers_only: re-exported (steps.py)
+    as_tensors,
+    class_weights,
+    common_size,
+    epoch_order,
+    host_arrays,
+    numbers_only,
+    sample_array,
+    take_rows,
+)
+from eagerkit.tensor import convert_to_tensor
 
 
 def unpack_x_y_sample_weight(data):
@@ -52,9 +58,9 @@ class ArrayData:
     def __init__(
         self, x, y=None, sample_weight=None, batch_size=32, shuffle=True, class_weight=None
     ):
-        self.x, self.y = _host_arrays(x, "x"), _host_arrays(y, "y")
-        self.sample_weight = _host_arrays(sample_weight, "sample_weight")
-        self.size = _common_size(self.x, self.y, self.sample_weight)
+        self.x, self.y = host_arrays(x, "x"), host_arrays(y, "y")
+        self.sample_weight = host_arrays(sample_weight, "sample_weight")
+        self.size = common_size(self.x, self.y, self.sample_weight)
         self.batch_size = batch_size
         self.shuffle = shuffle
         if class_weight is not None:
@@ -81,21 +87,21 @@ class ArrayData:
         for rows in (slice(0, cut), slice(cut, None)):
             part = object.__new__(ArrayData)
             part.__dict__.update(self.__dict__)
-            part.x, part.y = _take(self.x, rows), _take(self.y, rows)
-            part.sample_weight = _take(self.sample_weight, rows)
+            part.x, part.y = take_rows(self.x, rows), take_rows(self.y, rows)
+            part.sample_weight = take_rows(self.sample_weight, rows)
             part.size = len(range(*rows.indices(self.size)))
             parts.append(part)
         return parts
 
     def batches(self):
         """One pass over the data, in a new order if shuffling."""
-        order = _order(self.size, self.batch_size, self.shuffle)
+        order = epoch_order(self.size, self.batch_size, self.shuffle)
         for start in range(0, self.size, self.batch_size):
             rows = order[start : start + self.batch_size]
             yield (
-                _as_tensors(_take(self.x, rows)),
-                _as_tensors(_take(self.y, rows)),
-                _as_tensors(_take(self.sample_weight, rows)),
+                as_tensors(take_rows(self.x, rows)),
+                as_tensors(take_rows(self.y, rows)),
+                as_tensors(take_rows(self.sample_weight, rows)),
             )
 
 
@@ -112,8 +118,8 @@ class DatasetData:
         for element in self.dataset:
             x, y, weight = unpack_x_y_sample_weight(element)
             if self.class_weight is not None:
-                extra = class_weights(_numpy(y), self.class_weight)
-                weight = extra if weight is None else _numpy(weight) * extra
+                extra = class_weights(sample_array(y), self.class_weight)
+                weight = extra if weight is None else sample_array(weight) * extra
                 weight = convert_to_tensor(weight)
             count += 1
             yield x, y, weight
@@ -204,117 +210,6 @@ class EpochBatches:
                 )
                 return
             yield step, batch
-
-
-def class_weights(y, class_weight):
-    """One weight per sample: ``class_weight[class of that sample's target]``."""
-    if not isinstance(class_weight, dict):
-        raise InvalidArgumentError(
-            f"class_weight must be a dict {{class id: weight}}, got {class_weight!r:.100}",
-            op="fit",
-        )
-    if y is None or isinstance(y, (dict, list, tuple)):
-        raise InvalidArgumentError(
-            "`class_weight` is only supported for Models with a single output (and needs "
-            "its targets)",
-            op="fit",
-        )
-    ids = sorted(class_weight)
-    if ids != list(range(len(ids))):
-        raise InvalidArgumentError(
-            "Expected `class_weight` to be a dict with keys from 0 to one less than the "
-            f"number of classes, found {class_weight}",
-            op="fit",
-        )
-    table = np.array([float(class_weight[i]) for i in ids])
-    y = np.asarray(y)
-    classes = np.argmax(y, axis=-1) if y.ndim == 2 and y.shape[1] > 1 else y.reshape(len(y))
-    if classes.size and (classes.min() < 0 or classes.max() >= len(table)):
-        raise InvalidArgumentError(
-            f"class_weight has weights for classes 0 to {len(table) - 1} but the targets "
-            f"hold class {int(classes.max() if classes.max() >= len(table) else classes.min())}",
-            op="fit",
-        )
-    return table[classes.astype(np.int64)]
-
-
-def _host_arrays(value, what):
-    """``value``'s arrays as numpy arrays, in the same structure (None stays None)."""
-    if value is None:
-        return None
-    if numbers_only(value):
-        try:
-            value = np.asarray(value)
-        except ValueError:  # numpy's "inhomogeneous shape": rows of different lengths
-            raise InvalidArgumentError(
-                f"{what} holds nested lists of different lengths, which make no array; pad "
-                "the shorter rows to one length (or use ek.ragged.constant and a Dataset)",
-                op="fit",
-            ) from None
-    leaves = [_numpy(leaf, what) for leaf in nest.flatten(value)]
-    return nest.pack_sequence_as(value, leaves)
-
-
-def numbers_only(value):
-    """A (nested) list of plain numbers is one array, not several inputs."""
-    return isinstance(value, (list, tuple)) and all(
-        isinstance(leaf, numbers.Number) for leaf in nest.flatten(value)
-    )
-
-
-def _numpy(value, what="y"):
-    array = np.asarray(value.numpy()) if isinstance(value, Tensor) else np.asarray(value)
-    numbers = isinstance(value, Tensor) or array.dtype.kind in "biuf"  # (a tensor: as it is)
-    if array.ndim == 0 or not numbers:  # (a scalar is no batch of samples)
-        shown = describe(value) if isinstance(value, Tensor) else f"{value!r:.80}"
-        raise InvalidArgumentError(
-            f"{what} must hold arrays of numbers with a first (sample) axis, got {shown}; "
-            "pass e.g. np.array(...) or a tensor (one sample x as x[None], or [x])",
-            op="fit",
-        )
-    return array
-
-
-def _common_size(*structures):
-    sizes = {}
-    for name, structure in zip(("x", "y", "sample_weight"), structures, strict=True):
-        if structure is not None:
-            sizes[name] = [leaf.shape[0] for leaf in nest.flatten(structure)]
-    found = {size for leaves in sizes.values() for size in leaves}
-    if len(found) > 1:
-        lines = "\n".join(f"  {name} sizes: {', '.join(map(str, s))}" for name, s in sizes.items())
-        raise InvalidArgumentError(
-            f"Data cardinality is ambiguous:\n{lines}\nMake sure all arrays contain the same "
-            "number of samples.",
-            op="fit",
-        )
-    return found.pop() if found else 0
-
-
-def _take(structure, rows):
-    if structure is None:
-        return None
-    return nest.pack_sequence_as(structure, [leaf[rows] for leaf in nest.flatten(structure)])
-
-
-def _as_tensors(structure):
-    if structure is None:
-        return None
-    leaves = [convert_to_tensor(leaf) for leaf in nest.flatten(structure)]
-    return nest.pack_sequence_as(structure, leaves)
-
-
-def _order(size, batch_size, shuffle):
-    """The sample order of one epoch: as stored, shuffled, or shuffled by batches."""
-    if not shuffle:
-        return np.arange(size)
-    from eagerkit.random import shuffle as random_shuffle
-
-    if shuffle == "batch":  # whole batches in a random order, each shuffled inside
-        blocks = [np.arange(s, min(s + batch_size, size)) for s in range(0, size, batch_size)]
-        order = random_shuffle(np.arange(len(blocks))).numpy()
-        return np.concatenate([random_shuffle(blocks[i]).numpy() for i in order])
-    return random_shuffle(np.arange(size)).numpy()
 
 
 def whole_number(value, what, caller, minimum=1):

@@ -3,7 +3,8 @@
 The functions give one loss per example (the mean over the last axis); the classes reduce
 that to one scalar, the mean over the batch (Keras' "sum over batch size"), with an
 optional ``sample_weight`` per example. TF1's ``tf.losses`` (``labels, predictions`` first,
-one scalar) stay at ``ek.losses``.
+one scalar) stay at ``ek.losses``. ``Loss``, ``Reduction`` and ``LossFunctionWrapper``, the
+machinery of the loss objects, are in loss_base.py.
 
 Examples
 --------
@@ -14,7 +15,8 @@ Examples
 <ek.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
 """
 
-from eagerkit.errors import InvalidArgumentError, UnimplementedError
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras.loss_base import Loss, LossFunctionWrapper, Reduction  # noqa: F401 - Loss: re-exported
 from eagerkit.ops import nn
 from eagerkit.ops.arithmetic import maximum, minimum
 from eagerkit.ops.cast import cast
@@ -24,7 +26,7 @@ from eagerkit.ops.math import log
 from eagerkit.ops.misc import clip_by_value
 from eagerkit.ops.reduce import reduce_mean, reduce_sum
 from eagerkit.ops.shape import squeeze_axes
-from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.tensor import convert_to_tensor
 
 EPSILON = 1e-7  # Keras clips probabilities to [EPSILON, 1 - EPSILON] before taking logs
 
@@ -141,100 +143,6 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 mape = MAPE = mean_absolute_percentage_error
-
-
-class Reduction:
-    """How a loss object turns per-example losses into what it returns."""
-
-    AUTO = "auto"
-    NONE = "none"
-    SUM = "sum"
-    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
-    ALL = (AUTO, NONE, SUM, SUM_OVER_BATCH_SIZE)
-
-
-class Loss:
-    """Base of the loss objects: ``loss(y_true, y_pred, sample_weight=None)`` reduces what
-    ``call(y_true, y_pred)`` gives per example. Subclass it and write ``call``.
-
-    Examples
-    --------
-    >>> import eagerkit as ek
-    >>> class Doubled(ek.keras.losses.Loss):
-    ...     def call(self, y_true, y_pred):
-    ...         return 2.0 * ek.keras.losses.mean_squared_error(y_true, y_pred)
-    >>> Doubled(reduction="none")([[0.0], [1.0]], [[1.0], [1.0]])
-    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([2., 0.], dtype=float32)>
-    """
-
-    def __init__(self, reduction=Reduction.AUTO, name=None):
-        if reduction not in Reduction.ALL:
-            raise InvalidArgumentError(
-                f"{type(self).__name__}: unknown reduction {reduction!r}; use one of "
-                f"{', '.join(Reduction.ALL)}",
-                op=type(self).__name__,
-            )
-        self.reduction = reduction
-        self.name = name
-
-    def call(self, y_true, y_pred):
-        """The per-example losses (subclasses define it)."""
-        raise UnimplementedError(
-            f"{type(self).__name__} must define call(self, y_true, y_pred), the loss of each "
-            "example",
-            op="call",
-        )
-
-    def __call__(self, y_true, y_pred, sample_weight=None):
-        losses = self.call(y_true, y_pred)
-        if not isinstance(losses, Tensor):
-            losses = convert_to_tensor(losses)
-        if sample_weight is not None:
-            weights = sample_weight
-            if not isinstance(weights, Tensor):
-                weights = convert_to_tensor(weights, dtype=losses.dtype)
-            losses = losses * cast(weights, losses.dtype)
-        if self.reduction == Reduction.NONE:
-            return losses
-        total = reduce_sum(losses)
-        if self.reduction == Reduction.SUM:
-            return total
-        return total / max(losses.size, 1)  # mean over the batch; an empty batch gives 0
-
-    def get_config(self):
-        """The arguments that rebuild this loss (``from_config``), as Keras saves them."""
-        return {"reduction": self.reduction, "name": self.name}
-
-    @classmethod
-    def from_config(cls, config):
-        """The loss ``get_config`` describes."""
-        return cls(**config)
-
-    def __repr__(self):
-        return f"<ek.keras.losses.{type(self).__name__} '{self.name}'>"
-
-
-class LossFunctionWrapper(Loss):
-    """A loss object around a per-example function ``fn(y_true, y_pred, **kwargs)``.
-
-    Examples
-    --------
-    >>> import eagerkit as ek
-    >>> loss = ek.keras.losses.LossFunctionWrapper(ek.keras.losses.mean_absolute_error)
-    >>> loss.name, float(loss([[0.0, 0.0]], [[1.0, 3.0]]))
-    ('mean_absolute_error', 2.0)
-    """
-
-    def __init__(self, fn, reduction=Reduction.AUTO, name=None, **kwargs):
-        super().__init__(reduction, name or getattr(fn, "__name__", None))
-        self.fn, self.fn_kwargs = fn, kwargs
-
-    def call(self, y_true, y_pred):
-        """The per-example losses."""
-        return self.fn(y_true, y_pred, **self.fn_kwargs)
-
-    def get_config(self):
-        return {**super().get_config(), **self.fn_kwargs}
 
 
 class MeanSquaredError(LossFunctionWrapper):
