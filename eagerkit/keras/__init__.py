@@ -4,9 +4,10 @@
 ``Model(inputs, outputs)`` over layers called on ``Input`` tensors), ``initializers``,
 ``activations``, and
 Keras' ``losses`` (``y_true, y_pred``), ``metrics`` (float32) and ``optimizers`` (``SGD``,
-``Adam``, ... with ``learning_rate=``). TF1's ``tf.losses`` and ``tfe.metrics`` live here
-too, as ``tf1_losses`` and ``tf1_metrics``, and are what ``ek.losses`` and ``ek.metrics``
-name, as the TF1 lessons expect.
+``Adam``, ... with ``learning_rate=``), and weight ``regularizers`` (``L1``, ``L2``,
+``L1L2``, whose penalties layers add to ``model.losses``). TF1's ``tf.losses`` and
+``tfe.metrics`` live here too, as ``tf1_losses`` and ``tf1_metrics``, and are what
+``ek.losses`` and ``ek.metrics`` name, as the TF1 lessons expect.
 
 Models train as in Keras: ``compile``, ``fit``, ``evaluate``, ``predict`` (training.py,
 steps.py), with ``callbacks`` and a progress bar (progress.py); they save with
@@ -32,6 +33,7 @@ from eagerkit.keras import (
     metrics,
     models,
     optimizers,
+    regularizers,
     saving,
     utils,
 )
@@ -52,6 +54,7 @@ __all__ = [
     "metrics",
     "models",
     "optimizers",
+    "regularizers",
     "saving",
     "utils",
 ]
