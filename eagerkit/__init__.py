@@ -227,7 +227,7 @@ PUBLIC_NAMESPACES = (
     *("nn", "math", "linalg", "random", "config", "train", "data", "data.experimental"),
     *("keras", "keras.layers", "keras.losses", "keras.metrics", "keras.optimizers"),
     *("keras.initializers", "keras.activations", "keras.models", "keras.backend"),
-    *("keras.regularizers",),
+    *("keras.regularizers", "keras.datasets", "keras.datasets.mnist"),
     *("keras.callbacks", "keras.utils", "keras.saving"),
     *("layers", "losses", "metrics"),
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),

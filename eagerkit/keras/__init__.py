@@ -4,9 +4,9 @@
 ``Model(inputs, outputs)`` over layers called on ``Input`` tensors), ``initializers``,
 ``activations``, and
 Keras' ``losses`` (``y_true, y_pred``), ``metrics`` (float32) and ``optimizers`` (``SGD``,
-``Adam``, ... with ``learning_rate=``), and weight ``regularizers`` (``L1``, ``L2``,
-``L1L2``, whose penalties layers add to ``model.losses``). TF1's ``tf.losses`` and
-``tfe.metrics`` live here too, as ``tf1_losses`` and ``tf1_metrics``, and are what
+``Adam``, ... with ``learning_rate=``), weight ``regularizers`` (``L1``, ``L2``, ``L1L2``,
+whose penalties layers add to ``model.losses``), and ``datasets.mnist``. TF1's ``tf.losses``
+and ``tfe.metrics`` live here too, as ``tf1_losses`` and ``tf1_metrics``, and are what
 ``ek.losses`` and ``ek.metrics`` name, as the TF1 lessons expect.
 
 Models train as in Keras: ``compile``, ``fit``, ``evaluate``, ``predict`` (training.py,
@@ -27,6 +27,7 @@ TensorShape([128, 16, 16, 64])
 from eagerkit.keras import (
     backend,
     callbacks,
+    datasets,
     initializers,
     layers,
     losses,
@@ -48,6 +49,7 @@ __all__ = [
     "activations",
     "backend",
     "callbacks",
+    "datasets",
     "initializers",
     "layers",
     "losses",
