@@ -166,6 +166,30 @@ def test_the_activity_penalty_is_the_mean_over_the_batch_of_each_call():
     np.testing.assert_allclose(float(loss), 0.5 * np.square(outputs[:1]).sum(), rtol=1e-6)
 
 
+def test_a_functional_models_construction_adds_no_penalty_only_its_calls_do():
+    class Logged(keras.layers.Layer):  # adds a loss and a metric as it runs
+        def call(self, inputs):
+            self.add_loss(ek.reduce_sum(inputs))
+            self.add_metric(ek.reduce_mean(inputs), name="mean")
+            return inputs
+
+    inputs = keras.Input(shape=[2])
+    hidden = keras.layers.Dense(
+        3, kernel_regularizer="l2", activity_regularizer="l1", kernel_initializer="ones"
+    )
+    logged = Logged()
+    model = keras.Model(inputs, logged(hidden(inputs)))  # runs each layer on stand-ins
+    (kernel_penalty,) = model.losses  # the weights' penalty only: nothing ran yet
+    assert float(kernel_penalty) == pytest.approx(0.01 * 6)
+    assert logged._added_metrics_now() == []
+    x = np.array([[1.0, -2.0]], np.float32)
+    model(x)
+    outputs = x @ np.ones((2, 3))
+    expected = [0.06, 0.01 * np.abs(outputs).sum(), outputs.sum()]
+    assert sorted(float(v) for v in model.losses) == pytest.approx(sorted(expected))
+    assert [name for name, _ in logged._added_metrics_now()] == ["mean"]
+
+
 def test_add_weight_takes_a_regularizer_and_a_failed_first_call_takes_it_back():
     class Scale(keras.layers.Layer):
         def build(self, input_shape):

@@ -24,6 +24,8 @@ Examples
 [<ek.Tensor: shape=(), dtype=float32, numpy=0.6>]
 """
 
+import contextlib
+
 from eagerkit import nest
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.keras.keras_tensor import KerasTensor
@@ -137,6 +139,31 @@ def add_activity_penalty(layer, outputs):
             penalty = convert_to_tensor(layer.activity_regularizer(output))
             batch = output.shape[0] if output.ndim else 1
             layer.add_loss(penalty / batch)
+
+
+@contextlib.contextmanager
+def taken_back(layer):
+    """What ``layer`` and the layers inside it add in the block is taken back: a functional
+    model runs each layer on stand-in values to learn its output shapes, no forward pass."""
+    before = [  # (copies: add_loss and add_metric append to the lists in place)
+        (
+            inner,
+            list(vars(inner).get("_added_losses", ())),
+            list(vars(inner).get("_added_metrics", ())),
+        )
+        for inner in _layers_within(layer)
+    ]
+    try:
+        yield
+    finally:
+        for inner, losses, metrics in before:
+            state = vars(inner)
+            state.pop("_added_losses", None)
+            state.pop("_added_metrics", None)
+            if losses:
+                state["_added_losses"] = losses
+            if metrics:
+                state["_added_metrics"] = metrics
 
 
 def clear(layer):
