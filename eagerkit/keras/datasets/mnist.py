@@ -17,8 +17,6 @@ Examples
 
 import os
 
-import numpy as np
-
 from eagerkit.arguments import describe
 from eagerkit.datasets import mnist
 from eagerkit.errors import InvalidArgumentError
@@ -42,7 +40,7 @@ def load_data(path="mnist.npz"):
         f"call ek.keras.datasets.mnist.load_data(path={path!r}) again",
     )
     # Writable copies, as TF's (the files' bytes are read-only arrays).
-    return (np.array(x_train), np.array(y_train)), (np.array(x_test), np.array(y_test))
+    return (x_train.copy(), y_train.copy()), (x_test.copy(), y_test.copy())
 
 
 def _cache_folder(path):
