@@ -84,6 +84,7 @@ from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' la
 from eagerkit.keras import tf1_losses as losses  # TF1's tf.losses: (labels, predictions)
 from eagerkit.keras import tf1_metrics as metrics  # tfe.metrics: float64 results
 from eagerkit.keras.models import Model, Network, Sequential
+from eagerkit.missing_names import attribute_error as _attribute_error
 from eagerkit.module import Module
 from eagerkit.name_scope import name_scope
 from eagerkit.ops.arithmetic import (
@@ -218,7 +219,7 @@ def __getattr__(name):
         from eagerkit.printing import print_tensors
 
         return print_tensors
-    raise AttributeError(f"module 'eagerkit' has no attribute {name!r}")
+    raise _attribute_error(_sys.modules[__name__], name)  # TF's names it lacks say so
 
 
 # TF's namespaces: every public function and method in them raises eagerkit errors that name
@@ -227,6 +228,7 @@ PUBLIC_NAMESPACES = (
     *("nn", "math", "linalg", "random", "config", "train", "data", "data.experimental"),
     *("keras", "keras.layers", "keras.losses", "keras.metrics", "keras.optimizers"),
     *("keras.initializers", "keras.activations", "keras.models", "keras.backend"),
+    *("keras.regularizers", "keras.datasets", "keras.datasets.mnist"),
     *("keras.callbacks", "keras.utils", "keras.saving"),
     *("layers", "losses", "metrics"),
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),

@@ -46,10 +46,12 @@ FUZZ = settings(
 
 @pytest.fixture(scope="module", autouse=True)
 def guarded(tmp_path_factory):
-    """Run in a scratch directory, offline, with memory capped (a huge shape must fail
-    cleanly, not take the machine's memory), with the returned callables walked too."""
-    old_directory = os.getcwd()
+    """Run in a scratch directory (the data cache too), offline, with memory capped (a huge
+    shape must fail cleanly, not take the machine's memory), with the returned callables
+    walked too."""
+    old_directory, old_data = os.getcwd(), os.environ.get("EAGERKIT_DATA")
     os.chdir(tmp_path_factory.mktemp("surface"))
+    os.environ["EAGERKIT_DATA"] = os.getcwd()
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     resource.setrlimit(resource.RLIMIT_AS, (_address_space() + 3 * 2**30, hard))
     connect = socket.socket.connect
@@ -61,6 +63,10 @@ def guarded(tmp_path_factory):
         socket.socket.connect = connect
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
         os.chdir(old_directory)
+        if old_data is None:
+            os.environ.pop("EAGERKIT_DATA", None)
+        else:
+            os.environ["EAGERKIT_DATA"] = old_data
         summary._writers[:] = defaults["writers"]
         global_step._global_step = defaults["step"]
         if OUTCOMES:

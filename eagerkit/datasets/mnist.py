@@ -56,33 +56,40 @@ def load_mnist(path=None, mirrors=MIRRORS, checksums=SHA256, progress=True):
     directory = _directory(path)
     _check_mirrors(mirrors)
     _check_checksums(checksums)
+    offline_fix = f"call ek.datasets.load_mnist(path={directory!r})"
+    (x_train, y_train), (x_test, y_test) = raw_arrays(
+        directory, mirrors, checksums, progress, "load_mnist", offline_fix
+    )
+    return tuple(
+        ((images / np.float32(255)).astype(np.float32), labels.astype(np.int32))
+        for images, labels in ((x_train, y_train), (x_test, y_test))
+    )
+
+
+def raw_arrays(directory, mirrors, checksums, progress, caller, offline_fix):
+    """``(x_train, y_train), (x_test, y_test)`` as the files hold them (uint8), fetched into
+    ``directory`` if missing; errors name ``caller`` and, offline, suggest ``offline_fix``."""
     try:  # all four files or none: a failure leaves the cache as it was
         fetched = download.fetch_all(
             {name: checksums[name] for name in FILES.values()}, directory, mirrors, progress
         )
     except UnavailableError as error:
         raise UnavailableError(
-            f"load_mnist: {error.message} To work offline, put the four files "
-            f"({', '.join(FILES.values())}) into {directory} and call "
-            f"ek.datasets.load_mnist(path={directory!r}), or use ek.datasets.load_digits().",
-            op="load_mnist",
+            f"{caller}: {error.message} To work offline, put the four files "
+            f"({', '.join(FILES.values())}) into {directory} and {offline_fix}, or use "
+            "ek.datasets.load_digits().",
+            op=caller,
         ) from error
     arrays = {key: read_idx(fetched[name]) for key, name in FILES.items()}
     for split in ("train", "test"):
         images, labels = arrays[f"{split}_images"], arrays[f"{split}_labels"]
         if images.ndim != 3 or labels.ndim != 1 or len(images) != len(labels):
             raise DataLossError(
-                f"load_mnist: the {split} files do not fit together: images {images.shape}, "
+                f"{caller}: the {split} files do not fit together: images {images.shape}, "
                 f"labels {labels.shape}",
-                op="load_mnist",
+                op=caller,
             )
-    return tuple(
-        (
-            (arrays[f"{split}_images"] / np.float32(255)).astype(np.float32),
-            arrays[f"{split}_labels"].astype(np.int32),
-        )
-        for split in ("train", "test")
-    )
+    return tuple((arrays[f"{s}_images"], arrays[f"{s}_labels"]) for s in ("train", "test"))
 
 
 def _directory(path):

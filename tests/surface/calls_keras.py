@@ -134,6 +134,31 @@ INITIALIZERS = {  # class: (construction, what it gives for shape [2, 3], where 
     "ek.keras.initializers.Initializer": (call(), None),
 }
 
+REGULARIZERS = {  # class: (construction, its penalty on F23, numpy's)
+    "ek.keras.regularizers.L1": (call(0.5), lambda x: 0.5 * np.abs(x).sum()),
+    "ek.keras.regularizers.L2": (call(0.5), lambda x: 0.5 * np.square(x).sum()),
+    "ek.keras.regularizers.L1L2": (
+        call(0.5, 0.25),
+        lambda x: 0.5 * np.abs(x).sum() + 0.25 * np.square(x).sum(),
+    ),
+    "ek.keras.regularizers.Regularizer": (call(), lambda x: 0.0),
+}
+_R = "ek.keras.regularizers."
+CALLS.update(
+    {
+        _R + "l1_l2": call(check=lambda r: r.get_config() == {"l1": 0.01, "l2": 0.01}),
+        _R + "get": call("l1_l2", check=lambda r: r.get_config() == {"l1": 0.01, "l2": 0.01}),
+        _R + "serialize": call(
+            ek.keras.regularizers.L2(0.5),
+            check=lambda r: r == {"class_name": "L2", "config": {"l2": 0.5}},
+        ),
+        _R + "deserialize": call(
+            {"class_name": "L1", "config": {"l1": 0.5}},
+            check=lambda r: r.get_config() == {"l1": 0.5},
+        ),
+    }
+)
+
 
 def _metric_methods(name, declared):
     raises = UnimplementedError if name in UNWRITTEN else None
@@ -199,6 +224,23 @@ for _name, _declared in BUILT.items():
 for _name, (_declared, _slot) in OPTIMIZERS.items():
     CALLS[_name] = _declared
     _declare_methods(_name, _optimizer_methods(_name, _slot))
+for _name, (_declared, _penalty) in REGULARIZERS.items():
+    CALLS[_name] = _declared
+    _base = _name.endswith("Regularizer")  # it cannot say its arguments
+    _declare_methods(
+        _name,
+        {
+            "__call__": call(F23, numpy=_penalty),
+            "__repr__": call(check=lambda r: isinstance(r, str)),
+            "get_config": call(
+                check=lambda r: isinstance(r, dict), raises=UnimplementedError if _base else None
+            ),
+            "from_config": call(
+                {} if _base else _make(_name, _declared).get_config(),
+                check=lambda r, n=_name: type(r) is CLASSES[n].target,
+            ),
+        },
+    )
 for _name, (_declared, _values) in INITIALIZERS.items():
     CALLS[_name] = _declared
     _declare_methods(

@@ -12,6 +12,8 @@ Examples
 TensorShape([1, 1, 10])
 """
 
+import sys
+
 from eagerkit.keras.layers.activation import Activation
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.convolutional import (
@@ -49,6 +51,11 @@ from eagerkit.keras.layers.merge import (
 )
 from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.recurrent import GRU, LSTM
+from eagerkit.missing_names import attribute_error as _attribute_error
+
+
+def __getattr__(name):
+    raise _attribute_error(sys.modules[__name__], name)  # TF's names it lacks say so
 
 
 def serialize(layer):

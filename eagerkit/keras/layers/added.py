@@ -6,6 +6,11 @@ during the last call of the model around it: calling a model starts the list afr
 every layer inside (``Model.__call__`` calls ``clear``), so ``model.losses`` holds the
 losses of the latest forward pass, as in Keras.
 
+Regularizers add to the same list (ek.keras.regularizers): a weight's penalty is computed
+afresh from its current value each time ``losses`` is read (``add_weight(regularizer=...)``),
+and an ``activity_regularizer``'s penalty on a layer's output, divided by the batch size,
+is added on each call, as TF does.
+
 Examples
 --------
 >>> import eagerkit as ek
@@ -19,8 +24,12 @@ Examples
 [<ek.Tensor: shape=(), dtype=float32, numpy=0.6>]
 """
 
+import contextlib
+
+from eagerkit import nest
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.keras.keras_tensor import KerasTensor
+from eagerkit.tensor import Tensor, convert_to_tensor
 
 # Until some layer adds a loss or metric, nothing is looked for: a model call skips clearing,
 # and fit's steps skip the walk through the model's layers for what they added (each walk
@@ -55,8 +64,11 @@ class AddedLossesAndMetrics:
         if not _ANY_ADDED[0]:
             return found
         for layer in _layers_within(self):
-            for loss in vars(layer).get("_added_losses", ()):
+            state = vars(layer)
+            for loss in state.get("_added_losses", ()):
                 found.append(loss() if callable(loss) else loss)
+            if "_weight_penalties" in state:
+                found.extend(state["_weight_penalties"].values())
         return found
 
     def add_metric(self, value, name=None, aggregation=None):
@@ -89,6 +101,69 @@ class AddedLossesAndMetrics:
         return [
             pair for layer in _layers_within(self) for pair in vars(layer).get("_added_metrics", ())
         ]
+
+
+class WeightPenalties:
+    """The ``(regularizer, variable)`` pairs of a layer's regularized weights; checkpoints do
+    not look inside (the variables are saved where the layer keeps them)."""
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+
+    def values(self):
+        """Each penalty on the variable's current value (TF skips a regularizer's None)."""
+        found = []
+        for regularizer, variable in self.pairs:
+            penalty = regularizer(variable)
+            if penalty is not None:
+                found.append(convert_to_tensor(penalty))
+        return found
+
+    def _checkpoint_dependencies(self):
+        return []
+
+
+def add_weight_penalty(layer, regularizer, variable):
+    """From now on ``layer.losses`` holds ``regularizer(variable)``, computed when read."""
+    _ANY_ADDED[0] = True
+    held = vars(layer).get("_weight_penalties")
+    # A new holder, not an append: a failed first call puts the old attribute back.
+    pairs = (*(held.pairs if held else ()), (regularizer, variable))
+    vars(layer)["_weight_penalties"] = WeightPenalties(pairs)
+
+
+def add_activity_penalty(layer, outputs):
+    """Add ``activity_regularizer(output) / batch size`` for each output, as TF does."""
+    for output in nest.flatten(outputs):
+        if isinstance(output, Tensor):
+            penalty = convert_to_tensor(layer.activity_regularizer(output))
+            batch = output.shape[0] if output.ndim else 1
+            layer.add_loss(penalty / batch)
+
+
+@contextlib.contextmanager
+def taken_back(layer):
+    """What ``layer`` and the layers inside it add in the block is taken back: a functional
+    model runs each layer on stand-in values to learn its output shapes, no forward pass."""
+    before = [  # (copies: add_loss and add_metric append to the lists in place)
+        (
+            inner,
+            list(vars(inner).get("_added_losses", ())),
+            list(vars(inner).get("_added_metrics", ())),
+        )
+        for inner in _layers_within(layer)
+    ]
+    try:
+        yield
+    finally:
+        for inner, losses, metrics in before:
+            state = vars(inner)
+            state.pop("_added_losses", None)
+            state.pop("_added_metrics", None)
+            if losses:
+                state["_added_losses"] = losses
+            if metrics:
+                state["_added_metrics"] = metrics
 
 
 def clear(layer):

@@ -10,9 +10,13 @@ import inspect
 
 from eagerkit import dtypes, random
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import initializers, symbolic
+from eagerkit.keras import initializers, regularizers, symbolic
 from eagerkit.keras.layers import first_call
-from eagerkit.keras.layers.added import AddedLossesAndMetrics
+from eagerkit.keras.layers.added import (
+    AddedLossesAndMetrics,
+    add_activity_penalty,
+    add_weight_penalty,
+)
 from eagerkit.keras.layers.config import LayerConfig
 from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.keras.layers.weight_lists import WeightLists
@@ -67,9 +71,17 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
     """
 
     _autocast = True  # floating inputs are cast to the layer's dtype (Keras does the same)
+    activity_regularizer = None  # f(output) -> a penalty added to the losses of each call
 
     def __init__(
-        self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **unknown
+        self,
+        trainable=True,
+        name=None,
+        dtype=None,
+        input_shape=None,
+        input_dim=None,
+        activity_regularizer=None,
+        **unknown,
     ):
         if unknown:
             raise TypeError(
@@ -80,6 +92,10 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
         self.name = name or unique_name(snake_case(type(self).__name__))
         self.trainable = trainable
         self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        if activity_regularizer is not None:
+            self.activity_regularizer = regularizers.resolve(
+                activity_regularizer, type(self).__name__, "activity_regularizer"
+            )
         # Keras' input_shape= (without the batch axis): lets Sequential.summary() build early.
         if input_shape is None and input_dim is not None:  # Keras' older spelling of it
             input_shape = (whole_number(input_dim, "input_dim", self),)
@@ -103,6 +119,8 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
             outputs = self.call(inputs, *args, **kwargs)
         else:
             outputs = self._first_call(inputs, args, kwargs)
+        if self.activity_regularizer is not None:
+            add_activity_penalty(self, outputs)
         if isinstance(outputs, Tensor):  # from the array's shape: a TensorShape costs more
             shape = (None, *outputs._data.shape[1:])
             if shape != self.last_output_shape:  # usually as last time: no attribute write
@@ -161,11 +179,21 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
 
     # --- variables --------------------------------------------------------------------------
     def add_weight(
-        self, name=None, shape=(), initializer="glorot_uniform", trainable=True, dtype=None
+        self,
+        name=None,
+        shape=(),
+        initializer="glorot_uniform",
+        trainable=True,
+        dtype=None,
+        regularizer=None,
     ):
         """Make a Variable named ``<layer>/<name>`` owned by this layer (a scalar unless
-        ``shape`` says otherwise; Keras' keyword-only calls work too)."""
+        ``shape`` says otherwise; Keras' keyword-only calls work too). A ``regularizer``'s
+        penalty on it is in ``self.losses`` from then on (see ek.keras.regularizers)."""
         name = "Variable" if name is None else name
+        regularizer = regularizers.resolve(
+            regularizer, f"{type(self).__name__}.add_weight", "regularizer"
+        )
         init = initializers.get(initializer)
         dtype = dtypes.as_dtype(dtype or self.dtype)
         if isinstance(shape, (str, bytes)):  # (its characters are no sizes)
@@ -178,6 +206,8 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
         value = init(shape, dtype=dtype)
         variable = Variable(value, trainable=trainable, name=f"{self.name}/{name}")
         vars(self).setdefault("_weights", []).append(variable)
+        if regularizer is not None:
+            add_weight_penalty(self, regularizer, variable)
         return variable
 
     add_variable = add_weight  # TF1's name for it (tf.layers.Layer.add_variable)

@@ -1,6 +1,7 @@
 """Conv2D and 2-D pooling layers over images (NHWC, or NCHW with data_format)."""
 
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras import regularizers
 from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.keras.layers.sizes import size_pair, whole_number
@@ -55,9 +56,12 @@ class Conv2D(Layer):
         use_bias=True,
         kernel_initializer="glorot_uniform",
         bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.filters = whole_number(filters, "filters", self)
         self.kernel_size = size_pair(kernel_size, "kernel_size", self)
         self.strides = size_pair(strides, "strides", self)
@@ -68,18 +72,25 @@ class Conv2D(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = kernel_initializer
         self.bias_initializer = bias_initializer
+        self.kernel_regularizer = regularizers.resolve(
+            kernel_regularizer, "Conv2D", "kernel_regularizer"
+        )
+        self.bias_regularizer = regularizers.resolve(bias_regularizer, "Conv2D", "bias_regularizer")
 
     def build(self, input_shape):
         check_rank(self, input_shape, 4, _IMAGE)
         channels = input_shape[-1 if self.data_format == "channels_last" else 1]
         self.kernel = self.add_weight(
-            "kernel", list(self.kernel_size) + [channels, self.filters], self.kernel_initializer
+            "kernel",
+            list(self.kernel_size) + [channels, self.filters],
+            self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
         )
-        self.bias = (
-            self.add_weight("bias", [self.filters], self.bias_initializer)
-            if self.use_bias
-            else None
-        )
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight(
+                "bias", [self.filters], self.bias_initializer, regularizer=self.bias_regularizer
+            )
 
     def call(self, inputs):
         check_rank(self, inputs.shape, 4, _IMAGE)

@@ -3,6 +3,7 @@
 import numbers
 
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras import regularizers
 from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.keras.layers.sizes import whole_number
@@ -37,14 +38,21 @@ class Dense(Layer):
         use_bias=True,
         kernel_initializer="glorot_uniform",
         bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.units = whole_number(units, "units", self)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = kernel_initializer
         self.bias_initializer = bias_initializer
+        self.kernel_regularizer = regularizers.resolve(
+            kernel_regularizer, "Dense", "kernel_regularizer"
+        )
+        self.bias_regularizer = regularizers.resolve(bias_regularizer, "Dense", "bias_regularizer")
 
     def build(self, input_shape):
         if len(input_shape) < 2:
@@ -54,11 +62,16 @@ class Dense(Layer):
                 op=self.name,
             )
         self.kernel = self.add_weight(
-            "kernel", [input_shape[-1], self.units], self.kernel_initializer
+            "kernel",
+            [input_shape[-1], self.units],
+            self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
         )
-        self.bias = (
-            self.add_weight("bias", [self.units], self.bias_initializer) if self.use_bias else None
-        )
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight(
+                "bias", [self.units], self.bias_initializer, regularizer=self.bias_regularizer
+            )
 
     def call(self, inputs):
         features = self.kernel.shape[0]
@@ -173,15 +186,29 @@ class Embedding(Layer):
 
     _autocast = False  # ids stay integers
 
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        input_dim,
+        output_dim,
+        embeddings_initializer="uniform",
+        embeddings_regularizer=None,
+        activity_regularizer=None,
+        **kwargs,
+    ):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.input_dim = whole_number(input_dim, "input_dim", self)
         self.output_dim = whole_number(output_dim, "output_dim", self)
         self.embeddings_initializer = embeddings_initializer
+        self.embeddings_regularizer = regularizers.resolve(
+            embeddings_regularizer, "Embedding", "embeddings_regularizer"
+        )
 
     def build(self, input_shape):
         self.embeddings = self.add_weight(
-            "embeddings", [self.input_dim, self.output_dim], self.embeddings_initializer
+            "embeddings",
+            [self.input_dim, self.output_dim],
+            self.embeddings_initializer,
+            regularizer=self.embeddings_regularizer,
         )
 
     def call(self, inputs):

@@ -2,6 +2,7 @@
 
 from eagerkit.arguments import axis_index, describe, whole_number
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras import regularizers
 from eagerkit.keras.layers.base import Layer
 from eagerkit.ops.math import rsqrt
 from eagerkit.ops.reduce import reduce_mean
@@ -25,12 +26,28 @@ class BatchNormalization(Layer):
     ([-1.0, 1.0], 2, 4)
     """
 
-    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, **kwargs):
+    def __init__(
+        self,
+        axis=-1,
+        momentum=0.99,
+        epsilon=1e-3,
+        center=True,
+        scale=True,
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.axis = whole_number(axis, "axis", "BatchNormalization")
         self.momentum = number(momentum, "momentum", "BatchNormalization")
         self.epsilon = number(epsilon, "epsilon", "BatchNormalization")
         self.center, self.scale = center, scale
+        self.beta_regularizer = regularizers.resolve(
+            beta_regularizer, "BatchNormalization", "beta_regularizer"
+        )
+        self.gamma_regularizer = regularizers.resolve(
+            gamma_regularizer, "BatchNormalization", "gamma_regularizer"
+        )
 
     def build(self, input_shape):
         try:
@@ -43,8 +60,11 @@ class BatchNormalization(Layer):
                 op="BatchNormalization",
             ) from None
         size = [input_shape[self._axis]]
-        self.gamma = self.add_weight("gamma", size, "ones") if self.scale else None
-        self.beta = self.add_weight("beta", size, "zeros") if self.center else None
+        self.gamma = self.beta = None
+        if self.scale:
+            self.gamma = self.add_weight("gamma", size, "ones", regularizer=self.gamma_regularizer)
+        if self.center:
+            self.beta = self.add_weight("beta", size, "zeros", regularizer=self.beta_regularizer)
         self.moving_mean = self.add_weight("moving_mean", size, "zeros", trainable=False)
         self.moving_variance = self.add_weight("moving_variance", size, "ones", trainable=False)
 

@@ -6,7 +6,7 @@ just one step after another, each recorded on the tape like any other op.
 
 from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import initializers
+from eagerkit.keras import initializers, regularizers
 from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.keras.layers.sizes import whole_number
@@ -36,27 +36,44 @@ class _Recurrent(Layer):
         kernel_initializer="glorot_uniform",
         recurrent_initializer="glorot_uniform",
         bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.units = whole_number(units, "units", self)
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias
         self.return_sequences, self.return_state = return_sequences, return_state
         self.initializers = (kernel_initializer, recurrent_initializer, bias_initializer)
+        name = type(self).__name__
+        self.kernel_regularizer, self.recurrent_regularizer, self.bias_regularizer = (
+            regularizers.resolve(kernel_regularizer, name, "kernel_regularizer"),
+            regularizers.resolve(recurrent_regularizer, name, "recurrent_regularizer"),
+            regularizers.resolve(bias_regularizer, name, "bias_regularizer"),
+        )
 
     def build(self, input_shape):
         check_rank(self, input_shape, 3, _SEQUENCE)
         width = self.gates * self.units
         kernel_init, recurrent_init, bias_init = self.initializers
-        self.kernel = self.add_weight("kernel", [input_shape[-1], width], kernel_init)
+        self.kernel = self.add_weight(
+            "kernel", [input_shape[-1], width], kernel_init, regularizer=self.kernel_regularizer
+        )
         self.recurrent_kernel = self.add_weight(
-            "recurrent_kernel", [self.units, width], recurrent_init
+            "recurrent_kernel",
+            [self.units, width],
+            recurrent_init,
+            regularizer=self.recurrent_regularizer,
         )
         self.bias = None
         if self.use_bias:
-            self.bias = self.add_weight("bias", [width], self._bias_init(bias_init))
+            self.bias = self.add_weight(
+                "bias", [width], self._bias_init(bias_init), regularizer=self.bias_regularizer
+            )
 
     def _bias_init(self, bias_init):
         return bias_init

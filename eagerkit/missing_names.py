@@ -1,0 +1,100 @@
+"""TF names eagerkit does not have, and what to use instead.
+
+eagerkit is a teaching subset of TensorFlow. Code ported from TF's tutorials meets names it
+lacks; rather than Python's bare "module 'eagerkit' has no attribute 'compat'", the
+modules ``eagerkit``, ``eagerkit.keras`` and ``eagerkit.keras.layers`` answer a lookup of
+such a name (PEP 562's module ``__getattr__``) with an ``AttributeError`` that says so and
+names what to use instead. It is still an ``AttributeError`` (``hasattr`` says False), and
+for a name not in the table (a typo) Python's own "Did you mean ...?" still follows.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> ek.estimator
+Traceback (most recent call last):
+...
+AttributeError: module 'eagerkit' has no attribute 'estimator': eagerkit, a teaching ...
+>>> hasattr(ek, "estimator")
+False
+"""
+
+# What each module lacks: TF's name -> what to use instead ("" where eagerkit has nothing).
+MISSING = {
+    "eagerkit": {
+        "compat": "drop the prefix: eagerkit's top level has TF1's eager names "
+        "(ek.layers, ek.losses, ek.train) beside TF2's",
+        "saved_model": "save a Keras model with model.save('model.keras') and "
+        "ek.keras.models.load_model, or variables with ek.train.Checkpoint",
+        "estimator": "write the training loop with ek.GradientTape, or use model.compile "
+        "and model.fit",
+        "distribute": "train on one device; ek.device('/gpu:0') places the ops",
+        "lite": "",
+        "tpu": "",
+        "feature_column": "turn features into numbers with numpy or ek.data.Dataset.map, "
+        "then use ek.keras.layers",
+        "Session": "eager execution runs each op at once; wrap a function in ek.function "
+        "for a graph",
+        "placeholder": "pass values as arguments to a Python function (ek.function traces it)",
+        "global_variables_initializer": "an ek.Variable holds its value from creation",
+        "get_variable": "make one with ek.Variable(initial_value)",
+        "variable_scope": "layers own their variables; ek.name_scope names ops",
+        "map_fn": "loop in Python and ek.stack the results",
+        "vectorized_map": "loop in Python and ek.stack the results",
+        "gather_nd": "ek.gather, one axis at a time",
+        "mixed_precision": "train in float32 (the default)",
+        "profiler": "time steps with Python's time.perf_counter",
+        "experimental": "",
+    },
+    "eagerkit.keras": {
+        "applications": "build the network from ek.keras.layers (no pretrained weights)",
+        "preprocessing": "ek.data.Dataset to batch and map the data, ek.image for images",
+        "mixed_precision": "train in float32 (the default)",
+        "constraints": "project after each step, e.g. kernel.assign(ek.clip_by_norm(kernel, 1.0))",
+        "wrappers": "",
+        "premade": "",
+        "export": "save with model.save('model.keras')",
+        "experimental": "",
+    },
+    "eagerkit.keras.layers": {
+        "Lambda": "write a Layer subclass, or apply ek ops to ek.keras.Input tensors",
+        "LayerNormalization": "BatchNormalization, or a Layer subclass",
+        "SimpleRNN": "ek.keras.layers.GRU or LSTM",
+        "Bidirectional": "a second LSTM on the inputs reversed in time (x[:, ::-1]), concatenated",
+        "TimeDistributed": "Dense is applied along the last axis of any rank already",
+        "MultiHeadAttention": "",
+        "Conv1D": "Conv2D on inputs reshaped to (batch, 1, steps, channels)",
+        "Conv2DTranspose": "",
+        "UpSampling2D": "ek.image.resize in a Layer subclass",
+        "ZeroPadding2D": "ek.pad in a Layer subclass",
+        "TextVectorization": "ek.strings to split, and a Python dict of ids",
+        "Normalization": "standardize the data with numpy before training",
+        "Rescaling": "divide the data (x / 255.0), or the ek.keras.Input tensor",
+        "RandomFlip": "ek.image.flip_left_right in a Dataset.map",
+        "ReLU": "Activation('relu') or activation='relu'",
+        "LeakyReLU": "Activation(ek.nn.leaky_relu) or activation=ek.nn.leaky_relu",
+        "Softmax": "Activation('softmax') or activation='softmax'",
+        "experimental": "",
+    },
+}
+TF_PREFIX = {
+    "eagerkit": "tf",
+    "eagerkit.keras": "tf.keras",
+    "eagerkit.keras.layers": "tf.keras.layers",
+}
+
+
+def attribute_error(module, name):
+    """The ``AttributeError`` for ``module.name`` (raise it from the module's ``__getattr__``).
+
+    A name in the table says what to use instead; any other one gets Python's own message
+    and ``name``/``obj`` set, so Python adds "Did you mean ...?" for a typo.
+    """
+    plain = f"module '{module.__name__}' has no attribute '{name}'"
+    if name[:2] == "__":  # at once: IPython and pytest probe modules for dunders
+        return AttributeError(plain, name=name, obj=module)
+    instead = MISSING.get(module.__name__, {}).get(name)
+    if instead is None:
+        return AttributeError(plain, name=name, obj=module)
+    tf_name = f"{TF_PREFIX[module.__name__]}.{name}"
+    told = f"{plain}: eagerkit, a teaching subset of TensorFlow, has no {tf_name}"
+    return AttributeError(f"{told}. Instead: {instead}" if instead else f"{told}.")
