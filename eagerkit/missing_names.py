@@ -70,9 +70,6 @@ MISSING = {
         "Normalization": "standardize the data with numpy before training",
         "Rescaling": "divide the data (x / 255.0), or the ek.keras.Input tensor",
         "RandomFlip": "ek.image.flip_left_right in a Dataset.map",
-        "ReLU": "Activation('relu') or activation='relu'",
-        "LeakyReLU": "Activation(ek.nn.leaky_relu) or activation=ek.nn.leaky_relu",
-        "Softmax": "Activation('softmax') or activation='softmax'",
         "experimental": "",
     },
 }

@@ -269,6 +269,10 @@ def layer_and_input(cls):
     made = {
         layers.Dense: (lambda: layers.Dense(3), x4),
         layers.Activation: (lambda: layers.Activation("relu"), x4),
+        layers.ReLU: (lambda: layers.ReLU(6.0, 0.1, 0.5), x4),
+        layers.LeakyReLU: (lambda: layers.LeakyReLU(), x4),
+        layers.Softmax: (lambda: layers.Softmax(), x4),
+        layers.ELU: (lambda: layers.ELU(0.5), x4),
         layers.Conv2D: (lambda: layers.Conv2D(2, 3), image),
         layers.MaxPool2D: (lambda: layers.MaxPool2D(), image),
         layers.AveragePooling2D: (lambda: layers.AveragePooling2D(), image),

@@ -24,6 +24,10 @@ def _functional_model():
 LAYERS = {  # layer class: its construction, with the input its methods take as SAMPLE
     "ek.keras.layers.Dense": call(3, sample=[F23]),
     "ek.keras.layers.Activation": call("relu", sample=[F23]),
+    "ek.keras.layers.ReLU": call(6.0, 0.1, 0.5, sample=[F23]),
+    "ek.keras.layers.LeakyReLU": call(alpha=0.2, sample=[F23]),
+    "ek.keras.layers.Softmax": call(axis=[0, 1], sample=[F23]),
+    "ek.keras.layers.ELU": call(0.5, sample=[F23]),
     "ek.keras.layers.Dropout": call(0.5, sample=[F23]),
     "ek.keras.layers.Flatten": call(sample=[IMAGE]),
     "ek.keras.layers.Reshape": call([3, 1], sample=[F23]),

@@ -15,6 +15,7 @@ TensorShape([1, 1, 10])
 import sys
 
 from eagerkit.keras.layers.activation import Activation
+from eagerkit.keras.layers.activation_layers import ELU, LeakyReLU, ReLU, Softmax
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.convolutional import (
     AveragePooling2D,
@@ -89,6 +90,10 @@ def deserialize(config, custom_objects=None):
 
 __all__ = [
     "Activation",
+    "ELU",
+    "LeakyReLU",
+    "ReLU",
+    "Softmax",
     "Add",
     "Average",
     "Concatenate",
