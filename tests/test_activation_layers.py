@@ -30,7 +30,7 @@ def default_names():
 def relu_reference(x, max_value=None, negative_slope=0.0, threshold=0.0):
     """TF's ReLU as its documentation states it, in numpy."""
     with np.errstate(invalid="ignore"):
-        out = np.where(x > threshold, x, np.float32(0))
+        out = np.where(x <= threshold, np.float32(0), x)  # nan stays nan
         if max_value is not None:
             out = np.minimum(out, np.float32(max_value))
         below = np.minimum(x - np.float32(threshold), np.float32(0))

@@ -285,6 +285,8 @@ def layer_and_input(cls):
         layers.LSTM: (lambda: layers.LSTM(3), sequence),
         layers.GRU: (lambda: layers.GRU(3), sequence),
         layers.BatchNormalization: (lambda: layers.BatchNormalization(), x4),
+        layers.Normalization: (lambda: layers.Normalization(), x4),
+        layers.Rescaling: (lambda: layers.Rescaling(1 / 255), x4),
         layers.InputLayer: (lambda: layers.InputLayer(input_shape=(4,)), x4),
         layers.Concatenate: (lambda: layers.Concatenate(), pair),
         layers.Dot: (lambda: layers.Dot(axes=1), pair),

@@ -38,6 +38,8 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.keras.layers.GlobalAveragePooling2D": call(sample=[IMAGE]),
     "ek.keras.layers.GlobalMaxPool2D": call(sample=[IMAGE]),
     "ek.keras.layers.BatchNormalization": call(sample=[F23]),
+    "ek.keras.layers.Normalization": call(sample=[F23]),
+    "ek.keras.layers.Rescaling": call(1 / 255, offset=-1.0, sample=[F23]),
     "ek.keras.layers.InputLayer": call(input_shape=[3], sample=[F23]),
     "ek.keras.layers.LSTM": call(4, sample=[SEQUENCE]),
     "ek.keras.layers.GRU": call(4, sample=[SEQUENCE]),
@@ -87,6 +89,7 @@ def _methods(layer_name, declared):
         "__repr__": call(check=lambda r: r.startswith("<")),
         "__setattr__": call("note", 1.5, fixed=(0,)),
         "add_weight": call("w", [2, 2]),
+        "adapt": call(sample[0], on=built, strict=True),  # Normalization's
         "add_variable": call("w", [2, 2]),
         "count_params": call(on=built, check=lambda r: isinstance(r, int)),
         "with_name_scope": call(lambda self: self.name),

@@ -25,6 +25,7 @@ from eagerkit.keras.layers.convolutional import (
     MaxPooling2D,
 )
 from eagerkit.keras.layers.core import Dense, Dropout, Embedding, Flatten, Reshape, flatten
+from eagerkit.keras.layers.feature_normalization import Normalization
 from eagerkit.keras.layers.global_pooling import (
     GlobalAveragePooling2D,
     GlobalAvgPool2D,
@@ -52,6 +53,7 @@ from eagerkit.keras.layers.merge import (
 )
 from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.recurrent import GRU, LSTM
+from eagerkit.keras.layers.rescaling import Rescaling
 from eagerkit.missing_names import attribute_error as _attribute_error
 
 
@@ -129,6 +131,8 @@ __all__ = [
     "Layer",
     "MaxPool2D",
     "MaxPooling2D",
+    "Normalization",
+    "Rescaling",
     "Reshape",
     "deserialize",
     "flatten",

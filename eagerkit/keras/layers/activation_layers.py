@@ -7,42 +7,16 @@ They have no variables. Arguments are checked when the layer is made, before any
 else: a refused constructor takes no layer name and leaves nothing behind.
 """
 
-import numbers
-
 from eagerkit.arguments import whole_number
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.base import Layer
+from eagerkit.keras.layers.layer_arguments import real_number
 from eagerkit.ops.arithmetic import minimum
 from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import where
 from eagerkit.ops.creation import zeros_like
 from eagerkit.ops.nn import elu, relu, softmax
 from eagerkit.tensor import convert_to_tensor
-
-
-def real_number(value, what, call, minimum=None, example="0.1"):
-    """``value`` as a float (finite, at least ``minimum``), or an error naming ``call``.
-
-    Examples
-    --------
-    >>> from eagerkit.keras.layers.activation_layers import real_number
-    >>> real_number(2, "alpha", "ELU")
-    2.0
-    >>> real_number(-1, "max_value", "ReLU", minimum=0.0)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    eagerkit.errors.InvalidArgumentError: ReLU: max_value must be a finite number >= 0.0...
-    """
-    # A bool is an int to Python, and float(True) would pass: refuse it with strings.
-    plain = isinstance(value, numbers.Real) and not isinstance(value, bool)
-    ok = plain and abs(float(value)) != float("inf") and float(value) == float(value)
-    if ok and (minimum is None or float(value) >= minimum):
-        return float(value)
-    bound = "" if minimum is None else f" >= {minimum}"
-    raise InvalidArgumentError(
-        f"{call}: {what} must be a finite number{bound}, got {value!r}; pass e.g. {what}={example}",
-        op=call,
-    )
 
 
 class ReLU(Layer):
@@ -72,8 +46,8 @@ class ReLU(Layer):
     def call(self, inputs):
         if self.threshold == 0:
             outputs = relu(inputs)
-        else:  # x above the threshold, else 0 (where: -inf * 0 would be nan)
-            outputs = where(inputs > self.threshold, inputs, zeros_like(inputs))
+        else:  # x above the threshold, else 0; nan stays nan, as relu's does
+            outputs = where(inputs <= self.threshold, zeros_like(inputs), inputs)
         if self.max_value is not None:
             outputs = minimum(outputs, self.max_value)
         if self.negative_slope != 0:  # below the threshold: slope * (x - threshold)
