@@ -245,9 +245,18 @@ REFUSED = [
     (lambda: L.LeakyReLU(alpha=np.inf), "LeakyReLU: negative_slope must be a finite number"),
     (lambda: L.LeakyReLU(0.1, alpha=0.2), "LeakyReLU: got both negative_slope and alpha"),
     (lambda: L.ELU(alpha=None), "ELU: alpha must be a finite number, got None"),
-    (lambda: L.Softmax(axis=1.5), "Softmax: axis must be an integer or a list of distinct"),
-    (lambda: L.Softmax(axis=[1, 1]), "Softmax: axis must be an integer or a list of distinct"),
-    (lambda: L.Softmax(axis=[]), "Softmax: axis must be an integer or a list of distinct"),
+    (
+        lambda: L.Softmax(axis=1.5),
+        "Softmax: axis must be an integer or a list of distinct integers, got",
+    ),
+    (
+        lambda: L.Softmax(axis=[1, 1]),
+        "Softmax: axis must be an integer or a list of distinct integers, got",
+    ),
+    (
+        lambda: L.Softmax(axis=[]),
+        "Softmax: axis must be an integer or a list of distinct integers, got",
+    ),
 ]
 
 

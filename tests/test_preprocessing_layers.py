@@ -262,8 +262,14 @@ REFUSED = [
     (lambda: L.Rescaling(np.nan), "Rescaling: scale must be a finite number, got nan"),
     (lambda: L.Rescaling(1.0, offset=[1, [2]]), "Rescaling: offset must be a number or a list"),
     (lambda: L.Rescaling(True), "Rescaling: scale must be a finite number, got True"),
-    (lambda: L.Normalization(axis=1.5), "Normalization: axis must be an integer, a list"),
-    (lambda: L.Normalization(axis=[1, 1]), "Normalization: axis must be an integer, a list"),
+    (
+        lambda: L.Normalization(axis=1.5),
+        "Normalization: axis must be an integer or a list of distinct integers or None",
+    ),
+    (
+        lambda: L.Normalization(axis=[1, 1]),
+        "Normalization: axis must be an integer or a list of distinct integers or None",
+    ),
     (lambda: L.Normalization(mean=1.0), "Normalization: mean and variance are set together"),
     (lambda: L.Normalization(variance=1.0), "Normalization: mean and variance are set together"),
     (lambda: L.Normalization(mean=[1.0], variance=[1.0, 2.0]), "Normalization: mean (shape"),

@@ -7,10 +7,9 @@ They have no variables. Arguments are checked when the layer is made, before any
 else: a refused constructor takes no layer name and leaves nothing behind.
 """
 
-from eagerkit.arguments import whole_number
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.base import Layer
-from eagerkit.keras.layers.layer_arguments import real_number
+from eagerkit.keras.layers.layer_arguments import distinct_axes, real_number
 from eagerkit.ops.arithmetic import minimum
 from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import where
@@ -107,9 +106,9 @@ class Softmax(Layer):
     """
 
     def __init__(self, axis=-1, **kwargs):
-        axis = _axes(axis)
+        axes = distinct_axes(axis, "Softmax", "axis=-1 (the last axis, the default)")
         super().__init__(**kwargs)
-        self.axis = axis
+        self.axis = axes if len(axes) > 1 else axes[0]
 
     def call(self, inputs, mask=None):
         if mask is not None:
@@ -118,22 +117,6 @@ class Softmax(Layer):
             large_negative = -3e4 if inputs.dtype.name == "float16" else -1e9
             inputs = inputs + (1.0 - mask) * large_negative
         return softmax(inputs, axis=self.axis)
-
-
-def _axes(axis):
-    """Softmax's ``axis``: an int, or a list of distinct ints (a list, tuple or 1-D array)."""
-    many = isinstance(axis, (list, tuple)) or getattr(axis, "ndim", None) == 1
-    try:
-        values = [whole_number(a, "axis", "Softmax") for a in (axis if many else [axis])]
-    except InvalidArgumentError:
-        values = []  # refused below, with the whole argument shown
-    if not values or len(set(values)) != len(values):
-        raise InvalidArgumentError(
-            f"Softmax: axis must be an integer or a list of distinct integers, got {axis!r}; "
-            "pass e.g. axis=-1 (the last axis, the default)",
-            op="Softmax",
-        )
-    return values if many else values[0]
 
 
 class ELU(Layer):

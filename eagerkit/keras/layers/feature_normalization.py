@@ -11,12 +11,12 @@ The mean and variance are non-trainable weights of the layer, so checkpoints and
 """
 
 from eagerkit import dtypes, random
-from eagerkit.arguments import axis_index, whole_number
+from eagerkit.arguments import axis_index
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers import first_call
 from eagerkit.keras.layers.adapt_statistics import RunningMoments, batches_of
 from eagerkit.keras.layers.base import Layer
-from eagerkit.keras.layers.layer_arguments import real_array
+from eagerkit.keras.layers.layer_arguments import distinct_axes, real_array
 from eagerkit.ops.arithmetic import maximum
 from eagerkit.ops.cast import cast
 from eagerkit.ops.math import sqrt
@@ -50,7 +50,7 @@ class Normalization(Layer):
     """
 
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
-        axis = _axes(axis)
+        axis = distinct_axes(axis, "Normalization", "axis=-1 (one mean per feature)", True)
         if (mean is None) != (variance is None):
             raise InvalidArgumentError(
                 f"Normalization: mean and variance are set together, got mean={mean!r:.40} "
@@ -195,23 +195,6 @@ class Normalization(Layer):
             "variance": self.input_variance,
             "invert": self.invert,
         }
-
-
-def _axes(axis):
-    """Normalization's ``axis`` as a list of distinct ints (None: none kept, one scalar)."""
-    many = isinstance(axis, (list, tuple)) or getattr(axis, "ndim", None) == 1
-    values = [] if axis is None else list(axis) if many else [axis]
-    try:
-        values = [whole_number(a, "axis", "Normalization") for a in values]
-    except InvalidArgumentError:
-        values = None  # refused below, with the whole argument shown
-    if values is None or len(set(values)) != len(values):
-        raise InvalidArgumentError(
-            f"Normalization: axis must be an integer, a list of distinct integers or None, "
-            f"got {axis!r}; pass e.g. axis=-1 (one mean per feature, the default)",
-            op="Normalization",
-        )
-    return values
 
 
 def _filled(values, what):

@@ -1,4 +1,4 @@
-"""Numbers given to layers (a slope, a cap, a scale, a mean): real, finite, checked.
+"""Numbers given to layers (a slope, a cap, a scale, a mean, axes): checked when made.
 
 ``ReLU(max_value=-1)``, ``Rescaling("1/255")`` or ``Normalization(mean=[0, None])`` are
 refused when the layer is made, with an error that names the layer, the argument and an
@@ -7,6 +7,7 @@ example of a good value.
 
 import numbers
 
+from eagerkit.arguments import whole_number
 from eagerkit.errors import InvalidArgumentError
 
 
@@ -74,3 +75,28 @@ def real_array(value, what, call, example="0.5"):
             op=call,
         ) from None
     return value, shape
+
+
+def distinct_axes(axis, call, example, none_ok=False):
+    """``axis`` (an int, or a list, tuple or 1-D array of distinct ints) as a list of ints;
+    with ``none_ok``, None or an empty list is the empty list.
+
+    Examples
+    --------
+    >>> from eagerkit.keras.layers.layer_arguments import distinct_axes
+    >>> distinct_axes(-1, "Softmax", "axis=-1"), distinct_axes((1, 2), "Softmax", "axis=-1")
+    ([-1], [1, 2])
+    """
+    many = isinstance(axis, (list, tuple)) or getattr(axis, "ndim", None) == 1
+    given = [] if none_ok and axis is None else list(axis) if many else [axis]
+    try:
+        values = [whole_number(a, "axis", call) for a in given]
+    except InvalidArgumentError:
+        values = None  # refused below, with the whole argument shown
+    if values is None or len(set(values)) != len(values) or not (values or none_ok):
+        allowed = "a list of distinct integers" + (" or None" if none_ok else "")
+        raise InvalidArgumentError(
+            f"{call}: axis must be an integer or {allowed}, got {axis!r}; pass e.g. {example}",
+            op=call,
+        )
+    return values
