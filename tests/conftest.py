@@ -1,5 +1,6 @@
 """Shared test setup: every test starts seeded, with the default devices and policies, and
-leaves the op registry and numpy's print options as it found them (process_state.py).
+leaves the op registry, numpy's print options and the layer names as it found them
+(process_state.py).
 
 The default devices are the machine's own (a real GPU where there is one), or, under
 ``EAGERKIT_SIMULATED_GPU=1``, the simulated GPU standing in for ``/gpu:0``: the suite
