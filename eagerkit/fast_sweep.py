@@ -13,6 +13,8 @@ only in the common case (``backprop.gradients`` decides):
 
 What makes it faster, measured on a chain of small ops (benchmarks/overhead.py):
 
+- a variable's read (``READ_VARIABLE``, one per variable and tape) hands its gradient on to
+  the variable as ``_ReadVariable.input_gradients`` does, without the call;
 - a unary or binary primitive without parameters (most records: ``x * y``, ``tanh(x)``)
   has its VJPs called directly, ``vjp(ops, g, ans, x, y)``: no ``op.input_gradients``
   call, no ``wanted`` list, no ``*inputs`` or ``**params`` to unpack; so has a unary one
@@ -33,7 +35,7 @@ such as ``matmul(a, b, transpose_b=True)``) answers ``op.input_gradients`` as in
 
 from eagerkit.backprop import _needing_gradients, _result, _seed_gradients, vjp_ops
 from eagerkit.registry import OpDef
-from eagerkit.tape_records import OneInputRecord, TwoInputRecord
+from eagerkit.tape_records import READ_VARIABLE, OneInputRecord, TwoInputRecord
 
 
 def sweep_arrays(tape, targets, seeds, sources):
@@ -68,7 +70,10 @@ def sweep_arrays(tape, targets, seeds, sources):
             x, count = record.x, 1
         else:  # any other number of inputs: the op answers as in the reference
             count = 0
-        if not count or type(op) is not OpDef or len(op.vjps) != count or (params and count > 1):
+        if op is READ_VARIABLE:  # a variable's read: its gradient goes on to the variable
+            if depends(x) and x._data.dtype.kind in "fc":
+                _accumulate(grads, owned, x, g)
+        elif not count or type(op) is not OpDef or len(op.vjps) != count or (params and count > 1):
             inputs = record.inputs
             values = [x._data for x in inputs]
             wanted = [depends(x) and x._data.dtype.kind in "fc" for x in inputs]
