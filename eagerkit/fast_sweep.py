@@ -70,7 +70,7 @@ def sweep_arrays(tape, targets, seeds, sources):
             x, count = record.x, 1
         else:  # any other number of inputs: the op answers as in the reference
             count = 0
-        if op is READ_VARIABLE:  # a variable's read: its gradient goes on to the variable
+        if op is READ_VARIABLE and count == 1:  # a read: its gradient goes on to the variable
             if depends(x) and x._data.dtype.kind in "fc":
                 _accumulate(grads, owned, x, g)
         elif not count or type(op) is not OpDef or len(op.vjps) != count or (params and count > 1):
