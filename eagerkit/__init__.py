@@ -84,6 +84,7 @@ from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' la
 from eagerkit.keras import tf1_losses as losses  # TF1's tf.losses: (labels, predictions)
 from eagerkit.keras import tf1_metrics as metrics  # tfe.metrics: float64 results
 from eagerkit.keras.models import Model, Network, Sequential
+from eagerkit.math import add_n
 from eagerkit.missing_names import attribute_error as _attribute_error
 from eagerkit.module import Module
 from eagerkit.name_scope import name_scope
