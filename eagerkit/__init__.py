@@ -164,7 +164,7 @@ from eagerkit.ops.matrix_parts import band_part as matrix_band_part
 from eagerkit.ops.matrix_parts import diag as matrix_diag
 from eagerkit.ops.matrix_parts import diag_part as matrix_diag_part
 from eagerkit.ops.matrix_parts import trace
-from eagerkit.ops.misc import clip_by_norm, clip_by_value
+from eagerkit.ops.misc import clip_by_global_norm, clip_by_norm, clip_by_value
 from eagerkit.ops.rearrange import pad, repeat, roll
 from eagerkit.ops.reduce import (
     argmax,
@@ -228,6 +228,7 @@ def __getattr__(name):
 PUBLIC_NAMESPACES = (
     *("nn", "math", "linalg", "random", "config", "train", "data", "data.experimental"),
     *("keras", "keras.layers", "keras.losses", "keras.metrics", "keras.optimizers"),
+    *("keras.optimizers.schedules",),
     *("keras.initializers", "keras.activations", "keras.models", "keras.backend"),
     *("keras.regularizers", "keras.datasets", "keras.datasets.mnist"),
     *("keras.callbacks", "keras.utils", "keras.saving"),

@@ -21,7 +21,20 @@ def _safe(values, where):
 
 with np.errstate(divide="ignore", invalid="ignore"):
     CALLS = {
-        "ek.math.add_n": call([F3, P3, F3], numpy=lambda xs: xs[0] + xs[1] + xs[2]),
+        "ek.add_n": call([F3, P3, F3], numpy=lambda xs: xs[0] + xs[1] + xs[2]),
+        "ek.clip_by_global_norm": call(
+            [F3, None, P3],
+            1.0,
+            check=lambda r: (
+                r[0][1] is None
+                and np.isclose(float(r[1]), np.sqrt((X**2).sum() + (P3.numpy() ** 2).sum()))
+                and np.allclose(r[0][0].numpy(), X / float(r[1]))
+            ),
+        ),
+        "ek.linalg.global_norm": call(
+            [F3, P23], numpy=lambda ts: np.sqrt(sum((t**2).sum() for t in ts))
+        ),
+        "ek.linalg.matvec": call(P23, F3, numpy=lambda a, b: a @ b),
         "ek.math.divide_no_nan": call(F3, D, numpy=lambda x, y: _safe(x / y, y == 0)),
         "ek.math.multiply_no_nan": call(SPECIAL, D, numpy=lambda x, y: _safe(x * y, y == 0)),
         "ek.math.is_finite": call(SPECIAL, numpy=np.isfinite),
