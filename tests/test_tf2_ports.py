@@ -62,3 +62,32 @@ def test_math_has_softmax_and_log_softmax():
     np.testing.assert_allclose(
         ek.math.softmax(logits, axis=0).numpy()[:, 0], [0.11920292, 0.880797], rtol=1e-6
     )
+
+
+def test_next_of_a_dataset_iterator_inside_function_takes_one_element_per_call(capsys):
+    """The tf.function guide's good_consume_next: TF prints 1, 2, 3 (it printed 1, 1, 1)."""
+
+    @ek.function
+    def good_consume_next(iterator):
+        ek.print("Value:", next(iterator))
+
+    iterator = iter(ek.data.Dataset.from_tensor_slices([1, 2, 3]))
+    for _ in range(3):
+        good_consume_next(iterator)
+    assert capsys.readouterr().out.split() == ["Value:", "1", "Value:", "2", "Value:", "3"]
+    with pytest.raises(ek.errors.OutOfRangeError, match="End of sequence"):
+        good_consume_next(iterator)
+
+    @ek.function
+    def steps(iterator, n):
+        total = ek.constant(0, ek.int64)
+        for _ in ek.range(n):
+            x, y = next(iterator)
+            total += x * y
+        return total
+
+    pairs = iter(ek.data.Dataset.zip(ek.data.Dataset.range(6), ek.data.Dataset.range(1, 7)))
+    assert [int(steps(pairs, ek.constant(2))) for _ in range(3)] == [0 + 2, 6 + 12, 20 + 30]
+    batches = iter(ek.data.Dataset.range(3).batch(2))  # the last batch is shorter
+    doubled = ek.function(lambda it: next(it) * 2)
+    assert [doubled(batches).numpy().tolist() for _ in range(2)] == [[0, 2], [4]]

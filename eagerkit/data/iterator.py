@@ -2,10 +2,19 @@
 
 ``for x in dataset`` makes one behind the scenes; ``ek.Iterator(dataset)`` is the TF 1.5
 spelling from the CS20 lecture-4 code (``for x_i, y_i in tfe.Iterator(dataset)``).
+
+Inside ``ek.function``, ``next(iterator)`` is a graph node that takes the next element at
+every call, as TF's ``IteratorGetNext`` (the tf.function guide's ``good_consume_next``): the
+trace looks at the next element for its shapes and dtypes and puts it back, so the first
+call still gets it.
 """
 
+from eagerkit import recording
+from eagerkit.data import structure
 from eagerkit.data.steps import Failed
 from eagerkit.errors import OutOfRangeError
+from eagerkit.graph.graph_ops import GraphOp
+from eagerkit.tensor import Tensor
 
 
 class Iterator:
@@ -34,12 +43,18 @@ class Iterator:
                 "with ek.data.Dataset.from_tensor_slices(...)"
             )
         self._elements = dataset._make_iterator()
+        self._put_back = []  # an element a trace looked at, to be taken first (graph replay)
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        element = next(self._elements)
+        if recording.graph_tracers:  # inside ek.function: a node that takes one at each call
+            return _traced_next(self)
+        return self._take()
+
+    def _take(self):
+        element = self._put_back.pop() if self._put_back else next(self._elements)
         if type(element) is Failed:  # an element's error; the next call goes on after it
             raise element.error
         return element
@@ -57,8 +72,42 @@ class Iterator:
         try:
             return self.__next__()
         except StopIteration:
-            raise OutOfRangeError(
-                "End of sequence: the dataset has no more elements (use .repeat() to read it "
-                "again, or make a new iterator)",
-                op="IteratorGetNext",
-            ) from None
+            raise _end() from None
+
+
+def _end():
+    return OutOfRangeError(
+        "End of sequence: the dataset has no more elements (use .repeat() to read it again, "
+        "or make a new iterator)",
+        op="IteratorGetNext",
+    )
+
+
+def _taken(iterator):
+    """The next element, untraced (a graph's replay, or its trace looking ahead)."""
+    try:
+        return iterator._take()
+    except StopIteration:
+        raise _end() from None
+
+
+def _next_forward(xp, iterator):
+    """The replay's kernel: the next element's arrays (OutOfRangeError at the end, as TF)."""
+    return tuple(leaf._data for leaf in structure.flatten(_taken(iterator)))
+
+
+def _next_call(iterator):
+    return structure.flatten(_taken(iterator))
+
+
+# Stateful (each run takes another element) and an effect (it takes one even if unused).
+ITERATOR_NEXT = GraphOp("iterator_next", _next_forward, _next_call, stateful=True, effects=True)
+
+
+def _traced_next(iterator):
+    """Record ``next(iterator)``; the trace gets the next element's values, put back after."""
+    element = _taken(iterator)  # raises what it would eagerly: the end, an element's error
+    iterator._put_back.append(element)
+    leaves = [Tensor(leaf._data, leaf._device) for leaf in structure.flatten(element)]
+    recording.graph_tracers[-1].record_graph_op(ITERATOR_NEXT, [], {"iterator": iterator}, leaves)
+    return structure.pack(element, leaves)
