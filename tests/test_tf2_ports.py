@@ -4,6 +4,7 @@ place where such code failed or answered differently before, with TF's answer.""
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerkit as ek
@@ -91,3 +92,65 @@ def test_next_of_a_dataset_iterator_inside_function_takes_one_element_per_call(c
     batches = iter(ek.data.Dataset.range(3).batch(2))  # the last batch is shorter
     doubled = ek.function(lambda it: next(it) * 2)
     assert [doubled(batches).numpy().tolist() for _ in range(2)] == [[0, 2], [4]]
+
+
+SIGNS = {
+    "assert_positive": np.greater,
+    "assert_negative": np.less,
+    "assert_non_negative": np.greater_equal,
+    "assert_non_positive": np.less_equal,
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(values=hnp.arrays(np.float32, st.integers(0, 5), elements=st.sampled_from([-2.0, 0.0, 3.0])))
+def test_sign_assertions_hold_exactly_when_numpy_says(values):
+    for name, holds in SIGNS.items():
+        check = getattr(ek.debugging, name)
+        if holds(values, 0).all():
+            assert check(ek.constant(values)) is None
+        else:
+            with pytest.raises(InvalidArgumentError, match="did not hold"):
+                check(ek.constant(values), message="weights")
+    pairs = [(ek.debugging.assert_less_equal, np.less_equal)]
+    pairs += [(ek.debugging.assert_greater_equal, np.greater_equal)]
+    pairs += [(ek.debugging.assert_none_equal, np.not_equal)]
+    for check, holds in pairs:
+        if holds(values, 0.0).all():
+            check(values, 0.0)
+        else:
+            with pytest.raises(InvalidArgumentError, match="did not hold"):
+                check(values, 0.0)
+
+
+def test_assertions_inside_function_check_every_calls_values():
+    """TF's Assert op runs at every call; eagerkit checked only the values of the trace."""
+
+    @ek.function
+    def doubled(x):
+        ek.debugging.assert_positive(x)
+        ek.debugging.assert_less(x, 10.0)
+        return x * 2
+
+    assert float(doubled(ek.constant(1.0))) == 2.0
+    with pytest.raises(InvalidArgumentError, match=r"Condition x > y did not hold"):
+        doubled(ek.constant(-1.0))
+    with pytest.raises(InvalidArgumentError, match=r"Condition x < y did not hold"):
+        doubled(ek.constant(11.0))
+    v = ek.Variable(1.0)
+    bounded = ek.function(lambda: ek.debugging.assert_less(v, 2.0) or v + 0.0)
+    assert float(bounded()) == 1.0
+    v.assign(3.0)
+    with pytest.raises(InvalidArgumentError, match=r"Condition x < y did not hold"):
+        bounded()
+
+    @ek.function(input_signature=[ek.TensorSpec([None])])
+    def any_length(x):  # the trace's stand-in values are not checked
+        ek.debugging.assert_non_negative(x)
+        return x
+
+    assert any_length(ek.constant([1.0, 2.0])).numpy().tolist() == [1.0, 2.0]
+    with pytest.raises(InvalidArgumentError, match=r"Condition x >= y did not hold"):
+        any_length(ek.constant([1.0, -2.0]))
+    with pytest.raises(InvalidArgumentError, match="x must be numbers"):
+        ek.debugging.assert_positive(ek.constant(["a"]))
