@@ -104,6 +104,9 @@ BOUNDED = {
     "Metric.add_weight.shape": lambda: ek.keras.metrics.Mean().add_weight("w", shape=[HUGE, HUGE]),
     "Generator.split.count": lambda: ek.random.Generator.from_seed(1).split(20_000_000),
     "Dataset.batch.batch_size": lambda: next(iter(ek.data.Dataset.range(3).repeat().batch(HUGE))),
+    "Joining.padded_batch.batch_size": lambda: next(
+        iter(ek.data.Dataset.range(3).repeat().padded_batch(HUGE))
+    ),
     "Dataset.shuffle.buffer_size": lambda: next(
         iter(ek.data.Dataset.range(3).repeat().shuffle(HUGE))
     ),

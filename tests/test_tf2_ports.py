@@ -154,3 +154,22 @@ def test_assertions_inside_function_check_every_calls_values():
         any_length(ek.constant([1.0, -2.0]))
     with pytest.raises(InvalidArgumentError, match="x must be numbers"):
         ek.debugging.assert_positive(ek.constant(["a"]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes=st.lists(st.integers(0, 4), min_size=1, max_size=4), data=st.data())
+def test_split_takes_one_size_of_minus_one_as_the_rest(sizes, data):
+    x = ek.range(sum(sizes))
+    position = data.draw(st.integers(0, len(sizes) - 1))
+    given_sizes = [-1 if i == position else n for i, n in enumerate(sizes)]
+    spelled = data.draw(st.sampled_from([list, tuple, np.array, ek.constant]))
+    pieces = ek.split(x, spelled(given_sizes))
+    expected = np.split(np.arange(sum(sizes)), np.cumsum(sizes)[:-1])
+    assert [p.numpy().tolist() for p in pieces] == [e.tolist() for e in expected]
+
+
+def test_split_refuses_two_unknown_sizes_or_too_much():
+    with pytest.raises(InvalidArgumentError, match="has 2 sizes of -1; give at most one"):
+        ek.split(ek.range(6), [1, -1, -1])
+    with pytest.raises(InvalidArgumentError, match="asks for more than the size 6"):
+        ek.split(ek.range(6), [5, -1, 2])
