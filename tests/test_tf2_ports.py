@@ -173,3 +173,34 @@ def test_split_refuses_two_unknown_sizes_or_too_much():
         ek.split(ek.range(6), [1, -1, -1])
     with pytest.raises(InvalidArgumentError, match="asks for more than the size 6"):
         ek.split(ek.range(6), [5, -1, 2])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    probabilities=hnp.arrays(np.float64, (3, 4), elements=st.floats(0.05, 1.0)),
+    labels=hnp.arrays(np.int64, 3, elements=st.integers(0, 3)),
+    smoothing=st.floats(0.0, 1.0),
+)
+def test_label_smoothing_follows_keras(probabilities, labels, smoothing):
+    p = (probabilities / probabilities.sum(-1, keepdims=True)).astype(np.float32)
+    one_hot = np.eye(4, dtype=np.float32)[labels]
+    smoothed = one_hot * (1 - smoothing) + smoothing / 4
+    expected = -(smoothed * np.log(np.clip(p, 1e-7, 1 - 1e-7))).sum(-1).mean()
+    loss = ek.keras.losses.CategoricalCrossentropy(label_smoothing=smoothing)
+    np.testing.assert_allclose(float(loss(one_hot, p)), expected, rtol=1e-5)
+    logits = np.log(p)
+    binary = one_hot * (1 - smoothing) + smoothing / 2
+    sigmoid_ce = np.maximum(logits, 0) - logits * binary + np.log1p(np.exp(-np.abs(logits)))
+    bce = ek.keras.losses.BinaryCrossentropy(from_logits=True, label_smoothing=smoothing)
+    np.testing.assert_allclose(float(bce(one_hot, logits)), sigmoid_ce.mean(), rtol=1e-5)
+
+
+def test_label_smoothing_is_checked_and_kept_in_the_config():
+    loss = ek.keras.losses.CategoricalCrossentropy(label_smoothing=0.1)
+    assert loss.get_config()["label_smoothing"] == 0.1
+    again = ek.keras.losses.CategoricalCrossentropy.from_config(loss.get_config())
+    assert float(again([[0.0, 1.0]], [[0.3, 0.7]])) == float(loss([[0.0, 1.0]], [[0.3, 0.7]]))
+    with pytest.raises(InvalidArgumentError, match="label_smoothing must be a number >= 0"):
+        ek.keras.losses.BinaryCrossentropy(label_smoothing=-0.5)
+    with pytest.raises(InvalidArgumentError, match="label_smoothing must be between 0 and 1"):
+        ek.keras.losses.binary_crossentropy([[1.0]], [[0.5]], label_smoothing=2.0)
