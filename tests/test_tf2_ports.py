@@ -204,3 +204,76 @@ def test_label_smoothing_is_checked_and_kept_in_the_config():
         ek.keras.losses.BinaryCrossentropy(label_smoothing=-0.5)
     with pytest.raises(InvalidArgumentError, match="label_smoothing must be between 0 and 1"):
         ek.keras.losses.binary_crossentropy([[1.0]], [[0.5]], label_smoothing=2.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    x=hnp.arrays(np.float64, (3, 4), elements=st.floats(-50, 50)),
+    axes=st.sampled_from([[0], [1], [0, 1], [-1]]),
+    keepdims=st.booleans(),
+)
+def test_moments_and_batch_normalization_follow_numpy(x, axes, keepdims):
+    mean, variance = ek.nn.moments(ek.constant(x), axes=axes, keepdims=keepdims)
+    np.testing.assert_allclose(mean.numpy(), x.mean(tuple(axes), keepdims=keepdims), atol=1e-9)
+    np.testing.assert_allclose(
+        variance.numpy(), x.var(tuple(axes), keepdims=keepdims), rtol=1e-9, atol=1e-9
+    )
+    m, v = ek.nn.moments(ek.constant(x), axes=[0])
+    normalized = ek.nn.batch_normalization(ek.constant(x), m, v, 0.5, 2.0, 1e-3)
+    expected = (x - x.mean(0)) / np.sqrt(x.var(0) + 1e-3) * 2.0 + 0.5
+    np.testing.assert_allclose(normalized.numpy(), expected, rtol=1e-7, atol=1e-9)
+
+
+def test_moments_gradient_matches_the_variance_formula():
+    x = ek.Variable([[1.0, 2.0], [3.0, 6.0]])
+    with ek.GradientTape() as tape:
+        _, variance = ek.nn.moments(x, axes=[0])
+        total = ek.reduce_sum(variance)
+    assert tape.gradient(total, x).numpy().tolist() == [[-1.0, -2.0], [1.0, 2.0]]
+
+
+def test_dropout_keeps_and_scales_as_tf():
+    x = ek.ones([2000])
+    out = ek.nn.dropout(x, rate=0.25, seed=3)
+    values = set(out.numpy().tolist())
+    assert (
+        values <= {0.0, float(np.float32(1) / np.float32(0.75))}
+        and 0.2 < float(ek.reduce_mean(ek.cast(out == 0, ek.float32))) < 0.3
+    )
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        y = ek.reduce_sum(ek.nn.dropout(x, rate=0.5, seed=1))
+    grad = tape.gradient(y, x).numpy()
+    assert set(grad.tolist()) <= {0.0, 2.0}
+    shared = ek.nn.dropout(ek.ones([4, 3]), rate=0.5, noise_shape=[4, 1], seed=2).numpy()
+    assert all(len(set(row)) == 1 for row in shared.tolist())  # one draw per row
+    with pytest.raises(InvalidArgumentError, match=r"rate must be in the range \[0, 1\)"):
+        ek.nn.dropout(x, rate=1.0)
+    with pytest.raises(InvalidArgumentError, match="dropout: x must be a float tensor"):
+        ek.nn.dropout(ek.constant([1, 2]), rate=0.5)
+
+
+def test_selu_is_scaled_elu():
+    x = np.linspace(-3, 3, 13)
+    alpha, scale = 1.6732632423543772, 1.0507009873554805
+    expected = scale * np.where(x > 0, x, alpha * (np.exp(x) - 1))
+    np.testing.assert_allclose(ek.nn.selu(ek.constant(x)).numpy(), expected, rtol=1e-12)
+
+
+def test_to_categorical_and_backend_constants():
+    assert ek.keras.utils.to_categorical([[1], [0], [2]], 4).tolist() == [
+        [0.0, 1.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+    ]
+    assert ek.keras.utils.to_categorical([1.0, 0.0], dtype="int32").dtype == np.int32
+    with pytest.raises(InvalidArgumentError, match="num_classes=2 but y holds the id 3"):
+        ek.keras.utils.to_categorical([3], 2)
+    with pytest.raises(InvalidArgumentError, match="must hold whole class ids"):
+        ek.keras.utils.to_categorical([1.5])
+    backend = ek.keras.backend
+    assert (backend.epsilon(), backend.floatx(), backend.image_data_format()) == (
+        1e-7,
+        "float32",
+        "channels_last",
+    )

@@ -53,6 +53,30 @@ with np.errstate(divide="ignore", invalid="ignore"):
             P23, axis=1, numpy=lambda x, axis: x / np.sqrt((x**2).sum(axis, keepdims=True))
         ),
         "ek.nn.relu6": call(F23 * 3, numpy=lambda x: np.clip(x, 0, 6)),
+        "ek.nn.selu": call(
+            F23,
+            numpy=lambda x: (
+                1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * (np.exp(x) - 1))
+            ),
+        ),
+        "ek.nn.moments": call(
+            P23, [0], check=lambda r: np.allclose(r[1].numpy(), P23.numpy().var(0))
+        ),
+        "ek.nn.batch_normalization": call(
+            P23,
+            ek.constant([2.5, 3.5, 4.5]),
+            ek.constant([2.25, 2.25, 2.25]),
+            None,
+            None,
+            0.0,
+            numpy=lambda x, m, v, o, s, e: (x - m) / np.sqrt(v),
+        ),
+        "ek.nn.dropout": call(
+            P23,
+            0.5,
+            seed=1,
+            check=lambda r: set(np.unique(r.numpy() / (2 * P23.numpy()))) <= {0.0, 1.0},
+        ),
         "ek.nn.softsign": call(F23, numpy=lambda x: x / (1 + np.abs(x))),
         "ek.nn.swish": call(F23, numpy=lambda x: x * _sigmoid(x)),
     }
