@@ -17,6 +17,10 @@ with the same program in PyTorch:
   digits training set (1437 images);
 - the bytes a tape keeps per recorded op of the chain.
 
+The MLP step also runs as numpy written by hand (the forward, the gradients derived on
+paper, the updates in place): what numpy's own kernels cost for the same step, a floor for
+any engine that computes on numpy.
+
 The contenders take turns in every round and each figure is the median of its rounds, so a
 busy neighbour slows both columns alike; the ratio eagerkit / PyTorch is printed beside
 the issue's target. Both run single-threaded (PyTorch's intra-op pool, numpy's BLAS).
@@ -149,6 +153,29 @@ def mlp_step_torch(parameters):
     return step
 
 
+def mlp_step_numpy(parameters):
+    """The same step in plain numpy, gradients derived by hand: no tape, no engine."""
+    w1, b1, w2, b2 = parameters
+
+    def step(x, labels):
+        before_relu = x @ w1 + b1
+        hidden = np.maximum(before_relu, 0)
+        logits = hidden @ w2 + b2
+        top = logits.max(axis=1, keepdims=True)
+        log_sum = np.log(np.exp(logits - top).sum(axis=1, keepdims=True)) + top
+        log_probs = logits - log_sum
+        loss = -np.mean(np.sum(labels * log_probs, axis=1))
+        # d loss / d logits = (softmax - labels) / n, as each row of labels sums to 1
+        d_logits = (np.exp(log_probs) - labels) / len(x)
+        d_hidden = (d_logits @ w2.T) * (before_relu > 0)
+        gradients = (x.T @ d_hidden, d_hidden.sum(axis=0), hidden.T @ d_logits, d_logits.sum(0))
+        for parameter, gradient in zip(parameters, gradients, strict=True):
+            parameter -= LEARNING_RATE * gradient
+        return loss
+
+    return step
+
+
 def digits_batch(dtype, count):
     (images, labels), _ = ek.datasets.load_digits()
     images = images.reshape(len(images), 64)[:count].astype(dtype)
@@ -158,13 +185,21 @@ def digits_batch(dtype, count):
 
 # --- the harness -------------------------------------------------------------------------------
 def paired_microseconds(cases, rounds, repeat):
-    """Median time per call of eagerkit and PyTorch, in microseconds, and the median of the
-    rounds' ratios: the two take turns in every round, so each ratio compares like with like."""
+    """Median time per call of each case and of PyTorch, in microseconds, and the median of
+    the rounds' ratios case / PyTorch: ``{name: (us, torch_us, ratio)}`` for every case but
+    PyTorch. The cases take turns in every round, so each ratio compares like with like."""
     times = {
         name: np.array(t) * 1e6 for name, t in alternated_seconds(cases, rounds, repeat).items()
     }
-    ratios = times["ek"] / times["torch"]
-    return float(np.median(times["ek"])), float(np.median(times["torch"])), float(np.median(ratios))
+    torch_times = times.pop("torch")
+    return {
+        name: (
+            float(np.median(t)),
+            float(np.median(torch_times)),
+            float(np.median(t / torch_times)),
+        )
+        for name, t in times.items()
+    }
 
 
 def row(name, ek_us, torch_us, ratio, per=1):
@@ -178,7 +213,7 @@ def row(name, ek_us, torch_us, ratio, per=1):
 
 def header(title, unit):
     print(f"\n{title}")
-    print(f"  {'':34s} {'eagerkit':>9s} {'PyTorch':>9s} {'ratio':>7s}  target ({unit})")
+    print(f"  {'':34s} {'this row':>9s} {'PyTorch':>9s} {'ratio':>7s}  target ({unit})")
 
 
 def bench_chain(dtype):
@@ -194,7 +229,7 @@ def bench_chain(dtype):
     }
     for name, (ek_fn, torch_fn) in pairs.items():
         cases = {"ek": (ek_fn, (x,)), "torch": (torch_fn, (tx,))}
-        row(name, *paired_microseconds(cases, 15, 20), per=CHAIN)
+        row(name, *paired_microseconds(cases, 15, 20)["ek"], per=CHAIN)
 
 
 def bench_variables(dtype):
@@ -212,7 +247,7 @@ def bench_variables(dtype):
     }
     for name, (ek_fn, torch_fn) in pairs.items():
         cases = {"ek": (ek_fn, variables), "torch": (torch_fn, parameters)}
-        row(name, *paired_microseconds(cases, 21, 200))
+        row(name, *paired_microseconds(cases, 21, 200)["ek"])
 
 
 def bench_mlp(dtype):
@@ -222,15 +257,20 @@ def bench_mlp(dtype):
         initial = mlp_variables(dtype)
         ek_step = mlp_step_eagerkit([ek.Variable(v) for v in initial])
         torch_step = mlp_step_torch([torch.tensor(v, requires_grad=True) for v in initial])
+        numpy_step = mlp_step_numpy([v.copy() for v in initial])
         ek_args = (ek.constant(images), ek.constant(one_hot))
         torch_args = (torch.tensor(images), torch.tensor(one_hot))
         for _ in range(3):  # the same steps from the same weights: the same losses
-            np.testing.assert_allclose(
-                ek_step(*ek_args).numpy(), torch_step(*torch_args).item(), rtol=1e-4
-            )
+            want = torch_step(*torch_args).item()
+            np.testing.assert_allclose(ek_step(*ek_args).numpy(), want, rtol=1e-4)
+            np.testing.assert_allclose(numpy_step(images, one_hot), want, rtol=1e-4)
         repeat = 20 if count else 3
+        # Two pairings, each against PyTorch: a third contender in the same rounds would
+        # change what the other two find in the caches.
         cases = {"ek": (ek_step, ek_args), "torch": (torch_step, torch_args)}
-        row(name, *paired_microseconds(cases, 15, repeat))
+        row(name, *paired_microseconds(cases, 15, repeat)["ek"])
+        cases = {"numpy": (numpy_step, (images, one_hot)), "torch": (torch_step, torch_args)}
+        row("  numpy by hand, same step", *paired_microseconds(cases, 15, repeat)["numpy"])
 
 
 def bench_tape(dtype):

@@ -67,12 +67,7 @@ MISSING = {
         "UpSampling2D": "ek.image.resize in a Layer subclass",
         "ZeroPadding2D": "ek.pad in a Layer subclass",
         "TextVectorization": "ek.strings to split, and a Python dict of ids",
-        "Normalization": "standardize the data with numpy before training",
-        "Rescaling": "divide the data (x / 255.0), or the ek.keras.Input tensor",
         "RandomFlip": "ek.image.flip_left_right in a Dataset.map",
-        "ReLU": "Activation('relu') or activation='relu'",
-        "LeakyReLU": "Activation(ek.nn.leaky_relu) or activation=ek.nn.leaky_relu",
-        "Softmax": "Activation('softmax') or activation='softmax'",
         "experimental": "",
     },
 }

@@ -15,7 +15,7 @@ from drawing_checks import (
     text_problems,
 )
 from eagerkit.widgets import TapeView
-from eagerkit.widgets.common.drawing import make_drawing
+from eagerkit.widgets.common.drawing import make_drawing, place_labels
 from eagerkit.widgets.common.layout import layered_layout
 from eagerkit.widgets.tape_view.drawing import FIT_H, FIT_W
 from hypothesis import HealthCheck, given, settings
@@ -211,6 +211,25 @@ def test_a_crowded_gap_places_the_labels_that_fit_and_no_label_far_away():
     for label in drawing["labels"]:  # in the gap, beside the edges (within 120 px)
         assert 32 <= label["y"] and label["y"] + label["h"] <= 64
         assert label["x"] + label["w"] <= 72 + 120 + 12
+
+
+def test_a_label_with_no_room_in_the_gap_sits_beside_its_edge_s_straight_run():
+    # A short source box beside a tall one: its edge runs straight down to the row's
+    # bottom, then crosses the gap. The gap is taken (boxes fill it on both sides of the
+    # edge): the label goes beside the straight run, next to its own edge, not nowhere.
+    path = [["M", 50, 40], ["L", 50, 100], ["C", 50, 116, 50, 116, 50, 132]]
+    source, target = (20, 20, 60, 20), (20, 132, 60, 20)
+    boxes = [source, target, (0, 100, 44, 32), (56, 100, 244, 32)]
+    drawing = {
+        "width": 300,
+        "height": 160,
+        "boxes": [dict(zip("xywh", box, strict=True), id=f"b{i}") for i, box in enumerate(boxes)],
+        "edges": [{"id": "e", "from": "b0", "to": "b1", "path": path}],
+    }
+    (label,) = place_labels(drawing, {"e": "0.5"})["labels"]
+    assert 40 <= label["y"] and label["y"] + label["h"] <= 100  # beside the run
+    assert label["x"] == 54 or label["x"] + label["w"] == 46  # 4 px from the edge
+    assert drawing_problems(drawing) == []
 
 
 # --- generated programs: loops (nested too) of ops on a weight, run under a tape ----------

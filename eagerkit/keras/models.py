@@ -10,7 +10,6 @@ import numbers
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.keras import model_config
 from eagerkit.keras.keras_tensor import KerasTensor
-from eagerkit.keras.layers import added
 from eagerkit.keras.layers.base import Layer, sublayers
 from eagerkit.keras.model_saving import (
     ModelSaving,
@@ -202,10 +201,6 @@ class Model(Training, ModelSaving, Network):
 
             return super().__new__(Functional, *args, **kwargs)  # then Functional.__init__ runs
         return super().__new__(cls, *args, **kwargs)
-
-    def __call__(self, *args, **kwargs):
-        added.clear(self)  # a new forward pass: the losses layers add start afresh
-        return super().__call__(*args, **kwargs)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):

@@ -24,6 +24,10 @@ def _functional_model():
 LAYERS = {  # layer class: its construction, with the input its methods take as SAMPLE
     "ek.keras.layers.Dense": call(3, sample=[F23]),
     "ek.keras.layers.Activation": call("relu", sample=[F23]),
+    "ek.keras.layers.ReLU": call(6.0, 0.1, 0.5, sample=[F23]),
+    "ek.keras.layers.LeakyReLU": call(alpha=0.2, sample=[F23]),
+    "ek.keras.layers.Softmax": call(axis=[0, 1], sample=[F23]),
+    "ek.keras.layers.ELU": call(0.5, sample=[F23]),
     "ek.keras.layers.Dropout": call(0.5, sample=[F23]),
     "ek.keras.layers.Flatten": call(sample=[IMAGE]),
     "ek.keras.layers.Reshape": call([3, 1], sample=[F23]),
@@ -34,6 +38,8 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.keras.layers.GlobalAveragePooling2D": call(sample=[IMAGE]),
     "ek.keras.layers.GlobalMaxPool2D": call(sample=[IMAGE]),
     "ek.keras.layers.BatchNormalization": call(sample=[F23]),
+    "ek.keras.layers.Normalization": call(sample=[F23]),
+    "ek.keras.layers.Rescaling": call(1 / 255, offset=-1.0, sample=[F23]),
     "ek.keras.layers.InputLayer": call(input_shape=[3], sample=[F23]),
     "ek.keras.layers.LSTM": call(4, sample=[SEQUENCE]),
     "ek.keras.layers.GRU": call(4, sample=[SEQUENCE]),
@@ -83,6 +89,7 @@ def _methods(layer_name, declared):
         "__repr__": call(check=lambda r: r.startswith("<")),
         "__setattr__": call("note", 1.5, fixed=(0,)),
         "add_weight": call("w", [2, 2]),
+        "adapt": call(sample[0], on=built, strict=True),  # Normalization's
         "add_variable": call("w", [2, 2]),
         "count_params": call(on=built, check=lambda r: isinstance(r, int)),
         "with_name_scope": call(lambda self: self.name),

@@ -208,19 +208,32 @@ def _place_labels(edges, texts, boxes, width, height):
 
 
 def _free_spot(path, w, taken, width, height):
-    """Beside the edge in one of the gaps it crosses; then sliding sideways, a little
-    further each time, along the gap."""
+    """Beside the edge in one of the gaps it crosses, or beside one of its straight runs
+    (down from a short box, or down a row it passes); then sliding sideways, a little
+    further each time."""
     curves = _middle_first(_curves(path))[:4]
+    points = [_curve_point(segment, t) for t in (0.5, 0.3, 0.7) for segment in curves]
+    points += _run_middles(path)
     for slide in (0, 12, 28, 48, 72, 100):
-        for t in (0.5, 0.3, 0.7):
-            for segment in curves:
-                px, py = _curve_point(segment, t)
-                top = py - LABEL_H / 2
-                for left in (px + 4 + slide, px - 4 - w - slide):
-                    box = (left, top, w, LABEL_H)
-                    if _inside(box, width, height) and not taken.hits(_padded(box)):
-                        return left, top
+        for px, py in points:
+            top = py - LABEL_H / 2
+            for left in (px + 4 + slide, px - 4 - w - slide):
+                box = (left, top, w, LABEL_H)
+                if _inside(box, width, height) and not taken.hits(_padded(box)):
+                    return left, top
     return None
+
+
+def _run_middles(path):
+    """The middle of each straight vertical run of the path long enough to hold a label
+    beside it: a crowded gap leaves those as the places still near the edge."""
+    middles, here = [], path[0][1:]
+    for command in path[1:]:
+        end = command[-2:]
+        if command[0] == "L" and end[1] - here[1] >= LABEL_H:
+            middles.append((here[0], (here[1] + end[1]) / 2))
+        here = end
+    return middles
 
 
 def _padded(box, pad=3):

@@ -15,6 +15,7 @@ TensorShape([1, 1, 10])
 import sys
 
 from eagerkit.keras.layers.activation import Activation
+from eagerkit.keras.layers.activation_layers import ELU, LeakyReLU, ReLU, Softmax
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.convolutional import (
     AveragePooling2D,
@@ -24,6 +25,7 @@ from eagerkit.keras.layers.convolutional import (
     MaxPooling2D,
 )
 from eagerkit.keras.layers.core import Dense, Dropout, Embedding, Flatten, Reshape, flatten
+from eagerkit.keras.layers.feature_normalization import Normalization
 from eagerkit.keras.layers.global_pooling import (
     GlobalAveragePooling2D,
     GlobalAvgPool2D,
@@ -51,6 +53,7 @@ from eagerkit.keras.layers.merge import (
 )
 from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.recurrent import GRU, LSTM
+from eagerkit.keras.layers.rescaling import Rescaling
 from eagerkit.missing_names import attribute_error as _attribute_error
 
 
@@ -89,6 +92,10 @@ def deserialize(config, custom_objects=None):
 
 __all__ = [
     "Activation",
+    "ELU",
+    "LeakyReLU",
+    "ReLU",
+    "Softmax",
     "Add",
     "Average",
     "Concatenate",
@@ -124,6 +131,8 @@ __all__ = [
     "Layer",
     "MaxPool2D",
     "MaxPooling2D",
+    "Normalization",
+    "Rescaling",
     "Reshape",
     "deserialize",
     "flatten",

@@ -2,9 +2,10 @@
 
 Some losses need no targets (an activity penalty on a hidden layer); Keras lets a layer's
 ``call`` add them, and ``fit`` adds them to the compiled loss. A layer keeps what it added
-during the last call of the model around it: calling a model starts the list afresh for
-every layer inside (``Model.__call__`` calls ``clear``), so ``model.losses`` holds the
-losses of the latest forward pass, as in Keras.
+during the latest forward pass: an outermost call (a model's, or a layer's called on its
+own) starts the lists afresh for every layer inside (``Layer.__call__`` calls ``clear``;
+calls inside it add to them), so ``layer.losses`` and ``model.losses`` hold the losses of
+the latest forward pass, as in TF. A failed pass puts back what the last one added.
 
 Regularizers add to the same list (ek.keras.regularizers): a weight's penalty is computed
 afresh from its current value each time ``losses`` is read (``add_weight(regularizer=...)``),
@@ -167,13 +168,34 @@ def taken_back(layer):
 
 
 def clear(layer):
-    """Forget what ``layer`` and the layers inside it added (a new forward pass starts)."""
+    """Forget what ``layer`` and the layers inside it added (a new forward pass starts);
+    returns what each held, for ``put_back`` should the pass fail."""
+    if not _ANY_ADDED[0]:
+        return []
+    forgotten = []
+    for inner in _layers_within(layer):
+        state = vars(inner)
+        forgotten.append(
+            (inner, state.pop("_added_losses", None), state.pop("_added_metrics", None))
+        )
+    return forgotten
+
+
+def put_back(layer, forgotten):
+    """Undo a failed forward pass: each layer holds again what ``clear`` took from it, and
+    nothing the failed pass added."""
     if not _ANY_ADDED[0]:
         return
+    held = {id(inner): (losses, metrics) for inner, losses, metrics in forgotten}
     for inner in _layers_within(layer):
         state = vars(inner)
         state.pop("_added_losses", None)
         state.pop("_added_metrics", None)
+        losses, metrics = held.get(id(inner), (None, None))
+        if losses is not None:
+            state["_added_losses"] = losses
+        if metrics is not None:
+            state["_added_metrics"] = metrics
 
 
 def _layers_within(layer):

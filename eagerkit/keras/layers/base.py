@@ -16,6 +16,8 @@ from eagerkit.keras.layers.added import (
     AddedLossesAndMetrics,
     add_activity_penalty,
     add_weight_penalty,
+    clear,
+    put_back,
 )
 from eagerkit.keras.layers.config import LayerConfig
 from eagerkit.keras.layers.sizes import whole_number
@@ -27,6 +29,9 @@ from eagerkit.train.tracking import restore_deferred, taking_back_restores
 from eagerkit.variables import Variable
 
 _name_counts = {}
+# How many layer calls are running now: 0 means the next call is an outermost one, which
+# starts a new forward pass (TF clears the losses layers added at each outermost call).
+_calls_running = [0]
 # f(layer, inputs, outputs) after each call of a layer; usually none. The tape view listens
 # while a tape it shows records: it names what a layer made that no tape recorded (Flatten's
 # reshape of images nothing watches) after the layer, not t0.
@@ -115,12 +120,22 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
         inputs = self._convert(inputs)
         if "training" in kwargs and not _takes_training(type(self)):
             del kwargs["training"]  # Sequential passes it to every layer; most ignore it
-        if self.built:
-            outputs = self.call(inputs, *args, **kwargs)
-        else:
-            outputs = self._first_call(inputs, args, kwargs)
-        if self.activity_regularizer is not None:
-            add_activity_penalty(self, outputs)
+        # An outermost call starts a new forward pass: what the layers added is forgotten.
+        forgotten = None if _calls_running[0] else clear(self)
+        _calls_running[0] += 1
+        try:
+            if self.built:
+                outputs = self.call(inputs, *args, **kwargs)
+            else:
+                outputs = self._first_call(inputs, args, kwargs)
+            if self.activity_regularizer is not None:
+                add_activity_penalty(self, outputs)
+        except BaseException:
+            if forgotten is not None:
+                put_back(self, forgotten)  # a failed pass leaves the last one's losses
+            raise
+        finally:
+            _calls_running[0] -= 1
         if isinstance(outputs, Tensor):  # from the array's shape: a TensorShape costs more
             shape = (None, *outputs._data.shape[1:])
             if shape != self.last_output_shape:  # usually as last time: no attribute write
