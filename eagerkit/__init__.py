@@ -117,6 +117,15 @@ from eagerkit.ops.compare import (
     where,
 )
 from eagerkit.ops.complex import complex
+from eagerkit.ops.compositions import (
+    ensure_shape,
+    identity_n,
+    is_tensor,
+    meshgrid,
+    reverse,
+    sequence_mask,
+    slice,
+)
 from eagerkit.ops.copy import copy_to_device, identity
 from eagerkit.ops.creation import (
     constant,

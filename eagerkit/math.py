@@ -38,6 +38,7 @@ from eagerkit.ops.compare import (
     not_equal,
 )
 from eagerkit.ops.complex import angle, conj, imag, real
+from eagerkit.ops.compositions import count_nonzero
 from eagerkit.ops.exp_log import cosh, erf, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.math import (
     abs,
@@ -138,6 +139,7 @@ def add_n(inputs, name=None):
 
 __all__ = [
     "add_n",
+    "count_nonzero",
     "softmax",
     "log_softmax",
     "reduce_euclidean_norm",

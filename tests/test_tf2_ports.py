@@ -277,3 +277,58 @@ def test_to_categorical_and_backend_constants():
         "float32",
         "channels_last",
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    x=hnp.arrays(np.int32, hnp.array_shapes(min_dims=1, max_dims=3, max_side=4)),
+    data=st.data(),
+)
+def test_reverse_and_slice_follow_numpy(x, data):
+    axes = data.draw(st.lists(st.integers(-x.ndim, x.ndim - 1), unique_by=lambda a: a % x.ndim))
+    expected = np.flip(x, axis=tuple(axes)) if axes else x
+    np.testing.assert_array_equal(ek.reverse(x, axes).numpy(), expected)
+    begin = [data.draw(st.integers(0, n)) for n in x.shape]
+    size = [data.draw(st.sampled_from([-1, n - b])) for n, b in zip(x.shape, begin, strict=True)]
+    key = tuple(slice(b, None if s == -1 else b + s) for b, s in zip(begin, size, strict=True))
+    np.testing.assert_array_equal(ek.slice(x, begin, size).numpy(), x[key])
+
+
+def test_reverse_and_slice_pass_gradients_and_check_arguments():
+    v = ek.Variable([1.0, 2.0, 3.0])
+    with ek.GradientTape() as tape:
+        y = ek.reduce_sum(ek.reverse(v, [0]) * ek.constant([1.0, 0.0, 0.0]))
+        y += ek.reduce_sum(ek.slice(v, [1], [2]) * 10.0)
+    assert tape.gradient(y, v).numpy().tolist() == [0.0, 10.0, 11.0]
+    with pytest.raises(InvalidArgumentError, match="names an axis twice"):
+        ek.reverse(v, [0, -1])
+    with pytest.raises(InvalidArgumentError, match="leave the tensor"):
+        ek.slice(v, [2], [2])
+
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid_follows_numpy(indexing):
+    vectors = [np.arange(2), np.arange(3) * 10, np.arange(4) * 100]
+    for count in (1, 2, 3):
+        ours = ek.meshgrid(*vectors[:count], indexing=indexing)
+        for got, want in zip(ours, np.meshgrid(*vectors[:count], indexing=indexing), strict=True):
+            np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_sequence_mask_count_nonzero_ensure_shape_is_tensor():
+    mask = ek.sequence_mask([1, 3, 2])
+    assert mask.dtype == ek.bool and mask.numpy().tolist() == [
+        [True, False, False],
+        [True, True, True],
+        [True, True, False],
+    ]
+    masks = ek.function(lambda lengths: ek.sequence_mask(lengths))  # maxlen read at each call
+    assert masks(ek.constant([1, 2])).shape == (2, 2)
+    assert masks(ek.constant([3, 1])).shape == (2, 3)
+    assert ek.math.count_nonzero([[0, 1, 2], [0, 0, 3]], axis=1).numpy().tolist() == [2, 1]
+    assert ek.math.count_nonzero(ek.constant(["", "a"])).dtype == ek.int64
+    assert ek.ensure_shape(ek.zeros([4, 3]), [None, 3]).shape == (4, 3)
+    with pytest.raises(InvalidArgumentError, match=r"not compatible with expected shape \[2\]"):
+        ek.ensure_shape(ek.zeros([3]), [2])
+    assert [t.numpy().tolist() for t in ek.identity_n([ek.constant(1), [2]])] == [1, [2]]
+    assert ek.is_tensor(ek.ragged.constant([[1], []])) and not ek.is_tensor(np.zeros(2))
