@@ -207,6 +207,7 @@ from eagerkit.ops.shape import (
 )
 from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
+from eagerkit.ordering import control_dependencies, group, no_op
 from eagerkit.py_function import py_function
 from eagerkit.ragged import RaggedTensor
 from eagerkit.random import categorical as multinomial  # TF1's name

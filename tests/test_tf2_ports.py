@@ -332,3 +332,19 @@ def test_sequence_mask_count_nonzero_ensure_shape_is_tensor():
         ek.ensure_shape(ek.zeros([3]), [2])
     assert [t.numpy().tolist() for t in ek.identity_n([ek.constant(1), [2]])] == [1, [2]]
     assert ek.is_tensor(ek.ragged.constant([[1], []])) and not ek.is_tensor(np.zeros(2))
+
+
+def test_ordering_helpers_let_ported_code_run():
+    """TF 2's eager control_dependencies, no_op and group do nothing; code using them runs."""
+    v = ek.Variable(1.0)
+
+    @ek.function
+    def step():
+        update = v.assign_add(1.0)
+        with ek.control_dependencies([update]):
+            out = v * 2.0
+        return ek.group(update, ek.no_op()) or out
+
+    assert float(step()) == 4.0 and float(step()) == 6.0
+    with ek.control_dependencies(None):
+        assert ek.no_op() is None

@@ -121,6 +121,9 @@ CALLS.update(
         "ek.ensure_shape": call(F23, [None, 3], numpy=lambda x, s: x),
         "ek.identity_n": call([F3, P3], check=lambda r: len(r) == 2),
         "ek.is_tensor": call(F3, check=lambda r: r is True, strict=True),  # an array: False
+        "ek.no_op": call(check=lambda r: r is None),
+        "ek.group": call(F3, P3, check=lambda r: r is None),
+        "ek.control_dependencies": call([F3]),
         "ek.gather": call(F23, I3, axis=1, numpy=lambda x, i, axis: np.take(x, i, axis)),
         "ek.boolean_mask": call(F3, B3, numpy=lambda x, m: x[m]),
         "ek.where": call(ek.greater(F23, 0.0), F23, P23, numpy=np.where),
