@@ -187,3 +187,19 @@ def test_from_generator_args_and_output_signature():
         Dataset.from_generator(count, output_signature=ek.int32)
     with pytest.raises(InvalidArgumentError, match="give the elements' types"):
         Dataset.from_generator(count)
+
+
+def test_get_single_element_take_while_and_apply():
+    assert Dataset.from_tensors([1, 2]).get_single_element().numpy().tolist() == [1, 2]
+    for wrong in (Dataset.range(0), Dataset.range(2)):
+        with pytest.raises(InvalidArgumentError, match="must have exactly one element"):
+            wrong.get_single_element()
+    assert values(Dataset.range(10).take_while(lambda x: x < 3)) == [0, 1, 2]
+    assert values(Dataset.range(3).repeat().take_while(lambda x: x < 2)) == [0, 1]
+
+    def evens(ds):
+        return ds.filter(lambda x: x % 2 == 0)
+
+    assert values(Dataset.range(7).apply(evens)) == [0, 2, 4, 6]
+    with pytest.raises(InvalidArgumentError, match="transformation_func must return an ek.data"):
+        Dataset.range(3).apply(lambda ds: 3)

@@ -1,5 +1,6 @@
 """Dataset methods that read a dataset or keep what was read: ``cache``,
-``as_numpy_iterator``, ``reduce`` and ``len()``.
+``as_numpy_iterator``, ``reduce``, ``get_single_element``, ``take_while``, ``apply`` and
+``len()``.
 
 They are a mixin of ``Dataset`` (it inherits them), kept apart so that each file holds one
 kind of step.
@@ -16,9 +17,10 @@ Examples
 
 from eagerkit.arguments import describe
 from eagerkit.data import cardinality as counts
-from eagerkit.data import checks, structure
+from eagerkit.data import checks, steps, structure
 from eagerkit.data.iterator import Iterator
-from eagerkit.errors import type_error
+from eagerkit.data.steps import Failed
+from eagerkit.errors import InvalidArgumentError, type_error
 
 
 class Reading:
@@ -88,6 +90,66 @@ class Reading:
             checks.same_state(state, new_state, "Dataset.reduce")
             state = new_state
         return state
+
+    def get_single_element(self):
+        """The one element of a dataset that has exactly one (an error otherwise, as TF).
+
+        >>> import eagerkit as ek
+        >>> ek.data.Dataset.from_tensors([1, 2]).get_single_element()
+        <ek.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+        """
+        elements = Iterator(self)
+        first = next(elements, None)
+        if first is None or next(elements, None) is not None:
+            raise InvalidArgumentError(
+                "Dataset.get_single_element: the dataset must have exactly one element, it "
+                f"has {'none' if first is None else 'more than one'}; use take(1) for the "
+                "first one",
+                op="Dataset.get_single_element",
+            )
+        return first
+
+    def take_while(self, predicate):
+        """The elements up to (not including) the first for which ``predicate`` is False.
+
+        >>> import eagerkit as ek
+        >>> [int(x) for x in ek.data.Dataset.range(10).take_while(lambda x: x < 3)]
+        [0, 1, 2]
+        """
+        checks.check_callable(predicate, "take_while", "predicate")
+
+        def make_iterator():
+            for element in self._make_iterator():
+                if type(element) is not Failed:
+                    try:
+                        keep = checks.kept(steps.call(predicate, element))
+                    except Exception as error:  # the element's error, raised when it comes out
+                        element, keep = Failed(error), True
+                    if not keep:
+                        return
+                yield element
+
+        name = getattr(predicate, "__name__", "function")
+        return self._then(make_iterator, f"take_while({name})", counts.UNKNOWN_CARDINALITY)
+
+    def apply(self, transformation_func):
+        """``transformation_func(self)``: a whole pipeline step written as a function.
+
+        >>> import eagerkit as ek
+        >>> def evens(ds):
+        ...     return ds.filter(lambda x: x % 2 == 0)
+        >>> [int(x) for x in ek.data.Dataset.range(5).apply(evens)]
+        [0, 2, 4]
+        """
+        checks.check_callable(transformation_func, "apply", "transformation_func")
+        result = transformation_func(self)
+        if not isinstance(result, Reading):
+            raise InvalidArgumentError(
+                "Dataset.apply: transformation_func must return an ek.data.Dataset, got "
+                f"{describe(result)}; e.g. dataset.apply(lambda ds: ds.batch(2))",
+                op="Dataset.apply",
+            )
+        return result
 
     def __len__(self):
         """The number of elements, when known without reading (``cardinality()``).

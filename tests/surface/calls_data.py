@@ -99,6 +99,9 @@ DATASET_METHODS = {
     "cache": call(check=lambda r: [int(x) for x in r] == [1, 2, 3, 4, 5, 6]),
     "as_numpy_iterator": call(check=lambda r: list(r) == [1, 2, 3, 4, 5, 6]),
     "reduce": call(0, lambda count, _: count + 1, check=lambda r: int(r) in (6, 2)),  # a file: 2
+    "get_single_element": call(on=lambda: _dataset().take(1), check=lambda r: int(r) == 1),
+    "take_while": call(lambda x: x < 3, check=lambda r: [int(x) for x in r] == [1, 2]),
+    "apply": call(lambda ds: ds.skip(4), check=lambda r: [int(x) for x in r] == [5, 6]),
     "__len__": call(check=lambda r: r == 6),
     "__bool__": call(check=lambda r: r is True),
 }
@@ -150,6 +153,8 @@ _TEXT = CLASSES["ek.data.TextLineDataset"].target
 _TEXT_METHODS = {  # where lines differ from numbers: a file's length is unknown (as in TF)
     "__len__": call(raises=TypeError),
     "unbatch": call(on=lambda: ek.data.TextLineDataset(_text_file()).batch(2)),
+    "get_single_element": call(on=lambda: ek.data.TextLineDataset(_text_file()).take(1)),
+    "take_while": call(lambda line: ek.strings.length(line) > 0),
 }
 for _entry in walk.methods("ek.data.TextLineDataset", _TEXT).values():
     _declared = _TEXT_METHODS.get(_entry.attribute, DATASET_METHODS[_entry.attribute])
