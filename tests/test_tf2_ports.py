@@ -348,3 +348,22 @@ def test_ordering_helpers_let_ported_code_run():
     assert float(step()) == 4.0 and float(step()) == 6.0
     with ek.control_dependencies(None):
         assert ek.no_op() is None
+
+
+def test_loops_over_datasets_and_iterators_inside_function():
+    """A for loop over a dataset made inside the trace is read while tracing (constants, as
+    before); one over an iterator passed in takes its elements at the call."""
+
+    @ek.function
+    def total(elements):
+        s = ek.constant(0, ek.int64)
+        for x in elements:
+            s += x
+        return s
+
+    numbers = ek.data.Dataset.range(5)
+    assert int(total(numbers)) == 10 and int(total(numbers)) == 10
+    iterator = iter(ek.data.Dataset.range(4))
+    assert int(total(iterator)) == 6
+    with pytest.raises(ek.errors.OutOfRangeError, match="End of sequence"):
+        total(iterator)  # the same iterator, now at its end

@@ -3,11 +3,15 @@
 ``for x in dataset`` makes one behind the scenes; ``ek.Iterator(dataset)`` is the TF 1.5
 spelling from the CS20 lecture-4 code (``for x_i, y_i in tfe.Iterator(dataset)``).
 
-Inside ``ek.function``, ``next(iterator)`` is a graph node that takes the next element at
-every call, as TF's ``IteratorGetNext`` (the tf.function guide's ``good_consume_next``): the
-trace looks at the next element for its shapes and dtypes and puts it back, so the first
-call still gets it.
+Inside ``ek.function``, ``next(iterator)`` on an iterator made outside it is a graph node
+that takes the next element at every call, as TF's ``IteratorGetNext`` (the tf.function
+guide's ``good_consume_next``): the trace looks ahead at the elements it needs for their
+shapes and dtypes and keeps them for the calls, so the first call still gets them. An
+iterator made inside the trace (``for x in dataset`` in the function) is read while tracing,
+as before: its elements are the trace's constants.
 """
+
+import weakref
 
 from eagerkit import recording
 from eagerkit.data import structure
@@ -43,18 +47,19 @@ class Iterator:
                 "with ek.data.Dataset.from_tensor_slices(...)"
             )
         self._elements = dataset._make_iterator()
-        self._put_back = []  # an element a trace looked at, to be taken first (graph replay)
+        self._looked_ahead = []  # elements traces looked at, to be taken first (graph replays)
+        self._made_in_trace = bool(recording.graph_tracers)  # then read while tracing
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        if recording.graph_tracers:  # inside ek.function: a node that takes one at each call
+        if recording.graph_tracers and not self._made_in_trace:  # a node, run at each call
             return _traced_next(self)
         return self._take()
 
     def _take(self):
-        element = self._put_back.pop() if self._put_back else next(self._elements)
+        element = self._looked_ahead.pop(0) if self._looked_ahead else next(self._elements)
         if type(element) is Failed:  # an element's error; the next call goes on after it
             raise element.error
         return element
@@ -104,10 +109,23 @@ def _next_call(iterator):
 ITERATOR_NEXT = GraphOp("iterator_next", _next_forward, _next_call, stateful=True, effects=True)
 
 
+# How many elements each trace has read from each iterator: the trace's k-th next() looks
+# at the k-th element not yet taken (a loop in the trace must not see one element forever).
+_reads = weakref.WeakKeyDictionary()  # tracer -> {id(iterator): count}
+
+
 def _traced_next(iterator):
-    """Record ``next(iterator)``; the trace gets the next element's values, put back after."""
-    element = _taken(iterator)  # raises what it would eagerly: the end, an element's error
-    iterator._put_back.append(element)
+    """Record ``next(iterator)``; the trace gets the values of the element this node will
+    take at the first call, which stays in the iterator until then."""
+    tracer = recording.graph_tracers[-1]
+    counts = _reads.setdefault(tracer, {})
+    position = counts.get(id(iterator), 0)
+    while len(iterator._looked_ahead) <= position:
+        iterator._looked_ahead.append(next(iterator._elements))  # StopIteration ends a loop
+    element = iterator._looked_ahead[position]
+    if type(element) is Failed:
+        raise element.error
+    counts[id(iterator)] = position + 1
     leaves = [Tensor(leaf._data, leaf._device) for leaf in structure.flatten(element)]
-    recording.graph_tracers[-1].record_graph_op(ITERATOR_NEXT, [], {"iterator": iterator}, leaves)
+    tracer.record_graph_op(ITERATOR_NEXT, [], {"iterator": iterator}, leaves)
     return structure.pack(element, leaves)
