@@ -1,5 +1,5 @@
 """Keras' optimizer arguments beyond the update rule: clipnorm, clipvalue, global_clipnorm,
-Adam's amsgrad, minimize(loss, var_list, tape=), the lr alias, learning-rate schedules,
+Adam's amsgrad, minimize(loss, var_list, tape=), learning-rate schedules,
 and ek.clip_by_global_norm / ek.linalg.global_norm, against Keras' formulas."""
 
 import math
@@ -98,13 +98,6 @@ def test_minimize_with_a_loss_tensor_and_its_tape():
     assert w.numpy().tolist() == [-0.5, -0.5]
     with pytest.raises(InvalidArgumentError, match="pass the GradientTape that recorded it"):
         opt.minimize(loss, [w], tape="tape")
-
-
-def test_lr_is_learning_rate():
-    opt = ek.keras.optimizers.SGD(learning_rate=0.1)
-    assert opt.lr == 0.1
-    opt.lr = 0.5
-    assert opt.learning_rate == 0.5
 
 
 @pytest.mark.parametrize(

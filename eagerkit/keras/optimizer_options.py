@@ -1,6 +1,8 @@
 """What Keras' optimizers take beyond their update rule: gradient clipping (``clipnorm``,
-``clipvalue``, ``global_clipnorm``), ``minimize(loss, var_list, tape=...)``, the ``lr``
-alias and learning-rate schedules (``ek.keras.optimizers.schedules``).
+``clipvalue``, ``global_clipnorm``), ``minimize(loss, var_list, tape=...)`` and learning-rate
+schedules (``ek.keras.optimizers.schedules``). There is no ``lr`` alias: Keras 2's is a
+variable that ``keras.backend.set_value`` writes, and eagerkit's learning rate is a number
+(set it with ``optimizer.learning_rate = value``, or use ``LearningRateScheduler``).
 
 ``KerasOptions`` is a mixin of ``SGD``, ``Adam``, ``RMSprop`` and ``Adagrad``: it clips the
 gradients (as Keras does, before the rule sees them) and hands them to ``ek.train``'s
@@ -89,12 +91,3 @@ class KerasOptions:
         grads = tape.gradient(loss, variables)
         self.apply_gradients(zip(grads, variables, strict=True), global_step=global_step)
         return loss
-
-    @property
-    def lr(self):
-        """Keras' old name of ``learning_rate``."""
-        return self.learning_rate
-
-    @lr.setter
-    def lr(self, value):
-        self.learning_rate = value
