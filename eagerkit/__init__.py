@@ -84,6 +84,7 @@ from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' la
 from eagerkit.keras import tf1_losses as losses  # TF1's tf.losses: (labels, predictions)
 from eagerkit.keras import tf1_metrics as metrics  # tfe.metrics: float64 results
 from eagerkit.keras.models import Model, Network, Sequential
+from eagerkit.math import add_n
 from eagerkit.missing_names import attribute_error as _attribute_error
 from eagerkit.module import Module
 from eagerkit.name_scope import name_scope
@@ -116,6 +117,15 @@ from eagerkit.ops.compare import (
     where,
 )
 from eagerkit.ops.complex import complex
+from eagerkit.ops.compositions import (
+    ensure_shape,
+    identity_n,
+    is_tensor,
+    meshgrid,
+    reverse,
+    sequence_mask,
+    slice,
+)
 from eagerkit.ops.copy import copy_to_device, identity
 from eagerkit.ops.creation import (
     constant,
@@ -163,7 +173,7 @@ from eagerkit.ops.matrix_parts import band_part as matrix_band_part
 from eagerkit.ops.matrix_parts import diag as matrix_diag
 from eagerkit.ops.matrix_parts import diag_part as matrix_diag_part
 from eagerkit.ops.matrix_parts import trace
-from eagerkit.ops.misc import clip_by_norm, clip_by_value
+from eagerkit.ops.misc import clip_by_global_norm, clip_by_norm, clip_by_value
 from eagerkit.ops.rearrange import pad, repeat, roll
 from eagerkit.ops.reduce import (
     argmax,
@@ -197,6 +207,7 @@ from eagerkit.ops.shape import (
 )
 from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
+from eagerkit.ordering import control_dependencies, group, no_op
 from eagerkit.py_function import py_function
 from eagerkit.ragged import RaggedTensor
 from eagerkit.random import categorical as multinomial  # TF1's name
@@ -227,6 +238,7 @@ def __getattr__(name):
 PUBLIC_NAMESPACES = (
     *("nn", "math", "linalg", "random", "config", "train", "data", "data.experimental"),
     *("keras", "keras.layers", "keras.losses", "keras.metrics", "keras.optimizers"),
+    *("keras.optimizers.schedules",),
     *("keras.initializers", "keras.activations", "keras.models", "keras.backend"),
     *("keras.regularizers", "keras.datasets", "keras.datasets.mnist"),
     *("keras.callbacks", "keras.utils", "keras.saving"),

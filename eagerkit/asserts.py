@@ -4,13 +4,19 @@ As in TensorFlow 2 eager mode, each assertion runs at once: it returns ``None`` 
 condition holds and raises ``InvalidArgumentError`` (listing the first values that break it)
 when it does not. Shapes count as tensors, so ``assert_equal(x.shape, (32, 10))`` works.
 ``summarize`` is how many values a message lists: 3 by default, every one when negative.
+Inside ``ek.function`` an assertion on the function's tensors is a graph node that checks
+each call's values (as TF's Assert op), not only the values the trace saw.
 """
+
+import functools
 
 import numpy as np
 
+from eagerkit import nest, recording
 from eagerkit.arguments import describe, whole_number
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.tensor import convert_to_tensor
+from eagerkit.graph.effects import traced_python_call
+from eagerkit.tensor import Tensor, convert_to_tensor
 
 _SHOWN = 3  # how many offending values a message lists unless summarize says otherwise
 
@@ -50,6 +56,40 @@ def _kind(values):
     return (
         f"text {values.shape}" if values.dtype.kind in "OSU" else f"{values.dtype} {values.shape}"
     )
+
+
+def at_every_call(check):
+    """Decorator for an assertion: inside ``ek.function``, given the function's tensors, it
+    becomes a graph node that runs the check on each call's values (at the trace it only
+    records it: a trace's values may be stand-ins). Variables are read when it runs."""
+
+    @functools.wraps(check)
+    def wrapper(*args, **kwargs):
+        tracer = recording.graph_tracers[-1] if recording.graph_tracers else None
+        leaves = nest.flatten((args, kwargs))
+        positions = [
+            i
+            for i, x in enumerate(leaves)
+            if tracer is not None
+            and isinstance(x, Tensor)
+            and not x._is_variable
+            and tracer.knows(x)
+        ]
+        reads_variable = any(isinstance(x, Tensor) and x._is_variable for x in leaves)
+        if tracer is None or not (positions or reads_variable):  # eagerly, or constants
+            return check(*args, **kwargs)
+
+        def run(*tensors, raw):
+            now = list(leaves)
+            for position, tensor in zip(positions, tensors, strict=True):
+                now[position] = tensor
+            run_args, run_kwargs = nest.pack_sequence_as((args, kwargs), now)
+            check(*run_args, **run_kwargs)
+
+        tensors = [leaves[i] for i in positions]
+        traced_python_call(tracer, check.__name__, run, tensors, lambda: None)
+
+    return wrapper
 
 
 def _compare(x, y, holds, sign, message, summarize, op):
@@ -92,6 +132,7 @@ def _compare(x, y, holds, sign, message, summarize, op):
     raise InvalidArgumentError("\n".join(lines), op=op)
 
 
+@at_every_call
 def assert_equal(x, y, message=None, summarize=None, name=None):
     """Raise ``InvalidArgumentError`` unless ``x == y`` everywhere (broadcasting).
 
@@ -117,6 +158,7 @@ def assert_equal(x, y, message=None, summarize=None, name=None):
     _compare(x, y, np.equal, "==", message, summarize, "assert_equal")
 
 
+@at_every_call
 def assert_less(x, y, message=None, summarize=None, name=None):
     """Raise ``InvalidArgumentError`` unless ``x < y`` everywhere.
 
@@ -128,6 +170,7 @@ def assert_less(x, y, message=None, summarize=None, name=None):
     _compare(x, y, np.less, "<", message, summarize, "assert_less")
 
 
+@at_every_call
 def assert_greater(x, y, message=None, summarize=None, name=None):
     """Raise ``InvalidArgumentError`` unless ``x > y`` everywhere.
 
@@ -139,6 +182,66 @@ def assert_greater(x, y, message=None, summarize=None, name=None):
     _compare(x, y, np.greater, ">", message, summarize, "assert_greater")
 
 
+@at_every_call
+def assert_less_equal(x, y, message=None, summarize=None, name=None):
+    """Raise ``InvalidArgumentError`` unless ``x <= y`` everywhere.
+
+    >>> import eagerkit as ek
+    >>> ek.debugging.assert_less_equal(ek.constant([1.0, 3.0]), 3.0)
+    """
+    _compare(x, y, np.less_equal, "<=", message, summarize, "assert_less_equal")
+
+
+@at_every_call
+def assert_greater_equal(x, y, message=None, summarize=None, name=None):
+    """Raise ``InvalidArgumentError`` unless ``x >= y`` everywhere.
+
+    >>> import eagerkit as ek
+    >>> ek.debugging.assert_greater_equal(ek.constant([0.0, 2.0]), 0.0)
+    """
+    _compare(x, y, np.greater_equal, ">=", message, summarize, "assert_greater_equal")
+
+
+@at_every_call
+def assert_none_equal(x, y, message=None, summarize=None, name=None):
+    """Raise ``InvalidArgumentError`` unless ``x != y`` everywhere.
+
+    >>> import eagerkit as ek
+    >>> ek.debugging.assert_none_equal(ek.constant([1, 2]), 0)
+    """
+    _compare(x, y, np.not_equal, "!=", message, summarize, "assert_none_equal")
+
+
+def _against_zero(name, holds, sign):
+    """``assert_positive`` & co.: ``x <sign> 0`` everywhere, 0 in x's own dtype."""
+
+    def check(x, message=None, summarize=None, name=None):
+        xs = _values(x, "x", op)
+        if xs.dtype.kind not in "biuf":
+            raise InvalidArgumentError(
+                f"{op}: x must be numbers, got {_kind(xs)}; pass a numeric tensor", op=op
+            )
+        _compare(xs, np.zeros((), xs.dtype), holds, sign, message, summarize, op)
+
+    op = check.__name__ = check.__qualname__ = name
+    check.__doc__ = f"""Raise ``InvalidArgumentError`` unless ``x {sign} 0`` everywhere.
+
+    >>> import eagerkit as ek
+    >>> ek.debugging.{name}(ek.constant([1.0, 0.0, -1.0]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    eagerkit.errors.InvalidArgumentError: Condition x {sign} y did not hold...
+    """
+    return at_every_call(check)
+
+
+assert_positive = _against_zero("assert_positive", np.greater, ">")
+assert_negative = _against_zero("assert_negative", np.less, "<")
+assert_non_negative = _against_zero("assert_non_negative", np.greater_equal, ">=")
+assert_non_positive = _against_zero("assert_non_positive", np.less_equal, "<=")
+
+
+@at_every_call
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
     """Raise unless ``|x - y| <= atol + rtol * |y|`` everywhere (default tolerances 10 * eps).
 

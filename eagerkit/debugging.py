@@ -18,8 +18,15 @@ from eagerkit import boundary, recording
 from eagerkit.asserts import (
     assert_equal,
     assert_greater,
+    assert_greater_equal,
     assert_less,
+    assert_less_equal,
     assert_near,
+    assert_negative,
+    assert_non_negative,
+    assert_non_positive,
+    assert_none_equal,
+    assert_positive,
     assert_rank,
 )
 from eagerkit.errors import InvalidArgumentError
@@ -31,8 +38,15 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 __all__ = [
     "assert_equal",
     "assert_greater",
+    "assert_greater_equal",
     "assert_less",
+    "assert_less_equal",
     "assert_near",
+    "assert_negative",
+    "assert_non_negative",
+    "assert_non_positive",
+    "assert_none_equal",
+    "assert_positive",
     "assert_rank",
     "assert_shapes",
     "check_numerics",

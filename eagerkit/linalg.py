@@ -13,7 +13,9 @@ from eagerkit.ops.decompositions import cholesky, det, inv, solve
 from eagerkit.ops.einsum import einsum
 from eagerkit.ops.linalg import matmul, tensordot
 from eagerkit.ops.matrix_parts import band_part, diag, diag_part, trace
-from eagerkit.ops.shape import transpose
+from eagerkit.ops.misc import global_norm
+from eagerkit.ops.nn import l2_normalize
+from eagerkit.ops.shape import expand_dims, squeeze, transpose
 from eagerkit.ops.statistics import norm
 from eagerkit.ops.svd import svd
 from eagerkit.tensor import convert_to_tensor
@@ -39,6 +41,25 @@ def matrix_transpose(a, name=None):
     return transpose(x, perm)
 
 
+def matvec(a, b, transpose_a=False, name=None):
+    """Matrix times vector: ``a @ b`` for a (batch of) matrix ``a`` and vector(s) ``b``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.linalg.matvec([[1.0, 2.0], [3.0, 4.0]], [1.0, 1.0])
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([3., 7.], dtype=float32)>
+    """
+    vector = convert_to_tensor(b)
+    if vector.ndim < 1:
+        raise InvalidArgumentError(
+            f"matvec: b must be a vector (rank >= 1), got shape {vector.shape}; pass e.g. "
+            "[1.0, 2.0]",
+            op="matvec",
+        )
+    return squeeze(matmul(a, expand_dims(vector, -1), transpose_a=transpose_a), axis=-1)
+
+
 __all__ = [
     "band_part",
     "cholesky",
@@ -47,9 +68,12 @@ __all__ = [
     "diag_part",
     "einsum",
     "eye",
+    "global_norm",
     "inv",
+    "l2_normalize",
     "matmul",
     "matrix_transpose",
+    "matvec",
     "norm",
     "solve",
     "svd",

@@ -10,6 +10,8 @@ Examples
 <ek.Tensor: shape=(2,), dtype=float32, numpy=array([3., 7.], dtype=float32)>
 """
 
+from eagerkit.arguments import describe
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.arithmetic import (
     add,
     divide,
@@ -36,6 +38,7 @@ from eagerkit.ops.compare import (
     not_equal,
 )
 from eagerkit.ops.complex import angle, conj, imag, real
+from eagerkit.ops.compositions import count_nonzero
 from eagerkit.ops.exp_log import cosh, erf, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.math import (
     abs,
@@ -56,7 +59,7 @@ from eagerkit.ops.math import (
     tan,
     tanh,
 )
-from eagerkit.ops.nn import l2_normalize, softplus
+from eagerkit.ops.nn import l2_normalize, log_softmax, softmax, softplus
 from eagerkit.ops.reduce import (
     argmax,
     argmin,
@@ -87,7 +90,7 @@ from eagerkit.ops.scan import cumprod, cumsum
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.sorting import top_k
 from eagerkit.ops.statistics import reduce_std, reduce_variance
-from eagerkit.tensor import convert_to_tensor
+from eagerkit.tensor import Tensor, convert_to_tensor
 
 mod = floormod  # tf.math.mod is floormod
 
@@ -114,9 +117,20 @@ def add_n(inputs, name=None):
     >>> ek.math.add_n([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([ 9., 12.], dtype=float32)>
     """
+    if isinstance(inputs, Tensor) or not isinstance(inputs, (list, tuple)) or not inputs:
+        raise InvalidArgumentError(
+            f"add_n: inputs must be a non-empty list of tensors of one shape and dtype, got "
+            f"{describe(inputs)}; e.g. ek.add_n([a, b, c])",
+            op="add_n",
+        )
     tensors = [convert_to_tensor(t) for t in inputs]
-    if not tensors:
-        raise ValueError("add_n: inputs must be a non-empty list of tensors")
+    shapes = {tuple(t.shape) for t in tensors}
+    if len(shapes) != 1:  # TF's AddN adds, it does not broadcast
+        raise InvalidArgumentError(
+            f"add_n: all inputs must have one shape (add_n does not broadcast), got shapes "
+            f"{[tuple(t.shape) for t in tensors]}; use ek.broadcast_to or + for broadcasting",
+            op="add_n",
+        )
     total = tensors[0]
     for t in tensors[1:]:
         total = add(total, t)
@@ -125,6 +139,9 @@ def add_n(inputs, name=None):
 
 __all__ = [
     "add_n",
+    "count_nonzero",
+    "softmax",
+    "log_softmax",
     "reduce_euclidean_norm",
     "l2_normalize",
     "xlogy",

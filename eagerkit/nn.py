@@ -31,6 +31,7 @@ from eagerkit.ops.nn import (
     softplus,
     tanh,
 )
+from eagerkit.ops.nn_compositions import batch_normalization, dropout, moments, selu
 from eagerkit.ops.pool import avg_pool, max_pool
 from eagerkit.ops.safe_math import softsign
 from eagerkit.ops.sorting import top_k
@@ -46,8 +47,10 @@ __all__ = [
     "l2_normalize",
     "avg_pool",
     "avg_pool2d",
+    "batch_normalization",
     "bias_add",
     "conv2d",
+    "dropout",
     "elu",
     "embedding_lookup",
     "gelu",
@@ -56,7 +59,9 @@ __all__ = [
     "log_softmax",
     "max_pool",
     "max_pool2d",
+    "moments",
     "relu",
+    "selu",
     "sigmoid",
     "sigmoid_cross_entropy_with_logits",
     "softmax",

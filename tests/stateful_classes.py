@@ -57,6 +57,8 @@ STATELESS = {
     ek.train.LBFGSResult: "a namedtuple of results",
     ek.keras.losses.Loss: "holds its configuration only; calls compute and return",
     ek.keras.regularizers.Regularizer: "holds its factors only; calls compute and return",
+    ek.keras.optimizers.schedules.LearningRateSchedule: "holds its arguments only; a call "
+    "computes the step's rate",
     LoadStatus: "its methods only read; it changes through deferred restores, tested in "
     "tests/test_checkpoint_deferred.py",
     ek.name_scope: "a context manager; the scope stack is global state, tested as such",

@@ -104,6 +104,10 @@ BOUNDED = {
     "Metric.add_weight.shape": lambda: ek.keras.metrics.Mean().add_weight("w", shape=[HUGE, HUGE]),
     "Generator.split.count": lambda: ek.random.Generator.from_seed(1).split(20_000_000),
     "Dataset.batch.batch_size": lambda: next(iter(ek.data.Dataset.range(3).repeat().batch(HUGE))),
+    "sequence_mask.maxlen": lambda: ek.sequence_mask([1, 2], maxlen=HUGE),
+    "Joining.padded_batch.batch_size": lambda: next(
+        iter(ek.data.Dataset.range(3).repeat().padded_batch(HUGE))
+    ),
     "Dataset.shuffle.buffer_size": lambda: next(
         iter(ek.data.Dataset.range(3).repeat().shuffle(HUGE))
     ),
@@ -198,6 +202,7 @@ BOUNDED = {
 
 LAZY = "lazy: it only counts elements as they are read, one at a time, as TF's does"
 SAFE = {
+    "ensure_shape.shape": "a shape to compare with: allocates nothing",
     "Dataset.take.count": LAZY,
     "Dataset.skip.count": LAZY,
     "Dataset.repeat.count": LAZY,

@@ -7,11 +7,13 @@
 
 from eagerkit.data import experimental
 from eagerkit.data.cardinality import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
+from eagerkit.data.checks import AUTOTUNE
 from eagerkit.data.dataset import Dataset
 from eagerkit.data.iterator import Iterator
 from eagerkit.data.text import TextLineDataset
 
 __all__ = [
+    "AUTOTUNE",
     "Dataset",
     "INFINITE_CARDINALITY",
     "Iterator",

@@ -70,6 +70,24 @@ def skipped(count, start):
     return max(count - start, 0)
 
 
+def zipped(counts):
+    """``zip`` of datasets with these counts: the shortest (an infinite one never is)."""
+    if UNKNOWN_CARDINALITY in counts:
+        return UNKNOWN_CARDINALITY
+    finite = [count for count in counts if count != INFINITE_CARDINALITY]
+    return min(finite) if finite else INFINITE_CARDINALITY
+
+
+def concatenated(first, second):
+    """``first.concatenate(second)``: both counts added (infinite, then unknown, wins: TF's
+    order)."""
+    if INFINITE_CARDINALITY in (first, second):
+        return INFINITE_CARDINALITY
+    if UNKNOWN_CARDINALITY in (first, second):
+        return UNKNOWN_CARDINALITY
+    return first + second
+
+
 def cardinality(dataset):
     """``dataset.cardinality()``: TF's ``tf.data.experimental.cardinality``.
 

@@ -8,8 +8,12 @@ not later while the dataset is read.
 import numpy as np
 
 from eagerkit import dtypes
-from eagerkit.errors import InvalidArgumentError
+from eagerkit.arguments import whole_number
+from eagerkit.data import structure
+from eagerkit.errors import InvalidArgumentError, type_error
 from eagerkit.tensor import Tensor
+
+AUTOTUNE = -1  # TF's tf.data.AUTOTUNE: let the runtime pick (eagerkit reads one at a time)
 
 
 def _as_bool(value):
@@ -48,3 +52,39 @@ def check_callable(function, op, what):
             f"{function!r}; e.g. dataset.{op}(lambda x: ...)",
             op=op,
         )
+
+
+def same_state(state, new_state, op):
+    """``reduce``'s rule: the new state keeps the initial state's structure and dtypes."""
+    old = [leaf.dtype for leaf in structure.flatten(state)]
+    new = [leaf.dtype for leaf in structure.flatten(new_state)]
+    if not structure.same_structure(state, new_state) or old != new:
+        raise type_error(
+            f"{op}: reduce_func must return a state like the initial state: expected "
+            f"{[d.name for d in old]} laid out as {_layout(state)}, got "
+            f"{[d.name for d in new]} laid out as {_layout(new_state)}. Cast the new state "
+            "(e.g. ek.cast(total + x, ek.int64)) or start from a matching initial_state",
+            op=op,
+        )
+
+
+def _layout(element):
+    if isinstance(element, dict):
+        return "{" + ", ".join(f"{k!r}: {_layout(v)}" for k, v in element.items()) + "}"
+    if isinstance(element, tuple):
+        return "(" + ", ".join(_layout(v) for v in element) + ")"
+    return "tensor"
+
+
+def tuning(num_parallel_calls, deterministic, op):
+    """TF's parallelism knobs, which eagerkit runs without (one element at a time, in order),
+    still checked as TF checks them: a count >= 1 or -1 (``AUTOTUNE``), a bool or None."""
+    if num_parallel_calls is not None:
+        calls = whole_number(num_parallel_calls, "num_parallel_calls", op)
+        if calls < 1 and calls != AUTOTUNE:
+            raise InvalidArgumentError(
+                f"{op}: num_parallel_calls must be >= 1, or ek.data.AUTOTUNE (-1), got {calls}",
+                op=op,
+            )
+    if deterministic is not None:
+        flag(deterministic, op, "deterministic")

@@ -25,16 +25,23 @@ import numpy as np
 from eagerkit import dtypes, errors
 from eagerkit.arguments import count_or_all, describe, positive, whole_number
 from eagerkit.data import cardinality as counts
-from eagerkit.data import checks, shuffle, steps, structure
+from eagerkit.data import checks, generator, shuffle, steps, structure
 from eagerkit.data.iterator import Iterator
+from eagerkit.data.joining import Joining
+from eagerkit.data.reading import Reading
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 _OP = "Dataset"
 
 
-class Dataset:
-    """A re-readable stream of elements; build one with ``from_tensor_slices`` & co."""
+class Dataset(Joining, Reading):
+    """A re-readable stream of elements; build one with ``from_tensor_slices`` & co.
+
+    Its joining steps (``zip``, ``concatenate``, ``enumerate``, ``unbatch``, ...) live in
+    ``joining.py``, its reading ones (``cache``, ``reduce``, ``as_numpy_iterator``, ``len``)
+    in ``reading.py``.
+    """
 
     def __init__(self, make_iterator, description, cardinality=counts.UNKNOWN_CARDINALITY):
         self._make_iterator = make_iterator  # () -> a fresh Python iterator over elements
@@ -117,44 +124,7 @@ class Dataset:
         shapes = [tuple(leaf.shape) for leaf in leaves]
         return Dataset(make_iterator, f"from_tensor_slices(shape={_one_or_all(shapes)})", count)
 
-    @staticmethod
-    def from_generator(generator, output_types, output_shapes=None):
-        """Elements from ``generator()`` (a callable), converted to ``output_types``.
-
-        ``output_shapes`` (same structure, ``None`` for any size) is checked per element.
-
-        Examples
-        --------
-        >>> import eagerkit as ek
-        >>> def pairs():
-        ...     for i in range(3):
-        ...         yield i, [i * 0.5]
-        >>> ds = ek.data.Dataset.from_generator(pairs, (ek.int64, ek.float32), ((), (1,)))
-        >>> [(int(i), float(x[0])) for i, x in ds]
-        [(0, 0.0), (1, 0.5), (2, 1.0)]
-        """
-        if not callable(generator):
-            raise errors.type_error(
-                "from_generator: `generator` must be callable (pass the generator function "
-                f"itself, e.g. from_generator(gen, ...), not gen()); got {describe(generator)}",
-                op="from_generator",
-            )
-        types = structure.map_structure(dtypes.as_dtype, output_types)
-
-        def convert(position, raw):
-            if not structure.same_structure(types, raw):
-                raise InvalidArgumentError(
-                    f"from_generator: element {position} ({raw!r}) does not have the "
-                    f"structure of output_types {output_types!r}",
-                    op="from_generator",
-                )
-            element = structure.to_tensors(raw, types)
-            if output_shapes is not None:
-                structure.check_shapes(element, output_shapes, position)
-            return element
-
-        name = getattr(generator, "__name__", "generator")
-        return Dataset(lambda: steps.generated(generator, convert), f"from_generator({name})")
+    from_generator = staticmethod(generator.from_generator)
 
     @staticmethod
     def range(*args):
@@ -182,8 +152,11 @@ class Dataset:
         return Dataset(make_iterator, f"range({', '.join(str(a) for a in args)})", count)
 
     # --- transformations --------------------------------------------------------------------
-    def map(self, map_func):
+    def map(self, map_func, num_parallel_calls=None, deterministic=None):
         """Apply ``map_func`` to each element (a tuple element is passed as arguments).
+
+        ``num_parallel_calls`` (a count, or ``ek.data.AUTOTUNE``) and ``deterministic`` are
+        TF's tuning knobs: checked, then eagerkit maps one element at a time, in order.
 
         >>> import eagerkit as ek
         >>> pairs = ek.data.Dataset.from_tensor_slices(([1, 2], [10, 20]))
@@ -191,6 +164,7 @@ class Dataset:
         [11, 22]
         """
         checks.check_callable(map_func, "map", "map_func")
+        checks.tuning(num_parallel_calls, deterministic, "map")
         return self._then(
             lambda: steps.mapped(self._make_iterator(), map_func),
             f"map({getattr(map_func, '__name__', 'function')})",
@@ -239,9 +213,9 @@ class Dataset:
 
         return self._then(make_iterator, f"shuffle({buffer_size})")
 
-    def batch(self, batch_size, drop_remainder=False):
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None):
         """Stack ``batch_size`` consecutive elements; the last batch may be smaller unless
-        ``drop_remainder``.
+        ``drop_remainder`` (``num_parallel_calls``, ``deterministic``: as in ``map``).
 
         >>> import eagerkit as ek
         >>> [b.numpy().tolist() for b in ek.data.Dataset.range(5).batch(2)]
@@ -251,6 +225,7 @@ class Dataset:
         """
         batch_size = positive(batch_size, "batch_size", "batch")
         drop_remainder = checks.flag(drop_remainder, "batch", "drop_remainder")
+        checks.tuning(num_parallel_calls, deterministic, "batch")
         return self._then(
             lambda: steps.batched(self._make_iterator(), batch_size, drop_remainder),
             f"batch({batch_size})",
@@ -297,7 +272,7 @@ class Dataset:
 
     def prefetch(self, buffer_size):
         """Accepted for TF compatibility; eagerkit reads elements when they are asked for."""
-        count_or_all(buffer_size, "buffer_size", "prefetch")  # -1 is TF's AUTOTUNE
+        count_or_all(buffer_size, "buffer_size", "prefetch")  # -1 is ek.data.AUTOTUNE
         return self._then(self._make_iterator, f"prefetch({buffer_size})")
 
 

@@ -2,10 +2,23 @@
 
 ``for x in dataset`` makes one behind the scenes; ``ek.Iterator(dataset)`` is the TF 1.5
 spelling from the CS20 lecture-4 code (``for x_i, y_i in tfe.Iterator(dataset)``).
+
+Inside ``ek.function``, ``next(iterator)`` on an iterator made outside it is a graph node
+that takes the next element at every call, as TF's ``IteratorGetNext`` (the tf.function
+guide's ``good_consume_next``): the trace looks ahead at the elements it needs for their
+shapes and dtypes and keeps them for the calls, so the first call still gets them. An
+iterator made inside the trace (``for x in dataset`` in the function) is read while tracing,
+as before: its elements are the trace's constants.
 """
 
+import weakref
+
+from eagerkit import recording
+from eagerkit.data import structure
 from eagerkit.data.steps import Failed
 from eagerkit.errors import OutOfRangeError
+from eagerkit.graph.graph_ops import GraphOp
+from eagerkit.tensor import Tensor
 
 
 class Iterator:
@@ -34,12 +47,19 @@ class Iterator:
                 "with ek.data.Dataset.from_tensor_slices(...)"
             )
         self._elements = dataset._make_iterator()
+        self._looked_ahead = []  # elements traces looked at, to be taken first (graph replays)
+        self._made_in_trace = bool(recording.graph_tracers)  # then read while tracing
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        element = next(self._elements)
+        if recording.graph_tracers and not self._made_in_trace:  # a node, run at each call
+            return _traced_next(self)
+        return self._take()
+
+    def _take(self):
+        element = self._looked_ahead.pop(0) if self._looked_ahead else next(self._elements)
         if type(element) is Failed:  # an element's error; the next call goes on after it
             raise element.error
         return element
@@ -57,8 +77,55 @@ class Iterator:
         try:
             return self.__next__()
         except StopIteration:
-            raise OutOfRangeError(
-                "End of sequence: the dataset has no more elements (use .repeat() to read it "
-                "again, or make a new iterator)",
-                op="IteratorGetNext",
-            ) from None
+            raise _end() from None
+
+
+def _end():
+    return OutOfRangeError(
+        "End of sequence: the dataset has no more elements (use .repeat() to read it again, "
+        "or make a new iterator)",
+        op="IteratorGetNext",
+    )
+
+
+def _taken(iterator):
+    """The next element, untraced (a graph's replay, or its trace looking ahead)."""
+    try:
+        return iterator._take()
+    except StopIteration:
+        raise _end() from None
+
+
+def _next_forward(xp, iterator):
+    """The replay's kernel: the next element's arrays (OutOfRangeError at the end, as TF)."""
+    return tuple(leaf._data for leaf in structure.flatten(_taken(iterator)))
+
+
+def _next_call(iterator):
+    return structure.flatten(_taken(iterator))
+
+
+# Stateful (each run takes another element) and an effect (it takes one even if unused).
+ITERATOR_NEXT = GraphOp("iterator_next", _next_forward, _next_call, stateful=True, effects=True)
+
+
+# How many elements each trace has read from each iterator: the trace's k-th next() looks
+# at the k-th element not yet taken (a loop in the trace must not see one element forever).
+_reads = weakref.WeakKeyDictionary()  # tracer -> {id(iterator): count}
+
+
+def _traced_next(iterator):
+    """Record ``next(iterator)``; the trace gets the values of the element this node will
+    take at the first call, which stays in the iterator until then."""
+    tracer = recording.graph_tracers[-1]
+    counts = _reads.setdefault(tracer, {})
+    position = counts.get(id(iterator), 0)
+    while len(iterator._looked_ahead) <= position:
+        iterator._looked_ahead.append(next(iterator._elements))  # StopIteration ends a loop
+    element = iterator._looked_ahead[position]
+    if type(element) is Failed:
+        raise element.error
+    counts[id(iterator)] = position + 1
+    leaves = [Tensor(leaf._data, leaf._device) for leaf in structure.flatten(element)]
+    tracer.record_graph_op(ITERATOR_NEXT, [], {"iterator": iterator}, leaves)
+    return structure.pack(element, leaves)

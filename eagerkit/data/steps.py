@@ -49,7 +49,7 @@ class Failed:
         self.error = error
 
 
-def _call(function, element):
+def call(function, element):
     """``function`` applied to an element (a tuple gives its parts as arguments)."""
     return function(*element) if isinstance(element, tuple) else function(element)
 
@@ -59,7 +59,7 @@ def mapped(source, map_func):
     for element in source:
         if type(element) is not Failed:
             try:
-                element = structure.to_tensors(_call(map_func, element))
+                element = structure.to_tensors(call(map_func, element))
             except Exception as error:  # the element's error, raised when it comes out
                 element = Failed(error)
         yield element
@@ -70,7 +70,7 @@ def filtered(source, predicate, check_keep):
     for element in source:
         if type(element) is not Failed:
             try:
-                keep = check_keep(_call(predicate, element))
+                keep = check_keep(call(predicate, element))
             except Exception as error:
                 element, keep = Failed(error), True
             if not keep:
@@ -78,8 +78,9 @@ def filtered(source, predicate, check_keep):
         yield element
 
 
-def batched(source, batch_size, drop_remainder):
-    """``batch``: ``batch_size`` elements stacked; a failed one fails its batch alone."""
+def batched(source, batch_size, drop_remainder, combine=structure.stack):
+    """``batch``: ``batch_size`` elements stacked (``combine``: how; ``padded_batch`` pads
+    them first); a failed one fails its batch alone."""
     checked = False
     while True:
         elements, failed = [], None
@@ -101,7 +102,7 @@ def batched(source, batch_size, drop_remainder):
         if not elements or (drop_remainder and len(elements) < batch_size):
             return
         try:
-            batch = structure.stack(elements)
+            batch = combine(elements)
         except Exception as error:  # elements that do not stack: this batch fails
             batch = Failed(error)
         yield batch

@@ -129,7 +129,7 @@ def check_shapes(element, shapes, position):
             )
         for part, shape in zip(element, shapes, strict=True):
             check_shapes(part, shape, position)
-    else:
+    elif shapes is not None:  # None: any shape (a TensorSpec of unknown rank)
         shape = tuple(shapes)
         fits = len(shape) == element.ndim and all(
             wanted is None or wanted == size

@@ -3,7 +3,47 @@
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers import base
 
-__all__ = ["clear_session", "get_value", "set_value", "std"]
+__all__ = [
+    "clear_session",
+    "epsilon",
+    "floatx",
+    "get_value",
+    "image_data_format",
+    "set_value",
+    "std",
+]
+
+
+def epsilon():
+    """Keras' fuzz factor, 1e-7: what losses clip probabilities by (eagerkit's is fixed).
+
+    >>> import eagerkit as ek
+    >>> ek.keras.backend.epsilon()
+    1e-07
+    """
+    from eagerkit.keras.losses import EPSILON
+
+    return EPSILON
+
+
+def floatx():
+    """The float type Keras layers make their weights in: ``'float32'``.
+
+    >>> import eagerkit as ek
+    >>> ek.keras.backend.floatx()
+    'float32'
+    """
+    return "float32"
+
+
+def image_data_format():
+    """How images are laid out: ``'channels_last'`` (N, H, W, C), eagerkit's only layout.
+
+    >>> import eagerkit as ek
+    >>> ek.keras.backend.image_data_format()
+    'channels_last'
+    """
+    return "channels_last"
 
 
 def clear_session():

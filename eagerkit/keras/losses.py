@@ -27,6 +27,7 @@ from eagerkit.ops.misc import clip_by_value
 from eagerkit.ops.reduce import reduce_mean, reduce_sum
 from eagerkit.ops.shape import squeeze_axes
 from eagerkit.tensor import convert_to_tensor
+from eagerkit.train.checks import number
 
 EPSILON = 1e-7  # Keras clips probabilities to [EPSILON, 1 - EPSILON] before taking logs
 
@@ -81,8 +82,22 @@ def huber(y_true, y_pred, delta=1.0):
     return reduce_mean(0.5 * quadratic * quadratic + delta * (error - quadratic), axis=-1)
 
 
-def binary_crossentropy(y_true, y_pred, from_logits=False):
+def _smoothed(y_true, label_smoothing, classes, name):
+    """Keras' label smoothing: labels pulled toward 1 / ``classes`` by ``label_smoothing``."""
+    amount = number(label_smoothing, "label_smoothing", name)
+    if amount > 1:
+        raise InvalidArgumentError(
+            f"{name}: label_smoothing must be between 0 and 1 (the share of each label moved "
+            f"to the uniform distribution), got {label_smoothing!r}",
+            op=name,
+        )
+    return y_true if amount == 0 else y_true * (1.0 - amount) + amount / classes
+
+
+def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
     """Cross-entropy of 0/1 labels and probabilities (or logits), averaged over the last axis.
+
+    ``label_smoothing`` moves labels toward 0.5: ``y * (1 - s) + s / 2``, as Keras.
 
     Examples
     --------
@@ -92,6 +107,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False):
     [0.9163]
     """
     y_true, y_pred = _pair("binary_crossentropy", y_true, y_pred)
+    y_true = _smoothed(y_true, label_smoothing, 2, "binary_crossentropy")
     if from_logits:
         losses = nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     else:
@@ -100,8 +116,10 @@ def binary_crossentropy(y_true, y_pred, from_logits=False):
     return reduce_mean(losses, axis=-1)
 
 
-def categorical_crossentropy(y_true, y_pred, from_logits=False):
+def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
     """Cross-entropy of one-hot (or soft) labels and a distribution (or logits), per example.
+
+    ``label_smoothing`` moves labels toward uniform: ``y * (1 - s) + s / classes``, as Keras.
 
     Examples
     --------
@@ -112,6 +130,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False):
     [0.0513, 2.3026]
     """
     y_true, y_pred = _pair("categorical_crossentropy", y_true, y_pred)
+    classes = y_pred.shape[-1] if y_pred.ndim else 1
+    y_true = _smoothed(y_true, label_smoothing, classes, "categorical_crossentropy")
     if from_logits:
         return nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     p = y_pred / reduce_sum(y_pred, axis=-1, keepdims=True)  # Keras renormalizes each row
@@ -184,17 +204,41 @@ class BinaryCrossentropy(LossFunctionWrapper):
     0.815
     """
 
-    def __init__(self, from_logits=False, reduction=Reduction.AUTO, name="binary_crossentropy"):
-        super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits)
+    def __init__(
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        reduction=Reduction.AUTO,
+        name="binary_crossentropy",
+    ):
+        number(label_smoothing, "label_smoothing", "BinaryCrossentropy")  # checked at once
+        super().__init__(
+            binary_crossentropy,
+            reduction,
+            name,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+        )
 
 
 class CategoricalCrossentropy(LossFunctionWrapper):
     """Cross-entropy with one-hot labels; ``from_logits=True`` for logits."""
 
     def __init__(
-        self, from_logits=False, reduction=Reduction.AUTO, name="categorical_crossentropy"
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        reduction=Reduction.AUTO,
+        name="categorical_crossentropy",
     ):
-        super().__init__(categorical_crossentropy, reduction, name, from_logits=from_logits)
+        number(label_smoothing, "label_smoothing", "CategoricalCrossentropy")  # checked at once
+        super().__init__(
+            categorical_crossentropy,
+            reduction,
+            name,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+        )
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):

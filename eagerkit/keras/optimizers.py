@@ -4,7 +4,9 @@
 ``RMSprop`` and ``Adagrad`` take Keras' argument names and defaults. The update rules,
 slots, checkpoints and ``apply_gradients`` / ``minimize`` are those of ``ek.train``; only
 where Keras computes differently (RMSprop's running mean starts at 0, Adagrad adds
-``epsilon`` to the root) does a class here change the rule.
+``epsilon`` to the root, Adam's ``amsgrad``) does a class here change the rule. Keras'
+gradient clipping (``clipnorm``, ``clipvalue``, ``global_clipnorm``), ``minimize(...,
+tape=)`` and learning-rate ``schedules`` come from optimizer_options.py.
 
 Examples
 --------
@@ -18,13 +20,17 @@ Examples
 1.5
 """
 
+import math
+
+from eagerkit.keras import schedules
+from eagerkit.keras.optimizer_options import KerasOptions
 from eagerkit.train.adagrad import AdagradOptimizer
 from eagerkit.train.adam import AdamOptimizer
 from eagerkit.train.optimizer import Optimizer, _check_hyper, _value
 from eagerkit.train.rmsprop import RMSPropOptimizer
 
 
-class SGD(Optimizer):
+class SGD(KerasOptions, Optimizer):
     """Gradient descent, with optional (Nesterov) momentum, as ``tf.keras.optimizers.SGD``.
 
     ``velocity = momentum * velocity - lr * g``, then ``var += velocity`` (Nesterov:
@@ -41,8 +47,18 @@ class SGD(Optimizer):
     0.71
     """
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD"):
-        super().__init__(learning_rate, name)
+    def __init__(
+        self,
+        learning_rate=0.01,
+        momentum=0.0,
+        nesterov=False,
+        name="SGD",
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+    ):
+        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm)
+        super().__init__(rate, name)
         self.momentum = _check_hyper(momentum, "momentum", self)
         self.nesterov = bool(nesterov)
         self.slot_names = ("momentum",) if callable(momentum) or self.momentum > 0 else ()
@@ -58,8 +74,11 @@ class SGD(Optimizer):
         return value + velocity, {"momentum": velocity}
 
 
-class Adam(AdamOptimizer):
+class Adam(KerasOptions, AdamOptimizer):
     """Adam with Keras' names and defaults (``epsilon=1e-7``), as ``tf.keras.optimizers.Adam``.
+
+    With ``amsgrad=True`` the step divides by the largest ``v`` seen so far (slot
+    ``'vhat'``), as Keras' AMSGrad does.
 
     Examples
     --------
@@ -68,8 +87,34 @@ class Adam(AdamOptimizer):
     0.9
     """
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Adam"):
-        super().__init__(learning_rate, beta1=beta_1, beta2=beta_2, epsilon=epsilon, name=name)
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta_1=0.9,
+        beta_2=0.999,
+        epsilon=1e-7,
+        amsgrad=False,
+        name="Adam",
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+    ):
+        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm)
+        super().__init__(rate, beta1=beta_1, beta2=beta_2, epsilon=epsilon, name=name)
+        self.amsgrad = bool(amsgrad)
+        if self.amsgrad:
+            self.slot_names = ("m", "v", "vhat")
+
+    def _update(self, xp, value, g, slots, step):
+        if not self.amsgrad:
+            return super()._update(xp, value, g, slots, step)
+        lr, beta1, beta2 = _value(self.learning_rate), _value(self.beta1), _value(self.beta2)
+        lr_t = value.dtype.type(lr * math.sqrt(1 - beta2**step) / (1 - beta1**step))
+        m = beta1 * slots["m"] + (1 - beta1) * g
+        v = beta2 * slots["v"] + (1 - beta2) * (g * g)
+        vhat = xp.maximum(slots["vhat"], v)  # the largest v so far: steps never grow back
+        new_value = value - lr_t * m / (xp.sqrt(vhat) + value.dtype.type(_value(self.epsilon)))
+        return new_value, {"m": m, "v": v, "vhat": vhat}
 
     @property
     def beta_1(self):
@@ -80,7 +125,7 @@ class Adam(AdamOptimizer):
         return self.beta2
 
 
-class RMSprop(RMSPropOptimizer):
+class RMSprop(KerasOptions, RMSPropOptimizer):
     """RMSprop as ``tf.keras.optimizers.RMSprop``: ``rho`` names the decay, and the running
     mean of g² starts at 0 (TF1's RMSPropOptimizer starts it at 1).
 
@@ -103,15 +148,19 @@ class RMSprop(RMSPropOptimizer):
         epsilon=1e-7,
         centered=False,
         name="RMSprop",
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
     ):
-        super().__init__(learning_rate, rho, momentum, epsilon, centered, name=name)
+        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm)
+        super().__init__(rate, rho, momentum, epsilon, centered, name=name)
 
     @property
     def rho(self):
         return self.decay
 
 
-class Adagrad(AdagradOptimizer):
+class Adagrad(KerasOptions, AdagradOptimizer):
     """Adagrad as ``tf.keras.optimizers.Adagrad``: ``var -= lr * g / (sqrt(accum) + epsilon)``.
 
     Examples
@@ -124,9 +173,17 @@ class Adagrad(AdagradOptimizer):
     """
 
     def __init__(
-        self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name="Adagrad"
+        self,
+        learning_rate=0.001,
+        initial_accumulator_value=0.1,
+        epsilon=1e-7,
+        name="Adagrad",
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
     ):
-        super().__init__(learning_rate, initial_accumulator_value, name=name)
+        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm)
+        super().__init__(rate, initial_accumulator_value, name=name)
         self.epsilon = _check_hyper(epsilon, "epsilon", self)
 
     def _update(self, xp, value, g, slots, step):
@@ -143,4 +200,4 @@ def _repr(optimizer):
 for _keras_optimizer in (SGD, Adam, RMSprop, Adagrad):
     _keras_optimizer.__repr__ = _repr  # the name users wrote, not ek.train's
 
-__all__ = ["SGD", "Adagrad", "Adam", "Optimizer", "RMSprop"]
+__all__ = ["SGD", "Adagrad", "Adam", "Optimizer", "RMSprop", "schedules"]

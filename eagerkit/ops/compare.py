@@ -4,7 +4,10 @@ import numpy as np
 
 from eagerkit.dtypes import COMPLEX, NUMERIC, string
 from eagerkit.dtypes import bool as bool_
+from eagerkit.errors import InvalidArgumentError
+from eagerkit.graph.dynamic_ops import follows_inputs
 from eagerkit.registry import defop
+from eagerkit.tensor import Tensor, convert_to_tensor
 
 
 def _comparison(name, compare, doc, extra=()):
@@ -99,21 +102,55 @@ _where.defvjp(
 )
 
 
-def where(condition, x, y):
+def where(condition, x=None, y=None, name=None):
     """Elementwise choice: x where condition is true, else y (broadcasting all three).
 
     The gradient goes to x where the condition holds and to y elsewhere; this is how to
     write "if" on whole batches (``if t > 0`` only works on a single element).
+
+    With ``condition`` alone, TF's other ``where``: the coordinates of its true (nonzero)
+    elements, one row each, as int64 of shape ``[number true, rank]``.
 
     Examples
     --------
     >>> import eagerkit as ek
     >>> ek.where([True, False], [1.0, 2.0], [10.0, 20.0])
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([ 1., 20.], dtype=float32)>
+    >>> ek.where([[True, False], [False, True]])
+    <ek.Tensor: shape=(2, 2), dtype=int64, numpy=
+    array([[0, 0],
+           [1, 1]])>
     """
+    if x is None and y is None:
+        return _true_indices(convert_to_tensor(condition))
+    if x is None or y is None:
+        raise InvalidArgumentError(
+            "where: x and y must both be given (choose elementwise) or both be left out "
+            "(the indices of the true elements); got only "
+            f"{'y' if x is None else 'x'}",
+            op="where",
+        )
     if getattr(condition, "dtype", None) not in (None, bool_):
         raise TypeError(
             f"where: the condition must be a bool tensor, got {condition.dtype.name}; "
             "compare first, e.g. ek.where(x > 0, ...)"
         )
     return _where(condition, x, y)
+
+
+@follows_inputs  # inside ek.function: found again in each call's condition
+def _true_indices(condition):
+    """The coordinates of ``condition``'s true (nonzero) elements: int64 ``[n, rank]``.
+
+    >>> import eagerkit as ek
+    >>> _true_indices(ek.constant([0, 3, 0, 5])).numpy().tolist()
+    [[1], [3]]
+    """
+    if condition.dtype not in NUMERIC + (bool_,):
+        raise InvalidArgumentError(
+            f"where: the condition must be bool or numeric, got {condition.dtype.name}; "
+            "compare first, e.g. ek.where(x > 0)",
+            op="where",
+        )
+    xp = condition._device.xp
+    return Tensor(xp.argwhere(condition._data).astype(xp.int64), condition._device)

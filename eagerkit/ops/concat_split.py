@@ -5,6 +5,8 @@ concat's gradient slices the incoming gradient apart again; unstack and split ar
 whose gradient is recorded with it.
 """
 
+import numpy as np
+
 from eagerkit import arguments
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.reshaping import expand_dims
@@ -85,12 +87,20 @@ def unstack(value, num=None, axis=0, name=None):
 
 
 def split(value, num_or_size_splits, axis=0, name=None):
-    """Cut a tensor into pieces along ``axis``: n equal pieces, or pieces of given sizes."""
+    """Cut a tensor into pieces along ``axis``: n equal pieces, or pieces of given sizes
+    (one size may be -1: what the others leave, as in TF).
+
+    >>> import eagerkit as ek
+    >>> [p.numpy().tolist() for p in ek.split(ek.range(6), [1, -1, 2])]
+    [[0], [1, 2, 3], [4, 5]]
+    """
     x = convert_to_tensor(value)
     axis = arguments.axis_index(axis, x.ndim, "split")
     length = x.shape[axis]
     if isinstance(num_or_size_splits, Tensor):
-        num_or_size_splits = num_or_size_splits.numpy().tolist()
+        num_or_size_splits = num_or_size_splits.numpy()  # sizes, read on the host
+    if isinstance(num_or_size_splits, np.ndarray):
+        num_or_size_splits = num_or_size_splits.tolist()
     if not isinstance(num_or_size_splits, (list, tuple)):
         pieces = arguments.whole_number(num_or_size_splits, "num_or_size_splits", "split")
         if pieces < 1 or length % pieces:
@@ -102,8 +112,7 @@ def split(value, num_or_size_splits, axis=0, name=None):
             )
         sizes = [length // pieces] * pieces
     else:
-        what = "each size in num_or_size_splits"
-        sizes = [arguments.size(n, what, "split") for n in num_or_size_splits]
+        sizes = _sizes_with_one_inferred(num_or_size_splits, length, axis, x)
         if sum(sizes) != length:
             raise InvalidArgumentError(
                 f"split: num_or_size_splits {sizes} add up to {sum(sizes)}, not to the size "
@@ -116,3 +125,36 @@ def split(value, num_or_size_splits, axis=0, name=None):
         pieces.append(x[(slice(None),) * axis + (slice(start, start + size),)])
         start += size
     return pieces
+
+
+def _sizes_with_one_inferred(num_or_size_splits, length, axis, x):
+    """The sizes of ``split``'s pieces; a single -1 becomes what the others leave."""
+    unknown = [i for i, n in enumerate(num_or_size_splits) if _is_minus_one(n)]
+    if len(unknown) > 1:
+        raise InvalidArgumentError(
+            f"split: num_or_size_splits {list(num_or_size_splits)} has {len(unknown)} sizes of "
+            "-1; give at most one (-1 takes what the other sizes leave)",
+            op="split",
+        )
+    what = "each size in num_or_size_splits"
+    sizes = [
+        arguments.size(n, what, "split")
+        for i, n in enumerate(num_or_size_splits)
+        if i not in unknown
+    ]
+    if unknown:
+        rest = length - sum(sizes)
+        if rest < 0:
+            raise InvalidArgumentError(
+                f"split: num_or_size_splits {list(num_or_size_splits)} asks for more than the "
+                f"size {length} of axis {axis} of value {x.dtype.name}{list(x.shape)}; pass "
+                f"sizes that add up to at most {length}",
+                op="split",
+            )
+        sizes.insert(unknown[0], rest)
+    return sizes
+
+
+def _is_minus_one(size):
+    """A size of -1 (an int or numpy int; True is no size)."""
+    return isinstance(size, (int, np.integer)) and not isinstance(size, bool) and size == -1

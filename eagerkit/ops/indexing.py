@@ -11,6 +11,7 @@ import numpy as np
 from eagerkit import dtypes, recording
 from eagerkit.arguments import axis_index, size, whole_number
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.graph.dynamic_ops import follows_inputs
 from eagerkit.limits import check_tensor
 from eagerkit.registry import defop
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -294,9 +295,14 @@ def boolean_mask(tensor, mask, name=None):
         )
     flat = tensor if mask.ndim == 1 else _flatten_lead(tensor, mask.ndim)
     # The kept positions, found where the mask lives (a gather of them has a gradient).
+    return gather(flat, _kept_positions(mask), axis=0)
+
+
+@follows_inputs  # inside ek.function: found again in each call's mask, not the first one's
+def _kept_positions(mask):
+    """The flat positions of ``mask``'s true elements (int64)."""
     xp = mask._device.xp
-    positions = xp.flatnonzero(mask._data).astype(xp.int64)
-    return gather(flat, Tensor(positions, mask._device), axis=0)
+    return Tensor(xp.flatnonzero(mask._data).astype(xp.int64), mask._device)
 
 
 def _flatten_lead(tensor, lead):

@@ -111,6 +111,19 @@ CALLS.update(
         "ek.pad": call(F23, [[1, 0], [0, 2]], numpy=lambda x, p: np.pad(x, p)),
         "ek.repeat": call(F23, 2, axis=1, numpy=lambda x, r, axis: np.repeat(x, r, axis)),
         "ek.roll": call(F23, 1, 1, numpy=np.roll),
+        "ek.reverse": call(F23, [1], numpy=lambda x, axes: np.flip(x, axis=tuple(axes))),
+        "ek.slice": call(F23, [0, 1], [2, -1], numpy=lambda x, b, s: x[0:2, 1:]),
+        "ek.meshgrid": call(F3, P3, check=lambda r: [t.shape for t in r] == [(3, 3), (3, 3)]),
+        "ek.sequence_mask": call(
+            [1, 3], 4, numpy=lambda lengths, n: np.arange(n) < np.array(lengths)[:, None]
+        ),
+        "ek.math.count_nonzero": call(B3, numpy=np.count_nonzero),
+        "ek.ensure_shape": call(F23, [None, 3], numpy=lambda x, s: x),
+        "ek.identity_n": call([F3, P3], check=lambda r: len(r) == 2),
+        "ek.is_tensor": call(F3, check=lambda r: r is True, strict=True),  # an array: False
+        "ek.no_op": call(check=lambda r: r is None),
+        "ek.group": call(F3, P3, check=lambda r: r is None),
+        "ek.control_dependencies": call([F3]),
         "ek.gather": call(F23, I3, axis=1, numpy=lambda x, i, axis: np.take(x, i, axis)),
         "ek.boolean_mask": call(F3, B3, numpy=lambda x, m: x[m]),
         "ek.where": call(ek.greater(F23, 0.0), F23, P23, numpy=np.where),

@@ -250,3 +250,31 @@ for _name, (_declared, _values) in INITIALIZERS.items():
             "__repr__": call(check=lambda r: r.startswith("ek.initializers.")),
         },
     )
+
+SCHEDULES = {  # class: (construction, its rate at step 3; None: a base class says it has none)
+    "ExponentialDecay": (call(0.1, 10, 0.5), 0.1 * 0.5**0.3),
+    "InverseTimeDecay": (call(0.5, 4, 0.5), 0.5 / (1 + 0.5 * 3 / 4)),
+    "PiecewiseConstantDecay": (call([2, 5], [1.0, 0.5, 0.1]), 0.5),
+    "PolynomialDecay": (call(1.0, 6), (1.0 - 0.0001) * 0.5 + 0.0001),
+    "CosineDecay": (call(1.0, 6), 0.5),
+    "LearningRateSchedule": (call(), None),
+}
+for _short, (_declared, _rate) in SCHEDULES.items():
+    _name = "ek.keras.optimizers.schedules." + _short
+    CALLS[_name] = _declared
+    _declare_methods(
+        _name,
+        {
+            "__call__": call(
+                3,
+                check=None if _rate is None else lambda r, rate=_rate: np.isclose(float(r), rate),
+                raises=UnimplementedError if _rate is None else None,
+            ),
+            "__repr__": call(check=lambda r, s=_short: r.startswith(s + "(")),
+            "get_config": call(check=lambda r: isinstance(r, dict)),
+            "from_config": call(
+                _make(_name, _declared).get_config(),
+                check=lambda r, n=_name: type(r) is CLASSES[n].target,
+            ),
+        },
+    )

@@ -21,7 +21,20 @@ def _safe(values, where):
 
 with np.errstate(divide="ignore", invalid="ignore"):
     CALLS = {
-        "ek.math.add_n": call([F3, P3, F3], numpy=lambda xs: xs[0] + xs[1] + xs[2]),
+        "ek.add_n": call([F3, P3, F3], numpy=lambda xs: xs[0] + xs[1] + xs[2]),
+        "ek.clip_by_global_norm": call(
+            [F3, None, P3],
+            1.0,
+            check=lambda r: (
+                r[0][1] is None
+                and np.isclose(float(r[1]), np.sqrt((X**2).sum() + (P3.numpy() ** 2).sum()))
+                and np.allclose(r[0][0].numpy(), X / float(r[1]))
+            ),
+        ),
+        "ek.linalg.global_norm": call(
+            [F3, P23], numpy=lambda ts: np.sqrt(sum((t**2).sum() for t in ts))
+        ),
+        "ek.linalg.matvec": call(P23, F3, numpy=lambda a, b: a @ b),
         "ek.math.divide_no_nan": call(F3, D, numpy=lambda x, y: _safe(x / y, y == 0)),
         "ek.math.multiply_no_nan": call(SPECIAL, D, numpy=lambda x, y: _safe(x * y, y == 0)),
         "ek.math.is_finite": call(SPECIAL, numpy=np.isfinite),
@@ -40,6 +53,30 @@ with np.errstate(divide="ignore", invalid="ignore"):
             P23, axis=1, numpy=lambda x, axis: x / np.sqrt((x**2).sum(axis, keepdims=True))
         ),
         "ek.nn.relu6": call(F23 * 3, numpy=lambda x: np.clip(x, 0, 6)),
+        "ek.nn.selu": call(
+            F23,
+            numpy=lambda x: (
+                1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * (np.exp(x) - 1))
+            ),
+        ),
+        "ek.nn.moments": call(
+            P23, [0], check=lambda r: np.allclose(r[1].numpy(), P23.numpy().var(0))
+        ),
+        "ek.nn.batch_normalization": call(
+            P23,
+            ek.constant([2.5, 3.5, 4.5]),
+            ek.constant([2.25, 2.25, 2.25]),
+            None,
+            None,
+            0.0,
+            numpy=lambda x, m, v, o, s, e: (x - m) / np.sqrt(v),
+        ),
+        "ek.nn.dropout": call(
+            P23,
+            0.5,
+            seed=1,
+            check=lambda r: set(np.unique(r.numpy() / (2 * P23.numpy()))) <= {0.0, 1.0},
+        ),
         "ek.nn.softsign": call(F23, numpy=lambda x: x / (1 + np.abs(x))),
         "ek.nn.swish": call(F23, numpy=lambda x: x * _sigmoid(x)),
     }

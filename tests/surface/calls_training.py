@@ -257,6 +257,12 @@ CALLS = {
     "ek.keras.backend.get_value": call(X, numpy=lambda x: x, strict=True),
     "ek.keras.backend.set_value": call(fresh(lambda: ek.Variable([1.0, 2.0])), [3.0, 4.0]),
     "ek.keras.backend.std": call(X, numpy=np.std),
+    "ek.keras.backend.epsilon": call(check=lambda r: r == 1e-7),
+    "ek.keras.backend.floatx": call(check=lambda r: r == "float32"),
+    "ek.keras.backend.image_data_format": call(check=lambda r: r == "channels_last"),
+    "ek.keras.utils.to_categorical": call(
+        [0, 2, 1], numpy=lambda y: np.eye(3, dtype=np.float32)[y]
+    ),
 }
 _CLASSES = walk.public_callables()
 for _name, _declared in CALLBACKS.items():
