@@ -2,6 +2,7 @@
 every method their classes have, declared once per method name."""
 
 import numpy as np
+from activation_formulas import FORMULAS
 
 import eagerkit as ek
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
@@ -69,6 +70,8 @@ CALLS.update(
         "ek.keras.Input": call(shape=[3], check=lambda r: tuple(r.shape) == (None, 3)),
     }
 )
+for _name, _formula in FORMULAS.items():  # ek.keras.activations.relu & co
+    CALLS[f"ek.keras.activations.{_name}"] = call(F3, numpy=_formula)
 for _name in "add average maximum minimum multiply subtract concatenate".split():
     CALLS[f"ek.keras.layers.{_name}"] = call([F23, P23])
 CALLS["ek.keras.layers.dot"] = call(

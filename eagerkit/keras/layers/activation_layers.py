@@ -4,17 +4,17 @@
 parameters (a ReLU capped at 6, a leaky slope, the softmax axis), as ``tf.keras.layers``
 has them, so TF code such as ``Sequential([model, layers.Softmax()])`` runs unchanged.
 They have no variables. Arguments are checked when the layer is made, before anything
-else: a refused constructor takes no layer name and leaves nothing behind.
+else: a refused constructor takes no layer name and leaves nothing behind. ReLU's and
+ELU's values are ``ek.keras.activations``' (activations.py), computed once for both.
 """
 
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras.layers.activations import elu_with_alpha, relu_with_options
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.layer_arguments import distinct_axes, real_number
-from eagerkit.ops.arithmetic import minimum
 from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import where
-from eagerkit.ops.creation import zeros_like
-from eagerkit.ops.nn import elu, relu, softmax
+from eagerkit.ops.nn import softmax
 from eagerkit.tensor import convert_to_tensor
 
 
@@ -43,16 +43,7 @@ class ReLU(Layer):
         self.max_value, self.negative_slope, self.threshold = max_value, negative_slope, threshold
 
     def call(self, inputs):
-        if self.threshold == 0:
-            outputs = relu(inputs)
-        else:  # x above the threshold, else 0; nan stays nan, as relu's does
-            outputs = where(inputs <= self.threshold, zeros_like(inputs), inputs)
-        if self.max_value is not None:
-            outputs = minimum(outputs, self.max_value)
-        if self.negative_slope != 0:  # below the threshold: slope * (x - threshold)
-            below = minimum(inputs - self.threshold, 0.0)
-            outputs = outputs + below * self.negative_slope
-        return outputs
+        return relu_with_options(inputs, self.negative_slope, self.max_value, self.threshold)
 
 
 class LeakyReLU(Layer):
@@ -135,7 +126,4 @@ class ELU(Layer):
         self.alpha = alpha
 
     def call(self, inputs):
-        outputs = elu(inputs)  # exp(x) - 1 below 0
-        if self.alpha == 1:
-            return outputs
-        return where(inputs > 0, outputs, outputs * self.alpha)
+        return elu_with_alpha(inputs, self.alpha)
