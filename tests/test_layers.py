@@ -87,8 +87,8 @@ def test_activations_by_name_and_unknown_names():
     ]:
         layer = ek.layers.Dense(2, activation=name, kernel_initializer=lambda s, dtype: ek.eye(2))
         np.testing.assert_allclose(layer(x).numpy()[0], expected, rtol=1e-6)
-    with pytest.raises(ValueError, match="unknown activation 'relu6'"):
-        ek.layers.Dense(2, activation="relu6")
+    with pytest.raises(ValueError, match="unknown activation 'relu7'"):
+        ek.layers.Dense(2, activation="relu7")
 
 
 # --- Conv2D and pooling ----------------------------------------------------------------------
