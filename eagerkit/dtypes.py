@@ -109,6 +109,23 @@ COMPLEX = (complex64, complex128)
 DIFFERENTIABLE_KINDS = "fc"
 
 _BY_NUMPY = {d.as_numpy_dtype: d for d in ALL}
+# TF's DataType numbers (types.proto), which tf.as_dtype also takes (tf.zeros(1, 1) is a
+# float32 [1]): eagerkit refuses them, saying what TF would have read (as_dtype).
+_BY_TF_NUMBER = {
+    1: float32,
+    2: float64,
+    3: int32,
+    4: uint8,
+    5: int16,
+    6: int8,
+    7: string,
+    8: complex64,
+    9: int64,
+    10: bool,
+    17: uint16,
+    18: complex128,
+    19: float16,
+}
 _INT32 = np.iinfo(np.int32)
 
 # TF's truediv table: small ints divide in float32, int32/int64 in float64.
@@ -137,6 +154,14 @@ def as_dtype(value):
         raise TypeError(f"None is not a dtype; {_CHOICES}")
     if value is str or value is bytes or (isinstance(value, str) and value == "string"):
         return string
+    if type(value) is int and value in _BY_TF_NUMBER:  # not a bool: True is no dtype
+        # TF would read it as a dtype; more often it is a size given where the dtype goes.
+        meant = _BY_TF_NUMBER[value].name
+        raise TypeError(
+            f"{value} is not a dtype: eagerkit takes dtypes by name (TF would read {value} as "
+            f"its number for {meant}). Give a shape as one tuple or list (({value}, {value}), "
+            f"not {value}, {value}) and a dtype by name (dtype=ek.{meant})"
+        )
     try:
         return _BY_NUMPY[np.dtype(value)]
     except (TypeError, ValueError, KeyError):

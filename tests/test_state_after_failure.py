@@ -278,6 +278,8 @@ def layer_and_input(cls):
         layers.AveragePooling2D: (lambda: layers.AveragePooling2D(), image),
         layers.GlobalAveragePooling2D: (lambda: layers.GlobalAveragePooling2D(), image),
         layers.GlobalMaxPool2D: (lambda: layers.GlobalMaxPool2D(), image),
+        layers.GlobalAveragePooling1D: (lambda: layers.GlobalAveragePooling1D(), sequence),
+        layers.GlobalMaxPool1D: (lambda: layers.GlobalMaxPool1D(), sequence),
         layers.Flatten: (lambda: layers.Flatten(), image),
         layers.Reshape: (lambda: layers.Reshape((2, 2)), x4),
         layers.Dropout: (lambda: layers.Dropout(0.5), x4),

@@ -97,6 +97,34 @@ def _leaves(spec):
     return [] if spec is None else [spec]
 
 
+class FirstCallBuilds:
+    """``model.compiled_loss`` or ``model.compiled_metrics`` (``part``) as a ``train_step``
+    of one's own calls them: set up on the first call from the predictions it is given, as
+    Keras does (a subclassed model shows its outputs only then)."""
+
+    def __init__(self, state, part):
+        self._state, self._part = state, part
+
+    def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=()):
+        self._state.ensure_built(y_pred)
+        self._state.seen_data = True
+        return self._state.loss(y_true, y_pred, sample_weight, regularization_losses)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        self._state.ensure_built(y_pred)
+        self._state.seen_data = True
+        self._state.metrics.update_state(y_true, y_pred, sample_weight)
+
+    @property
+    def metrics(self):
+        """The metric objects of this part: empty until data has been seen."""
+        if not self._state.seen_data:
+            return []
+        if self._part == "loss":
+            return self._state.loss.trackers()
+        return list(self._state.metrics.metrics)
+
+
 class OptimizerHolder:
     """Keeps ``model.optimizer`` where a checkpoint of the model does not look: its state
     is saved next to the model's (``Checkpoint(model=..., optimizer=...)``), as TF does."""
@@ -182,11 +210,16 @@ class CompiledMetrics:
         self.metrics = []  # every metric object, in the order Keras lists them
         self._slots = None  # [(output index, metric, weighted)], once built
 
+    def ensure_built(self, y_true, y_pred):
+        """Make the metric objects, if not yet made: the batch shows what each one means."""
+        if self._slots is None:
+            targets = targets_per_output(y_true, self.output_names, self.compiled_loss.losses)
+            self._build(targets, nest.flatten(y_pred))
+
     def update_state(self, y_true, y_pred, sample_weight=None):
+        self.ensure_built(y_true, y_pred)
         outputs = nest.flatten(y_pred)
         targets = targets_per_output(y_true, self.output_names, self.compiled_loss.losses)
-        if self._slots is None:
-            self._build(targets, outputs)
         for index, metric, weighted in self._slots:
             if targets[index] is None:
                 continue

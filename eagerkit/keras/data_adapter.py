@@ -5,14 +5,19 @@ cut into batches of ``batch_size``, reshuffled every epoch when ``shuffle`` says
 order comes from ``ek.random``, so ``ek.random.set_seed`` makes it repeatable); the last
 ``validation_split`` of them is held out first, before any shuffling, as Keras does. A
 ``Dataset`` gives its own batches, read again from the start every epoch, or, with
-``steps_per_epoch``, read on across epochs. Each batch is ``(x, y, sample_weight)``.
+``steps_per_epoch``, read on across epochs.
+
+A batch is what ``train_step(data)`` gets, as in Keras: a Dataset's element as it is, and
+for arrays ``(x, y)``, or ``(x, y, sample_weight)`` when there are weights, or ``x`` alone
+when there are no labels (``pack_x_y_sample_weight``), so a ``train_step`` written from
+Keras' guides (``x, y = data``) runs.
 
 Examples
 --------
 >>> import numpy as np
 >>> from eagerkit.keras.data_adapter import ArrayData
 >>> data = ArrayData(np.arange(5.0), np.arange(5), batch_size=2, shuffle=False)
->>> [x.numpy().tolist() for x, y, w in data.batches()]
+>>> [x.numpy().tolist() for x, y in data.batches()]
 [[0.0, 1.0], [2.0, 3.0], [4.0]]
 """
 
@@ -35,6 +40,21 @@ from eagerkit.keras.host_arrays import (  # noqa: F401 - numbers_only: re-export
     take_rows,
 )
 from eagerkit.tensor import convert_to_tensor
+
+
+def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """The batch ``train_step`` gets (Keras' packing): ``(x, y, sample_weight)`` without the
+    trailing Nones; ``x`` alone when it is one tensor and there are no labels.
+
+    Examples
+    --------
+    >>> from eagerkit.keras.data_adapter import pack_x_y_sample_weight
+    >>> pack_x_y_sample_weight("x", "y"), pack_x_y_sample_weight("x")
+    (('x', 'y'), 'x')
+    """
+    if y is None:  # one input needs no tuple; several (a list or dict) are wrapped as (x,)
+        return (x,) if isinstance(x, (list, tuple, dict)) else x
+    return (x, y) if sample_weight is None else (x, y, sample_weight)
 
 
 def unpack_x_y_sample_weight(data):
@@ -98,7 +118,7 @@ class ArrayData:
         order = epoch_order(self.size, self.batch_size, self.shuffle)
         for start in range(0, self.size, self.batch_size):
             rows = order[start : start + self.batch_size]
-            yield (
+            yield pack_x_y_sample_weight(
                 as_tensors(take_rows(self.x, rows)),
                 as_tensors(take_rows(self.y, rows)),
                 as_tensors(take_rows(self.sample_weight, rows)),
@@ -116,13 +136,13 @@ class DatasetData:
     def batches(self):
         count = 0
         for element in self.dataset:
-            x, y, weight = unpack_x_y_sample_weight(element)
-            if self.class_weight is not None:
+            if self.class_weight is not None:  # the element with its weights (Keras' map)
+                x, y, weight = unpack_x_y_sample_weight(element)
                 extra = class_weights(sample_array(y), self.class_weight)
                 weight = extra if weight is None else sample_array(weight) * extra
-                weight = convert_to_tensor(weight)
+                element = pack_x_y_sample_weight(x, y, convert_to_tensor(weight))
             count += 1
-            yield x, y, weight
+            yield element
         self.steps = count
 
 

@@ -4,11 +4,14 @@ Each check fails with an eagerkit error that names the model, the input and the 
 Keras' "Input 0 of layer "model" is incompatible with the layer" does, but readable.
 """
 
+import numpy as np
+
 from eagerkit import nest
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.keras_tensor import KerasTensor, shape_text
 from eagerkit.keras.layers.input_layer import InputLayer
 from eagerkit.ops.cast import cast
+from eagerkit.ops.shape import expand_dims, squeeze
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -96,10 +99,14 @@ def _flat_like(model, inputs):
 
 
 def _conformed(model, index, expected, value):
+    """``value`` as Keras conforms a functional model's input: cast to the Input's dtype (any
+    number type: Keras casts every input), a ``(batch,)`` vector taken as the ``(batch, 1)``
+    an Input of shape ``[1]`` expects and the other way round, then its shape checked."""
     if not isinstance(value, Tensor):
-        value = convert_to_tensor(value, dtype=expected.dtype if _numeric(value) else None)
+        own = isinstance(value, np.ndarray) or not _numeric(value)  # numpy keeps its dtype
+        value = convert_to_tensor(value, dtype=None if own else expected.dtype)
     if value.dtype != expected.dtype:
-        if not (value.dtype.is_floating and expected.dtype.is_floating):
+        if not (_number_type(value.dtype) and _number_type(expected.dtype)):
             raise InvalidArgumentError(
                 f"Model '{model.name}': input {index} ('{expected.name}') expects "
                 f"{expected.dtype.name} tensors, got {value.dtype.name}. Cast it with "
@@ -107,9 +114,18 @@ def _conformed(model, index, expected, value):
                 f"dtype='{value.dtype.name}'",
                 op=model.name,
             )
-        value = cast(value, expected.dtype)  # Keras casts floats to the Input's dtype
+        value = cast(value, expected.dtype)
+    wanted, shape = expected.shape.as_list(), value._data.shape
+    if len(shape) == len(wanted) + 1 and shape[-1] == 1:  # (batch, 1) for a (batch,) Input
+        value = squeeze(value, axis=-1)
+    elif len(shape) == len(wanted) - 1 and wanted[-1] == 1:  # (batch,) for a (batch, 1) Input
+        value = expand_dims(value, axis=-1)
     _check_shape(model, index, expected, value._data.shape)  # the array's: a plain tuple
     return value
+
+
+def _number_type(dtype):
+    return dtype.is_floating or dtype.is_integer or dtype.is_bool
 
 
 def _numeric(value):

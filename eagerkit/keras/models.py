@@ -5,6 +5,7 @@ kept in attributes (``self.dense = ek.layers.Dense(10)``), or in lists of them; 
 way, ``self.track_layer(layer)``, works too.
 """
 
+import functools
 import numbers
 
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
@@ -196,10 +197,14 @@ class Model(Training, ModelSaving, Network):
     """
 
     def __new__(cls, *args, **kwargs):
-        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
-            from eagerkit.keras.functional import Functional  # it is a Model: no cycle at import
+        from eagerkit.keras.functional import Functional  # it is a Model: no cycle at import
 
+        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
             return super().__new__(Functional, *args, **kwargs)  # then Functional.__init__ runs
+        if not issubclass(cls, Functional) and _functional_arguments(args, kwargs):
+            # A subclass given inputs and outputs (``CustomModel(inputs, outputs)``, to
+            # override train_step): a functional model of that subclass, as Keras makes it.
+            return super().__new__(_functional_kind(cls), *args, **kwargs)
         return super().__new__(cls, *args, **kwargs)
 
     @classmethod
@@ -211,6 +216,25 @@ class Model(Training, ModelSaving, Network):
         if cls in (Model, Functional) or (isinstance(config, dict) and "nodes" in config):
             return model_config.functional_from_config(cls, config, custom_objects)
         return super().from_config(config)
+
+
+def _functional_arguments(args, kwargs):
+    """Whether a Model subclass is called as the functional API is (Keras' test)."""
+    return (
+        len(args) == 2
+        or (len(args) == 1 and "outputs" in kwargs)
+        or ("inputs" in kwargs and "outputs" in kwargs)
+    )
+
+
+@functools.cache
+def _functional_kind(cls):
+    """``cls`` with the functional model's construction and call: its own methods first
+    (train_step, ...), then Functional's (``__init__(inputs, outputs)``, ``call``)."""
+    from eagerkit.keras.functional import Functional
+
+    names = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
+    return type(cls.__name__, (cls, Functional), names)
 
 
 class Sequential(Model):

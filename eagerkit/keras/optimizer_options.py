@@ -18,6 +18,8 @@ Examples
 [-0.6000000238418579, -0.800000011920929]
 """
 
+from types import GeneratorType
+
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import misc
 from eagerkit.train.checks import checked_pairs, number
@@ -51,8 +53,16 @@ class KerasOptions:
         return learning_rate
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
-        """Clip the gradients (when asked to), then update each variable from its gradient."""
-        pairs = checked_pairs(grads_and_vars)
+        """Clip the gradients (when asked to), then update each variable from its gradient.
+
+        No pairs at all (a model without trainable weights) is no step, as in Keras 2.11+;
+        pairs whose gradients are all None are refused (nothing would train).
+        """
+        if isinstance(grads_and_vars, (zip, map, filter, GeneratorType, list, tuple)):
+            grads_and_vars = list(grads_and_vars)  # read once, to see whether it is empty
+            if not grads_and_vars:
+                return
+        pairs = checked_pairs(grads_and_vars)  # anything else: it says what it is
         grads = [grad for grad, _ in pairs]
         if self.clipnorm is not None:
             grads = [misc.clip_by_norm(g, self.clipnorm) for g in grads]

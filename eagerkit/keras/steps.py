@@ -63,6 +63,8 @@ class Steps:
         state = self._compile_state("compute_loss")
         y_pred = _predictions(y_pred)  # checked before the compiled loss learns its outputs
         state.ensure_built(y_pred)
+        state.metrics.ensure_built(y, y_pred)  # a train_step of one's own may update them
+        state.seen_data = True  # model.metrics lists the loss's and metrics' objects now
         state.track_added(self._added_metrics_now())
         return state.loss(y, y_pred, sample_weight, regularization_losses=self.losses)
 

@@ -216,13 +216,17 @@ class Training(Steps):
 
     @property
     def compiled_loss(self):
+        """Keras 2's compiled loss, for a ``train_step`` of one's own:
+        ``self.compiled_loss(y, y_pred, regularization_losses=self.losses)`` (None before
+        ``compile``). Set up on its first call, from the predictions it is given."""
         state = vars(self).get("_compiled")
-        return None if state is None else state.loss
+        return None if state is None else compiled.FirstCallBuilds(state, "loss")
 
     @property
     def compiled_metrics(self):
+        """Keras 2's compiled metrics: ``self.compiled_metrics.update_state(y, y_pred)``."""
         state = vars(self).get("_compiled")
-        return None if state is None else state.metrics
+        return None if state is None else compiled.FirstCallBuilds(state, "metrics")
 
     def reset_metrics(self):
         """Start every metric afresh (fit does at each epoch, evaluate at its start)."""

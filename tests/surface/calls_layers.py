@@ -37,6 +37,8 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.keras.layers.AveragePooling2D": call(sample=[IMAGE]),
     "ek.keras.layers.GlobalAveragePooling2D": call(sample=[IMAGE]),
     "ek.keras.layers.GlobalMaxPool2D": call(sample=[IMAGE]),
+    "ek.keras.layers.GlobalAveragePooling1D": call(sample=[SEQUENCE]),
+    "ek.keras.layers.GlobalMaxPool1D": call("channels_first", sample=[SEQUENCE]),
     "ek.keras.layers.BatchNormalization": call(sample=[F23]),
     "ek.keras.layers.Normalization": call(sample=[F23]),
     "ek.keras.layers.Rescaling": call(1 / 255, offset=-1.0, sample=[F23]),

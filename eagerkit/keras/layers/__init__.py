@@ -27,9 +27,13 @@ from eagerkit.keras.layers.convolutional import (
 from eagerkit.keras.layers.core import Dense, Dropout, Embedding, Flatten, Reshape, flatten
 from eagerkit.keras.layers.feature_normalization import Normalization
 from eagerkit.keras.layers.global_pooling import (
+    GlobalAveragePooling1D,
     GlobalAveragePooling2D,
+    GlobalAvgPool1D,
     GlobalAvgPool2D,
+    GlobalMaxPool1D,
     GlobalMaxPool2D,
+    GlobalMaxPooling1D,
     GlobalMaxPooling2D,
 )
 from eagerkit.keras.layers.input_layer import Input, InputLayer
@@ -122,9 +126,13 @@ __all__ = [
     "Dropout",
     "Embedding",
     "Flatten",
+    "GlobalAveragePooling1D",
     "GlobalAveragePooling2D",
+    "GlobalAvgPool1D",
     "GlobalAvgPool2D",
+    "GlobalMaxPool1D",
     "GlobalMaxPool2D",
+    "GlobalMaxPooling1D",
     "GlobalMaxPooling2D",
     "Input",
     "InputLayer",

@@ -20,6 +20,7 @@ from eagerkit.keras.layers.added import (
     put_back,
 )
 from eagerkit.keras.layers.config import LayerConfig
+from eagerkit.keras.layers.functional_links import FunctionalLinks
 from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.keras.layers.weight_lists import WeightLists
 from eagerkit.module import Module, snake_case
@@ -56,7 +57,7 @@ def unique_name(base, zero_based=True):
     return base if count == 0 else f"{base}_{count}"
 
 
-class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
+class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalLinks):
     """Base class of layers and models: variables made on first call, then ``call``.
 
     Subclasses define ``build(input_shape)`` (make variables with ``add_weight``) and
@@ -170,18 +171,6 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists):
         if self._autocast and inputs.dtype.is_floating and inputs.dtype != self.dtype:
             inputs = cast(inputs, self.dtype)
         return inputs
-
-    @property
-    def input(self):
-        """The KerasTensor(s) this layer was first called on in a functional model."""
-        calls = vars(self).get("_calls")
-        if calls is None:
-            raise AttributeError(
-                f"Layer {self.name} has never been called on a KerasTensor (ek.keras.Input) "
-                "and thus has no defined input"
-            )
-        inputs = calls.nodes[0].inputs
-        return inputs[0] if len(inputs) == 1 else inputs
 
     def build(self, input_shape):
         """Make the layer's variables for inputs of ``input_shape`` (nothing by default)."""

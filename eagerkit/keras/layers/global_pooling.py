@@ -1,8 +1,10 @@
-"""GlobalAveragePooling2D and GlobalMaxPooling2D: one number per channel per image.
+"""GlobalAveragePooling2D and GlobalMaxPooling2D: one number per channel per image; the 1D
+ones: one number per feature per sequence.
 
 They squeeze each feature map to its mean (or max), so ``(batch, height, width, channels)``
 becomes ``(batch, channels)`` (``keepdims=True`` keeps 1-sized height and width). A ConvNet
-ends with one of them instead of Flatten to accept images of any size.
+ends with one of them instead of Flatten to accept images of any size; the 1D ones turn
+``(batch, steps, features)`` into ``(batch, features)``, for sequences of any length.
 """
 
 from eagerkit.keras.layers.base import Layer, check_rank
@@ -10,10 +12,12 @@ from eagerkit.keras.layers.convolutional import _IMAGE, _data_format
 from eagerkit.ops.reduce import reduce_max, reduce_mean
 
 
-class _GlobalPooling2D(Layer):
-    """Shared by both: which axes are the image (by ``data_format``) and ``keepdims``."""
+class _GlobalPooling(Layer):
+    """Shared by all: which axes are the image or the steps (by ``data_format``), and
+    ``keepdims``."""
 
     _reduce = None
+    _rank, _layout = 4, _IMAGE  # the rank of the inputs, and their axes in words
 
     def __init__(self, data_format="channels_last", keepdims=False, **kwargs):
         super().__init__(**kwargs)
@@ -21,12 +25,14 @@ class _GlobalPooling2D(Layer):
         self.keepdims = bool(keepdims)
 
     def call(self, inputs):
-        check_rank(self, inputs.shape, 4, _IMAGE)
-        axes = [1, 2] if self.data_format == "channels_last" else [2, 3]
+        check_rank(self, inputs.shape, self._rank, self._layout)
+        pooled = range(self._rank - 2)  # every axis but the batch and the channels
+        first = 1 if self.data_format == "channels_last" else 2
+        axes = [first + i for i in pooled]
         return type(self)._reduce(inputs, axis=axes, keepdims=self.keepdims)
 
 
-class GlobalAveragePooling2D(_GlobalPooling2D):
+class GlobalAveragePooling2D(_GlobalPooling):
     """The mean of each feature map.
 
     Examples
@@ -40,7 +46,7 @@ class GlobalAveragePooling2D(_GlobalPooling2D):
     _reduce = staticmethod(reduce_mean)
 
 
-class GlobalMaxPooling2D(_GlobalPooling2D):
+class GlobalMaxPooling2D(_GlobalPooling):
     """The largest value of each feature map.
 
     Examples
@@ -54,5 +60,35 @@ class GlobalMaxPooling2D(_GlobalPooling2D):
     _reduce = staticmethod(reduce_max)
 
 
+class GlobalAveragePooling1D(_GlobalPooling):
+    """The mean over the steps of each feature.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.layers.GlobalAveragePooling1D()(ek.reshape(ek.range(6.0), [1, 3, 2]))
+    <ek.Tensor: shape=(1, 2), dtype=float32, numpy=array([[2., 3.]], dtype=float32)>
+    """
+
+    _reduce = staticmethod(reduce_mean)
+    _rank, _layout = 3, "[batch, steps, features]"
+
+
+class GlobalMaxPooling1D(_GlobalPooling):
+    """The largest value over the steps of each feature.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.layers.GlobalMaxPooling1D()(ek.reshape(ek.range(6.0), [1, 3, 2]))
+    <ek.Tensor: shape=(1, 2), dtype=float32, numpy=array([[4., 5.]], dtype=float32)>
+    """
+
+    _reduce = staticmethod(reduce_max)
+    _rank, _layout = 3, "[batch, steps, features]"
+
+
+GlobalAvgPool1D = GlobalAveragePooling1D
+GlobalMaxPool1D = GlobalMaxPooling1D
 GlobalAvgPool2D = GlobalAveragePooling2D
 GlobalMaxPool2D = GlobalMaxPooling2D

@@ -64,7 +64,14 @@ class InputLayer(Layer):
         self.built = True
         self.last_output_shape = shape
         node = symbolic.Node(self, (), {})
-        self.output = node.outputs = KerasTensor(shape, self.dtype, self.name, node)
+        node.outputs = KerasTensor(shape, self.dtype, self.name, node)
+        vars(self)["_calls"] = symbolic.Calls()  # its making is its one call: layer.output
+        self._calls.nodes.append(node)
+
+    @property
+    def input(self):
+        """The Input tensor itself: an InputLayer's input and output are one tensor."""
+        return self.output
 
     def call(self, inputs):
         return inputs
