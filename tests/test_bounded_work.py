@@ -156,6 +156,10 @@ BOUNDED = {
     "RandomNormal.__call__.shape": lambda: ek.keras.initializers.RandomNormal()(HUGE_SHAPE),
     "RandomUniform.__call__.shape": lambda: ek.keras.initializers.RandomUniform()(HUGE_SHAPE),
     "GlorotUniform.__call__.shape": lambda: ek.keras.initializers.GlorotUniform()(HUGE_SHAPE),
+    "VarianceScaling.__call__.shape": lambda: ek.keras.initializers.HeNormal()(HUGE_SHAPE),
+    "TruncatedNormal.__call__.shape": lambda: ek.keras.initializers.TruncatedNormal()(HUGE_SHAPE),
+    "Orthogonal.__call__.shape": lambda: ek.keras.initializers.Orthogonal()(HUGE_SHAPE),
+    "Identity.__call__.shape": lambda: ek.keras.initializers.Identity()(HUGE_SHAPE),
     "Layer.add_weight.shape": lambda: ek.keras.layers.Layer().add_weight("w", HUGE_SHAPE),
     "Dense.__init__.units": _built(lambda: ek.keras.layers.Dense(2**62), rows),
     "Embedding.__init__.input_dim": _built(
