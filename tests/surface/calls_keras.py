@@ -56,6 +56,12 @@ CALLS.update(
             PROBS,
             numpy=lambda t, p: -(t * p).sum(-1) / np.linalg.norm(p, axis=-1),
         ),
+        "ek.keras.metrics.top_k_categorical_accuracy": call(
+            ONE_HOT, PROBS, k=1, numpy=lambda t, p, k: [1.0, 1.0]
+        ),
+        "ek.keras.metrics.sparse_top_k_categorical_accuracy": call(
+            [1, 0], PROBS, k=2, numpy=lambda t, p, k: [1.0, 0.0]
+        ),
         "ek.keras.metrics.accuracy": call(I3, I3, numpy=lambda t, p: np.ones(3)),
         "ek.keras.metrics.binary_accuracy": call(
             BINARY, PROBS, numpy=lambda t, p: ((p > 0.5) == t).mean(-1)
@@ -111,6 +117,16 @@ PAIR_FOR = {  # (y_true, y_pred) each loss or metric class takes
     "Poisson": (ONE_HOT, PROBS),
     "LogCosh": (ONE_HOT, PROBS),
     "CosineSimilarity": (ONE_HOT, PROBS),
+    "TruePositives": (BINARY, PROBS),
+    "FalsePositives": (BINARY, PROBS),
+    "TrueNegatives": (BINARY, PROBS),
+    "FalseNegatives": (BINARY, PROBS),
+    "Precision": (BINARY, PROBS),
+    "Recall": (BINARY, PROBS),
+    "AUC": (BINARY, PROBS),
+    "TopKCategoricalAccuracy": (ONE_HOT, PROBS),
+    "SparseTopKCategoricalAccuracy": (LABELS, PROBS),
+    "RootMeanSquaredError": (ONE_HOT, PROBS),
     "Accuracy": (I3, I3),
     "BinaryAccuracy": (BINARY, PROBS),
     "CategoricalAccuracy": (ONE_HOT, PROBS),
