@@ -85,6 +85,9 @@ CALLS.update(
         "ek.losses.softmax_cross_entropy": call(ONE_HOT, F23),
         "ek.losses.sparse_softmax_cross_entropy": call(LABELS, F23),
         "ek.losses.sigmoid_cross_entropy": call(BINARY, F23),
+        "ek.keras.optimizers.get": call(
+            "nadam", learning_rate=0.5, check=lambda r: r.get_config()["learning_rate"] == 0.5
+        ),
         "ek.keras.initializers.get": call(
             "ones", check=lambda r: r([2]).numpy().tolist() == [1, 1]
         ),
@@ -166,6 +169,10 @@ OPTIMIZERS = {  # class: (construction, a slot it keeps, or None)
     "ek.keras.optimizers.Adam": (call(0.1), "m"),
     "ek.keras.optimizers.Adagrad": (call(0.1), "accumulator"),
     "ek.keras.optimizers.RMSprop": (call(0.1), "rms"),
+    "ek.keras.optimizers.AdamW": (call(0.1, weight_decay=0.01), "m"),
+    "ek.keras.optimizers.Adadelta": (call(0.1), "accumulated_grad"),
+    "ek.keras.optimizers.Adamax": (call(0.1), "u"),
+    "ek.keras.optimizers.Nadam": (call(0.1), "v"),
 }
 INITIALIZERS = {  # class: (construction, what it gives for shape [2, 3], where exact)
     "ek.keras.initializers.Zeros": (call(), np.zeros((2, 3))),
