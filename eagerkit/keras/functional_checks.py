@@ -9,6 +9,7 @@ from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.keras_tensor import KerasTensor, shape_text
 from eagerkit.keras.layers.input_layer import InputLayer
 from eagerkit.ops.cast import cast
+from eagerkit.ops.shape import expand_dims, squeeze_axes
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -108,7 +109,20 @@ def _conformed(model, index, expected, value):
                 op=model.name,
             )
         value = cast(value, expected.dtype)  # Keras casts floats to the Input's dtype
+    value = with_input_rank(value, expected.shape.as_list())
     _check_shape(model, index, expected, value._data.shape)  # the array's: a plain tuple
+    return value
+
+
+def with_input_rank(value, wanted):
+    """``value`` with a last axis of 1 added or dropped when that is all it lacks to have
+    the Input's rank (``wanted``, batch axis included), as Keras conforms its inputs: TF's
+    regression tutorial fits a 1-D column of numbers into ``Input(shape=[1])``."""
+    got = value._data.shape
+    if len(got) == len(wanted) - 1 and wanted[-1] == 1:
+        return expand_dims(value, -1)
+    if len(got) == len(wanted) + 1 and got[-1:] == (1,):
+        return squeeze_axes(value, -1)
     return value
 
 
