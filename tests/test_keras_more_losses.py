@@ -209,3 +209,47 @@ def test_mismatched_shapes_are_refused_naming_the_loss(name):
 def test_an_unknown_reduction_is_refused():
     with pytest.raises(InvalidArgumentError, match="Hinge: unknown reduction 'mean'"):
         losses.Hinge(reduction="mean")
+
+
+METRIC_CLASSES = {  # Keras' metric of each loss, with its default name
+    "hinge": (keras.metrics.Hinge, "hinge"),
+    "squared_hinge": (keras.metrics.SquaredHinge, "squared_hinge"),
+    "categorical_hinge": (keras.metrics.CategoricalHinge, "categorical_hinge"),
+    "kl_divergence": (keras.metrics.KLDivergence, "kullback_leibler_divergence"),
+    "poisson": (keras.metrics.Poisson, "poisson"),
+    "log_cosh": (keras.metrics.LogCoshError, "logcosh"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(METRIC_CLASSES))
+def test_each_metric_is_the_running_weighted_mean_of_its_loss(name):
+    formula, kind = FUNCTIONS[name]
+    rng = np.random.default_rng(2)
+    batches = []
+    for size in (3, 5):
+        t = np.eye(3)[rng.integers(0, 3, size)] if kind == "one_hot" else rng.random((size, 3))
+        t = rng.integers(0, 2, (size, 3)).astype(float) if kind == "signs" else t
+        batches.append((t, rng.random((size, 3)), rng.random(size)))
+    cls, default_name = METRIC_CLASSES[name]
+    metric = cls()
+    assert metric.name == default_name
+    for t, p, w in batches:
+        metric.update_state(t, p, sample_weight=w)
+    values = np.concatenate([formula(t, p) for t, p, _ in batches])
+    weights = np.concatenate([w for _, _, w in batches])
+    np.testing.assert_allclose(
+        float(metric.result()), np.average(values, weights=weights), rtol=1e-5
+    )
+
+
+def test_the_cosine_similarity_metric_is_the_cosine_and_compile_reports_it():
+    t, p = np.array([[1.0, 0.0], [1.0, 2.0]]), np.array([[3.0, 1.0], [-1.0, -2.0]])
+    np.testing.assert_allclose(keras.metrics.cosine_similarity(t, p).numpy(), -np_cosine(t, p))
+    metric = keras.metrics.CosineSimilarity(axis=0)
+    np.testing.assert_allclose(float(metric(t, p)), -np_cosine(t, p, axis=0).mean(), rtol=1e-6)
+    model = keras.Sequential(
+        [keras.Input(shape=[2]), keras.layers.Dense(2, kernel_initializer="identity")]
+    )
+    model.compile(optimizer="sgd", loss="mse", metrics=["cosine_similarity"])
+    logged = model.evaluate(t, p, verbose=0, return_dict=True)  # the model gives t itself
+    np.testing.assert_allclose(logged["cosine_similarity"], -np_cosine(p, t).mean(), rtol=1e-6)

@@ -4,7 +4,8 @@
 the metric does the first two at once. The bookkeeping is that of ``ek.metrics`` (TF1's
 ``tfe.metrics``, whose results are float64), in float32. ``Precision``, ``Recall``, ``AUC``
 and the confusion counts are in confusion_metrics.py and auc_metric.py, the top-k
-accuracies and ``RootMeanSquaredError`` in topk_metrics.py.
+accuracies and ``RootMeanSquaredError`` in topk_metrics.py, the running means of the
+hinge, divergence and cosine losses in loss_metrics.py.
 
 Examples
 --------
@@ -273,6 +274,16 @@ from eagerkit.keras.confusion_metrics import (  # noqa: E402
     TrueNegatives,
     TruePositives,
 )
+from eagerkit.keras.loss_metrics import (  # noqa: E402
+    CategoricalHinge,
+    CosineSimilarity,
+    Hinge,
+    KLDivergence,
+    LogCoshError,
+    Poisson,
+    SquaredHinge,
+    cosine_similarity,
+)
 from eagerkit.keras.topk_metrics import (  # noqa: E402
     RootMeanSquaredError,
     SparseTopKCategoricalAccuracy,
@@ -293,6 +304,7 @@ __all__ = [
     "categorical_accuracy",
     "sparse_categorical_accuracy",
     "top_k_categorical_accuracy",
+    "cosine_similarity",
     "sparse_top_k_categorical_accuracy",
     "Accuracy",
     "BinaryAccuracy",
@@ -313,4 +325,11 @@ __all__ = [
     "Precision",
     "Recall",
     "AUC",
+    "Hinge",
+    "SquaredHinge",
+    "CategoricalHinge",
+    "KLDivergence",
+    "Poisson",
+    "LogCoshError",
+    "CosineSimilarity",
 ]

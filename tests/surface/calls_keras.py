@@ -62,6 +62,9 @@ CALLS.update(
         "ek.keras.metrics.sparse_top_k_categorical_accuracy": call(
             [1, 0], PROBS, k=2, numpy=lambda t, p, k: [1.0, 0.0]
         ),
+        "ek.keras.metrics.cosine_similarity": call(
+            ONE_HOT, PROBS, numpy=lambda t, p: (t * p).sum(-1) / np.linalg.norm(p, axis=-1)
+        ),
         "ek.keras.metrics.accuracy": call(I3, I3, numpy=lambda t, p: np.ones(3)),
         "ek.keras.metrics.binary_accuracy": call(
             BINARY, PROBS, numpy=lambda t, p: ((p > 0.5) == t).mean(-1)
@@ -130,6 +133,7 @@ PAIR_FOR = {  # (y_true, y_pred) each loss or metric class takes
     "TopKCategoricalAccuracy": (ONE_HOT, PROBS),
     "SparseTopKCategoricalAccuracy": (LABELS, PROBS),
     "RootMeanSquaredError": (ONE_HOT, PROBS),
+    "LogCoshError": (ONE_HOT, PROBS),
     "Accuracy": (I3, I3),
     "BinaryAccuracy": (BINARY, PROBS),
     "CategoricalAccuracy": (ONE_HOT, PROBS),
