@@ -25,7 +25,8 @@ SIZE_NAMES = frozenset(
     shuffle_buffer_size num_samples order count max_queue buckets max_to_keep history_size
     max_iterations num_rows num_columns k size target_height target_width input_dim
     output_dim pool_size strides num_epochs num_rows_for_inference n maxlen
-    num_or_size_splits limit paddings epochs steps steps_per_epoch validation_steps""".split()
+    num_or_size_splits limit paddings epochs steps steps_per_epoch validation_steps
+    num_thresholds num_labels""".split()
 )
 HUGE = 2**40
 HUGE_SHAPE = [2**40, 2**40]  # numpy refuses it before allocating anything
@@ -157,6 +158,12 @@ BOUNDED = {
     "RandomNormal.__call__.shape": lambda: ek.keras.initializers.RandomNormal()(HUGE_SHAPE),
     "RandomUniform.__call__.shape": lambda: ek.keras.initializers.RandomUniform()(HUGE_SHAPE),
     "GlorotUniform.__call__.shape": lambda: ek.keras.initializers.GlorotUniform()(HUGE_SHAPE),
+    "VarianceScaling.__call__.shape": lambda: ek.keras.initializers.HeNormal()(HUGE_SHAPE),
+    "TruncatedNormal.__call__.shape": lambda: ek.keras.initializers.TruncatedNormal()(HUGE_SHAPE),
+    "Orthogonal.__call__.shape": lambda: ek.keras.initializers.Orthogonal()(HUGE_SHAPE),
+    "Identity.__call__.shape": lambda: ek.keras.initializers.Identity()(HUGE_SHAPE),
+    "AUC.__init__.num_thresholds": lambda: ek.keras.metrics.AUC(num_thresholds=HUGE),
+    "AUC.__init__.num_labels": lambda: ek.keras.metrics.AUC(multi_label=True, num_labels=HUGE),
     "Layer.add_weight.shape": lambda: ek.keras.layers.Layer().add_weight("w", HUGE_SHAPE),
     "Dense.__init__.units": _built(lambda: ek.keras.layers.Dense(2**62), rows),
     "Embedding.__init__.input_dim": _built(
@@ -233,6 +240,11 @@ SAFE = {
     "avg_pool.strides": "a larger stride only shrinks the output",
     "conv2d.filters": "a tensor of weights that exists already",
     "rot90.k": "taken modulo 4",
+    "top_k_categorical_accuracy.k": "compared with a count of higher scores: allocates nothing",
+    "sparse_top_k_categorical_accuracy.k": "compared with a count of higher scores: allocates "
+    "nothing",
+    "TopKCategoricalAccuracy.__init__.k": "compared with a count of higher scores",
+    "SparseTopKCategoricalAccuracy.__init__.k": "compared with a count of higher scores",
     "create_file_writer.max_queue": "a flush threshold: the queue holds only what was logged",
     "SummaryWriter.__init__.max_queue": "a flush threshold: the queue holds only what was logged",
     "record_summaries_every_n_global_steps.n": "a modulus: nothing is made per unit",

@@ -295,5 +295,5 @@ def test_initializers():
     a, b = init.random_normal(seed=5)([4]), init.random_normal(seed=5)([4])
     np.testing.assert_array_equal(a.numpy(), b.numpy())
     assert 0.0 < float(ek.reduce_max(ek.abs(a))) < 0.25  # stddev 0.05
-    with pytest.raises(ValueError, match="unknown initializer 'he_normal'"):
-        init.get("he_normal")
+    with pytest.raises(ValueError, match="unknown initializer 'he_normall'"):
+        init.get("he_normall")

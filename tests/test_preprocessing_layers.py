@@ -83,7 +83,11 @@ def test_adapt_learns_numpys_mean_and_variance_and_the_call_uses_them(data, axis
     scale = max(1.0, float(np.abs(x).max()))
     close(layer.mean.numpy(), mean, atol=1e-6 * scale)
     close(layer.variance.numpy(), variance, atol=1e-6 * scale * scale)
-    assert not layer.trainable_weights and len(layer.non_trainable_weights) == 2
+    assert not layer.trainable_weights and len(layer.non_trainable_weights) == 3
+    # TF's third weight: how many values each mean was taken over
+    assert layer.count.dtype == ek.int64 and int(layer.count) == np.prod(
+        [x.shape[i] for i in reduced]
+    )
     mean, variance = layer.mean.numpy(), layer.variance.numpy()
     close(layer(x).numpy(), normalized(x, mean, variance), rtol=1e-5, atol=1e-5)
     inverse = L.Normalization(axis=axis, invert=True)
@@ -167,7 +171,8 @@ def test_fit_trains_the_model_but_never_the_statistics():
     assert history[-1] < history[0] / 5
     close(normalizer.mean.numpy(), learned[0])
     close(normalizer.variance.numpy(), learned[1])
-    assert len(model.non_trainable_weights) == 2
+    assert len(model.non_trainable_weights) == 3  # mean, variance, count (as TF's)
+    assert int(normalizer.count) == len(FEATURES)
 
 
 def test_checkpoints_and_saved_models_keep_the_statistics(tmp_path):

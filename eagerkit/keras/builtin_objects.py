@@ -1,9 +1,10 @@
 """eagerkit's own Keras classes and functions by the names configs and ``compile`` use.
 
-``layers()``, ``losses()``, ``metrics()``, ``optimizers()`` and ``activations()`` are the
-tables a config's names are looked up in after the user's own (keras/serialization.py);
-``function_name`` is the reverse, for saving a built-in function by its name. The tables
-are built on first use: this module imports the whole of ``ek.keras``.
+``layers()``, ``losses()``, ``metrics()``, ``optimizers()``, ``initializers()`` and
+``activations()`` are the tables a config's names are looked up in after the user's own
+(keras/serialization.py); ``function_name`` is the reverse, for saving a built-in function
+by its name. The tables are built on first use: this module imports the whole of
+``ek.keras``.
 
 Examples
 --------
@@ -67,6 +68,14 @@ def optimizers():
 
 
 @functools.cache
+def initializers():
+    """Initializer classes by class name (a saved layer's ``{"class_name": "HeNormal"}``)."""
+    from eagerkit.keras import initializers as initializer_module
+
+    return _classes(initializer_module)
+
+
+@functools.cache
 def activations():
     """Activation functions by the names layers accept (``"relu"``, ...)."""
     from eagerkit import nn  # the public functions, as activations.get returns them
@@ -103,11 +112,13 @@ def _classes(module):
 
 
 def _functions(module):
-    """The module's public functions (and aliases of them, such as ``mse``)."""
+    """The module's public functions (and aliases of them, such as ``mse``): its own and
+    those it re-exports from the modules of ``ek.keras`` (hinge_losses.py, ...), not the
+    ops it imports."""
     return {
         name: value
         for name, value in vars(module).items()
         if not name.startswith("_")
         and inspect.isfunction(value)
-        and value.__module__ == module.__name__
+        and value.__module__.startswith("eagerkit.keras.")
     }

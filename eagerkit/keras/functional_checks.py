@@ -11,7 +11,7 @@ from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.keras_tensor import KerasTensor, shape_text
 from eagerkit.keras.layers.input_layer import InputLayer
 from eagerkit.ops.cast import cast
-from eagerkit.ops.shape import expand_dims, squeeze
+from eagerkit.ops.shape import expand_dims, squeeze_axes
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -115,17 +115,25 @@ def _conformed(model, index, expected, value):
                 op=model.name,
             )
         value = cast(value, expected.dtype)
-    wanted, shape = expected.shape.as_list(), value._data.shape
-    if len(shape) == len(wanted) + 1 and shape[-1] == 1:  # (batch, 1) for a (batch,) Input
-        value = squeeze(value, axis=-1)
-    elif len(shape) == len(wanted) - 1 and wanted[-1] == 1:  # (batch,) for a (batch, 1) Input
-        value = expand_dims(value, axis=-1)
+    value = with_input_rank(value, expected.shape.as_list())
     _check_shape(model, index, expected, value._data.shape)  # the array's: a plain tuple
     return value
 
 
 def _number_type(dtype):
     return dtype.is_floating or dtype.is_integer or dtype.is_bool
+
+
+def with_input_rank(value, wanted):
+    """``value`` with a last axis of 1 added or dropped when that is all it lacks to have
+    the Input's rank (``wanted``, batch axis included), as Keras conforms its inputs: TF's
+    regression tutorial fits a 1-D column of numbers into ``Input(shape=[1])``."""
+    got = value._data.shape
+    if len(got) == len(wanted) - 1 and wanted[-1] == 1:
+        return expand_dims(value, -1)
+    if len(got) == len(wanted) + 1 and got[-1:] == (1,):
+        return squeeze_axes(value, -1)
+    return value
 
 
 def _numeric(value):

@@ -11,10 +11,12 @@ Examples
 [[0.0, 0.0]]
 """
 
+import inspect
 import math
 
 from eagerkit import dtypes, random
-from eagerkit.arguments import sizes, whole_number
+from eagerkit.arguments import describe, sizes, whole_number
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import creation
 
 
@@ -39,6 +41,28 @@ class Initializer:
     >>> ek.initializers.Ones()
     ek.initializers.Ones()
     """
+
+    def get_config(self):
+        """The arguments that rebuild this initializer (``from_config``), as Keras saves them.
+
+        Every initializer keeps each constructor argument under its own name, so the
+        config is read off ``__init__``'s parameters.
+        """
+        parameters = inspect.signature(type(self).__init__).parameters
+        plain = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        names = [name for name, p in list(parameters.items())[1:] if p.kind in plain]
+        return {name: getattr(self, name) for name in names}
+
+    @classmethod
+    def from_config(cls, config):
+        """The initializer ``get_config`` describes."""
+        if not isinstance(config, dict):
+            raise InvalidArgumentError(
+                f"{cls.__name__}.from_config: config must be the dict get_config() returns, "
+                f"got {describe(config)}",
+                op="from_config",
+            )
+        return cls(**config)
 
     def __repr__(self):
         return f"ek.initializers.{type(self).__name__}()"
@@ -166,41 +190,82 @@ class GlorotUniform(Initializer):
         return _sample("uniform", shape, self.seed, -limit, limit, dtype=dtype)
 
 
+# The fan-scaled ones (HeNormal, GlorotNormal, ...) live in their own module; it builds on
+# the classes above, so it is imported once they exist.
+from eagerkit.keras.scaled_initializers import (  # noqa: E402
+    GlorotNormal,
+    HeNormal,
+    HeUniform,
+    Identity,
+    LecunNormal,
+    LecunUniform,
+    Orthogonal,
+    TruncatedNormal,
+    VarianceScaling,
+)
+
 zeros, ones, constant = Zeros, Ones, Constant
 random_normal, random_uniform, glorot_uniform = RandomNormal, RandomUniform, GlorotUniform
+glorot_normal, he_normal, he_uniform = GlorotNormal, HeNormal, HeUniform
+lecun_normal, lecun_uniform, truncated_normal = LecunNormal, LecunUniform, TruncatedNormal
+variance_scaling, orthogonal, identity = VarianceScaling, Orthogonal, Identity
 
-_BY_NAME = {
+_BY_NAME = {  # the names layers accept (kernel_initializer="he_normal"), as Keras'
     "zeros": Zeros,
     "ones": Ones,
     "constant": Constant,
     "random_normal": RandomNormal,
     "random_uniform": RandomUniform,
     "uniform": RandomUniform,
+    "normal": RandomNormal,
     "glorot_uniform": GlorotUniform,
+    "glorot_normal": GlorotNormal,
+    "he_normal": HeNormal,
+    "he_uniform": HeUniform,
+    "lecun_normal": LecunNormal,
+    "lecun_uniform": LecunUniform,
+    "truncated_normal": TruncatedNormal,
+    "variance_scaling": VarianceScaling,
+    "orthogonal": Orthogonal,
+    "identity": Identity,
 }
+_BY_CLASS_NAME = {cls.__name__: cls for cls in _BY_NAME.values()}  # "HeNormal" works too
 
 
 def get(identifier):
-    """An initializer from a name, an initializer, or any callable ``f(shape, dtype)``.
+    """An initializer from a name (``"he_normal"`` or ``"HeNormal"``), a config dict
+    ``{"class_name", "config"}`` (as a saved layer holds it), an initializer, or any callable
+    ``f(shape, dtype)``.
 
     Examples
     --------
     >>> import eagerkit as ek
     >>> ek.initializers.get("glorot_uniform")
     ek.initializers.GlorotUniform()
+    >>> ek.keras.initializers.get({"class_name": "HeNormal", "config": {"seed": 3}}).seed
+    3
     """
     if isinstance(identifier, str):
-        try:
-            return _BY_NAME[identifier]()
-        except KeyError:
-            raise ValueError(
-                f"unknown initializer {identifier!r}; use one of {sorted(_BY_NAME)} or a "
-                "callable f(shape, dtype)"
-            ) from None
+        found = _BY_NAME.get(identifier) or _BY_CLASS_NAME.get(identifier)
+        if found is None:
+            raise InvalidArgumentError(
+                f"initializers.get: unknown initializer {identifier!r}; use one of "
+                f"{sorted(_BY_NAME)}, an initializer object or a callable f(shape, dtype)",
+                op="initializers.get",
+            )
+        return found()
+    if isinstance(identifier, dict):
+        from eagerkit.keras import builtin_objects
+        from eagerkit.keras.serialization import deserialize_keras_object
+
+        table = builtin_objects.initializers()
+        return deserialize_keras_object(identifier, table, None, "initializer")
     if callable(identifier):
         return identifier
-    raise TypeError(
-        f"an initializer must be a name or a callable f(shape, dtype), got {identifier!r}"
+    raise InvalidArgumentError(
+        f"initializers.get: an initializer must be a name, a config dict or a callable "
+        f"f(shape, dtype), got {describe(identifier)}; pass e.g. 'glorot_uniform'",
+        op="initializers.get",
     )
 
 
@@ -214,11 +279,29 @@ __all__ = [
     "RandomNormal",
     "RandomUniform",
     "GlorotUniform",
+    "GlorotNormal",
+    "HeNormal",
+    "HeUniform",
+    "LecunNormal",
+    "LecunUniform",
+    "TruncatedNormal",
+    "VarianceScaling",
+    "Orthogonal",
+    "Identity",
     "zeros",
     "ones",
     "constant",
     "random_normal",
     "random_uniform",
     "glorot_uniform",
+    "glorot_normal",
+    "he_normal",
+    "he_uniform",
+    "lecun_normal",
+    "lecun_uniform",
+    "truncated_normal",
+    "variance_scaling",
+    "orthogonal",
+    "identity",
     "get",
 ]

@@ -1,7 +1,7 @@
 """The loss objects' machinery: ``Loss`` reduces the per-example losses its ``call`` gives
 (by ``Reduction``) with an optional ``sample_weight``; ``LossFunctionWrapper`` makes a loss
-object of a per-example function. losses.py has Keras' own losses built on them (and
-re-exports these).
+object of a per-example function; ``checked_pair`` readies a loss function's arguments.
+losses.py, hinge_losses.py and divergence_losses.py have Keras' own losses built on them.
 
 Examples
 --------
@@ -13,6 +13,23 @@ from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.ops.cast import cast
 from eagerkit.ops.reduce import reduce_sum
 from eagerkit.tensor import Tensor, convert_to_tensor
+
+EPSILON = 1e-7  # Keras clips probabilities to [EPSILON, 1 - EPSILON] before taking logs
+
+
+def checked_pair(name, y_true, y_pred):
+    """``y_pred`` as a float tensor and ``y_true`` cast to its dtype, shapes checked."""
+    y_pred = convert_to_tensor(y_pred)
+    if not y_pred.dtype.is_floating:
+        y_pred = cast(y_pred, "float32")
+    y_true = cast(convert_to_tensor(y_true), y_pred.dtype)
+    if y_true.shape != y_pred.shape:
+        raise InvalidArgumentError(
+            f"{name}: y_true has shape {y_true.shape} but y_pred has shape {y_pred.shape}; "
+            "they must match (for integer class ids use sparse_categorical_crossentropy)",
+            op=name,
+        )
+    return y_true, y_pred
 
 
 class Reduction:

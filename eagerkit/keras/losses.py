@@ -4,7 +4,8 @@ The functions give one loss per example (the mean over the last axis); the class
 that to one scalar, the mean over the batch (Keras' "sum over batch size"), with an
 optional ``sample_weight`` per example. TF1's ``tf.losses`` (``labels, predictions`` first,
 one scalar) stay at ``ek.losses``. ``Loss``, ``Reduction`` and ``LossFunctionWrapper``, the
-machinery of the loss objects, are in loss_base.py.
+machinery of the loss objects, are in loss_base.py; the hinge losses in hinge_losses.py,
+``KLDivergence``, ``Poisson``, ``LogCosh`` and ``CosineSimilarity`` in divergence_losses.py.
 
 Examples
 --------
@@ -16,7 +17,8 @@ Examples
 """
 
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras.loss_base import Loss, LossFunctionWrapper, Reduction  # noqa: F401 - Loss: re-exported
+from eagerkit.keras.loss_base import EPSILON, Loss, LossFunctionWrapper, Reduction  # noqa: F401 - Loss: re-exported
+from eagerkit.keras.loss_base import checked_pair as _pair
 from eagerkit.ops import nn
 from eagerkit.ops.arithmetic import maximum, minimum
 from eagerkit.ops.cast import cast
@@ -28,23 +30,6 @@ from eagerkit.ops.reduce import reduce_mean, reduce_sum
 from eagerkit.ops.shape import squeeze_axes
 from eagerkit.tensor import convert_to_tensor
 from eagerkit.train.checks import number
-
-EPSILON = 1e-7  # Keras clips probabilities to [EPSILON, 1 - EPSILON] before taking logs
-
-
-def _pair(name, y_true, y_pred):
-    """``y_pred`` as a float tensor and ``y_true`` cast to its dtype, shapes checked."""
-    y_pred = convert_to_tensor(y_pred)
-    if not y_pred.dtype.is_floating:
-        y_pred = cast(y_pred, "float32")
-    y_true = cast(convert_to_tensor(y_true), y_pred.dtype)
-    if y_true.shape != y_pred.shape:
-        raise InvalidArgumentError(
-            f"{name}: y_true has shape {y_true.shape} but y_pred has shape {y_pred.shape}; "
-            "they must match (for integer class ids use sparse_categorical_crossentropy)",
-            op=name,
-        )
-    return y_true, y_pred
 
 
 def mean_squared_error(y_true, y_pred):
@@ -258,6 +243,30 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         super().__init__(sparse_categorical_crossentropy, reduction, name, from_logits=from_logits)
 
 
+# Keras' other losses, each family in its own module (they build on loss_base.py too).
+from eagerkit.keras.divergence_losses import (  # noqa: E402
+    KLD,
+    CosineSimilarity,
+    KLDivergence,
+    LogCosh,
+    Poisson,
+    cosine_similarity,
+    kl_divergence,
+    kld,
+    kullback_leibler_divergence,
+    log_cosh,
+    logcosh,
+    poisson,
+)
+from eagerkit.keras.hinge_losses import (  # noqa: E402
+    CategoricalHinge,
+    Hinge,
+    SquaredHinge,
+    categorical_hinge,
+    hinge,
+    squared_hinge,
+)
+
 # What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
 # the helpers it imports or keeps for itself stay out.
 __all__ = [
@@ -267,6 +276,17 @@ __all__ = [
     "binary_crossentropy",
     "categorical_crossentropy",
     "sparse_categorical_crossentropy",
+    "kl_divergence",
+    "kld",
+    "KLD",
+    "kullback_leibler_divergence",
+    "poisson",
+    "log_cosh",
+    "logcosh",
+    "cosine_similarity",
+    "hinge",
+    "squared_hinge",
+    "categorical_hinge",
     "mse",
     "MSE",
     "mae",
@@ -279,4 +299,11 @@ __all__ = [
     "BinaryCrossentropy",
     "CategoricalCrossentropy",
     "SparseCategoricalCrossentropy",
+    "KLDivergence",
+    "Poisson",
+    "LogCosh",
+    "CosineSimilarity",
+    "Hinge",
+    "SquaredHinge",
+    "CategoricalHinge",
 ]

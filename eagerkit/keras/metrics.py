@@ -2,7 +2,10 @@
 
 ``update_state(...)`` accumulates, ``result()`` reads, ``reset_state()`` forgets; calling
 the metric does the first two at once. The bookkeeping is that of ``ek.metrics`` (TF1's
-``tfe.metrics``, whose results are float64), in float32.
+``tfe.metrics``, whose results are float64), in float32. ``Precision``, ``Recall``, ``AUC``
+and the confusion counts are in confusion_metrics.py and auc_metric.py, the top-k
+accuracies and ``RootMeanSquaredError`` in topk_metrics.py, the running means of the
+hinge, divergence and cosine losses in loss_metrics.py.
 
 Examples
 --------
@@ -261,6 +264,34 @@ SparseCategoricalCrossentropy = _wrapper(
     "The running cross-entropy of integer labels.",
 )
 
+# Keras' counting and ranking metrics, in their own modules (they build on Metric above).
+from eagerkit.keras.auc_metric import AUC  # noqa: E402
+from eagerkit.keras.confusion_metrics import (  # noqa: E402
+    FalseNegatives,
+    FalsePositives,
+    Precision,
+    Recall,
+    TrueNegatives,
+    TruePositives,
+)
+from eagerkit.keras.loss_metrics import (  # noqa: E402
+    CategoricalHinge,
+    CosineSimilarity,
+    Hinge,
+    KLDivergence,
+    LogCoshError,
+    Poisson,
+    SquaredHinge,
+    cosine_similarity,
+)
+from eagerkit.keras.topk_metrics import (  # noqa: E402
+    RootMeanSquaredError,
+    SparseTopKCategoricalAccuracy,
+    TopKCategoricalAccuracy,
+    sparse_top_k_categorical_accuracy,
+    top_k_categorical_accuracy,
+)
+
 # What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
 # the helpers it imports or keeps for itself stay out.
 __all__ = [
@@ -272,6 +303,9 @@ __all__ = [
     "binary_accuracy",
     "categorical_accuracy",
     "sparse_categorical_accuracy",
+    "top_k_categorical_accuracy",
+    "cosine_similarity",
+    "sparse_top_k_categorical_accuracy",
     "Accuracy",
     "BinaryAccuracy",
     "CategoricalAccuracy",
@@ -281,4 +315,21 @@ __all__ = [
     "BinaryCrossentropy",
     "CategoricalCrossentropy",
     "SparseCategoricalCrossentropy",
+    "TopKCategoricalAccuracy",
+    "SparseTopKCategoricalAccuracy",
+    "RootMeanSquaredError",
+    "TruePositives",
+    "FalsePositives",
+    "TrueNegatives",
+    "FalseNegatives",
+    "Precision",
+    "Recall",
+    "AUC",
+    "Hinge",
+    "SquaredHinge",
+    "CategoricalHinge",
+    "KLDivergence",
+    "Poisson",
+    "LogCoshError",
+    "CosineSimilarity",
 ]

@@ -10,6 +10,7 @@ import numbers
 
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.keras import model_config
+from eagerkit.keras.functional_checks import with_input_rank
 from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers.base import Layer, sublayers
 from eagerkit.keras.model_saving import (
@@ -283,8 +284,7 @@ class Sequential(Model):
         self.track_layer(layer)
 
     def call(self, inputs, training=None):
-        _check_input_shape(self, inputs)
-        x = inputs
+        x = _check_input_shape(self, inputs)
         for layer in self._tracked_layers:
             x = layer(x, training=training)
         return x
@@ -298,11 +298,13 @@ class Sequential(Model):
 
 def _check_input_shape(model, inputs):
     """Keras' check of the examples' shape against the model's ``Input`` (or its first
-    layer's ``input_shape=``): otherwise the first layer would build for the wrong size."""
+    layer's ``input_shape=``): otherwise the first layer would build for the wrong size.
+    Returns the inputs, a last axis of 1 added or dropped where Keras does so."""
     first = model._tracked_layers[0] if model._tracked_layers else None
     expected = model.input_spec_shape or getattr(first, "input_spec_shape", None)
     if expected is None or not isinstance(inputs, Tensor):
-        return
+        return inputs
+    inputs = with_input_rank(inputs, [None, *expected])  # a 1-D column into Input(shape=[1])
     found = tuple(inputs._data.shape)
     fits = len(found) == len(expected) + 1 and all(
         e is None or e == f for e, f in zip(expected, found[1:], strict=True)
@@ -316,3 +318,4 @@ def _check_input_shape(model, inputs):
             "the new shape",
             op=type(model).__name__,
         )
+    return inputs

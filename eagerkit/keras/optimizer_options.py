@@ -1,10 +1,12 @@
 """What Keras' optimizers take beyond their update rule: gradient clipping (``clipnorm``,
-``clipvalue``, ``global_clipnorm``), ``minimize(loss, var_list, tape=...)`` and learning-rate
-schedules (``ek.keras.optimizers.schedules``). There is no ``lr`` alias: Keras 2's is a
-variable that ``keras.backend.set_value`` writes, and eagerkit's learning rate is a number
-(set it with ``optimizer.learning_rate = value``, or use ``LearningRateScheduler``).
+``clipvalue``, ``global_clipnorm``), decoupled ``weight_decay``, ``minimize(loss, var_list,
+tape=...)``, learning-rate schedules (``ek.keras.optimizers.schedules``), ``get_config`` /
+``from_config`` and the ``variables`` property of Keras 2.11+. There is no ``lr`` alias:
+Keras 2's is a variable that ``keras.backend.set_value`` writes, and eagerkit's learning
+rate is a number (set it with ``optimizer.learning_rate = value``, or use
+``LearningRateScheduler``).
 
-``KerasOptions`` is a mixin of ``SGD``, ``Adam``, ``RMSprop`` and ``Adagrad``: it clips the
+``KerasOptions`` is a mixin of every ``ek.keras.optimizers`` class: it clips the
 gradients (as Keras does, before the rule sees them) and hands them to ``ek.train``'s
 ``apply_gradients``, which checks everything before it changes anything.
 
@@ -18,19 +20,40 @@ Examples
 [-0.6000000238418579, -0.800000011920929]
 """
 
+import inspect
 from types import GeneratorType
 
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras.serialization import deserialize_keras_object, serialize_keras_object
 from eagerkit.ops import misc
 from eagerkit.train.checks import checked_pairs, number
+from eagerkit.train.optimizer import Optimizer, _value
+
+# What Keras 2.11+ writes into an optimizer's config that eagerkit has no use for: loading
+# such a config drops them (the moving average of weights, XLA, the legacy flag).
+KERAS_ONLY_SETTINGS = frozenset(
+    "is_legacy_optimizer jit_compile use_ema ema_momentum ema_overwrite_frequency".split()
+)
+
+
+class CallableList(list):
+    """A list that gives itself when called: Keras 2.11's ``optimizer.variables``."""
+
+    def __call__(self):
+        return self
 
 
 class KerasOptions:
     """Keras' optimizer arguments and methods around ``ek.train``'s rules (a mixin)."""
 
-    def _set_options(self, learning_rate, clipnorm, clipvalue, global_clipnorm):
-        """Check and keep the clipping arguments; a schedule becomes the learning rate."""
+    def _set_options(self, learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay=None):
+        """Check and keep the clipping arguments and ``weight_decay``; a schedule becomes the
+        learning rate."""
         op = type(self).__name__
+        self.weight_decay = (
+            None if weight_decay is None else number(weight_decay, "weight_decay", op)
+        )
         if clipnorm is not None and global_clipnorm is not None:
             raise InvalidArgumentError(
                 f"{op}: give clipnorm (each gradient's norm) or global_clipnorm (the norm of "
@@ -51,6 +74,60 @@ class KerasOptions:
             self._schedule = learning_rate
             return lambda: learning_rate(self.iterations)
         return learning_rate
+
+    def _decayed(self, value):
+        """``value`` after Keras' decoupled weight decay, ``value - value * wd * lr`` (the
+        current rate), taken before the rule's step, as Keras 2.11+ does. Each rule calls it
+        on the value it updates, so the decay is part of the one update that is written."""
+        if not self.weight_decay:
+            return value
+        rate = value.dtype.type(_value(self.learning_rate))  # in the variable's dtype, as Keras
+        return value - value * value.dtype.type(self.weight_decay) * rate
+
+    @property
+    def variables(self):
+        """The step counter, then every slot made so far: a list that can also be called,
+        so Keras 2.11's ``optimizer.variables`` and the older ``optimizer.variables()`` both
+        work."""
+        return CallableList(Optimizer.variables(self))
+
+    def get_config(self):
+        """The constructor's arguments, as Keras saves an optimizer (a schedule as its
+        config); ``from_config`` makes the same optimizer again, without its slots."""
+        config = {}
+        for name in list(inspect.signature(type(self).__init__).parameters)[1:]:
+            value = getattr(self, name)
+            if name == "learning_rate" and vars(self).get("_schedule") is not None:
+                value = serialize_keras_object(self._schedule)
+            elif callable(value):
+                raise InvalidArgumentError(
+                    f"{type(self).__name__}.get_config: {name} is a function, which a config "
+                    "cannot hold; pass a number (a learning-rate schedule for a varying rate)",
+                    op=f"{type(self).__name__}.get_config",
+                )
+            config[name] = value
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The optimizer ``get_config`` describes (Keras' own configs too: the settings
+        eagerkit has no use for, such as ``jit_compile``, are dropped)."""
+        if not isinstance(config, dict):
+            raise InvalidArgumentError(
+                f"{cls.__name__}.from_config: config must be the dict get_config() returns, "
+                f"got {describe(config)}",
+                op=f"{cls.__name__}.from_config",
+            )
+        config = {k: v for k, v in config.items() if k not in KERAS_ONLY_SETTINGS}
+        rate = config.get("learning_rate")
+        if isinstance(rate, dict):  # a schedule's {"class_name", "config"}
+            from eagerkit.keras import schedules
+
+            table = {name: getattr(schedules, name) for name in schedules.__all__}
+            config["learning_rate"] = deserialize_keras_object(
+                rate, table, custom_objects, "learning rate schedule"
+            )
+        return cls(**config)
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """Clip the gradients (when asked to), then update each variable from its gradient.

@@ -1,12 +1,14 @@
 """``ek.keras.optimizers``: TF2's optimizer names and arguments over ``ek.train``'s rules.
 
 ``SGD(learning_rate=0.01, momentum=0.0)``, ``Adam(learning_rate=0.001, beta_1=0.9, ...)``,
-``RMSprop`` and ``Adagrad`` take Keras' argument names and defaults. The update rules,
+``RMSprop`` and ``Adagrad`` take Keras' argument names and defaults (``AdamW``,
+``Adadelta``, ``Adamax`` and ``Nadam`` are in adaptive_optimizers.py). The update rules,
 slots, checkpoints and ``apply_gradients`` / ``minimize`` are those of ``ek.train``; only
 where Keras computes differently (RMSprop's running mean starts at 0, Adagrad adds
 ``epsilon`` to the root, Adam's ``amsgrad``) does a class here change the rule. Keras'
-gradient clipping (``clipnorm``, ``clipvalue``, ``global_clipnorm``), ``minimize(...,
-tape=)`` and learning-rate ``schedules`` come from optimizer_options.py.
+gradient clipping (``clipnorm``, ``clipvalue``, ``global_clipnorm``), ``weight_decay``,
+``minimize(..., tape=)``, learning-rate ``schedules`` and ``get_config`` come from
+optimizer_options.py.
 
 Examples
 --------
@@ -22,6 +24,7 @@ Examples
 
 import math
 
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import schedules
 from eagerkit.keras.optimizer_options import KerasOptions
 from eagerkit.train.adagrad import AdagradOptimizer
@@ -52,18 +55,20 @@ class SGD(KerasOptions, Optimizer):
         learning_rate=0.01,
         momentum=0.0,
         nesterov=False,
+        weight_decay=None,
         name="SGD",
         clipnorm=None,
         clipvalue=None,
         global_clipnorm=None,
     ):
-        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm)
+        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
         super().__init__(rate, name)
         self.momentum = _check_hyper(momentum, "momentum", self)
         self.nesterov = bool(nesterov)
         self.slot_names = ("momentum",) if callable(momentum) or self.momentum > 0 else ()
 
     def _update(self, xp, value, g, slots, step):
+        value = self._decayed(value)
         lr = _value(self.learning_rate)
         if not self.slot_names:
             return value - lr * g, {}
@@ -94,18 +99,20 @@ class Adam(KerasOptions, AdamOptimizer):
         beta_2=0.999,
         epsilon=1e-7,
         amsgrad=False,
+        weight_decay=None,
         name="Adam",
         clipnorm=None,
         clipvalue=None,
         global_clipnorm=None,
     ):
-        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm)
+        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
         super().__init__(rate, beta1=beta_1, beta2=beta_2, epsilon=epsilon, name=name)
         self.amsgrad = bool(amsgrad)
         if self.amsgrad:
             self.slot_names = ("m", "v", "vhat")
 
     def _update(self, xp, value, g, slots, step):
+        value = self._decayed(value)
         if not self.amsgrad:
             return super()._update(xp, value, g, slots, step)
         lr, beta1, beta2 = _value(self.learning_rate), _value(self.beta1), _value(self.beta2)
@@ -147,13 +154,17 @@ class RMSprop(KerasOptions, RMSPropOptimizer):
         momentum=0.0,
         epsilon=1e-7,
         centered=False,
+        weight_decay=None,
         name="RMSprop",
         clipnorm=None,
         clipvalue=None,
         global_clipnorm=None,
     ):
-        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm)
+        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
         super().__init__(rate, rho, momentum, epsilon, centered, name=name)
+
+    def _update(self, xp, value, g, slots, step):
+        return super()._update(xp, self._decayed(value), g, slots, step)
 
     @property
     def rho(self):
@@ -177,19 +188,66 @@ class Adagrad(KerasOptions, AdagradOptimizer):
         learning_rate=0.001,
         initial_accumulator_value=0.1,
         epsilon=1e-7,
+        weight_decay=None,
         name="Adagrad",
         clipnorm=None,
         clipvalue=None,
         global_clipnorm=None,
     ):
-        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm)
+        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
         super().__init__(rate, initial_accumulator_value, name=name)
         self.epsilon = _check_hyper(epsilon, "epsilon", self)
 
     def _update(self, xp, value, g, slots, step):
+        value = self._decayed(value)
         accum = slots["accumulator"] + g * g
         step_size = _value(self.learning_rate) * g / (xp.sqrt(accum) + _value(self.epsilon))
         return value - step_size, {"accumulator": accum}
+
+
+# Keras' other adaptive rules, in their own module (they build on the classes above).
+from eagerkit.keras.adaptive_optimizers import Adadelta, Adamax, AdamW, Nadam  # noqa: E402
+
+
+def get(identifier, **kwargs):
+    """An optimizer from a name (any case: ``"adam"``, ``"Adam"``), a config dict
+    ``{"class_name", "config"}``, or an optimizer (given back as it is); ``kwargs`` go to
+    the constructor of a named one, as Keras.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.optimizers.get("rmsprop")
+    <ek.keras.optimizers.RMSprop learning_rate=0.001>
+    >>> ek.keras.optimizers.get({"class_name": "SGD", "config": {"learning_rate": 0.5}})
+    <ek.keras.optimizers.SGD learning_rate=0.5>
+    """
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, dict) and isinstance(identifier.get("class_name"), str):
+        config = identifier.get("config", {})
+        found = _BY_LOWER_NAME.get(identifier["class_name"].lower())
+        if found is not None and isinstance(config, dict):
+            return _made(
+                identifier, lambda **merged: found.from_config(merged), {**config, **kwargs}
+            )
+    if isinstance(identifier, str) and identifier.lower() in _BY_LOWER_NAME:
+        return _made(identifier, _BY_LOWER_NAME[identifier.lower()], kwargs)
+    raise InvalidArgumentError(
+        f"optimizers.get: Could not interpret optimizer identifier: {identifier!r:.100}; "
+        f"pass one of {sorted(_BY_LOWER_NAME)}, an optimizer, or its config dict",
+        op="optimizers.get",
+    )
+
+
+def _made(identifier, make, arguments):
+    """``make(**arguments)``; a refused argument says it came through ``get``."""
+    try:
+        return make(**arguments)
+    except (InvalidArgumentError, TypeError) as error:  # TypeError: an unknown keyword
+        raise InvalidArgumentError(
+            f"optimizers.get({identifier!r:.60}): {error}", op="optimizers.get"
+        ) from None
 
 
 def _repr(optimizer):
@@ -197,7 +255,21 @@ def _repr(optimizer):
     return f"<ek.keras.optimizers.{name} learning_rate={rate}>"
 
 
-for _keras_optimizer in (SGD, Adam, RMSprop, Adagrad):
+_KERAS_OPTIMIZERS = (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, Nadam)
+_BY_LOWER_NAME = {cls.__name__.lower(): cls for cls in _KERAS_OPTIMIZERS}
+for _keras_optimizer in _KERAS_OPTIMIZERS:
     _keras_optimizer.__repr__ = _repr  # the name users wrote, not ek.train's
 
-__all__ = ["SGD", "Adagrad", "Adam", "Optimizer", "RMSprop", "schedules"]
+__all__ = [
+    "SGD",
+    "Adadelta",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "Nadam",
+    "Optimizer",
+    "RMSprop",
+    "get",
+    "schedules",
+]

@@ -39,6 +39,32 @@ CALLS.update(
         _K + "sparse_categorical_crossentropy": call(
             LABELS, PROBS, numpy=lambda t, p: _xent(ONE_HOT.numpy(), p)
         ),
+        _K + "hinge": call(
+            BINARY, PROBS, numpy=lambda t, p: np.maximum(1 - (2 * t - 1) * p, 0).mean(-1)
+        ),
+        _K + "squared_hinge": call(
+            BINARY, PROBS, numpy=lambda t, p: (np.maximum(1 - (2 * t - 1) * p, 0) ** 2).mean(-1)
+        ),
+        _K + "categorical_hinge": call(ONE_HOT, PROBS, numpy=lambda t, p: [1.0 - 0.5, 1.0 - 0.3]),
+        _K + "kl_divergence": call(
+            PROBS, PROBS, numpy=lambda t, p: np.zeros(2), check=lambda r: r.shape == (2,)
+        ),
+        _K + "poisson": call(ONE_HOT, PROBS, numpy=lambda t, p: (p - t * np.log(p)).mean(-1)),
+        _K + "log_cosh": call(ONE_HOT, PROBS, numpy=lambda t, p: np.log(np.cosh(p - t)).mean(-1)),
+        _K + "cosine_similarity": call(
+            ONE_HOT,
+            PROBS,
+            numpy=lambda t, p: -(t * p).sum(-1) / np.linalg.norm(p, axis=-1),
+        ),
+        "ek.keras.metrics.top_k_categorical_accuracy": call(
+            ONE_HOT, PROBS, k=1, numpy=lambda t, p, k: [1.0, 1.0]
+        ),
+        "ek.keras.metrics.sparse_top_k_categorical_accuracy": call(
+            [1, 0], PROBS, k=2, numpy=lambda t, p, k: [1.0, 0.0]
+        ),
+        "ek.keras.metrics.cosine_similarity": call(
+            ONE_HOT, PROBS, numpy=lambda t, p: (t * p).sum(-1) / np.linalg.norm(p, axis=-1)
+        ),
         "ek.keras.metrics.accuracy": call(I3, I3, numpy=lambda t, p: np.ones(3)),
         "ek.keras.metrics.binary_accuracy": call(
             BINARY, PROBS, numpy=lambda t, p: ((p > 0.5) == t).mean(-1)
@@ -62,6 +88,9 @@ CALLS.update(
         "ek.losses.softmax_cross_entropy": call(ONE_HOT, F23),
         "ek.losses.sparse_softmax_cross_entropy": call(LABELS, F23),
         "ek.losses.sigmoid_cross_entropy": call(BINARY, F23),
+        "ek.keras.optimizers.get": call(
+            "nadam", learning_rate=0.5, check=lambda r: r.get_config()["learning_rate"] == 0.5
+        ),
         "ek.keras.initializers.get": call(
             "ones", check=lambda r: r([2]).numpy().tolist() == [1, 1]
         ),
@@ -87,6 +116,24 @@ PAIR_FOR = {  # (y_true, y_pred) each loss or metric class takes
     "BinaryCrossentropy": (BINARY, PROBS),
     "CategoricalCrossentropy": (ONE_HOT, PROBS),
     "SparseCategoricalCrossentropy": (LABELS, PROBS),
+    "Hinge": (BINARY, PROBS),
+    "SquaredHinge": (BINARY, PROBS),
+    "CategoricalHinge": (ONE_HOT, PROBS),
+    "KLDivergence": (ONE_HOT, PROBS),
+    "Poisson": (ONE_HOT, PROBS),
+    "LogCosh": (ONE_HOT, PROBS),
+    "CosineSimilarity": (ONE_HOT, PROBS),
+    "TruePositives": (BINARY, PROBS),
+    "FalsePositives": (BINARY, PROBS),
+    "TrueNegatives": (BINARY, PROBS),
+    "FalseNegatives": (BINARY, PROBS),
+    "Precision": (BINARY, PROBS),
+    "Recall": (BINARY, PROBS),
+    "AUC": (BINARY, PROBS),
+    "TopKCategoricalAccuracy": (ONE_HOT, PROBS),
+    "SparseTopKCategoricalAccuracy": (LABELS, PROBS),
+    "RootMeanSquaredError": (ONE_HOT, PROBS),
+    "LogCoshError": (ONE_HOT, PROBS),
     "Accuracy": (I3, I3),
     "BinaryAccuracy": (BINARY, PROBS),
     "CategoricalAccuracy": (ONE_HOT, PROBS),
@@ -126,6 +173,10 @@ OPTIMIZERS = {  # class: (construction, a slot it keeps, or None)
     "ek.keras.optimizers.Adam": (call(0.1), "m"),
     "ek.keras.optimizers.Adagrad": (call(0.1), "accumulator"),
     "ek.keras.optimizers.RMSprop": (call(0.1), "rms"),
+    "ek.keras.optimizers.AdamW": (call(0.1, weight_decay=0.01), "m"),
+    "ek.keras.optimizers.Adadelta": (call(0.1), "accumulated_grad"),
+    "ek.keras.optimizers.Adamax": (call(0.1), "u"),
+    "ek.keras.optimizers.Nadam": (call(0.1), "v"),
 }
 INITIALIZERS = {  # class: (construction, what it gives for shape [2, 3], where exact)
     "ek.keras.initializers.Zeros": (call(), np.zeros((2, 3))),
@@ -134,6 +185,15 @@ INITIALIZERS = {  # class: (construction, what it gives for shape [2, 3], where 
     "ek.keras.initializers.RandomNormal": (call(seed=1), None),
     "ek.keras.initializers.RandomUniform": (call(seed=1), None),
     "ek.keras.initializers.GlorotUniform": (call(seed=1), None),
+    "ek.keras.initializers.GlorotNormal": (call(seed=1), None),
+    "ek.keras.initializers.HeNormal": (call(seed=1), None),
+    "ek.keras.initializers.HeUniform": (call(seed=1), None),
+    "ek.keras.initializers.LecunNormal": (call(seed=1), None),
+    "ek.keras.initializers.LecunUniform": (call(seed=1), None),
+    "ek.keras.initializers.TruncatedNormal": (call(seed=1), None),
+    "ek.keras.initializers.VarianceScaling": (call(2.0, "fan_avg", "uniform", seed=1), None),
+    "ek.keras.initializers.Orthogonal": (call(seed=1), None),
+    "ek.keras.initializers.Identity": (call(2.0), 2.0 * np.eye(2, 3)),
     "ek.keras.initializers.Initializer": (call(), None),
 }
 
@@ -251,6 +311,11 @@ for _name, (_declared, _values) in INITIALIZERS.items():
         {
             "__call__": call([2, 3], numpy=None if _values is None else lambda s, v=_values: v),
             "__repr__": call(check=lambda r: r.startswith("ek.initializers.")),
+            "get_config": call(check=lambda r: isinstance(r, dict)),
+            "from_config": call(
+                _make(_name, _declared).get_config(),
+                check=lambda r, n=_name: type(r) is CLASSES[n].target,
+            ),
         },
     )
 

@@ -20,7 +20,7 @@ True
 from eagerkit import nn
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.layer_arguments import real_number
-from eagerkit.ops.arithmetic import minimum
+from eagerkit.ops.arithmetic import maximum, minimum
 from eagerkit.ops.compare import where
 from eagerkit.ops.creation import zeros_like
 from eagerkit.ops.math import exp
@@ -55,6 +55,8 @@ def relu(x, negative_slope=0.0, max_value=None, threshold=0.0, alpha=None):
 
 def relu_with_options(x, negative_slope, max_value, threshold):
     """``relu``'s value for options already checked (the ``ReLU`` layer's too)."""
+    if x.dtype.is_integer:
+        return _integer_relu(x, negative_slope, max_value, threshold)
     if threshold == 0:
         outputs = nn.relu(x)
     else:  # x above the threshold, else 0; nan stays nan, as relu's does
@@ -64,6 +66,22 @@ def relu_with_options(x, negative_slope, max_value, threshold):
     if negative_slope != 0:  # below the threshold: slope * (x - threshold)
         outputs = outputs + minimum(x - threshold, 0.0) * negative_slope
     return outputs
+
+
+def _integer_relu(x, negative_slope, max_value, threshold):
+    """TF's relu of integers (``tf.nn.relu`` has integer kernels): ``max(x, 0)`` in the
+    input's dtype, capped at a whole ``max_value``. A slope or a threshold would make
+    fractions, which TF refuses for integers too."""
+    fractional_cap = max_value is not None and max_value != int(max_value)
+    if negative_slope != 0 or threshold != 0 or fractional_cap:
+        raise InvalidArgumentError(
+            f"relu: integer inputs ({x.dtype.name}) take only a whole max_value; got "
+            f"negative_slope={negative_slope}, max_value={max_value}, threshold={threshold}. "
+            "Cast the inputs to floats first, e.g. ek.cast(x, ek.float32)",
+            op="relu",
+        )
+    outputs = maximum(x, 0)  # a Python 0 takes the input's integer dtype
+    return outputs if max_value is None else minimum(outputs, int(max_value))
 
 
 def elu(x, alpha=1.0):

@@ -6,6 +6,7 @@ kept in an attribute (or in a list, tuple or dict attribute) belongs to the laye
 ``variables`` collects them all, in the order they were created.
 """
 
+import functools
 import inspect
 
 from eagerkit import dtypes, random
@@ -108,6 +109,11 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
         self.input_spec_shape = None if input_shape is None else tuple(input_shape)
         self.built = False
         self.last_output_shape = None  # shown by Model.summary()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "build" in vars(cls):  # a layer built by hand is built, as in Keras
+            cls.build = _marking_built(vars(cls)["build"])
 
     # --- calling ----------------------------------------------------------------------------
     def __call__(self, inputs, *args, **kwargs):
@@ -252,6 +258,22 @@ def _shape_of(inputs):
 
 
 _TAKES_TRAINING = {}
+
+
+def _marking_built(build):
+    """``build`` that marks the layer built when it returns: after ``layer.build(shape)``
+    called by hand (then ``layer.kernel.assign(...)``), the first call uses those weights
+    instead of building new ones. Values a checkpoint restored before the weights existed
+    are put in them then, as a first call does."""
+
+    @functools.wraps(build)
+    def build_and_mark(self, *args, **kwargs):
+        result = build(self, *args, **kwargs)
+        self.built = True
+        restore_deferred(self)
+        return result
+
+    return build_and_mark
 
 
 def _takes_training(cls):

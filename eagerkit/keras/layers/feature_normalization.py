@@ -6,8 +6,9 @@ TF's tabular tutorials (regression, load CSV) put the standardization inside the
     normalizer.adapt(train_features)          # learns each column's mean and variance
     model = ek.keras.Sequential([normalizer, ek.keras.layers.Dense(1)])
 
-The mean and variance are non-trainable weights of the layer, so checkpoints and
-``model.save`` keep them; ``fit`` never changes them.
+The mean, the variance and (after ``adapt``) the count of values they were taken over are
+non-trainable weights of the layer, as TF's ``mean``, ``variance`` and ``count``, so
+checkpoints and ``model.save`` keep them; ``fit`` never changes them.
 """
 
 from eagerkit import dtypes, random
@@ -112,6 +113,8 @@ class Normalization(Layer):
         self.adapt_variance = self.add_weight(
             "variance", sizes, _filled(self.input_variance, "variance") if given else "ones", False
         )
+        if not given:  # TF's adaptable layer also keeps how many values adapt averaged
+            self.count = self.add_weight("count", (), "zeros", False, dtypes.int64)
 
     def call(self, inputs):
         if inputs.dtype != self.dtype:  # integer features become the layer's floats, as in TF
@@ -162,6 +165,7 @@ class Normalization(Layer):
                 moments = self._moments(data)
                 self.adapt_mean.assign(cast(moments.mean, self.dtype))
                 self.adapt_variance.assign(cast(moments.variance, self.dtype))
+                self.count.assign(moments.count)  # values per kept position, as TF's
         except BaseException:
             first_call.restore(before)
             raise

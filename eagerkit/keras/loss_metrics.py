@@ -1,0 +1,136 @@
+"""Keras' metrics that are running means of its losses: ``Hinge``, ``SquaredHinge``,
+``CategoricalHinge``, ``KLDivergence``, ``Poisson``, ``LogCoshError`` and
+``CosineSimilarity``; metrics.py re-exports them.
+
+One differs from its loss: the metric ``cosine_similarity`` is the cosine itself (1 when
+the vectors point the same way), the loss is minus it, as in Keras. So
+``metrics=["cosine_similarity"]`` reports the cosine.
+
+Examples
+--------
+>>> import eagerkit as ek
+>>> m = ek.keras.metrics.CosineSimilarity()
+>>> m.update_state([[0.0, 1.0], [1.0, 1.0]], [[1.0, 1.0], [2.0, 2.0]])
+>>> round(float(m.result()), 4)  # the mean of 0.7071 and 1
+0.8536
+"""
+
+from eagerkit import dtypes
+from eagerkit.keras import divergence_losses, hinge_losses
+from eagerkit.keras.metrics import MeanMetricWrapper
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """The cosine of the angle between ``y_true`` and ``y_pred`` along ``axis`` (the loss of
+    the same name is minus it).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.metrics.cosine_similarity([[0.0, 2.0]], [[0.0, 5.0]]).numpy().tolist()
+    [1.0]
+    """
+    return -divergence_losses.cosine_similarity(y_true, y_pred, axis=axis)
+
+
+def _running_mean_of(function, class_name, default_name, doc):
+    """A MeanMetricWrapper subclass over ``function`` (its options become the class's)."""
+
+    def __init__(self, name=default_name, dtype=dtypes.float32, **options):
+        MeanMetricWrapper.__init__(self, function, name, dtype, **options)
+
+    namespace = {"__init__": __init__, "__doc__": doc, "__module__": __name__}
+    return type(class_name, (MeanMetricWrapper,), namespace)
+
+
+Hinge = _running_mean_of(
+    hinge_losses.hinge,
+    "Hinge",
+    "hinge",
+    """The running mean of ``ek.keras.losses.hinge``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> round(float(ek.keras.metrics.Hinge()([[0.0, 1.0]], [[0.6, 0.4]])), 2)
+    1.1
+    """,
+)
+SquaredHinge = _running_mean_of(
+    hinge_losses.squared_hinge,
+    "SquaredHinge",
+    "squared_hinge",
+    """The running mean of ``ek.keras.losses.squared_hinge``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> round(float(ek.keras.metrics.SquaredHinge()([[0.0, 1.0]], [[0.6, 0.4]])), 2)
+    1.46
+    """,
+)
+CategoricalHinge = _running_mean_of(
+    hinge_losses.categorical_hinge,
+    "CategoricalHinge",
+    "categorical_hinge",
+    """The running mean of ``ek.keras.losses.categorical_hinge``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> round(float(ek.keras.metrics.CategoricalHinge()([[0.0, 1.0]], [[0.6, 0.4]])), 2)
+    1.2
+    """,
+)
+KLDivergence = _running_mean_of(
+    divergence_losses.kl_divergence,
+    "KLDivergence",
+    "kullback_leibler_divergence",
+    """The running mean of ``ek.keras.losses.kl_divergence``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> round(float(ek.keras.metrics.KLDivergence()([[0.5, 0.5]], [[0.25, 0.75]])), 4)
+    0.1438
+    """,
+)
+Poisson = _running_mean_of(
+    divergence_losses.poisson,
+    "Poisson",
+    "poisson",
+    """The running mean of ``ek.keras.losses.poisson``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> float(ek.keras.metrics.Poisson()([[1.0, 0.0]], [[1.0, 2.0]]))
+    1.5
+    """,
+)
+LogCoshError = _running_mean_of(
+    divergence_losses.log_cosh,
+    "LogCoshError",
+    "logcosh",
+    """The running mean of ``ek.keras.losses.log_cosh``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> round(float(ek.keras.metrics.LogCoshError()([[0.0, 0.0]], [[1.0, 0.0]])), 4)
+    0.2169
+    """,
+)
+CosineSimilarity = _running_mean_of(
+    cosine_similarity,
+    "CosineSimilarity",
+    "cosine_similarity",
+    """The running mean of the cosine of ``y_true`` and ``y_pred`` along ``axis``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> float(ek.keras.metrics.CosineSimilarity(axis=1)([[0.0, 3.0]], [[0.0, 1.0]]))
+    1.0
+    """,
+)
