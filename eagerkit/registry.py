@@ -189,6 +189,11 @@ def defop(name, *, dtypes=None, dtype_args=None, differentiable=True):
     return register
 
 
+# Names a VJP may call ``ops.`` by that are TF's public names for a primitive registered
+# under another: ``ops.divide`` is ``ek.divide``, the primitive ``truediv``.
+ALIASES = {"divide": "truediv"}
+
+
 def all_ops():
     """Every registered primitive, in definition order (tests and widgets read this)."""
     return list(REGISTRY.values())
@@ -209,7 +214,7 @@ class ArrayOps:
         self.xp = device.xp
 
     def __getattr__(self, name):  # first use of a name only; then it is an attribute
-        op = REGISTRY.get(name)
+        op = REGISTRY.get(ALIASES.get(name, name))
         if op is not None:
             bound = functools.partial(op.forward, self.xp)
         elif name in fusion.KERNELS:  # a fused elementwise chain (backends/fusion.py)
@@ -230,7 +235,7 @@ class TensorOps:
     on_tensors = True
 
     def __getattr__(self, name):
-        op = REGISTRY.get(name)
+        op = REGISTRY.get(ALIASES.get(name, name))
         if op is not None:
             call = op.call
         elif name in fusion.KERNELS:  # a fused chain, here as its steps, each one recorded

@@ -54,6 +54,12 @@ def test_relu_gradient_and_shared_zeros_unchanged(x):
         y = ek.nn.relu(t)
     g = tape.gradient(y, t).numpy()
     np.testing.assert_array_equal(_bits(g), _bits(np.where(x > 0, 1, 0).astype(x.dtype)))
+    upstream = np.full_like(x, np.inf)  # TF's ReluGrad multiplies: 0 * inf is nan
+    with ek.GradientTape() as tape:
+        tape.watch(t)
+        y = ek.nn.relu(t)
+    g = tape.gradient(y, t, output_gradients=ek.constant(upstream)).numpy()
+    np.testing.assert_array_equal(g, np.where(x > 0, np.inf, np.nan).astype(x.dtype))
     for (value, _), vector in _SHARED.items():
         assert not vector.flags.writeable
         assert (vector == value).all() and (value or not _bits(vector).any())  # never written

@@ -94,3 +94,16 @@ def test_one_way_to_declare_an_op_leaves_no_stray_names():
     for op in registry.all_ops():
         assert callable(op.call) and registry.REGISTRY[op.name] is op
         assert isinstance(op.vjps, tuple), op.name
+
+
+def test_a_vjp_may_call_a_primitive_by_its_tf_name():
+    # ops.divide in a VJP of one's own (lesson 12) is the primitive truediv, as ek.divide is
+    for alias, name in registry.ALIASES.items():
+        assert name in registry.REGISTRY and getattr(ek, alias).op is registry.REGISTRY[name]
+    array_ops = registry.ArrayOps(ek.devices.CPU)
+    np.testing.assert_array_equal(array_ops.divide(np.array([1.0]), np.array([4.0])), [0.25])
+    x = ek.constant(2.0)
+    with ek.GradientTape() as tape:
+        tape.watch(x)
+        y = registry.TENSOR_OPS.divide(x, 4.0)  # recorded, as a higher-order VJP needs
+    assert float(y) == 0.5 and float(tape.gradient(y, x)) == 0.25

@@ -14,7 +14,7 @@ from eagerkit.dtypes import FLOATING
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import math, reduce, shape
 from eagerkit.ops.arithmetic import maximum, minimum
-from eagerkit.ops.compare import _where, where
+from eagerkit.ops.compare import where
 from eagerkit.ops.conv import conv2d  # noqa: F401 - ek.nn.conv2d
 from eagerkit.ops.cross_entropy import sparse_softmax_cross_entropy_with_logits  # noqa: F401
 from eagerkit.ops.exp_log import erf
@@ -50,15 +50,22 @@ def reference_relu(xp, x):
 
 
 def _relu_grad_on_host(xp, g, ans):
-    return _where.op.forward(xp, ans > 0, g, 0)  # numpy: where's bit-mask choice, faster
+    keep = (ans > 0).astype(g.dtype)
+    if keep.shape != g.shape:  # g broadcasts over ans: the product is a bigger array
+        return keep * g
+    keep *= g  # a new array of g's shape: multiplied in place, no second one
+    return keep
 
 
-# ans > 0 exactly where x > 0; like TF's ReluGrad, read the answer: the backward pass has
-# just used it (the next matmul's VJP), so it is still in the cache, where x is not.
-# On a GPU the comparison and the choice are one kernel.
+# TF's ReluGrad: g * (ans > 0), a product, so an infinite or nan g where x <= 0 gives nan
+# (0 * inf), as in TF, and no choice hides it (lesson 13: an infinity on the backward pass
+# is a bug to find). Written as a choice between g and g * 0, the same bits, so that it
+# also runs on Tensors (no bool times float). ans > 0 exactly where x > 0; like TF, read the
+# answer: the backward pass has just used it (the next matmul's VJP), so it is still in the
+# cache, where x is not. On a GPU the comparison and the product are one kernel.
 @elementwise("relu_grad", host=_relu_grad_on_host)
 def _relu_grad(xp, g, ans):
-    return xp.where(ans > 0, g, 0)
+    return xp.where(ans > 0, g, g * 0)
 
 
 relu.defvjp(lambda ops, g, ans, x: ops.relu_grad(g, ans))
@@ -133,9 +140,20 @@ def leaky_relu(features, alpha=0.2, name=None):
 
 
 def relu6(features, name=None):
-    """min(max(x, 0), 6) (``tf.nn.relu6``)."""
+    """min(max(x, 0), 6) (``tf.nn.relu6``); as TF's, its gradient is 1 only strictly between
+    0 and 6 (0 at both corners, where min and max would pass it on).
+
+    >>> import eagerkit as ek
+    >>> x = ek.constant([-1.0, 0.0, 3.0, 6.0, 7.0])
+    >>> with ek.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = ek.nn.relu6(x)
+    >>> y.numpy().tolist(), tape.gradient(y, x).numpy().tolist()
+    ([0.0, 0.0, 3.0, 6.0, 6.0], [0.0, 0.0, 1.0, 0.0, 0.0])
+    """
     x = convert_to_tensor(features)
-    return minimum(maximum(x, 0.0), 6.0)
+    capped = where(x < 6.0, x, 6.0)
+    return where(x > 0, capped, where(x <= 0, 0.0, x))  # at or below 0: 0; nan stays nan
 
 
 def silu(features, beta=1.0, name=None):

@@ -41,6 +41,8 @@ class FunctionExercise(Exercise):
     explain : ``explain(args, got) -> [lines]``, what a wrong value most likely means, in the
         section's words (a fan-out summed wrong, a model not built), never the value asked for.
     vjp_advice : what to compare a VJP the student wrote with, when it is blamed.
+    gradient_close : ``close(got, want)`` for the gradients (default: compare.isclose), for
+        a section whose right answers differ by float32 rounding more than that allows.
     """
 
     draws_inputs = True
@@ -65,6 +67,7 @@ class FunctionExercise(Exercise):
         advice=None,
         explain=None,
         vjp_advice=None,
+        gradient_close=None,
         **kwargs,
     ):
         super().__init__(key, title, hints=hints, **kwargs)
@@ -75,6 +78,7 @@ class FunctionExercise(Exercise):
         self.upstream = upstream or (lambda draw, shape: draw.upstream(shape))
         self.quantities, self.combined, self.advice = quantities or {}, combined, advice
         self.vjp_advice, self.explain = vjp_advice, explain
+        self.gradient_close = gradient_close
 
     def values_asked(self, draw):
         return [self.reference(*[_as_input(a) for a in case]) for case in self.inputs(draw)]
@@ -212,7 +216,7 @@ class FunctionExercise(Exercise):
         got = np.asarray(got).reshape(np.shape(want))
         if mask is not None:  # where the derivative does not exist, any value will do
             got = np.where(mask, want, got)
-        return differences(got, np.asarray(want), what=what)
+        return differences(got, np.asarray(want), what=what, close=self.gradient_close)
 
     def _wrong_gradient(self, fn, args, upstreams, problems, order):
         if not all(isinstance(a, Tensor) for a in args):

@@ -116,6 +116,8 @@ def _layers(draw):
     return [
         (draw.floats((draw.size(1, 4), 3)), draw.floats((3, units)), draw.floats((units,))),
         (draw.floats((1, 2)), draw.floats((2, 2)), draw.floats((2,))),  # a batch of one
+        # pre-activations past 6 (at least 3 * 2.5 * 1.5 - 3): relu has no cap, relu6 has
+        (draw.floats((1, 3), 2.5, 3.0), draw.floats((3, 2), 1.5, 2.0), draw.floats((2,))),
     ]
 
 
