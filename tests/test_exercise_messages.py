@@ -33,3 +33,16 @@ def test_a_count_one_off_says_off_by_one_and_nothing_else_does():
     for got, want in ((113, 111), (1.0, 2.0), (2.5, 1.5)):  # further off, or not counts
         (line,) = differences(got, want, what="f")
         assert "off by one" not in line, line
+
+
+def test_an_answer_whose_cell_raised_is_told_that_error_not_to_replace_the_placeholder():
+    from exercise_lessons import run_answers
+
+    raising = {"id": "raises", "exercise": "1.1", "cell": "t = ek.to_floats([1.0])"}
+    untouched = {"id": "untouched", "exercise": "1.1", "cell": "t = ..."}
+    outcomes = run_answers(1, [dict(raising, extra_cells=[]), dict(untouched, extra_cells=[])])
+    said = outcomes["raises"]["text"]
+    assert outcomes["raises"]["status"] == "unanswered"
+    assert "the cell run just before this check raised AttributeError" in said
+    assert "to_floats" in said and "replace the ... with your answer" not in said
+    assert "replace the ... with your answer" in outcomes["untouched"]["text"]

@@ -120,7 +120,10 @@ class Exercise:
         """Judge ``answer``: a Result that says right, wrong (and why) or not answered yet.
         ``seed`` draws the inputs of an earlier run again (its message names the seed)."""
         if self.unanswered(answer):
-            return self.result("unanswered", [_HOW_TO_ANSWER.format(key=self.key)])
+            # Still the placeholder: often an answer whose cell raised before it was defined.
+            raised = _raised_before()
+            lines = [raised] if raised else [_HOW_TO_ANSWER.format(key=self.key)]
+            return self.result("unanswered", lines)
         seed = fresh_seed() if seed is None else int(seed)
         try:
             with check_state(self.needs):
@@ -191,20 +194,38 @@ class ValueExercise(Exercise):
         return self.verdict(problems + (_stopped_part_way() if problems else []))
 
 
-def _stopped_part_way():
-    """A value left by a cell that raised part way is explained by why it stopped: the cell
-    run just before the check, as IPython keeps it (``last_execution_result``)."""
+def _last_cell_error():
+    """What the cell run just before the check raised (IPython keeps it in
+    ``last_execution_result``), or None."""
     from IPython import get_ipython
 
-    shell = get_ipython()
-    result = getattr(shell, "last_execution_result", None)
-    error = getattr(result, "error_in_exec", None)
+    result = getattr(get_ipython(), "last_execution_result", None)
+    return getattr(result, "error_in_exec", None) or getattr(result, "error_before_exec", None)
+
+
+def _stopped_part_way():
+    """A value left by a cell that raised part way is explained by why it stopped."""
+    error = _last_cell_error()
     if error is None:
         return []
     return [
         f"the cell run before this check stopped part way, with {type(error).__name__}: "
         f"{short(error, 240)} (the values above are what it left)"
     ]
+
+
+def _raised_before():
+    """For an answer still at its placeholder: the error of the answer's cell, when the cell
+    run just before the check raised (a typo, a name eagerkit lacks), in place of "replace
+    the ...", which the student did."""
+    error = _last_cell_error()
+    if error is None:
+        return None
+    return (
+        f"the cell run just before this check raised {type(error).__name__}: "
+        f"{short(error, 240)}. If that was your answer's cell, the answer is still the ... "
+        "it was to replace: fix that cell, run it again, then this one"
+    )
 
 
 class CustomExercise(Exercise):
