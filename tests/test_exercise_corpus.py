@@ -3,7 +3,8 @@ wrong one told what its mistake is.
 
 The answers (tests/exercise_corpus/lessonNN.json) were written by teaching assistants who saw
 only the student copies (``author`` TA A, TA B; TA C for the exercises added since, beside
-the first answers their checks' author wrote, ``author`` checks). Each entry is run where its
+the first answers their checks' author wrote, ``author`` checks; TA D for the answers that
+showed a check wrong in session 7). Each entry is run where its
 lesson gives it (tests/exercise_lessons.py: the lesson's cells above it, then the answer's
 cells, then the lesson's own check cell), with a fixed seed so the run repeats.
 """

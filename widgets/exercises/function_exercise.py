@@ -119,7 +119,7 @@ class FunctionExercise(Exercise):
         return self.result("wrong", missing) if missing else self.result("right", [])
 
     def _wrong_value(self, fn, args, problems, got, want, right_before):
-        if right_before and hasattr(fn, "trace_count"):
+        if right_before and hasattr(fn, "trace_count") and _right_eagerly(fn, args, want):
             return self.result("wrong", problems + [_frozen(right_before)])
         if isinstance(got, (tuple, list)) and not isinstance(want, (tuple, list)):
             return self.result("wrong", problems + self._advice())
@@ -284,6 +284,17 @@ def _returned_none(call):
         f"{call} returned None: is a return missing, or is it a gradient that came out None "
         "(was the source watched?)"
     )
+
+
+def _right_eagerly(fn, args, want):
+    """Whether the Python function inside the ek.function ``fn`` gives ``want`` when run
+    eagerly on ``args``: then the trace is to blame, not the code (which is wrong at these
+    inputs whether traced or not, when this is False)."""
+    try:
+        eager = fn.python_function(*[_as_input(a) for a in args])
+    except Exception:  # the code itself fails here: no trace to blame
+        return False
+    return same_values(eager, want)
 
 
 def _frozen(right_call):
