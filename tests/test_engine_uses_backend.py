@@ -121,10 +121,6 @@ HOST_ONLY = {
         {"numpy.linalg.qr", "numpy.diag", "numpy.sign"},
         "Orthogonal's QR runs on the host copy of a draw (as random numbers are drawn there)",
     ),
-    "data/combining.py": (
-        {"numpy.random.default_rng", "numpy.full", "numpy.all", "numpy.any", "numpy.isfinite"},
-        "sample_from_datasets draws which dataset comes next on the host, from host weights",
-    ),
     "keras/host_arrays.py": (
         {"numpy.array", "numpy.asarray", "numpy.argmax", "numpy.arange", "numpy.concatenate"},
         "fit's arrays are held on the host and cut into batches there (and class weights "
