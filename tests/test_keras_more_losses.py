@@ -288,3 +288,23 @@ def test_tf1_cosine_distance_needs_its_axis():
 def test_tf1_weights_may_be_numpy_arrays_or_lists(weights):
     got = ek.losses.compute_weighted_loss([1.0, 2.0, 6.0], weights=weights)
     assert float(got) == 3.5  # the sum over the two non-zero weights
+
+
+def test_metric_objects_save_with_their_options(tmp_path):
+    model = keras.Sequential([keras.Input(shape=[2]), keras.layers.Dense(2)])
+    metrics = [
+        keras.metrics.CosineSimilarity(axis=0, name="cos"),
+        keras.metrics.BinaryAccuracy(threshold=0.3),
+        keras.metrics.KLDivergence(),
+    ]
+    model.compile(optimizer="sgd", loss="mse", metrics=metrics)
+    model.save(str(tmp_path / "m.keras"))
+    x = np.array([[0.2, 0.9], [0.5, 0.1]], dtype="float32")
+    again = keras.models.load_model(str(tmp_path / "m.keras"))
+    np.testing.assert_allclose(
+        list(again.evaluate(x, x, verbose=0, return_dict=True).values()),
+        list(model.evaluate(x, x, verbose=0, return_dict=True).values()),
+        rtol=1e-6,
+    )
+    config = keras.metrics.CosineSimilarity(axis=0, name="cos").get_config()
+    assert config == {"name": "cos", "dtype": "float32", "axis": 0}

@@ -195,14 +195,26 @@ def sparse_categorical_accuracy(y_true, y_pred):
     return (y_true == np.argmax(y_pred, axis=-1)).astype(np.float32)
 
 
-def _wrapper(fn, default_name, doc, **defaults):
-    """A MeanMetricWrapper subclass over ``fn``, named as Keras names it."""
+def _wrapper(fn, default_name, doc, class_name=None, **defaults):
+    """A MeanMetricWrapper subclass over ``fn``, named as Keras names it; ``fn``'s options
+    are the class's, and its config (name, dtype, options) rebuilds it."""
 
     def __init__(self, name=default_name, dtype=dtypes.float32, **kwargs):
         MeanMetricWrapper.__init__(self, fn, name, dtype, **{**defaults, **kwargs})
 
-    class_name = "".join(word.capitalize() for word in default_name.split("_"))
-    return type(class_name, (MeanMetricWrapper,), {"__init__": __init__, "__doc__": doc})
+    def get_config(self):
+        """The arguments that rebuild this metric (``from_config``), as Keras saves them."""
+        return {"name": self.name, "dtype": self.dtype.name, **self.fn_kwargs}
+
+    @classmethod
+    def from_config(cls, config):
+        """The metric ``get_config`` describes."""
+        return cls(**config)
+
+    class_name = class_name or "".join(word.capitalize() for word in default_name.split("_"))
+    namespace = {"__init__": __init__, "__doc__": doc, "__module__": __name__}
+    namespace.update(get_config=get_config, from_config=from_config)
+    return type(class_name, (MeanMetricWrapper,), namespace)
 
 
 Accuracy = _wrapper(
