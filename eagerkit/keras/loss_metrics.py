@@ -1,6 +1,7 @@
-"""Keras' metrics that are running means of its losses: ``Hinge``, ``SquaredHinge``,
-``CategoricalHinge``, ``KLDivergence``, ``Poisson``, ``LogCoshError`` and
-``CosineSimilarity``; metrics.py re-exports them.
+"""Keras' metrics that are running means of its losses: ``MeanSquaredError``,
+``BinaryCrossentropy``, ..., ``Hinge``, ``SquaredHinge``, ``CategoricalHinge``,
+``KLDivergence``, ``Poisson``, ``LogCoshError`` and ``CosineSimilarity``; metrics.py
+re-exports them.
 
 One differs from its loss: the metric ``cosine_similarity`` is the cosine itself (1 when
 the vectors point the same way), the loss is minus it, as in Keras. So
@@ -15,7 +16,7 @@ Examples
 0.8536
 """
 
-from eagerkit.keras import divergence_losses, hinge_losses
+from eagerkit.keras import divergence_losses, hinge_losses, losses
 from eagerkit.keras.metrics import _wrapper
 
 
@@ -122,4 +123,28 @@ CosineSimilarity = _wrapper(
     1.0
     """,
     class_name="CosineSimilarity",
+)
+MeanSquaredError = _wrapper(
+    losses.mean_squared_error, "mean_squared_error", "The running mean squared error."
+)
+MeanAbsoluteError = _wrapper(
+    losses.mean_absolute_error, "mean_absolute_error", "The running mean absolute error."
+)
+MeanAbsolutePercentageError = _wrapper(
+    losses.mean_absolute_percentage_error,
+    "mean_absolute_percentage_error",
+    "The running mean absolute percentage error.",
+)
+BinaryCrossentropy = _wrapper(
+    losses.binary_crossentropy, "binary_crossentropy", "The running binary cross-entropy."
+)
+CategoricalCrossentropy = _wrapper(
+    losses.categorical_crossentropy,
+    "categorical_crossentropy",
+    "The running categorical cross-entropy.",
+)
+SparseCategoricalCrossentropy = _wrapper(
+    losses.sparse_categorical_crossentropy,
+    "sparse_categorical_crossentropy",
+    "The running cross-entropy of integer labels.",
 )

@@ -4,8 +4,8 @@
 the metric does the first two at once. The bookkeeping is that of ``ek.metrics`` (TF1's
 ``tfe.metrics``, whose results are float64), in float32. ``Precision``, ``Recall``, ``AUC``
 and the confusion counts are in confusion_metrics.py and auc_metric.py, the top-k
-accuracies and ``RootMeanSquaredError`` in topk_metrics.py, the running means of the
-hinge, divergence and cosine losses in loss_metrics.py.
+accuracies and ``RootMeanSquaredError`` in topk_metrics.py, the running means of losses
+(``MeanSquaredError``, ``BinaryCrossentropy``, ``Hinge``, ...) in loss_metrics.py.
 
 Examples
 --------
@@ -20,7 +20,6 @@ import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import losses
 from eagerkit.keras.tf1_metrics import Metric as _Metric
 from eagerkit.keras.tf1_metrics import _host
 
@@ -251,32 +250,7 @@ SparseCategoricalAccuracy = _wrapper(
     0.5
     """,
 )
-MeanSquaredError = _wrapper(
-    losses.mean_squared_error, "mean_squared_error", "The running mean squared error."
-)
-MeanAbsoluteError = _wrapper(
-    losses.mean_absolute_error, "mean_absolute_error", "The running mean absolute error."
-)
-MeanAbsolutePercentageError = _wrapper(
-    losses.mean_absolute_percentage_error,
-    "mean_absolute_percentage_error",
-    "The running mean absolute percentage error.",
-)
-BinaryCrossentropy = _wrapper(
-    losses.binary_crossentropy, "binary_crossentropy", "The running binary cross-entropy."
-)
-CategoricalCrossentropy = _wrapper(
-    losses.categorical_crossentropy,
-    "categorical_crossentropy",
-    "The running categorical cross-entropy.",
-)
-SparseCategoricalCrossentropy = _wrapper(
-    losses.sparse_categorical_crossentropy,
-    "sparse_categorical_crossentropy",
-    "The running cross-entropy of integer labels.",
-)
-
-# Keras' counting and ranking metrics, in their own modules (they build on Metric above).
+# Keras' other metrics, in their own modules (they build on the classes above).
 from eagerkit.keras.auc_metric import AUC  # noqa: E402
 from eagerkit.keras.confusion_metrics import (  # noqa: E402
     FalseNegatives,
@@ -287,12 +261,18 @@ from eagerkit.keras.confusion_metrics import (  # noqa: E402
     TruePositives,
 )
 from eagerkit.keras.loss_metrics import (  # noqa: E402
+    BinaryCrossentropy,
+    CategoricalCrossentropy,
     CategoricalHinge,
     CosineSimilarity,
     Hinge,
     KLDivergence,
     LogCoshError,
+    MeanAbsoluteError,
+    MeanAbsolutePercentageError,  # noqa: F401 - a name, not in __all__ (as before: its loss is not)
+    MeanSquaredError,
     Poisson,
+    SparseCategoricalCrossentropy,
     SquaredHinge,
     cosine_similarity,
 )
