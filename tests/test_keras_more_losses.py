@@ -253,3 +253,58 @@ def test_the_cosine_similarity_metric_is_the_cosine_and_compile_reports_it():
     model.compile(optimizer="sgd", loss="mse", metrics=["cosine_similarity"])
     logged = model.evaluate(t, p, verbose=0, return_dict=True)  # the model gives t itself
     np.testing.assert_allclose(logged["cosine_similarity"], -np_cosine(p, t).mean(), rtol=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    data=st.data(),
+    shape=hnp.array_shapes(min_dims=2, max_dims=3, max_side=4),
+    weighted=st.booleans(),
+)
+def test_tf1_cosine_distance_is_one_minus_the_dot_product_along_axis(data, shape, weighted):
+    axis = data.draw(st.integers(0, len(shape) - 1))
+    unit = hnp.arrays(np.float64, shape, elements=st.floats(-1, 1))
+    t, p = data.draw(unit), data.draw(unit)
+    kept = tuple(1 if i == axis else n for i, n in enumerate(shape))
+    w = data.draw(hnp.arrays(np.float64, kept, elements=st.sampled_from([0.0, 0.5, 2.0])))
+    losses = 1 - (t * p).sum(axis, keepdims=True)
+    if weighted:
+        nonzero = np.count_nonzero(w)
+        expected = (losses * w).sum() / nonzero if nonzero else 0.0
+        got = ek.losses.cosine_distance(t, p, axis=axis, weights=w)
+    else:
+        expected, got = losses.mean(), ek.losses.cosine_distance(t, p, dim=axis)
+    np.testing.assert_allclose(float(got), expected, rtol=1e-9, atol=1e-12)
+
+
+def test_tf1_cosine_distance_needs_its_axis():
+    with pytest.raises(InvalidArgumentError, match="You must specify 'axis'"):
+        ek.losses.cosine_distance([[1.0, 0.0]], [[1.0, 0.0]])
+    with pytest.raises(InvalidArgumentError, match="two names for one argument"):
+        ek.losses.cosine_distance([[1.0, 0.0]], [[1.0, 0.0]], axis=0, dim=1)
+
+
+@pytest.mark.parametrize("weights", [np.array([1.0, 0.0, 1.0]), [1.0, 0.0, 1.0]])
+def test_tf1_weights_may_be_numpy_arrays_or_lists(weights):
+    got = ek.losses.compute_weighted_loss([1.0, 2.0, 6.0], weights=weights)
+    assert float(got) == 3.5  # the sum over the two non-zero weights
+
+
+def test_metric_objects_save_with_their_options(tmp_path):
+    model = keras.Sequential([keras.Input(shape=[2]), keras.layers.Dense(2)])
+    metrics = [
+        keras.metrics.CosineSimilarity(axis=0, name="cos"),
+        keras.metrics.BinaryAccuracy(threshold=0.3),
+        keras.metrics.KLDivergence(),
+    ]
+    model.compile(optimizer="sgd", loss="mse", metrics=metrics)
+    model.save(str(tmp_path / "m.keras"))
+    x = np.array([[0.2, 0.9], [0.5, 0.1]], dtype="float32")
+    again = keras.models.load_model(str(tmp_path / "m.keras"))
+    np.testing.assert_allclose(
+        list(again.evaluate(x, x, verbose=0, return_dict=True).values()),
+        list(model.evaluate(x, x, verbose=0, return_dict=True).values()),
+        rtol=1e-6,
+    )
+    config = keras.metrics.CosineSimilarity(axis=0, name="cos").get_config()
+    assert config == {"name": "cos", "dtype": "float32", "axis": 0}

@@ -1,6 +1,7 @@
-"""Keras' metrics that are running means of its losses: ``Hinge``, ``SquaredHinge``,
-``CategoricalHinge``, ``KLDivergence``, ``Poisson``, ``LogCoshError`` and
-``CosineSimilarity``; metrics.py re-exports them.
+"""Keras' metrics that are running means of its losses: ``MeanSquaredError``,
+``BinaryCrossentropy``, ..., ``Hinge``, ``SquaredHinge``, ``CategoricalHinge``,
+``KLDivergence``, ``Poisson``, ``LogCoshError`` and ``CosineSimilarity``; metrics.py
+re-exports them.
 
 One differs from its loss: the metric ``cosine_similarity`` is the cosine itself (1 when
 the vectors point the same way), the loss is minus it, as in Keras. So
@@ -15,9 +16,8 @@ Examples
 0.8536
 """
 
-from eagerkit import dtypes
-from eagerkit.keras import divergence_losses, hinge_losses
-from eagerkit.keras.metrics import MeanMetricWrapper
+from eagerkit.keras import divergence_losses, hinge_losses, losses
+from eagerkit.keras.metrics import _wrapper
 
 
 def cosine_similarity(y_true, y_pred, axis=-1):
@@ -33,19 +33,8 @@ def cosine_similarity(y_true, y_pred, axis=-1):
     return -divergence_losses.cosine_similarity(y_true, y_pred, axis=axis)
 
 
-def _running_mean_of(function, class_name, default_name, doc):
-    """A MeanMetricWrapper subclass over ``function`` (its options become the class's)."""
-
-    def __init__(self, name=default_name, dtype=dtypes.float32, **options):
-        MeanMetricWrapper.__init__(self, function, name, dtype, **options)
-
-    namespace = {"__init__": __init__, "__doc__": doc, "__module__": __name__}
-    return type(class_name, (MeanMetricWrapper,), namespace)
-
-
-Hinge = _running_mean_of(
+Hinge = _wrapper(
     hinge_losses.hinge,
-    "Hinge",
     "hinge",
     """The running mean of ``ek.keras.losses.hinge``.
 
@@ -55,10 +44,10 @@ Hinge = _running_mean_of(
     >>> round(float(ek.keras.metrics.Hinge()([[0.0, 1.0]], [[0.6, 0.4]])), 2)
     1.1
     """,
+    class_name="Hinge",
 )
-SquaredHinge = _running_mean_of(
+SquaredHinge = _wrapper(
     hinge_losses.squared_hinge,
-    "SquaredHinge",
     "squared_hinge",
     """The running mean of ``ek.keras.losses.squared_hinge``.
 
@@ -68,10 +57,10 @@ SquaredHinge = _running_mean_of(
     >>> round(float(ek.keras.metrics.SquaredHinge()([[0.0, 1.0]], [[0.6, 0.4]])), 2)
     1.46
     """,
+    class_name="SquaredHinge",
 )
-CategoricalHinge = _running_mean_of(
+CategoricalHinge = _wrapper(
     hinge_losses.categorical_hinge,
-    "CategoricalHinge",
     "categorical_hinge",
     """The running mean of ``ek.keras.losses.categorical_hinge``.
 
@@ -81,10 +70,10 @@ CategoricalHinge = _running_mean_of(
     >>> round(float(ek.keras.metrics.CategoricalHinge()([[0.0, 1.0]], [[0.6, 0.4]])), 2)
     1.2
     """,
+    class_name="CategoricalHinge",
 )
-KLDivergence = _running_mean_of(
+KLDivergence = _wrapper(
     divergence_losses.kl_divergence,
-    "KLDivergence",
     "kullback_leibler_divergence",
     """The running mean of ``ek.keras.losses.kl_divergence``.
 
@@ -94,10 +83,10 @@ KLDivergence = _running_mean_of(
     >>> round(float(ek.keras.metrics.KLDivergence()([[0.5, 0.5]], [[0.25, 0.75]])), 4)
     0.1438
     """,
+    class_name="KLDivergence",
 )
-Poisson = _running_mean_of(
+Poisson = _wrapper(
     divergence_losses.poisson,
-    "Poisson",
     "poisson",
     """The running mean of ``ek.keras.losses.poisson``.
 
@@ -107,10 +96,10 @@ Poisson = _running_mean_of(
     >>> float(ek.keras.metrics.Poisson()([[1.0, 0.0]], [[1.0, 2.0]]))
     1.5
     """,
+    class_name="Poisson",
 )
-LogCoshError = _running_mean_of(
+LogCoshError = _wrapper(
     divergence_losses.log_cosh,
-    "LogCoshError",
     "logcosh",
     """The running mean of ``ek.keras.losses.log_cosh``.
 
@@ -120,10 +109,10 @@ LogCoshError = _running_mean_of(
     >>> round(float(ek.keras.metrics.LogCoshError()([[0.0, 0.0]], [[1.0, 0.0]])), 4)
     0.2169
     """,
+    class_name="LogCoshError",
 )
-CosineSimilarity = _running_mean_of(
+CosineSimilarity = _wrapper(
     cosine_similarity,
-    "CosineSimilarity",
     "cosine_similarity",
     """The running mean of the cosine of ``y_true`` and ``y_pred`` along ``axis``.
 
@@ -133,4 +122,29 @@ CosineSimilarity = _running_mean_of(
     >>> float(ek.keras.metrics.CosineSimilarity(axis=1)([[0.0, 3.0]], [[0.0, 1.0]]))
     1.0
     """,
+    class_name="CosineSimilarity",
+)
+MeanSquaredError = _wrapper(
+    losses.mean_squared_error, "mean_squared_error", "The running mean squared error."
+)
+MeanAbsoluteError = _wrapper(
+    losses.mean_absolute_error, "mean_absolute_error", "The running mean absolute error."
+)
+MeanAbsolutePercentageError = _wrapper(
+    losses.mean_absolute_percentage_error,
+    "mean_absolute_percentage_error",
+    "The running mean absolute percentage error.",
+)
+BinaryCrossentropy = _wrapper(
+    losses.binary_crossentropy, "binary_crossentropy", "The running binary cross-entropy."
+)
+CategoricalCrossentropy = _wrapper(
+    losses.categorical_crossentropy,
+    "categorical_crossentropy",
+    "The running categorical cross-entropy.",
+)
+SparseCategoricalCrossentropy = _wrapper(
+    losses.sparse_categorical_crossentropy,
+    "sparse_categorical_crossentropy",
+    "The running cross-entropy of integer labels.",
 )

@@ -4,8 +4,8 @@
 the metric does the first two at once. The bookkeeping is that of ``ek.metrics`` (TF1's
 ``tfe.metrics``, whose results are float64), in float32. ``Precision``, ``Recall``, ``AUC``
 and the confusion counts are in confusion_metrics.py and auc_metric.py, the top-k
-accuracies and ``RootMeanSquaredError`` in topk_metrics.py, the running means of the
-hinge, divergence and cosine losses in loss_metrics.py.
+accuracies and ``RootMeanSquaredError`` in topk_metrics.py, the running means of losses
+(``MeanSquaredError``, ``BinaryCrossentropy``, ``Hinge``, ...) in loss_metrics.py.
 
 Examples
 --------
@@ -20,7 +20,6 @@ import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import losses
 from eagerkit.keras.tf1_metrics import Metric as _Metric
 from eagerkit.keras.tf1_metrics import _host
 
@@ -195,14 +194,26 @@ def sparse_categorical_accuracy(y_true, y_pred):
     return (y_true == np.argmax(y_pred, axis=-1)).astype(np.float32)
 
 
-def _wrapper(fn, default_name, doc, **defaults):
-    """A MeanMetricWrapper subclass over ``fn``, named as Keras names it."""
+def _wrapper(fn, default_name, doc, class_name=None, **defaults):
+    """A MeanMetricWrapper subclass over ``fn``, named as Keras names it; ``fn``'s options
+    are the class's, and its config (name, dtype, options) rebuilds it."""
 
     def __init__(self, name=default_name, dtype=dtypes.float32, **kwargs):
         MeanMetricWrapper.__init__(self, fn, name, dtype, **{**defaults, **kwargs})
 
-    class_name = "".join(word.capitalize() for word in default_name.split("_"))
-    return type(class_name, (MeanMetricWrapper,), {"__init__": __init__, "__doc__": doc})
+    def get_config(self):
+        """The arguments that rebuild this metric (``from_config``), as Keras saves them."""
+        return {"name": self.name, "dtype": self.dtype.name, **self.fn_kwargs}
+
+    @classmethod
+    def from_config(cls, config):
+        """The metric ``get_config`` describes."""
+        return cls(**config)
+
+    class_name = class_name or "".join(word.capitalize() for word in default_name.split("_"))
+    namespace = {"__init__": __init__, "__doc__": doc, "__module__": __name__}
+    namespace.update(get_config=get_config, from_config=from_config)
+    return type(class_name, (MeanMetricWrapper,), namespace)
 
 
 Accuracy = _wrapper(
@@ -239,32 +250,7 @@ SparseCategoricalAccuracy = _wrapper(
     0.5
     """,
 )
-MeanSquaredError = _wrapper(
-    losses.mean_squared_error, "mean_squared_error", "The running mean squared error."
-)
-MeanAbsoluteError = _wrapper(
-    losses.mean_absolute_error, "mean_absolute_error", "The running mean absolute error."
-)
-MeanAbsolutePercentageError = _wrapper(
-    losses.mean_absolute_percentage_error,
-    "mean_absolute_percentage_error",
-    "The running mean absolute percentage error.",
-)
-BinaryCrossentropy = _wrapper(
-    losses.binary_crossentropy, "binary_crossentropy", "The running binary cross-entropy."
-)
-CategoricalCrossentropy = _wrapper(
-    losses.categorical_crossentropy,
-    "categorical_crossentropy",
-    "The running categorical cross-entropy.",
-)
-SparseCategoricalCrossentropy = _wrapper(
-    losses.sparse_categorical_crossentropy,
-    "sparse_categorical_crossentropy",
-    "The running cross-entropy of integer labels.",
-)
-
-# Keras' counting and ranking metrics, in their own modules (they build on Metric above).
+# Keras' other metrics, in their own modules (they build on the classes above).
 from eagerkit.keras.auc_metric import AUC  # noqa: E402
 from eagerkit.keras.confusion_metrics import (  # noqa: E402
     FalseNegatives,
@@ -275,12 +261,18 @@ from eagerkit.keras.confusion_metrics import (  # noqa: E402
     TruePositives,
 )
 from eagerkit.keras.loss_metrics import (  # noqa: E402
+    BinaryCrossentropy,
+    CategoricalCrossentropy,
     CategoricalHinge,
     CosineSimilarity,
     Hinge,
     KLDivergence,
     LogCoshError,
+    MeanAbsoluteError,
+    MeanAbsolutePercentageError,  # noqa: F401 - a name, not in __all__ (as before: its loss is not)
+    MeanSquaredError,
     Poisson,
+    SparseCategoricalCrossentropy,
     SquaredHinge,
     cosine_similarity,
 )

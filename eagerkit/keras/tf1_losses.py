@@ -19,7 +19,7 @@ from eagerkit.ops.cast import cast
 from eagerkit.ops.math import abs as abs_
 from eagerkit.ops.reduce import reduce_mean, reduce_sum
 from eagerkit.ops.shape import broadcast_to
-from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.tensor import convert_to_tensor
 
 
 def compute_weighted_loss(losses, weights=1.0):
@@ -32,7 +32,7 @@ def compute_weighted_loss(losses, weights=1.0):
     <ek.Tensor: shape=(), dtype=float32, numpy=3.5>
     """
     losses = convert_to_tensor(losses)
-    if not isinstance(weights, Tensor) and weights == 1.0:
+    if isinstance(weights, (int, float)) and weights == 1.0:  # (not an array: its == is one)
         return reduce_mean(losses)  # the common case, in one op
     weights = broadcast_to(convert_to_tensor(weights, dtype=losses.dtype), losses.shape)
     nonzero = reduce_sum(cast(weights != 0, losses.dtype))
@@ -141,6 +141,35 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothi
     return compute_weighted_loss(losses, weights)
 
 
+def cosine_distance(labels, predictions, axis=None, weights=1.0, dim=None):
+    """Mean of ``1 - sum(labels * predictions, axis)``: the cosine distance of vectors
+    already of unit length (TF1's ``tf.losses.cosine_distance``; normalize them first, e.g.
+    with ``ek.nn.l2_normalize``). ``dim`` is TF1's older name for ``axis``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.losses.cosine_distance([[0.6, 0.8], [1.0, 0.0]], [[0.6, 0.8], [0.0, 1.0]], axis=1)
+    <ek.Tensor: shape=(), dtype=float32, numpy=0.5>
+    """
+    if axis is not None and dim is not None and axis != dim:
+        raise InvalidArgumentError(
+            f"cosine_distance: axis={axis} and dim={dim} are two names for one argument; pass "
+            "axis only",
+            op="cosine_distance",
+        )
+    axis = dim if axis is None else axis
+    if axis is None:  # TF1: "You must specify 'axis'."
+        raise InvalidArgumentError(
+            "cosine_distance: You must specify 'axis', the axis of the vectors, e.g. axis=1 "
+            "for rows of [batch, features]",
+            op="cosine_distance",
+        )
+    labels, predictions = _matching("cosine_distance", labels, predictions)
+    losses = 1 - reduce_sum(labels * predictions, axis=axis, keepdims=True)
+    return compute_weighted_loss(losses, weights)
+
+
 # What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
 # the helpers it imports or keeps for itself stay out.
 __all__ = [
@@ -151,4 +180,5 @@ __all__ = [
     "softmax_cross_entropy",
     "sparse_softmax_cross_entropy",
     "sigmoid_cross_entropy",
+    "cosine_distance",
 ]

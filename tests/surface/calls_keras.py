@@ -88,6 +88,9 @@ CALLS.update(
         "ek.losses.softmax_cross_entropy": call(ONE_HOT, F23),
         "ek.losses.sparse_softmax_cross_entropy": call(LABELS, F23),
         "ek.losses.sigmoid_cross_entropy": call(BINARY, F23),
+        "ek.losses.cosine_distance": call(
+            ONE_HOT, PROBS, axis=1, numpy=lambda t, p, axis: (1 - (t * p).sum(1)).mean()
+        ),
         "ek.keras.optimizers.get": call(
             "nadam", learning_rate=0.5, check=lambda r: r.get_config()["learning_rate"] == 0.5
         ),
