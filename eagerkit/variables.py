@@ -133,6 +133,19 @@ class Variable(Tensor):
 
     def _checked_in_full(self, value, what):
         """``_checked`` step by step: convert ``value`` to our dtype and device, check shapes."""
+        array = self._converted(value, what)
+        if array.shape != self.shape:
+            raise InvalidArgumentError(
+                f"{what} on variable '{self._name}': the value has shape {tuple(array.shape)} "
+                f"but the variable has shape {self.shape}; shapes cannot change after creation: "
+                f"assign a value of shape {self.shape}, or make a new Variable",
+                op=what,
+            )
+        return array
+
+    def _converted(self, value, what):
+        """``value`` as an array of our dtype on our device (any shape), or an error that
+        names ``what`` and leaves the variable unchanged."""
         if isinstance(value, Tensor):
             if value.dtype != self.dtype:
                 lossless = dtypes.casts_without_loss(value._data.dtype, self._data.dtype)
@@ -153,14 +166,26 @@ class Variable(Tensor):
             if isinstance(value, Tensor):  # on another device: copied to ours below
                 value = value._device.backend.to_host(value._data)
             array = tensor.convert_to_tensor(value, dtype=self.dtype, device=self._device)._data
-        if array.shape != self.shape:
-            raise InvalidArgumentError(
-                f"{what} on variable '{self._name}': the value has shape {tuple(array.shape)} "
-                f"but the variable has shape {self.shape}; shapes cannot change after creation: "
-                f"assign a value of shape {self.shape}, or make a new Variable",
-                op=what,
-            )
         return array
+
+    # --- slices: v[1:].assign(...) ------------------------------------------------------------
+    def __getitem__(self, key):
+        """``self[key]``: a read of part of the variable (a tensor, recorded like any read)
+        whose ``assign`` writes that part, as TF's sliced assignment (variable_slices.py).
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> v = ek.Variable([1.0, 2.0, 3.0])
+        >>> v[1:]
+        <ek.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
+        >>> _ = v[1:].assign([7.0, 8.0])
+        >>> v.numpy()
+        array([1., 7., 8.], dtype=float32)
+        """
+        from eagerkit.variable_slices import slice_of
+
+        return slice_of(self, key)
 
     def __repr__(self):
         value = self._value_text(_scalar_repr)

@@ -53,6 +53,74 @@ def traced_assign(tracer, variable, method, value):
     tracer.forget_variable_reads()  # reads after this one see the new value
 
 
+# --- part of a variable: v[key].assign(x) (variable_slices.py) -------------------------------
+def _plain_key(template, indices):
+    """The key with each index tensor's place (an int, its position among ``indices``) filled."""
+    return tuple(
+        int(indices[item.position]) if isinstance(item, _Index) else item for item in template
+    )
+
+
+class _Index:
+    """In a graph's key, the place of an index tensor: the op's input ``1 + position``."""
+
+    __slots__ = ("position",)
+
+    def __init__(self, position):
+        self.position = position
+
+    def __repr__(self):
+        return f"<index {self.position}>"
+
+
+def _assign_part_forward(xp, value, *indices, variable, method, key):
+    from eagerkit import variable_slices
+
+    key = _plain_key(key, indices)
+    array = variable_slices.variable_value(variable, key, Tensor(value, variable._device), method)
+    variable_slices.write_part(variable, key, array, method)
+
+
+def _assign_part_call(value, *indices, variable, method, key):
+    from eagerkit import variable_slices
+
+    variable_slices.assign_part(variable, _plain_key(key, indices), value, method)
+
+
+ASSIGN_PART = GraphOp(
+    "assign_variable_part",
+    _assign_part_forward,
+    _assign_part_call,
+    stateful=True,
+    effects=True,
+    shown=("variable", "method", "key"),
+)
+
+
+def traced_assign_part(tracer, variable, key, method, value):
+    """Record ``variable[key].<method>(value)``, checked now on the trace's values; an int
+    tensor in ``key`` is an input, read at every call."""
+    from eagerkit import variable_slices
+    from eagerkit.ops.indexing import _basic_key
+
+    items = key if isinstance(key, tuple) else (key,)
+    indices, template = [], []
+    for item in items:
+        if isinstance(item, Tensor):
+            template.append(_Index(len(indices)))
+            indices.append(item)
+        else:
+            template.append(item)
+    template = tuple(template)
+    traced_key = _basic_key(_plain_key(template, indices), variable.shape)
+    array = variable_slices.variable_value(variable, traced_key, value, method)  # raises now
+    if not (isinstance(value, Tensor) and value._device is variable._device):
+        value = Tensor(array, variable._device)  # a Python value, converted: a constant
+    params = {"variable": variable, "method": method, "key": template}
+    tracer.record_graph_op(ASSIGN_PART, [value, *indices], params, None)
+    tracer.forget_variable_reads()  # reads after this one see the new value
+
+
 # --- optimizers ---------------------------------------------------------------------------------
 def _apply_forward(xp, *grads, optimizer, variables, global_step):
     tensors = [Tensor(g, v._device) for g, v in zip(grads, variables, strict=True)]

@@ -70,6 +70,7 @@ class Tracer:
         self.range_bounds = {}  # id(a range this trace made) -> its bound tensors
         self.failures = []  # (node, error) of ops that failed while tracing (deferred.py)
         self.created_variables = []  # Variables made while tracing (TF allows it once)
+        self.variable_slices = {}  # id(v[key] traced) -> (v, key): its assign writes v[key]
         self._node_of = {}  # id(tensor) -> Node
         self._variable_nodes = {}  # id(variable) or id(its array) -> its latest read Node
         self._alive = []  # the tensors it saw, kept alive so no id is reused mid-trace
@@ -169,6 +170,10 @@ class Tracer:
             # A tape's snapshot of this read shares the array: it is the same read.
             self._variable_nodes[id(variable)] = self._variable_nodes[id(variable._data)] = node
         return node
+
+    def note_variable_slice(self, tensor, variable, key):
+        """``tensor`` is ``variable[key]``: its ``assign`` writes there (graph_tensor.py)."""
+        self.variable_slices[id(tensor)] = (variable, key)
 
     def forget_variable_reads(self):
         """After a write (or a subgraph that may write), the next read is a new node."""
