@@ -107,7 +107,8 @@ class Function:
             if self._calls == now:  # a call that found or made no trace changes nothing
                 self._calls = now - 1
             raise
-        if shapes_key is not None and concrete._call.positions == list(range(len(args))):
+        fast = shapes_key is not None and concrete._call.positions == list(range(len(args)))
+        if fast and not concrete.guards:  # (a guarded trace is checked at every call)
             keep(self._by_tensor_shapes, shapes_key, concrete)  # next time: the fast path
         return concrete._call_flat(call.leaves)
 
@@ -167,9 +168,9 @@ class Function:
     def _find(self, call):
         concrete = self._traces.get(call.key, self._calls)
         if concrete is not None or call.general is None:
-            return concrete
+            return concrete if concrete is None or _guards_hold(concrete) else None
         concrete = self._general.get(call.general, self._calls)
-        if concrete is not None and fits(concrete, call):
+        if concrete is not None and fits(concrete, call) and _guards_hold(concrete):
             return concrete
         return None
 
@@ -287,6 +288,12 @@ def _variable_creation_error():
         "sure the tf.Variable is only created once or created outside tf.function. See "
         "https://www.tensorflow.org/guide/function#creating_tfvariables for more information."
     )
+
+
+def _guards_hold(concrete):
+    """Whether a call may replay ``concrete``: what its trace assumed still holds (an
+    iterator its loop read to the end holds as many elements as the trace read)."""
+    return all(holds() for holds in concrete.guards)
 
 
 def _map(function, structure):
