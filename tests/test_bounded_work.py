@@ -108,6 +108,7 @@ BOUNDED = {
     "Joining.padded_batch.batch_size": lambda: next(
         iter(ek.data.Dataset.range(3).repeat().padded_batch(HUGE))
     ),
+    "Combining.window.size": lambda: next(iter(ek.data.Dataset.range(3).repeat().window(HUGE))),
     "Dataset.shuffle.buffer_size": lambda: next(
         iter(ek.data.Dataset.range(3).repeat().shuffle(HUGE))
     ),

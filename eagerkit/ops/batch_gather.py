@@ -24,8 +24,7 @@ def gather_in_batches(params, indices, axis, batch_dims):
     indices = convert_to_tensor(indices)
     if not indices.dtype.is_integer:
         raise InvalidArgumentError(
-            f"gather: indices must be integers, got {indices.dtype.name} (shape "
-            f"{indices.shape})",
+            f"gather: indices must be integers, got {indices.dtype.name} (shape {indices.shape})",
             op="gather",
         )
     b = _batch_axes(batch_dims, indices)

@@ -169,8 +169,10 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
 
 def _batch_shape(batch_shape, dtype):
     """eye's ``batch_shape``: a list of sizes (TF: a 1-D int tensor or list)."""
-    if isinstance(batch_shape, Tensor) and batch_shape.ndim != 1 or isinstance(
-        batch_shape, numbers.Number
+    if (
+        isinstance(batch_shape, Tensor)
+        and batch_shape.ndim != 1
+        or isinstance(batch_shape, numbers.Number)
     ):
         raise InvalidArgumentError(
             f"eye: batch_shape must be a list of sizes (e.g. [3]), got "
