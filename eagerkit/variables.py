@@ -21,9 +21,16 @@ _creation_counter = itertools.count()
 class Variable(Tensor):
     """A mutable tensor: model parameters and other state.
 
+    ``shape`` (TF's argument): a shape the initial value fits, whose None sizes may change
+    by ``assign`` (eagerly; ``ek.TensorShape(None)`` is ``[None]`` in eagerkit, one axis of
+    any size). ``v.shape`` is then the current value's shape (TF's is the declared one).
+
     Examples
     --------
     >>> import eagerkit as ek
+    >>> v = ek.Variable([1.0, 2.0], shape=[None])
+    >>> v.assign([1.0, 2.0, 3.0]).shape
+    TensorShape([3])
     >>> w = ek.Variable(5.0, name="weight")
     >>> w
     <ek.Variable 'weight:0' shape=() dtype=float32, numpy=5.0>
@@ -32,10 +39,10 @@ class Variable(Tensor):
     np.float32(3.5)
     """
 
-    __slots__ = ("_name", "trainable", "_creation_index", "_last_read")
+    __slots__ = ("_name", "trainable", "_creation_index", "_last_read", "_shape_spec")
     _is_variable = True
 
-    def __init__(self, initial_value, trainable=True, name=None, dtype=None):
+    def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
         if callable(initial_value):
             initial_value = initial_value()
         value = tensor.convert_to_tensor(
@@ -46,6 +53,7 @@ class Variable(Tensor):
             from eagerkit.ops.copy import copy_to_device
 
             value = copy_to_device(value, target)  # inside ek.device(...): the variable lives there
+        self._shape_spec = None if shape is None else _declared_shape(shape, value)
         super().__init__(value._data, value._device)
         self._name = current_prefix() + (name or "Variable") + ":0"  # e.g. "dense/w:0"
         self.trainable = trainable
@@ -134,7 +142,24 @@ class Variable(Tensor):
     def _checked_in_full(self, value, what):
         """``_checked`` step by step: convert ``value`` to our dtype and device, check shapes."""
         array = self._converted(value, what)
-        if array.shape != self.shape:
+        # Only assign may change the shape of a variable made with shape= (TF's rule)
+        if array.shape != self.shape and not (what == "assign" and self._may_take(array.shape)):
+            if self._shape_spec is not None and what != "assign":
+                raise InvalidArgumentError(
+                    f"{what} on variable '{self._name}': the value has shape "
+                    f"{tuple(array.shape)} but the variable has shape {self.shape}; {what} "
+                    f"needs a value of the variable's shape (only assign may change it, within "
+                    f"the shape {self._shape_spec} it was made with)",
+                    op=what,
+                )
+            if self._shape_spec is not None:
+                raise InvalidArgumentError(
+                    f"{what} on variable '{self._name}': the value has shape "
+                    f"{tuple(array.shape)}, which does not fit the shape {self._shape_spec} "
+                    "the variable was made with (shape=; None: any size): assign a value that "
+                    "fits it, or make a new Variable",
+                    op=what,
+                )
             raise InvalidArgumentError(
                 f"{what} on variable '{self._name}': the value has shape {tuple(array.shape)} "
                 f"but the variable has shape {self.shape}; shapes cannot change after creation: "
@@ -142,6 +167,12 @@ class Variable(Tensor):
                 op=what,
             )
         return array
+
+    def _may_take(self, shape):
+        """Whether a value of ``shape`` may replace ours: made with ``shape=`` (TF's
+        ``Variable(x, shape=TensorShape([None]))``), sizes given as None may change."""
+        spec = self._shape_spec
+        return spec is not None and spec.is_compatible_with(shape)
 
     def _converted(self, value, what):
         """``value`` as an array of our dtype on our device (any shape), or an error that
@@ -206,12 +237,28 @@ class Variable(Tensor):
         )
 
     def __deepcopy__(self, memo):
-        return Variable(self.numpy().copy(), trainable=self.trainable, name=self._name[:-2])
+        copied = self.numpy().copy()
+        return Variable(copied, self.trainable, self._name[:-2], shape=self._shape_spec)
 
     __hash__ = None
 
 
 dispatch.Variable = Variable  # the fast paths tell a Variable by its type (dispatch.py)
+
+
+def _declared_shape(shape, value):
+    """``Variable(..., shape=)`` as a TensorShape the initial value fits (TF's ValueError)."""
+    from eagerkit.tensor_shape import TensorShape
+
+    declared = TensorShape(shape)
+    if not declared.is_compatible_with(value.shape):
+        raise InvalidArgumentError(
+            f"Variable: the initial value's shape ({value.shape}) is not compatible with the "
+            f"explicitly supplied `shape` argument ({declared}); give a shape the value fits "
+            "(None for a size that may change, e.g. shape=[None])",
+            op="Variable",
+        )
+    return declared
 
 
 def _flag(read_value, what):

@@ -27,7 +27,20 @@ def _new_value(xp, current, value, method):
 def _assign_forward(xp, value, variable, method):
     if value.shape != variable._data.shape:  # a shape the trace left open may not fit
         variable._checked(Tensor(value, variable._device), method)  # raises eagerkit's error
+        raise _shape_change(variable, value.shape)  # it fits a variable made with shape=
     variable._write(_new_value(xp, variable._data, value, method), method)
+
+
+def _shape_change(variable, shape):
+    from eagerkit.errors import UnimplementedError
+
+    return UnimplementedError(
+        f"assign on variable '{variable.name}' inside ek.function: a value of shape "
+        f"{tuple(shape)} would change the variable's shape {variable.shape} (it was made with "
+        "shape=, so eagerly it may); inside ek.function an assign keeps the shape: assign "
+        "the new shape outside the function",
+        op="assign",
+    )
 
 
 def _assign_call(value, variable, method):
@@ -47,6 +60,8 @@ ASSIGN = GraphOp(
 def traced_assign(tracer, variable, method, value):
     """Record ``variable.<method>(value)``, checked now as eagerly (a bad value raises)."""
     array = variable._checked(value, method)  # a bad value raises before anything is written
+    if array.shape != variable._data.shape:
+        raise _shape_change(variable, array.shape)
     if not (isinstance(value, Tensor) and value._device is variable._device):
         value = Tensor(array, variable._device)  # a Python value, converted: a constant
     tracer.record_graph_op(ASSIGN, [value], {"variable": variable, "method": method}, None)

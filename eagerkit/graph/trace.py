@@ -170,6 +170,9 @@ class Tracer:
             self.nodes.append(node)
             # A tape's snapshot of this read shares the array: it is the same read.
             self._variable_nodes[id(variable)] = self._variable_nodes[id(variable._data)] = node
+            if variable._shape_spec is not None:  # made with shape=: its shape may change
+                traced = variable._data.shape  # a later call replays this trace only for it
+                self.add_guard(lambda: variable._data.shape == traced)
         return node
 
     def note_variable_slice(self, tensor, variable, key):
