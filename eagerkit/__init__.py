@@ -188,6 +188,13 @@ from eagerkit.ops.reduce import (
     reduce_sum,
 )
 from eagerkit.ops.scan import cumprod, cumsum
+from eagerkit.ops.scatter import (
+    gather_nd,
+    scatter_nd,
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+)
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.shape import (
     broadcast_to,
@@ -207,6 +214,7 @@ from eagerkit.ops.shape import (
 )
 from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
+from eagerkit.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh
 from eagerkit.ordering import control_dependencies, group, no_op
 from eagerkit.py_function import py_function
 from eagerkit.ragged import RaggedTensor

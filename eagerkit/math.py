@@ -90,6 +90,7 @@ from eagerkit.ops.scan import cumprod, cumsum
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.sorting import top_k
 from eagerkit.ops.statistics import reduce_std, reduce_variance
+from eagerkit.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 mod = floormod  # tf.math.mod is floormod
@@ -157,10 +158,17 @@ __all__ = [
     "is_finite",
     "divide_no_nan",
     "abs",
+    "acos",
+    "acosh",
     "add",
     "angle",
     "argmax",
     "argmin",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
     "ceil",
     "conj",
     "cos",

@@ -40,7 +40,6 @@ MISSING = {
         "variable_scope": "layers own their variables; ek.name_scope names ops",
         "map_fn": "loop in Python and ek.stack the results",
         "vectorized_map": "loop in Python and ek.stack the results",
-        "gather_nd": "ek.gather, one axis at a time",
         "mixed_precision": "train in float32 (the default)",
         "profiler": "time steps with Python's time.perf_counter",
         "experimental": "",

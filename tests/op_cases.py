@@ -13,6 +13,7 @@ composite, with its public name (``"nn.softmax"``).
 
 import numpy as np
 import op_cases_more
+import op_cases_prims
 
 import eagerkit as ek
 from eagerkit.registry import REGISTRY
@@ -274,4 +275,6 @@ def cases():
         *op_cases_more.rearrange_cases(*makers),
         *op_cases_more.image_cases(*makers),
         *op_cases_more.complex_cases(*makers),
+        *op_cases_prims.trig_cases(*makers),
+        *op_cases_prims.scatter_cases(*makers),
     ]

@@ -127,6 +127,7 @@ BOUNDED = {
     "linspace.num": lambda: ek.linspace(0.0, 1.0, 2**62),
     "broadcast_to.shape": lambda: ek.broadcast_to([1.0], HUGE_SHAPE) + 1.0,
     "reshape.shape": lambda: ek.reshape([1.0], HUGE_SHAPE),
+    "scatter_nd.shape": lambda: ek.scatter_nd([[0, 0]], [1.0], HUGE_SHAPE),
     "RaggedTensor.to_tensor.shape": lambda: ek.ragged.constant([[1.0], []]).to_tensor(
         shape=HUGE_SHAPE
     ),

@@ -25,12 +25,14 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     reduce,
     safe_math,
     scan,
+    scatter,
     segment,
     shape,
     sorting,
     statistics,
     strings,
     svd,
+    trig,
 )
 
 # Tensor's operators (operators.py names the op each one is) are these public functions.

@@ -6,7 +6,7 @@ import numpy as np
 import eagerkit as ek
 
 from .declare import call
-from .values import F3, F23, P3, P23
+from .values import F3, F23, F32, P3, P23, U23
 
 X = F3.numpy()  # [0.5, -1.5, 2.0]
 D = ek.constant([0.0, 2.0, 4.0])  # a divisor with a zero
@@ -79,4 +79,40 @@ with np.errstate(divide="ignore", invalid="ignore"):
         ),
         "ek.nn.softsign": call(F23, numpy=lambda x: x / (1 + np.abs(x))),
         "ek.nn.swish": call(F23, numpy=lambda x: x * _sigmoid(x)),
+        "ek.asin": call(U23, numpy=np.arcsin),
+        "ek.acos": call(U23, numpy=np.arccos),
+        "ek.atan": call(F23, numpy=np.arctan),
+        "ek.atan2": call(F23, P23, numpy=np.arctan2),
+        "ek.asinh": call(F23, numpy=np.arcsinh),
+        "ek.acosh": call(P23, numpy=np.arccosh),
+        "ek.atanh": call(U23, numpy=np.arctanh),
+        "ek.scatter_nd": call(
+            [[2], [0], [2]], F32, [4, 2], numpy=lambda i, u, s: _scatter_nd_reference(i, u, s)
+        ),
+        "ek.gather_nd": call(F32, [[2, 1], [0, 0]], numpy=lambda p, i: p[tuple(np.transpose(i))]),
+        "ek.tensor_scatter_nd_update": call(
+            F32, [[2], [0]], P23[:, :2], numpy=lambda t, i, u: _replaced(t, i, u)
+        ),
+        "ek.tensor_scatter_nd_add": call(
+            F32,
+            [[2], [2]],
+            P23[:, :2],
+            numpy=lambda t, i, u: t + _scatter_nd_reference(i, u, t.shape),
+        ),
+        "ek.tensor_scatter_nd_sub": call(
+            F32, [[1, 0]], [5.0], numpy=lambda t, i, u: t - _scatter_nd_reference(i, u, t.shape)
+        ),
     }
+
+
+def _scatter_nd_reference(indices, updates, shape):
+    """numpy's scatter_nd: zeros with each update added at its index tuple."""
+    result = np.zeros(shape, dtype=np.asarray(updates).dtype)
+    np.add.at(result, tuple(np.transpose(indices)), updates)
+    return result
+
+
+def _replaced(tensor, indices, updates):
+    result = np.array(tensor)
+    result[tuple(np.transpose(indices))] = updates
+    return result
