@@ -144,29 +144,30 @@ class Variable(Tensor):
         array = self._converted(value, what)
         # Only assign may change the shape of a variable made with shape= (TF's rule)
         if array.shape != self.shape and not (what == "assign" and self._may_take(array.shape)):
-            if self._shape_spec is not None and what != "assign":
-                raise InvalidArgumentError(
-                    f"{what} on variable '{self._name}': the value has shape "
-                    f"{tuple(array.shape)} but the variable has shape {self.shape}; {what} "
-                    f"needs a value of the variable's shape (only assign may change it, within "
-                    f"the shape {self._shape_spec} it was made with)",
-                    op=what,
-                )
-            if self._shape_spec is not None:
-                raise InvalidArgumentError(
-                    f"{what} on variable '{self._name}': the value has shape "
-                    f"{tuple(array.shape)}, which does not fit the shape {self._shape_spec} "
-                    "the variable was made with (shape=; None: any size): assign a value that "
-                    "fits it, or make a new Variable",
-                    op=what,
-                )
-            raise InvalidArgumentError(
-                f"{what} on variable '{self._name}': the value has shape {tuple(array.shape)} "
-                f"but the variable has shape {self.shape}; shapes cannot change after creation: "
-                f"assign a value of shape {self.shape}, or make a new Variable",
-                op=what,
-            )
+            raise self._shape_error(array.shape, what)
         return array
+
+    def _shape_error(self, shape, what):
+        """Why ``what`` cannot write a value of ``shape``: the variable's shape is fixed,
+        or ``what`` keeps it, or ``shape`` does not fit the one it was made with."""
+        given = f"{what} on variable '{self._name}': the value has shape {tuple(shape)}"
+        if self._shape_spec is None:
+            reason = (
+                f" but the variable has shape {self.shape}; shapes cannot change after creation: "
+                f"assign a value of shape {self.shape}, or make a new Variable"
+            )
+        elif what != "assign":
+            reason = (
+                f" but the variable has shape {self.shape}; {what} needs a value of the "
+                f"variable's shape (only assign may change it, within the shape "
+                f"{self._shape_spec} it was made with)"
+            )
+        else:
+            reason = (
+                f", which does not fit the shape {self._shape_spec} the variable was made with "
+                "(shape=; None: any size): assign a value that fits it, or make a new Variable"
+            )
+        return InvalidArgumentError(given + reason, op=what)
 
     def _may_take(self, shape):
         """Whether a value of ``shape`` may replace ours: made with ``shape=`` (TF's
