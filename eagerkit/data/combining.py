@@ -153,7 +153,7 @@ class Combining:
             rng = np.random.default_rng([base, next(passes)])
             return _sampled([d._make_iterator() for d in datasets], probabilities, rng, stop)
 
-        spec = lambda: _common_spec(datasets, op)  # noqa: E731
+        spec = lambda: specs.common([d.element_spec for d in datasets], op)  # noqa: E731
         return _source(make_iterator, f"sample_from_datasets({len(datasets)})", _UNKNOWN, spec)
 
     @staticmethod
@@ -191,7 +191,7 @@ class Combining:
             sources = [d._make_iterator() for d in datasets]
             return _chosen(sources, choice_dataset._make_iterator(), stop, op)
 
-        spec = lambda: _common_spec(datasets, op)  # noqa: E731
+        spec = lambda: specs.common([d.element_spec for d in datasets], op)  # noqa: E731
         return _source(make_iterator, f"choose_from_datasets({len(datasets)})", _UNKNOWN, spec)
 
 
@@ -382,21 +382,3 @@ def _chosen(sources, choices, stop, op):
                 return
             continue
         yield element
-
-
-def _common_spec(datasets, op):
-    """The datasets' element spec (the same structure and dtypes; sizes relaxed)."""
-    spec = datasets[0].element_spec
-    for other in datasets[1:]:
-        theirs = other.element_spec
-        same = structure.same_structure(spec, theirs) and [
-            s.dtype for s in structure.flatten(spec)
-        ] == [s.dtype for s in structure.flatten(theirs)]
-        if not same:
-            raise InvalidArgumentError(
-                f"{op}: the datasets' elements differ: {spec!r} and {theirs!r}; all must have "
-                "the same structure and dtypes",
-                op=op,
-            )
-        spec = specs.relaxed(spec, theirs)
-    return spec

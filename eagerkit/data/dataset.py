@@ -57,8 +57,8 @@ class Dataset(Joining, Reading, Combining):
     @property
     def element_spec(self):
         """The TensorSpecs of the elements, in their structure (specs.py says how it is
-        known: a function given to ``map`` runs once, on the first element, the first time
-        this is asked for).
+        known: a function given to ``map`` runs on the first two elements, the first time
+        this is asked for, never when the dataset is built).
 
         >>> import eagerkit as ek
         >>> ek.data.Dataset.range(3).map(lambda x: ek.cast(x, ek.float32)).element_spec

@@ -93,7 +93,7 @@ class Joining:
             lambda: itertools.chain(self._make_iterator(), dataset._make_iterator()),
             "concatenate()",
             count,
-            lambda: _joined_spec(self, dataset),
+            lambda: specs.common([self.element_spec, dataset.element_spec], "Dataset.concatenate"),
         )
 
     def enumerate(self, start=0):
@@ -201,21 +201,6 @@ def _dataset(make_iterator, description, cardinality, spec):
     from eagerkit.data.dataset import Dataset  # (it imports this module)
 
     return Dataset(make_iterator, description, cardinality, spec)
-
-
-def _joined_spec(first, second):
-    """``concatenate``'s spec: both inputs' (the same structure and dtypes), sizes relaxed."""
-    a, b = first.element_spec, second.element_spec
-    same = structure.same_structure(a, b) and [s.dtype for s in structure.flatten(a)] == [
-        s.dtype for s in structure.flatten(b)
-    ]
-    if not same:
-        raise InvalidArgumentError(
-            f"Dataset.concatenate: the datasets' elements differ: {a!r} and {b!r}; both must "
-            "have the same structure and dtypes",
-            op="Dataset.concatenate",
-        )
-    return specs.relaxed(a, b)
 
 
 def _unbatched(source):

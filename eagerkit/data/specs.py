@@ -88,6 +88,22 @@ def relaxed(first, second):
     return structure.pack(first, [relaxed_one(a, b) for a, b in pairs])
 
 
+def common(found, op):
+    """The spec of elements from any of several datasets with the specs ``found``: the same
+    structure and dtypes, or TF's error; sizes that differ are None."""
+    spec = found[0]
+    for other in found[1:]:
+        dtypes_of = [[s.dtype for s in structure.flatten(x)] for x in (spec, other)]
+        if not structure.same_structure(spec, other) or dtypes_of[0] != dtypes_of[1]:
+            raise InvalidArgumentError(
+                f"{op}: the datasets' elements differ: {spec!r} and {other!r}; all must have "
+                "the same structure and dtypes",
+                op=op,
+            )
+        spec = relaxed(spec, other)
+    return spec
+
+
 def has_open_sizes(spec):
     return any(s.shape is None or None in s.shape for s in structure.flatten(spec))
 
