@@ -222,3 +222,10 @@ def test_a_huge_cycle_length_opens_only_what_there_is():
 def test_a_huge_window_is_refused_before_reading_forever():
     with pytest.raises(ek.errors.ResourceExhaustedError, match="Dataset.window"):
         next(iter(D.counter().window(2**40)))
+
+
+def test_mixing_datasets_of_other_dtypes_is_refused_by_the_spec():
+    ints, floats = D.range(2), D.from_tensors(1.0)
+    for mixed in (ints.concatenate(floats), D.sample_from_datasets([ints, floats])):
+        with pytest.raises(InvalidArgumentError, match="the datasets' elements differ"):
+            mixed.element_spec  # noqa: B018
