@@ -226,6 +226,7 @@ from eagerkit.tensor_array import TensorArray
 from eagerkit.tensor_shape import TensorShape
 from eagerkit.train.checkpoint import Checkpoint
 from eagerkit.unconnected_gradients import UnconnectedGradients
+from eagerkit.variable_slices import VariableSlice as _VariableSlice
 from eagerkit.variables import Variable, convert_to_tensor
 
 newaxis = None
@@ -254,10 +255,11 @@ PUBLIC_NAMESPACES = (
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),
     *("strings", "io", "image", "ragged", "sparse"),
 )
-# What public calls return is called too: ek.function's Function and its concrete functions.
+# What public calls return is called too: ek.function's Function and its concrete functions,
+# a variable's slice (v[1:].assign).
 _namespaces.install(
     _namespaces.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES),
-    returned=(_Function, _ConcreteFunction),
+    returned=(_Function, _ConcreteFunction, _VariableSlice),
 )
 
 __version__ = "0.1.0"

@@ -21,9 +21,16 @@ _creation_counter = itertools.count()
 class Variable(Tensor):
     """A mutable tensor: model parameters and other state.
 
+    ``shape`` (TF's argument): a shape the initial value fits, whose None sizes may change
+    by ``assign`` (eagerly; ``ek.TensorShape(None)`` is ``[None]`` in eagerkit, one axis of
+    any size). ``v.shape`` is then the current value's shape (TF's is the declared one).
+
     Examples
     --------
     >>> import eagerkit as ek
+    >>> v = ek.Variable([1.0, 2.0], shape=[None])
+    >>> v.assign([1.0, 2.0, 3.0]).shape
+    TensorShape([3])
     >>> w = ek.Variable(5.0, name="weight")
     >>> w
     <ek.Variable 'weight:0' shape=() dtype=float32, numpy=5.0>
@@ -32,10 +39,10 @@ class Variable(Tensor):
     np.float32(3.5)
     """
 
-    __slots__ = ("_name", "trainable", "_creation_index", "_last_read")
+    __slots__ = ("_name", "trainable", "_creation_index", "_last_read", "_shape_spec")
     _is_variable = True
 
-    def __init__(self, initial_value, trainable=True, name=None, dtype=None):
+    def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
         if callable(initial_value):
             initial_value = initial_value()
         value = tensor.convert_to_tensor(
@@ -46,6 +53,7 @@ class Variable(Tensor):
             from eagerkit.ops.copy import copy_to_device
 
             value = copy_to_device(value, target)  # inside ek.device(...): the variable lives there
+        self._shape_spec = None if shape is None else _declared_shape(shape, value)
         super().__init__(value._data, value._device)
         self._name = current_prefix() + (name or "Variable") + ":0"  # e.g. "dense/w:0"
         self.trainable = trainable
@@ -133,6 +141,43 @@ class Variable(Tensor):
 
     def _checked_in_full(self, value, what):
         """``_checked`` step by step: convert ``value`` to our dtype and device, check shapes."""
+        array = self._converted(value, what)
+        # Only assign may change the shape of a variable made with shape= (TF's rule)
+        if array.shape != self.shape and not (what == "assign" and self._may_take(array.shape)):
+            raise self._shape_error(array.shape, what)
+        return array
+
+    def _shape_error(self, shape, what):
+        """Why ``what`` cannot write a value of ``shape``: the variable's shape is fixed,
+        or ``what`` keeps it, or ``shape`` does not fit the one it was made with."""
+        given = f"{what} on variable '{self._name}': the value has shape {tuple(shape)}"
+        if self._shape_spec is None:
+            reason = (
+                f" but the variable has shape {self.shape}; shapes cannot change after creation: "
+                f"assign a value of shape {self.shape}, or make a new Variable"
+            )
+        elif what != "assign":
+            reason = (
+                f" but the variable has shape {self.shape}; {what} needs a value of the "
+                f"variable's shape (only assign may change it, within the shape "
+                f"{self._shape_spec} it was made with)"
+            )
+        else:
+            reason = (
+                f", which does not fit the shape {self._shape_spec} the variable was made with "
+                "(shape=; None: any size): assign a value that fits it, or make a new Variable"
+            )
+        return InvalidArgumentError(given + reason, op=what)
+
+    def _may_take(self, shape):
+        """Whether a value of ``shape`` may replace ours: made with ``shape=`` (TF's
+        ``Variable(x, shape=TensorShape([None]))``), sizes given as None may change."""
+        spec = self._shape_spec
+        return spec is not None and spec.is_compatible_with(shape)
+
+    def _converted(self, value, what):
+        """``value`` as an array of our dtype on our device (any shape), or an error that
+        names ``what`` and leaves the variable unchanged."""
         if isinstance(value, Tensor):
             if value.dtype != self.dtype:
                 lossless = dtypes.casts_without_loss(value._data.dtype, self._data.dtype)
@@ -153,14 +198,26 @@ class Variable(Tensor):
             if isinstance(value, Tensor):  # on another device: copied to ours below
                 value = value._device.backend.to_host(value._data)
             array = tensor.convert_to_tensor(value, dtype=self.dtype, device=self._device)._data
-        if array.shape != self.shape:
-            raise InvalidArgumentError(
-                f"{what} on variable '{self._name}': the value has shape {tuple(array.shape)} "
-                f"but the variable has shape {self.shape}; shapes cannot change after creation: "
-                f"assign a value of shape {self.shape}, or make a new Variable",
-                op=what,
-            )
         return array
+
+    # --- slices: v[1:].assign(...) ------------------------------------------------------------
+    def __getitem__(self, key):
+        """``self[key]``: a read of part of the variable (a tensor, recorded like any read)
+        whose ``assign`` writes that part, as TF's sliced assignment (variable_slices.py).
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> v = ek.Variable([1.0, 2.0, 3.0])
+        >>> v[1:]
+        <ek.Tensor: shape=(2,), dtype=float32, numpy=array([2., 3.], dtype=float32)>
+        >>> _ = v[1:].assign([7.0, 8.0])
+        >>> v.numpy()
+        array([1., 7., 8.], dtype=float32)
+        """
+        from eagerkit.variable_slices import slice_of
+
+        return slice_of(self, key)
 
     def __repr__(self):
         value = self._value_text(_scalar_repr)
@@ -181,12 +238,28 @@ class Variable(Tensor):
         )
 
     def __deepcopy__(self, memo):
-        return Variable(self.numpy().copy(), trainable=self.trainable, name=self._name[:-2])
+        copied = self.numpy().copy()
+        return Variable(copied, self.trainable, self._name[:-2], shape=self._shape_spec)
 
     __hash__ = None
 
 
 fast_dispatch.Variable = Variable  # the fast paths tell a Variable by its type
+
+
+def _declared_shape(shape, value):
+    """``Variable(..., shape=)`` as a TensorShape the initial value fits (TF's ValueError)."""
+    from eagerkit.tensor_shape import TensorShape
+
+    declared = TensorShape(shape)
+    if not declared.is_compatible_with(value.shape):
+        raise InvalidArgumentError(
+            f"Variable: the initial value's shape ({value.shape}) is not compatible with the "
+            f"explicitly supplied `shape` argument ({declared}); give a shape the value fits "
+            "(None for a size that may change, e.g. shape=[None])",
+            op="Variable",
+        )
+    return declared
 
 
 def _flag(read_value, what):

@@ -109,6 +109,7 @@ BOUNDED = {
     "Joining.padded_batch.batch_size": lambda: next(
         iter(ek.data.Dataset.range(3).repeat().padded_batch(HUGE))
     ),
+    "Combining.window.size": lambda: next(iter(ek.data.Dataset.range(3).repeat().window(HUGE))),
     "Dataset.shuffle.buffer_size": lambda: next(
         iter(ek.data.Dataset.range(3).repeat().shuffle(HUGE))
     ),
@@ -220,6 +221,7 @@ SAFE = {
     "make_csv_dataset.num_epochs": LAZY,
     "make_csv_dataset.num_rows_for_inference": "reads at most the rows the files have",
     "TensorSpec.__init__.shape": "describes a shape; allocates nothing",
+    "Variable.__init__.shape": "the shapes the value may take; allocates nothing",
     "Layer.__init__.input_dim": "describes the input's shape; allocates nothing",
     "Training.fit.batch_size": "slices of arrays that exist: a batch larger than the data is "
     "all of it",

@@ -44,6 +44,11 @@ HOST_ONLY = {
     ),
     "data/dataset.py": ({"numpy.random.default_rng"}, "the shuffle order is drawn on the host"),
     "data/csv_dataset.py": ({"numpy.asarray"}, "a CSV field parsed on the host, then a tensor"),
+    "data/combining.py": (
+        {"numpy.random.default_rng", "numpy.full", "numpy.all", "numpy.any", "numpy.isfinite"},
+        "sample_from_datasets draws which dataset is next on the host, from host copies of the "
+        "weights (.numpy())",
+    ),
     "arguments.py": ({"numpy.asarray"}, "a Python value (a list, a number) read on the host"),
     "io.py": (
         {"numpy.array", "numpy.asarray", "numpy.frombuffer", "numpy.shape"},

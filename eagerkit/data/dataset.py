@@ -25,7 +25,8 @@ import numpy as np
 from eagerkit import dtypes, errors
 from eagerkit.arguments import count_or_all, describe, positive, whole_number
 from eagerkit.data import cardinality as counts
-from eagerkit.data import checks, generator, shuffle, steps, structure
+from eagerkit.data import checks, generator, shuffle, specs, steps, structure
+from eagerkit.data.combining import Combining
 from eagerkit.data.iterator import Iterator
 from eagerkit.data.joining import Joining
 from eagerkit.data.reading import Reading
@@ -35,18 +36,41 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 _OP = "Dataset"
 
 
-class Dataset(Joining, Reading):
+class Dataset(Joining, Reading, Combining):
     """A re-readable stream of elements; build one with ``from_tensor_slices`` & co.
 
     Its joining steps (``zip``, ``concatenate``, ``enumerate``, ``unbatch``, ...) live in
     ``joining.py``, its reading ones (``cache``, ``reduce``, ``as_numpy_iterator``, ``len``)
-    in ``reading.py``.
+    in ``reading.py``, its regrouping and mixing ones (``window``, ``interleave``,
+    ``sample_from_datasets``, ...) in ``combining.py``.
     """
 
-    def __init__(self, make_iterator, description, cardinality=counts.UNKNOWN_CARDINALITY):
+    def __init__(
+        self, make_iterator, description, cardinality=counts.UNKNOWN_CARDINALITY, spec=None
+    ):
         self._make_iterator = make_iterator  # () -> a fresh Python iterator over elements
         self._description = description
         self._cardinality = cardinality  # a count, or INFINITE/UNKNOWN_CARDINALITY
+        self._spec = spec  # () -> the element spec (None: the first element's), see specs.py
+        self._spec_found = None
+
+    @property
+    def element_spec(self):
+        """The TensorSpecs of the elements, in their structure (specs.py says how it is
+        known: a function given to ``map`` runs on the first two elements, the first time
+        this is asked for, never when the dataset is built).
+
+        >>> import eagerkit as ek
+        >>> ek.data.Dataset.range(3).map(lambda x: ek.cast(x, ek.float32)).element_spec
+        TensorSpec(shape=(), dtype=ek.float32, name=None)
+        """
+        if self._spec_found is None:
+            if self._spec is not None:
+                self._spec_found = (self._spec(),)
+            else:
+                first = specs.first_elements(self, "element_spec", count=1)[0]
+                self._spec_found = (specs.of_element(first),)
+        return self._spec_found[0]
 
     def cardinality(self):
         """The number of elements (int64), known without reading: -1 (INFINITE_CARDINALITY)
@@ -77,10 +101,12 @@ class Dataset(Joining, Reading):
     def __repr__(self):
         return f"<ek.data.Dataset {self._description}>"
 
-    def _then(self, make_iterator, step, cardinality=None):
-        """The next step of the pipeline; ``cardinality``: its count (None: this one's)."""
+    def _then(self, make_iterator, step, cardinality=None, spec=None):
+        """The next step of the pipeline; ``cardinality``: its count (None: this one's);
+        ``spec``: () -> its element spec (None: this one's)."""
         count = self._cardinality if cardinality is None else cardinality
-        return Dataset(make_iterator, f"{self._description}.{step}", count)
+        spec = spec or (lambda: self.element_spec)
+        return Dataset(make_iterator, f"{self._description}.{step}", count, spec)
 
     # --- sources ------------------------------------------------------------------------------
     @staticmethod
@@ -101,6 +127,7 @@ class Dataset(Joining, Reading):
         """
         element = structure.to_tensors(tensors)
         leaves = structure.flatten(element)
+        whole = specs.of_element(element)
         if not leaves or any(leaf.ndim == 0 for leaf in leaves):
             raise InvalidArgumentError(
                 "from_tensor_slices: cannot slice a scalar; every part needs a first axis to "
@@ -122,7 +149,8 @@ class Dataset(Joining, Reading):
                 yield structure.pack(element, rows)
 
         shapes = [tuple(leaf.shape) for leaf in leaves]
-        return Dataset(make_iterator, f"from_tensor_slices(shape={_one_or_all(shapes)})", count)
+        description = f"from_tensor_slices(shape={_one_or_all(shapes)})"
+        return Dataset(make_iterator, description, count, lambda: specs.unbatched(whole))
 
     from_generator = staticmethod(generator.from_generator)
 
@@ -149,7 +177,8 @@ class Dataset(Joining, Reading):
                 yield convert_to_tensor(n, dtype=dtypes.int64)
 
         count = counts.of_range(numbers)
-        return Dataset(make_iterator, f"range({', '.join(str(a) for a in args)})", count)
+        description = f"range({', '.join(str(a) for a in args)})"
+        return Dataset(make_iterator, description, count, lambda: specs.scalar(dtypes.int64))
 
     # --- transformations --------------------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None):
@@ -168,6 +197,7 @@ class Dataset(Joining, Reading):
         return self._then(
             lambda: steps.mapped(self._make_iterator(), map_func),
             f"map({getattr(map_func, '__name__', 'function')})",
+            spec=lambda: specs.of_function(self, map_func),
         )
 
     def filter(self, predicate):
@@ -230,6 +260,7 @@ class Dataset(Joining, Reading):
             lambda: steps.batched(self._make_iterator(), batch_size, drop_remainder),
             f"batch({batch_size})",
             counts.batched(self._cardinality, batch_size, drop_remainder),
+            lambda: specs.batched(self.element_spec, batch_size if drop_remainder else None),
         )
 
     def repeat(self, count=None):

@@ -66,7 +66,19 @@ def from_generator(
     return Dataset(
         lambda: steps.generated(lambda: generator(*arguments), convert),
         f"from_generator({name})",
+        spec=lambda: _spec(types, output_shapes),
     )
+
+
+def _spec(types, shapes):
+    """The element spec: ``types`` with ``output_shapes`` (None: any shape, as TF's), walked
+    along the structure of ``types`` (a shape is a tuple too)."""
+    if isinstance(types, dict):
+        return {key: _spec(types[key], None if shapes is None else shapes[key]) for key in types}
+    if isinstance(types, tuple):
+        parts = [None] * len(types) if shapes is None else shapes
+        return tuple(_spec(t, s) for t, s in zip(types, parts, strict=True))
+    return TensorSpec(shapes, types)
 
 
 def _types_and_shapes(output_types, output_shapes, output_signature):

@@ -6,9 +6,13 @@ spelling from the CS20 lecture-4 code (``for x_i, y_i in tfe.Iterator(dataset)``
 Inside ``ek.function``, ``next(iterator)`` on an iterator made outside it is a graph node
 that takes the next element at every call, as TF's ``IteratorGetNext`` (the tf.function
 guide's ``good_consume_next``): the trace looks ahead at the elements it needs for their
-shapes and dtypes and keeps them for the calls, so the first call still gets them. An
-iterator made inside the trace (``for x in dataset`` in the function) is read while tracing,
-as before: its elements are the trace's constants.
+shapes and dtypes and keeps them for the calls, so the first call still gets them; past the
+end it raises OutOfRangeError, as TF's. A ``for`` loop over such an iterator ends where the
+iterator does: the trace is unrolled over the elements left, and a later call replays it only
+while the iterator holds exactly that many (else it traces again: a loop over an exhausted
+iterator runs zero times, as TF's loop does). An iterator made inside the trace (``for x in
+dataset`` in the function) is read while tracing, as before: its elements are the trace's
+constants.
 """
 
 import weakref
@@ -51,6 +55,8 @@ class Iterator:
         self._made_in_trace = bool(recording.graph_tracers)  # then read while tracing
 
     def __iter__(self):
+        if recording.graph_tracers and not self._made_in_trace:
+            return _LoopReading(self)  # a for loop in a trace: it ends at the iterator's end
         return self
 
     def __next__(self):
@@ -63,6 +69,15 @@ class Iterator:
         if type(element) is Failed:  # an element's error; the next call goes on after it
             raise element.error
         return element
+
+    def _holds_exactly(self, count):
+        """Whether exactly ``count`` elements are left (read ahead, to be taken later)."""
+        while len(self._looked_ahead) <= count:
+            try:
+                self._looked_ahead.append(next(self._elements))
+            except StopIteration:
+                break
+        return len(self._looked_ahead) == count
 
     def next(self):
         """The next element (``StopIteration`` at the end, like ``next(iterator)``)."""
@@ -114,14 +129,37 @@ ITERATOR_NEXT = GraphOp("iterator_next", _next_forward, _next_call, stateful=Tru
 _reads = weakref.WeakKeyDictionary()  # tracer -> {id(iterator): count}
 
 
-def _traced_next(iterator):
+class _LoopReading:
+    """``for x in iterator`` inside a trace: each step is a traced ``next``, and the loop
+    ends where the iterator does (an explicit ``next`` there raises OutOfRangeError)."""
+
+    def __init__(self, iterator):
+        self._iterator = iterator
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return _traced_next(self._iterator, in_loop=True)
+
+
+def _traced_next(iterator, in_loop=False):
     """Record ``next(iterator)``; the trace gets the values of the element this node will
     take at the first call, which stays in the iterator until then."""
     tracer = recording.graph_tracers[-1]
     counts = _reads.setdefault(tracer, {})
     position = counts.get(id(iterator), 0)
     while len(iterator._looked_ahead) <= position:
-        iterator._looked_ahead.append(next(iterator._elements))  # StopIteration ends a loop
+        try:
+            iterator._looked_ahead.append(next(iterator._elements))
+        except StopIteration:
+            if not in_loop:  # next(iterator) past the end: TF's IteratorGetNext error
+                raise _end() from None
+            # The loop ends here, after `position` reads: a later call replays this trace
+            # only for an iterator holding that many (else it traces again, so a loop over
+            # an exhausted iterator runs zero times, as TF's does)
+            tracer.add_guard(lambda: iterator._holds_exactly(position))
+            raise
     element = iterator._looked_ahead[position]
     if type(element) is Failed:
         raise element.error

@@ -22,7 +22,7 @@ import itertools
 from eagerkit import dtypes
 from eagerkit.arguments import describe, positive, whole_number
 from eagerkit.data import cardinality as counts
-from eagerkit.data import checks, padding, steps, structure
+from eagerkit.data import checks, padding, specs, steps, structure
 from eagerkit.data.steps import Failed
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -40,7 +40,8 @@ class Joining:
         [[1, 2]]
         """
         element = structure.to_tensors(tensors)
-        return _dataset(lambda: iter((element,)), "from_tensors()", 1)
+        spec = lambda: specs.of_element(element)  # noqa: E731
+        return _dataset(lambda: iter((element,)), "from_tensors()", 1, spec)
 
     @staticmethod
     def zip(*datasets):
@@ -72,7 +73,8 @@ class Joining:
                 yield failed if failed is not None else structure.pack(nested, elements)
 
         count = counts.zipped([part._cardinality for part in parts])
-        return _dataset(make_iterator, f"zip({len(parts)} datasets)", count)
+        spec = lambda: structure.pack(nested, [part.element_spec for part in parts])  # noqa: E731
+        return _dataset(make_iterator, f"zip({len(parts)} datasets)", count, spec)
 
     def concatenate(self, dataset):
         """This dataset's elements, then ``dataset``'s (the same structure and dtypes).
@@ -91,6 +93,7 @@ class Joining:
             lambda: itertools.chain(self._make_iterator(), dataset._make_iterator()),
             "concatenate()",
             count,
+            lambda: specs.common([self.element_spec, dataset.element_spec], "Dataset.concatenate"),
         )
 
     def enumerate(self, start=0):
@@ -108,7 +111,8 @@ class Joining:
                     element = (convert_to_tensor(index, dtype=dtypes.int64), element)
                 yield element
 
-        return self._then(make_iterator, f"enumerate({first})")
+        spec = lambda: (specs.scalar(dtypes.int64), self.element_spec)  # noqa: E731
+        return self._then(make_iterator, f"enumerate({first})", spec=spec)
 
     def unbatch(self):
         """Split each element into its rows (along axis 0): ``batch``'s inverse.
@@ -118,7 +122,10 @@ class Joining:
         [0, 1, 2, 3, 4]
         """
         return self._then(
-            lambda: _unbatched(self._make_iterator()), "unbatch()", counts.UNKNOWN_CARDINALITY
+            lambda: _unbatched(self._make_iterator()),
+            "unbatch()",
+            counts.UNKNOWN_CARDINALITY,
+            lambda: specs.unbatched(self.element_spec),
         )
 
     def padded_batch(
@@ -149,6 +156,10 @@ class Joining:
             lambda: steps.batched(self._make_iterator(), batch_size, drop_remainder, pad_and_stack),
             f"padded_batch({batch_size})",
             counts.batched(self._cardinality, batch_size, drop_remainder),
+            lambda: specs.batched(
+                padding.padded_spec(self.element_spec, padded_shapes, op),
+                batch_size if drop_remainder else None,
+            ),
         )
 
     def flat_map(self, map_func):
@@ -181,14 +192,15 @@ class Joining:
                 yield from inner._make_iterator()
 
         name = getattr(map_func, "__name__", "function")
-        return self._then(make_iterator, f"flat_map({name})", counts.UNKNOWN_CARDINALITY)
+        spec = lambda: specs.of_datasets(self, map_func, "Dataset.flat_map")  # noqa: E731
+        return self._then(make_iterator, f"flat_map({name})", counts.UNKNOWN_CARDINALITY, spec)
 
 
-def _dataset(make_iterator, description, cardinality):
+def _dataset(make_iterator, description, cardinality, spec):
     """A new source Dataset (a plain one, also when called on a TextLineDataset)."""
     from eagerkit.data.dataset import Dataset  # (it imports this module)
 
-    return Dataset(make_iterator, description, cardinality)
+    return Dataset(make_iterator, description, cardinality, spec)
 
 
 def _unbatched(source):

@@ -137,3 +137,21 @@ def _pad(tensor, target, fill):
         return tensor
     xp = tensor._device.xp
     return Tensor(xp.pad(tensor._data, widths, constant_values=fill), tensor._device)
+
+
+def padded_spec(spec, padded_shapes, op):
+    """The element spec after padding: each tensor's ``padded_shapes`` entry (None and -1:
+    open), or every size open when none is given (the batch's longest varies)."""
+    from eagerkit.graph.signature import TensorSpec
+
+    leaves = structure.flatten(spec)
+    wanted = _per_tensor(spec, padded_shapes, "padded_shapes", op)
+    padded = []
+    for leaf, shape in zip(leaves, wanted, strict=True):
+        rank = None if leaf.shape is None else len(leaf.shape)
+        if shape is None:
+            sizes = None if rank is None else (None,) * rank
+        else:
+            sizes = tuple(None if s is None or s == -1 else int(s) for s in _sizes(shape))
+        padded.append(TensorSpec(sizes, leaf.dtype))
+    return structure.pack(spec, padded)

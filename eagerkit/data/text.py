@@ -9,9 +9,11 @@ import gzip
 import os
 import zlib
 
+from eagerkit import dtypes
 from eagerkit.arguments import size, whole_number
 from eagerkit.data.dataset import Dataset
 from eagerkit.errors import InvalidArgumentError, NotFoundError
+from eagerkit.graph.signature import TensorSpec
 from eagerkit.tensor import Tensor
 
 _COMPRESSIONS = ("", "GZIP", "ZLIB")
@@ -105,4 +107,8 @@ class TextLineDataset(Dataset):
                 yield constant(line)
 
         shown = names[0] if len(names) == 1 else f"{len(names)} files"
-        super().__init__(make_iterator, f"TextLineDataset({os.path.basename(shown)})")
+        super().__init__(
+            make_iterator,
+            f"TextLineDataset({os.path.basename(shown)})",
+            spec=lambda: TensorSpec((), dtypes.string),
+        )

@@ -46,6 +46,7 @@ class ConcreteFunction:
         self._call = call  # what it was traced for: TracedCall (graph/polymorphic_function.py)
         self._positions = call.positions  # where the tensor arguments sit among the leaves
         self.input_specs = call.specs
+        self.guards = tracer.guards  # what a later call must find for a replay (trace.py)
         self.output_specs = [TensorSpec.from_tensor(t) for t in traced_outputs]
         self.traced_graph = tracer.graph(traced_outputs)
         self.graph, self.optimizations = optimize(self.traced_graph)

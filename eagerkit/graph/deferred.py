@@ -11,6 +11,10 @@ effect need raises its error (the one eager code would have raised, where it was
 one that nothing needs is dropped with the dead code.
 """
 
+import copy
+import linecache
+import sys
+
 from eagerkit.graph.graph import Node
 from eagerkit.graph.graph_ops import NO_ARRAY
 from eagerkit.graph.graph_tensor import GraphTensor
@@ -40,7 +44,9 @@ class FailedTensor(GraphTensor):
     __slots__ = ()
 
     def _raise(self, *args, **kwargs):
-        error = self._data.error
+        # A copy: the op that used this result adds its name to what it raises, and the
+        # failed op's own error must still name the call the user made (raise_needed_failure)
+        error = copy.copy(self._data.error)
         raise error from error.__cause__
 
     numpy = __bool__ = __float__ = __int__ = __index__ = __array__ = __iter__ = __len__ = _raise
@@ -63,6 +69,7 @@ def record_failed(tracer, op, inputs, params, error):
     device = next((x._device for x in inputs if hasattr(x, "_device")), None)
     result._data, result._device, result._recorded_by = Failed(error), device, None
     node.device = device
+    error.where = user_line(sys._getframe(1))  # the user's call (its traceback starts in here)
     tracer.failures.append((node, error))
     tracer._remember(result, node, op.name)
     result.__class__ = FailedTensor  # _remember made it a GraphTensor
@@ -78,3 +85,23 @@ def raise_needed_failure(tracer, outputs):
     for node, error in tracer.failures:
         if id(node) in live:
             raise error from error.__cause__
+
+
+def user_line(frame):
+    """``(line number, source text)`` of the innermost frame from ``frame`` outward that is
+    the user's code (not eagerkit's, numpy's or Python's), or None."""
+    while frame is not None:
+        if is_user_file(frame.f_code.co_filename):
+            return line_of(frame.f_code.co_filename, frame.f_lineno)
+        frame = frame.f_back
+    return None
+
+
+def is_user_file(filename):
+    from eagerkit.boundary import _LIBRARY_DIRS
+
+    return not filename.startswith(_LIBRARY_DIRS) and not filename.startswith("<frozen")
+
+
+def line_of(filename, number):
+    return number, linecache.getline(filename, number).strip()

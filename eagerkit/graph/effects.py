@@ -27,7 +27,20 @@ def _new_value(xp, current, value, method):
 def _assign_forward(xp, value, variable, method):
     if value.shape != variable._data.shape:  # a shape the trace left open may not fit
         variable._checked(Tensor(value, variable._device), method)  # raises eagerkit's error
+        raise _shape_change(variable, value.shape)  # it fits a variable made with shape=
     variable._write(_new_value(xp, variable._data, value, method), method)
+
+
+def _shape_change(variable, shape):
+    from eagerkit.errors import UnimplementedError
+
+    return UnimplementedError(
+        f"assign on variable '{variable.name}' inside ek.function: a value of shape "
+        f"{tuple(shape)} would change the variable's shape {variable.shape} (it was made with "
+        "shape=, so eagerly it may); inside ek.function an assign keeps the shape: assign "
+        "the new shape outside the function",
+        op="assign",
+    )
 
 
 def _assign_call(value, variable, method):
@@ -47,9 +60,79 @@ ASSIGN = GraphOp(
 def traced_assign(tracer, variable, method, value):
     """Record ``variable.<method>(value)``, checked now as eagerly (a bad value raises)."""
     array = variable._checked(value, method)  # a bad value raises before anything is written
+    if array.shape != variable._data.shape:
+        raise _shape_change(variable, array.shape)
     if not (isinstance(value, Tensor) and value._device is variable._device):
         value = Tensor(array, variable._device)  # a Python value, converted: a constant
     tracer.record_graph_op(ASSIGN, [value], {"variable": variable, "method": method}, None)
+    tracer.forget_variable_reads()  # reads after this one see the new value
+
+
+# --- part of a variable: v[key].assign(x) (variable_slices.py) -------------------------------
+def _plain_key(template, indices):
+    """The key with each index tensor's place (an int, its position among ``indices``) filled."""
+    return tuple(
+        int(indices[item.position]) if isinstance(item, _Index) else item for item in template
+    )
+
+
+class _Index:
+    """In a graph's key, the place of an index tensor: the op's input ``1 + position``."""
+
+    __slots__ = ("position",)
+
+    def __init__(self, position):
+        self.position = position
+
+    def __repr__(self):
+        return f"<index {self.position}>"
+
+
+def _assign_part_forward(xp, value, *indices, variable, method, key):
+    from eagerkit import variable_slices
+
+    key = _plain_key(key, indices)
+    array = variable_slices.variable_value(variable, key, Tensor(value, variable._device), method)
+    variable_slices.write_part(variable, key, array, method)
+
+
+def _assign_part_call(value, *indices, variable, method, key):
+    from eagerkit import variable_slices
+
+    variable_slices.assign_part(variable, _plain_key(key, indices), value, method)
+
+
+ASSIGN_PART = GraphOp(
+    "assign_variable_part",
+    _assign_part_forward,
+    _assign_part_call,
+    stateful=True,
+    effects=True,
+    shown=("variable", "method", "key"),
+)
+
+
+def traced_assign_part(tracer, variable, key, method, value):
+    """Record ``variable[key].<method>(value)``, checked now on the trace's values; an int
+    tensor in ``key`` is an input, read at every call."""
+    from eagerkit import variable_slices
+    from eagerkit.ops.indexing import _basic_key
+
+    items = key if isinstance(key, tuple) else (key,)
+    indices, template = [], []
+    for item in items:
+        if isinstance(item, Tensor):
+            template.append(_Index(len(indices)))
+            indices.append(item)
+        else:
+            template.append(item)
+    template = tuple(template)
+    traced_key = _basic_key(_plain_key(template, indices), variable.shape)
+    array = variable_slices.variable_value(variable, traced_key, value, method)  # raises now
+    if not (isinstance(value, Tensor) and value._device is variable._device):
+        value = Tensor(array, variable._device)  # a Python value, converted: a constant
+    params = {"variable": variable, "method": method, "key": template}
+    tracer.record_graph_op(ASSIGN_PART, [value, *indices], params, None)
     tracer.forget_variable_reads()  # reads after this one see the new value
 
 

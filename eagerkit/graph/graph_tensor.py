@@ -64,6 +64,30 @@ class GraphTensor(Tensor):
         shape = static_shape(self)
         return f"<ek.Tensor '{graph_name(self)}' shape={shape} dtype={self.dtype.name}>"
 
+    def __getattr__(self, attribute):
+        # Only attributes a Tensor lacks get here: v[key]'s assign (variable_slices.py).
+        methods = ("assign", "assign_add", "assign_sub")
+        sliced = _variable_slice(self) if attribute in methods else None
+        if sliced is None:
+            raise AttributeError(f"'Tensor' object has no attribute '{attribute}'")
+        from eagerkit.variable_slices import assign_part
+
+        variable, key = sliced
+
+        def assign(value, name=None):
+            return assign_part(variable, key, value, attribute)
+
+        return assign
+
+
+def _variable_slice(tensor):
+    """``(variable, key)`` when a trace in progress made ``tensor`` as ``variable[key]``."""
+    for tracer in reversed(recording.graph_tracers):
+        sliced = tracer.variable_slices.get(id(tensor))
+        if sliced is not None:
+            return sliced
+    return None
+
 
 class SymbolicTensor(Tensor):
     """A tensor of a finished trace that leaked out of it (into a global, an attribute).

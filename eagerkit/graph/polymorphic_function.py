@@ -12,6 +12,7 @@ import weakref
 
 from eagerkit import nest
 from eagerkit.config import RUN_FUNCTIONS_EAGERLY as _RUN_EAGERLY
+from eagerkit.errors import OpError
 from eagerkit.graph.cache import MAX_TRACES, RetracingDetector, TraceCache
 from eagerkit.graph.calls import (
     Call,
@@ -23,7 +24,7 @@ from eagerkit.graph.calls import (
     tensor_shapes_key,
 )
 from eagerkit.graph.concrete import ConcreteFunction, TracedCall, prepare_output
-from eagerkit.graph.deferred import raise_needed_failure
+from eagerkit.graph.deferred import is_user_file, line_of, raise_needed_failure
 from eagerkit.graph.signature import (
     TensorSpec,
     bind,
@@ -87,29 +88,34 @@ class Function:
     def __call__(self, *args, **kwargs):
         if _RUN_EAGERLY[0]:  # ek.config.run_functions_eagerly(True): debugging
             return self.python_function(*args, **kwargs)
-        now = self._calls + 1
-        shapes_key = None if kwargs else tensor_shapes_key(args)
-        if shapes_key is not None:
-            concrete = self._by_tensor_shapes.get(shapes_key)
-            if concrete is not None:  # the common case: no flattening, no conversion
-                result = concrete._call_tensors(args)
-                # TraceCache.get, inlined (keeps the LRU order), once the call succeeded.
-                self._calls = concrete.last_used = now
-                return result
-        self._calls = now  # before tracing: a recursive call gets the next number
-        try:
-            call = self._prepare(args, kwargs)
-            concrete = self._find(call)
-            if concrete is None:
-                concrete = self._trace(call)
-                self._retracing.traced(now)  # this call's number (recursion calls in between)
-        except BaseException:
-            if self._calls == now:  # a call that found or made no trace changes nothing
-                self._calls = now - 1
-            raise
-        if shapes_key is not None and concrete._call.positions == list(range(len(args))):
-            keep(self._by_tensor_shapes, shapes_key, concrete)  # next time: the fast path
-        return concrete._call_flat(call.leaves)
+        try:  # (free when nothing is raised)
+            now = self._calls + 1
+            shapes_key = None if kwargs else tensor_shapes_key(args)
+            if shapes_key is not None:
+                concrete = self._by_tensor_shapes.get(shapes_key)
+                if concrete is not None:  # the common case: no flattening, no conversion
+                    result = concrete._call_tensors(args)
+                    # TraceCache.get, inlined (keeps the LRU order), once the call succeeded.
+                    self._calls = concrete.last_used = now
+                    return result
+            self._calls = now  # before tracing: a recursive call gets the next number
+            try:
+                call = self._prepare(args, kwargs)
+                concrete = self._find(call)
+                if concrete is None:
+                    concrete = self._trace(call)
+                    self._retracing.traced(now)  # this call's number (recursion calls in between)
+            except BaseException:
+                if self._calls == now:  # a call that found or made no trace changes nothing
+                    self._calls = now - 1
+                raise
+            fast = shapes_key is not None and concrete._call.positions == list(range(len(args)))
+            if fast and not concrete.guards:  # (a guarded trace is checked at every call)
+                keep(self._by_tensor_shapes, shapes_key, concrete)  # next time: the fast path
+            return concrete._call_flat(call.leaves)
+        except OpError as error:  # an op of the user's, inside: say which, and where
+            shown = located(error, self._name, args, kwargs)
+            raise shown from shown.__cause__
 
     def get_concrete_function(self, *args, **kwargs):
         """The trace these arguments select, tracing now (without running) if there is none.
@@ -167,9 +173,9 @@ class Function:
     def _find(self, call):
         concrete = self._traces.get(call.key, self._calls)
         if concrete is not None or call.general is None:
-            return concrete
+            return concrete if concrete is None or _guards_hold(concrete) else None
         concrete = self._general.get(call.general, self._calls)
-        if concrete is not None and fits(concrete, call):
+        if concrete is not None and fits(concrete, call) and _guards_hold(concrete):
             return concrete
         return None
 
@@ -287,6 +293,39 @@ def _variable_creation_error():
         "sure the tf.Variable is only created once or created outside tf.function. See "
         "https://www.tensorflow.org/guide/function#creating_tfvariables for more information."
     )
+
+
+def located(error, name, args, kwargs):
+    """``error``, raised by an op inside ek.function ``name``, as eager code words it (the
+    op's own message, ``matmul: ...``) with where it happened: the function, the line of
+    the user's code that made the call, and what the function was called with."""
+    if error.op == "Function" or getattr(error, "located", False):
+        return error  # the function's own message (a call that does not fit), or an inner one's
+    from eagerkit.boundary import _describe
+
+    where = getattr(error, "where", None) or _innermost_user_line(error.__traceback__)
+    line = "" if where is None else f", line {where[0]}" + (f": {where[1]}" if where[1] else "")
+    called = _describe(args, kwargs) or "no arguments"
+    error.message = f"{error.message} (inside ek.function {name!r}{line}; called with {called})"
+    error.args, error.op, error.located = (error.message,), "Function", True
+    return error
+
+
+def _innermost_user_line(traceback):
+    """The user's innermost line in ``traceback`` (the error went through it), or None."""
+    found = None
+    while traceback is not None:
+        filename = traceback.tb_frame.f_code.co_filename
+        if is_user_file(filename):
+            found = line_of(filename, traceback.tb_lineno)
+        traceback = traceback.tb_next
+    return found
+
+
+def _guards_hold(concrete):
+    """Whether a call may replay ``concrete``: what its trace assumed still holds (an
+    iterator its loop read to the end holds as many elements as the trace read)."""
+    return all(holds() for holds in concrete.guards)
 
 
 def _map(function, structure):

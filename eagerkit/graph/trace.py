@@ -70,6 +70,8 @@ class Tracer:
         self.range_bounds = {}  # id(a range this trace made) -> its bound tensors
         self.failures = []  # (node, error) of ops that failed while tracing (deferred.py)
         self.created_variables = []  # Variables made while tracing (TF allows it once)
+        self.variable_slices = {}  # id(v[key] traced) -> (v, key): its assign writes v[key]
+        self.guards = []  # f() -> whether a later call may replay this trace (see add_guard)
         self._node_of = {}  # id(tensor) -> Node
         self._variable_nodes = {}  # id(variable) or id(its array) -> its latest read Node
         self._alive = []  # the tensors it saw, kept alive so no id is reused mid-trace
@@ -168,7 +170,22 @@ class Tracer:
             self.nodes.append(node)
             # A tape's snapshot of this read shares the array: it is the same read.
             self._variable_nodes[id(variable)] = self._variable_nodes[id(variable._data)] = node
+            if variable._shape_spec is not None:  # made with shape=: its shape may change
+                traced = variable._data.shape  # a later call replays this trace only for it
+                self.add_guard(lambda: variable._data.shape == traced)
         return node
+
+    def note_variable_slice(self, tensor, variable, key):
+        """``tensor`` is ``variable[key]``: its ``assign`` writes there (graph_tensor.py)."""
+        self.variable_slices[id(tensor)] = (variable, key)
+
+    def add_guard(self, holds):
+        """A later call replays the finished graph only while ``holds()``; else it traces
+        again (a loop that read an iterator to its end: data/iterator.py)."""
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        root.guards.append(holds)
 
     def forget_variable_reads(self):
         """After a write (or a subgraph that may write), the next read is a new node."""

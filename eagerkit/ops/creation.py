@@ -143,12 +143,44 @@ def fill(dims, value, name=None):
     return Tensor(value._device.xp.full(dims, value._data, dtype=value._data.dtype), value._device)
 
 
-def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
-    """The identity matrix (ones on the diagonal)."""
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """The identity matrix (ones on the diagonal), ``num_rows`` by ``num_columns`` (default
+    square); with ``batch_shape``, a batch of them: shape ``batch_shape + [rows, columns]``.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.eye(2, num_columns=3).numpy()
+    array([[1., 0., 0.],
+           [0., 1., 0.]], dtype=float32)
+    >>> ek.eye(2, batch_shape=[3]).shape
+    TensorShape([3, 2, 2])
+    """
     rows = size(num_rows, "num_rows", "eye")
-    columns = None if num_columns is None else size(num_columns, "num_columns", "eye")
-    check_tensor((rows, rows if columns is None else columns), _np_dtype(dtype).itemsize, "eye")
-    return _new(current_device().xp.eye(rows, columns, dtype=_np_dtype(dtype)))
+    columns = rows if num_columns is None else size(num_columns, "num_columns", "eye")
+    batch = () if batch_shape is None else _batch_shape(batch_shape, dtype)
+    check_tensor((*batch, rows, columns), _np_dtype(dtype).itemsize, "eye")
+    xp = current_device().xp
+    matrix = xp.eye(rows, columns, dtype=_np_dtype(dtype))
+    if not batch:
+        return _new(matrix)
+    return _new(xp.broadcast_to(matrix, (*batch, rows, columns)).copy())  # its own memory
+
+
+def _batch_shape(batch_shape, dtype):
+    """eye's ``batch_shape``: a list of sizes (TF: a 1-D int tensor or list)."""
+    if (
+        isinstance(batch_shape, Tensor)
+        and batch_shape.ndim != 1
+        or isinstance(batch_shape, numbers.Number)
+    ):
+        raise InvalidArgumentError(
+            f"eye: batch_shape must be a list of sizes (e.g. [3]), got "
+            f"{arguments.describe(batch_shape)}; the result has shape batch_shape + "
+            "[num_rows, num_columns]",
+            op="eye",
+        )
+    return arguments.shape(batch_shape, "eye", _np_dtype(dtype), what="batch_shape")
 
 
 def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001 - TF's name

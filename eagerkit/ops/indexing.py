@@ -180,14 +180,23 @@ _scatter_add.defvjp(
 )
 
 
-def gather(params, indices, axis=0, name=None):
+def gather(params, indices, axis=None, batch_dims=0, name=None):
     """Pick slices of ``params`` along ``axis`` by integer ``indices`` (repeats allowed).
+
+    With ``batch_dims=b`` (TF's semantics), the first ``b`` axes of ``params`` and
+    ``indices`` are batch axes of equal sizes, and each batch element gathers from its own
+    part of ``params``: the result has shape ``params.shape[:axis] + indices.shape[b:] +
+    params.shape[axis + 1:]``. A negative ``b`` counts from the end of ``indices``' axes;
+    ``axis`` defaults to ``b`` and may not be smaller.
 
     Examples
     --------
     >>> import eagerkit as ek
     >>> ek.gather([10.0, 20.0, 30.0], [2, 0, 2])
     <ek.Tensor: shape=(3,), dtype=float32, numpy=array([30., 10., 30.], dtype=float32)>
+    >>> ek.gather([[1, 2, 3], [4, 5, 6]], [[2, 0], [1, 1]], axis=1, batch_dims=1).numpy()
+    array([[3, 1],
+           [5, 5]], dtype=int32)
     """
     params = convert_to_tensor(params)
     if params.ndim == 0:
@@ -195,7 +204,12 @@ def gather(params, indices, axis=0, name=None):
             "gather: params must have rank >= 1, got a scalar; there is nothing to pick from",
             op="gather",
         )
-    return _gather(params, indices, axis=axis_index(axis, params.ndim, "gather"))
+    if isinstance(batch_dims, int) and batch_dims == 0:  # (True counts as 1: checked there)
+        axis = 0 if axis is None else axis
+        return _gather(params, indices, axis=axis_index(axis, params.ndim, "gather"))
+    from eagerkit.ops.batch_gather import gather_in_batches
+
+    return gather_in_batches(params, indices, axis, batch_dims)
 
 
 @defop("one_hot", dtype_args=(), differentiable=False)

@@ -104,6 +104,25 @@ DATASET_METHODS = {
     "apply": call(lambda ds: ds.skip(4), check=lambda r: [int(x) for x in r] == [5, 6]),
     "__len__": call(check=lambda r: r == 6),
     "__bool__": call(check=lambda r: r is True),
+    "window": call(
+        4, 2, check=lambda r: [[int(x) for x in w] for w in r][1:] == [[3, 4, 5, 6], [5, 6]]
+    ),
+    "interleave": call(
+        lambda x: ek.data.Dataset.from_tensors(x).repeat(2),
+        2,
+        check=lambda r: [int(x) for x in r][:4] == [1, 2, 1, 2],
+    ),
+    "counter": call(5, 2, check=lambda r: [int(x) for x in r.take(2)] == [5, 7]),
+    "sample_from_datasets": call(
+        [fresh(_dataset), fresh(_dataset)],
+        seed=1,
+        check=lambda r: sorted(int(x) for x in r) == sorted([1, 2, 3, 4, 5, 6] * 2),
+    ),
+    "choose_from_datasets": call(
+        [fresh(_dataset), fresh(_dataset)],
+        fresh(lambda: ek.data.Dataset.range(2)),
+        check=lambda r: [int(x) for x in r] == [1, 1],
+    ),
 }
 CALLS = {
     "ek.data.Dataset": call(lambda: iter([P3]), "one element"),
@@ -155,6 +174,8 @@ _TEXT_METHODS = {  # where lines differ from numbers: a file's length is unknown
     "unbatch": call(on=lambda: ek.data.TextLineDataset(_text_file()).batch(2)),
     "get_single_element": call(on=lambda: ek.data.TextLineDataset(_text_file()).take(1)),
     "take_while": call(lambda line: ek.strings.length(line) > 0),
+    "window": call(2),
+    "interleave": call(lambda line: ek.data.Dataset.from_tensors(line), 2),
 }
 for _entry in walk.methods("ek.data.TextLineDataset", _TEXT).values():
     _declared = _TEXT_METHODS.get(_entry.attribute, DATASET_METHODS[_entry.attribute])

@@ -5,6 +5,7 @@ import numpy as np
 
 import eagerkit as ek
 from eagerkit.errors import UnimplementedError
+from eagerkit.variable_slices import VariableSlice
 
 from . import walk
 from .declare import call, fresh
@@ -99,15 +100,28 @@ _VARIABLE = {
     "read_value": call(numpy=lambda: V),
     "value": call(numpy=lambda: V),
 }
+# v[0:2] of the Variable: a tensor holding all of V (variable_slices.py) whose assign,
+# assign_add and assign_sub write that part of the variable and return the variable.
+_SLICE_OF_VARIABLE = {"__getitem__": call(slice(0, 2), numpy=lambda key: V[key])}
+_SLICE_ASSIGNS = {method: _VARIABLE[method] for method in ("assign", "assign_add", "assign_sub")}
 CALLS = {
     "ek.Tensor": call(X, numpy=lambda data: data),
     "ek.Variable": call([[1.0, 2.0], [3.0, 4.0]], numpy=lambda v: np.array(v)),
 }
-for _name, _templates in (
-    ("ek.Tensor", {**_operators(X, P3.numpy()), **_protocols(X)}),
-    ("ek.Variable", {**_operators(V, np.float32(2)), **_protocols(V), **_VARIABLE}),
+for _name, _class, _templates in (
+    ("ek.Tensor", CLASSES["ek.Tensor"].target, {**_operators(X, P3.numpy()), **_protocols(X)}),
+    (
+        "ek.Variable",
+        CLASSES["ek.Variable"].target,
+        {**_operators(V, np.float32(2)), **_protocols(V), **_VARIABLE, **_SLICE_OF_VARIABLE},
+    ),
+    (
+        "ek.Variable.__getitem__()",
+        VariableSlice,
+        {**_operators(V, np.float32(2)), **_protocols(V), **_SLICE_ASSIGNS},
+    ),
 ):
-    for _entry in walk.methods(_name, CLASSES[_name].target).values():
+    for _entry in walk.methods(_name, _class).values():
         CALLS[_entry.name] = _templates[_entry.attribute]
 
 

@@ -122,7 +122,20 @@ BAD = [
     ("a Dense layer", lambda: ek.keras.layers.Dense(2)),
 ]
 BAD_LABELS = [label for label, _ in BAD]
-_MAKERS = dict(BAD)
+# Receivers only (never put in an argument's place, which would change every callable's
+# draws): slices of variables, the objects v[key].assign is called on (variable_slices.py).
+SLICE_RECEIVERS = [
+    ("slice of a Variable int64[1]", lambda: ek.Variable([7], dtype=ek.int64)[0:1]),
+    ("slice of a Variable string[2]", lambda: ek.Variable([b"a", b"b"])[:]),
+    ("empty slice of a Variable float32[2, 2]", lambda: ek.Variable([[1.0, 2.0], [3.0, 4.0]])[2:]),
+    ("slice of a Variable float32 on /sim:0", lambda: _variable_on_simulated_gpu()[0]),
+]
+_MAKERS = dict(BAD + SLICE_RECEIVERS)
+
+
+def _variable_on_simulated_gpu():
+    with ek.device(ek.devices.enable_simulated_gpu()):
+        return ek.Variable([[1.0, 2.0], [3.0, 4.0]])
 
 
 def make(label):
@@ -186,5 +199,6 @@ def receivers(cls):
     """The bad arguments that are instances of ``cls``: what a Tensor's (or a Variable's)
     operator or method can be applied to instead of the valid receiver."""
     if cls not in _RECEIVERS:
-        _RECEIVERS[cls] = [label for label, maker in BAD if isinstance(maker(), cls)]
+        found = BAD + SLICE_RECEIVERS if cls.__name__ == "VariableSlice" else BAD
+        _RECEIVERS[cls] = [label for label, maker in found if isinstance(maker(), cls)]
     return _RECEIVERS[cls]
