@@ -233,6 +233,7 @@ SAFE = {
     "avg_pool.strides": "a larger stride only shrinks the output",
     "conv2d.filters": "a tensor of weights that exists already",
     "rot90.k": "taken modulo 4",
+    "in_top_k.k": "a threshold compared with a count: allocates nothing",
     "create_file_writer.max_queue": "a flush threshold: the queue holds only what was logged",
     "SummaryWriter.__init__.max_queue": "a flush threshold: the queue holds only what was logged",
     "record_summaries_every_n_global_steps.n": "a modulus: nothing is made per unit",

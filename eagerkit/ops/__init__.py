@@ -6,6 +6,7 @@ from eagerkit.operators import install_operators
 from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     arithmetic,
     cast,
+    classification,
     compare,
     complex,
     conv,
@@ -26,6 +27,7 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     safe_math,
     scan,
     scatter,
+    searching,
     segment,
     shape,
     sorting,

@@ -82,7 +82,7 @@ def _check_updates(updates, indices, shape, op):
         )
 
 
-def _scattered(indices, updates, shape, op):
+def scattered(indices, updates, shape, op):
     """Zeros of ``shape`` plus each update added at its index tuple (repeats add up)."""
     depth = indices.shape[-1]
     flat = _flat_indices(indices, shape=shape, op=op)
@@ -108,7 +108,7 @@ def scatter_nd(indices, updates, shape, name=None):
     shape = arguments.shape(shape, "scatter_nd", updates.dtype.as_numpy_dtype)
     indices = _index_tuples(indices, shape, "scatter_nd", "shape")
     _check_updates(updates, indices, shape, "scatter_nd")
-    return _scattered(indices, updates, shape, "scatter_nd")
+    return scattered(indices, updates, shape, "scatter_nd")
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
@@ -207,7 +207,7 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     """
     op = "tensor_scatter_nd_add"
     tensor, indices, updates, shape = _tensor_and_updates(tensor, indices, updates, op)
-    return tensor + _scattered(indices, updates, shape, op)
+    return tensor + scattered(indices, updates, shape, op)
 
 
 def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
@@ -223,4 +223,4 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
     """
     op = "tensor_scatter_nd_sub"
     tensor, indices, updates, shape = _tensor_and_updates(tensor, indices, updates, op)
-    return tensor - _scattered(indices, updates, shape, op)
+    return tensor - scattered(indices, updates, shape, op)
