@@ -47,3 +47,50 @@ def scatter_cases(normal, positive, away_from_zero, distinct):
             (normal(4, 2), normal(2, 2)),
         ),
     ]
+
+
+def _squares(decomposition):
+    """Each factor of a decomposition squared, flattened and joined: squares do not change
+    when LAPACK flips the sign of a column (eigenvectors, q) and its partner row (r)."""
+
+    def parts(*args):
+        factors = decomposition(*args)
+        return ek.concat([ek.reshape(f * f, [-1]) for f in factors], axis=0)
+
+    return parts
+
+
+def linalg_cases(normal, positive, away_from_zero, distinct):
+    def well_conditioned(*shape):
+        """A random square matrix (batch) plus 3 I: far from singular."""
+        return normal(*shape) + 3.0 * ek.eye(shape[-1], dtype=ek.float64).numpy()
+
+    qr = ek.linalg.qr
+    return [
+        ("eigh", _squares(ek.linalg.eigh), (distinct(3, 3),)),
+        ("eigh/batch", _squares(ek.linalg.eigh), (distinct(2, 3, 3),)),
+        ("linalg.eigvalsh", ek.linalg.eigvalsh, (distinct(3, 3),)),
+        ("qr/tall", _squares(qr), (normal(4, 3),)),
+        ("qr/square_full", _squares(lambda a: qr(a, full_matrices=True)), (normal(3, 3),)),
+        ("qr/wide", _squares(qr), (normal(2, 3),)),
+        ("qr/wide_full_batch", _squares(lambda a: qr(a, True)), (normal(2, 2, 4),)),
+        ("log_abs_determinant", lambda a: ek.linalg.slogdet(a)[1], (well_conditioned(3, 3),)),
+        (
+            "log_abs_determinant/negative_batch",
+            lambda a: ek.linalg.slogdet(-a)[1],
+            (well_conditioned(2, 3, 3),),
+        ),
+        ("linalg.pinv", ek.linalg.pinv, (normal(3, 2),)),
+        ("linalg.lstsq/tall", ek.linalg.lstsq, (normal(4, 2), normal(4, 1))),
+        (
+            "linalg.lstsq/wide_l2",
+            lambda a, b: ek.linalg.lstsq(a, b, 0.5),
+            (normal(2, 3), normal(2, 2)),
+        ),
+        (
+            "linalg.lstsq/not_fast",
+            lambda a, b: ek.linalg.lstsq(a, b, fast=False),
+            (normal(3, 2), normal(3, 1)),
+        ),
+        ("linalg.cross", ek.linalg.cross, (normal(2, 3), normal(2, 3))),
+    ]

@@ -6,7 +6,7 @@ import numpy as np
 import eagerkit as ek
 
 from .declare import call
-from .values import F3, F23, F32, I3, LABELS, P3, P23, PROBS, U23
+from .values import F3, F23, F32, I3, LABELS, P3, P23, PROBS, SPD, U23
 
 X = F3.numpy()  # [0.5, -1.5, 2.0]
 D = ek.constant([0.0, 2.0, 4.0])  # a divisor with a zero
@@ -125,6 +125,21 @@ with np.errstate(divide="ignore", invalid="ignore"):
             numpy=lambda a, b: np.array([[1, 0, 0], [0, 1, 0], [0, 1, 0]]),
         ),
         "ek.math.polyval": call([P3, F3], F3, numpy=lambda c, x: c[0] * x + c[1]),
+        "ek.linalg.eigh": call(
+            SPD, check=lambda r: np.allclose(r[0].numpy(), np.linalg.eigvalsh(SPD.numpy()))
+        ),
+        "ek.linalg.eigvalsh": call(SPD, numpy=np.linalg.eigvalsh),
+        "ek.linalg.qr": call(
+            F32, check=lambda r: np.allclose((r[0] @ r[1]).numpy(), F32.numpy(), atol=1e-5)
+        ),
+        "ek.linalg.slogdet": call(
+            SPD, check=lambda r: np.allclose([float(r[0]), float(r[1])], np.linalg.slogdet(SPD))
+        ),
+        "ek.linalg.pinv": call(F32, numpy=lambda a: np.linalg.pinv(a)),
+        "ek.linalg.lstsq": call(
+            F32, F32[:, :1], numpy=lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0]
+        ),
+        "ek.linalg.cross": call(F23, P23, numpy=np.cross),
     }
 
 
