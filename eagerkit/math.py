@@ -91,6 +91,7 @@ from eagerkit.ops.safe_math import (
 from eagerkit.ops.scan import cumprod, cumsum
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.sorting import top_k
+from eagerkit.ops.special import digamma, erfinv, lgamma, polygamma
 from eagerkit.ops.statistics import reduce_std, reduce_variance
 from eagerkit.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -207,9 +208,11 @@ __all__ = [
     "cosh",
     "cumprod",
     "cumsum",
+    "digamma",
     "divide",
     "equal",
     "erf",
+    "erfinv",
     "exp",
     "expm1",
     "floor",
@@ -220,6 +223,7 @@ __all__ = [
     "imag",
     "less",
     "less_equal",
+    "lgamma",
     "log",
     "log10",
     "log1p",
@@ -235,6 +239,7 @@ __all__ = [
     "multiply",
     "negative",
     "not_equal",
+    "polygamma",
     "pow",
     "real",
     "reduce_all",

@@ -1,4 +1,5 @@
-"""Gradient-check cases for session 7's ops: inverse trig, the scatter_nd family, linalg.
+"""Gradient-check cases for session 7's ops: inverse trig, special functions, scatter_nd & co,
+linalg.
 
 Part of the table in tests/op_cases.py (which adds these to ``cases()``); the same rules
 hold: float64 inputs from each op's domain, away from its edges (|x| < 1 for asin), kinks
@@ -24,6 +25,11 @@ def trig_cases(normal, positive, away_from_zero, distinct):
         ("asinh", ek.math.asinh, (normal(4),)),
         ("acosh", ek.math.acosh, (positive(4, low=1.2, high=3.0),)),
         ("atanh", ek.math.atanh, (inside(4),)),
+        ("lgamma", ek.math.lgamma, (positive(4, low=0.3, high=4.0),)),
+        ("lgamma/negative", ek.math.lgamma, (-positive(4, low=0.2, high=0.8),)),
+        ("digamma", ek.math.digamma, (positive(4, low=0.3, high=4.0),)),
+        ("polygamma", lambda x: ek.math.polygamma(2.0, x), (positive(4, low=0.5, high=3.0),)),
+        ("erfinv", ek.math.erfinv, (inside(4),)),
     ]
 
 

@@ -34,6 +34,7 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     segment,
     shape,
     sorting,
+    special,
     statistics,
     strings,
     svd,

@@ -2,6 +2,7 @@
 (``reciprocal``, ``divide_no_nan``, ``softsign`` ...), with numpy's answers."""
 
 import numpy as np
+import scipy.special
 
 import eagerkit as ek
 
@@ -140,6 +141,12 @@ with np.errstate(divide="ignore", invalid="ignore"):
             F32, F32[:, :1], numpy=lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0]
         ),
         "ek.linalg.cross": call(F23, P23, numpy=np.cross),
+        "ek.math.lgamma": call(P23, numpy=lambda x: scipy.special.gammaln(x)),
+        "ek.math.digamma": call(P23, numpy=lambda x: scipy.special.psi(x)),
+        "ek.math.polygamma": call(
+            ek.constant(1.0), P23, numpy=lambda a, x: scipy.special.polygamma(1, x)
+        ),
+        "ek.math.erfinv": call(U23, numpy=lambda x: scipy.special.erfinv(x)),
     }
 
 
