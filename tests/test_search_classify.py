@@ -157,3 +157,15 @@ def test_polyval_matches_numpy_with_gradients_for_x_and_coefficients(coeffs, x):
 def test_bad_arguments_raise_eagerkit_errors_naming_the_call(call, pattern):
     with pytest.raises(InvalidArgumentError, match=pattern):
         call()
+
+
+def test_unique_inside_a_traced_function_follows_each_calls_values():
+    """Same shape, other values: the number of distinct values is found again at each call."""
+
+    @ek.function
+    def distinct(x):
+        found = ek.unique_with_counts(x)
+        return found.y, found.count
+
+    assert [t.numpy().tolist() for t in distinct(ek.constant([3, 1, 3]))] == [[3, 1], [2, 1]]
+    assert [t.numpy().tolist() for t in distinct(ek.constant([5, 5, 5]))] == [[5], [3]]

@@ -10,8 +10,6 @@ import collections
 from eagerkit import dtypes
 from eagerkit.dtypes import NUMERIC
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.creation import ones_like
-from eagerkit.ops.segment import unsorted_segment_sum
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 
@@ -20,13 +18,15 @@ UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "coun
 
 
 def _first_appearance(xp, x):
-    """``(values, idx)``: the distinct values of ``x`` by first appearance, and for each
-    element of ``x`` the position of its value among them."""
-    ordered, first, inverse = xp.unique(x, return_index=True, return_inverse=True, equal_nan=False)
+    """``(values, idx, counts)``: the distinct values of ``x`` by first appearance, for each
+    element of ``x`` the position of its value among them, and how often each occurs."""
+    ordered, first, inverse, counts = xp.unique(
+        x, return_index=True, return_inverse=True, return_counts=True, equal_nan=False
+    )
     order = xp.argsort(first)  # numpy sorts the values; TF keeps the order they came in
     rank = xp.empty_like(order)
     rank[order] = xp.arange(order.shape[0])
-    return ordered[order], rank[inverse.reshape(-1)]
+    return ordered[order], rank[inverse.reshape(-1)], counts[order]
 
 
 @defop("unique", differentiable=False)
@@ -37,6 +37,13 @@ def _unique_values(xp, x):
 @defop("unique_indices", dtype_args=(0,), differentiable=False)
 def _unique_indices(xp, x, *, out_idx):
     return _first_appearance(xp, x)[1].astype(out_idx)
+
+
+# Counted by a kernel, not by a segment sum over a number of segments read on the host:
+# inside ek.function that number would freeze at the traced call's.
+@defop("unique_counts", dtype_args=(0,), differentiable=False)
+def _unique_counts(xp, x, *, out_idx):
+    return _first_appearance(xp, x)[2].astype(out_idx)
 
 
 def _index_dtype(out_type, what, op):
@@ -88,7 +95,8 @@ def unique_with_counts(x, out_idx=dtypes.int32, name=None):
     <ek.Tensor: shape=(3,), dtype=int32, numpy=array([2, 2, 1], dtype=int32)>
     """
     y, idx = unique(x, out_idx)
-    return UniqueWithCounts(y, idx, unsorted_segment_sum(ones_like(idx), idx, int(y.shape[0])))
+    index_dtype = idx.dtype.as_numpy_dtype
+    return UniqueWithCounts(y, idx, _unique_counts(convert_to_tensor(x), out_idx=index_dtype))
 
 
 @defop("searchsorted", dtypes=NUMERIC, differentiable=False)
