@@ -221,6 +221,7 @@ SAFE = {
     "Training.predict.batch_size": "slices of arrays that exist: a batch larger than the data "
     "is all of it",
     "Progbar.add.n": "moves a counter; nothing is made per step",
+    "in_top_k.k": "a threshold compared with a count: allocates nothing",
     "Input.shape": "a symbolic stand-in: describes a shape, allocates nothing",
     "Input.batch_size": "a symbolic stand-in: describes a shape, allocates nothing",
     "InputLayer.__init__.batch_size": "describes the input's shape; allocates nothing",
@@ -233,7 +234,6 @@ SAFE = {
     "avg_pool.strides": "a larger stride only shrinks the output",
     "conv2d.filters": "a tensor of weights that exists already",
     "rot90.k": "taken modulo 4",
-    "in_top_k.k": "a threshold compared with a count: allocates nothing",
     "create_file_writer.max_queue": "a flush threshold: the queue holds only what was logged",
     "SummaryWriter.__init__.max_queue": "a flush threshold: the queue holds only what was logged",
     "record_summaries_every_n_global_steps.n": "a modulus: nothing is made per unit",
