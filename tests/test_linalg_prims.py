@@ -168,7 +168,7 @@ def test_cross_matches_numpy(a, data):
     [
         (lambda: ek.linalg.eigh(np.ones((2, 3))), r"eigh: input must be a square matrix"),
         (lambda: ek.linalg.eigvalsh([1.0, 2.0]), r"eigh: tensor must be a float matrix"),
-        (lambda: ek.linalg.slogdet(np.ones((2, 3))), r"slogdet: input must be a square"),
+        (lambda: ek.linalg.slogdet(np.ones((2, 3))), r"^slogdet: input must be a square"),
         (lambda: ek.linalg.qr([1.0, 2.0]), r"qr: input must be a float matrix"),
         (lambda: ek.linalg.pinv([1.0, 2.0]), r"pinv: a must be a float matrix"),
         (

@@ -208,6 +208,7 @@ def slogdet(input, name=None):  # noqa: A002 - TF's argument name
     (-1.0, 0.6931)
     """
     x = float_matrix(input, "input", "slogdet")
+    _check_square(x, "slogdet")  # here, so the message names slogdet, not its two kernels
     return _det_sign(x), _log_abs_det(x)
 
 
