@@ -3,7 +3,7 @@ tape_records.py says what one holds).
 
 Three kinds of listener hear about each op after it ran: the active tapes (GradientTape),
 ``ek.function``'s graph tracers and execution callbacks (debugging.py). They come and go
-only through the functions below, which keep two answers ready for dispatch.py, read after
+only through the functions below, which keep two answers ready for fast_dispatch.py, read after
 every op:
 
 - ``on``: does anyone listen at all? When not, an op costs no recording work;

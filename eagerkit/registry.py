@@ -1,4 +1,4 @@
-"""The one table of primitive ops: how a primitive is declared (calling one: dispatch.py).
+"""The one table of primitive ops: how a primitive is declared (calling one: fast_dispatch.py).
 
 A primitive is written once, in one place (see ``ops/``), always in this one style::
 
@@ -21,7 +21,7 @@ decorator; an op on a list of inputs (concat) declares ``defvjp_variadic(vjp)`` 
 
 ``defop`` turns the forward into the public function ``ek.multiply``, which converts the
 inputs, runs the forward, wraps the result in a Tensor and records it when a tape is active
-(dispatch.py).
+(fast_dispatch.py, and dispatch.py for the general case).
 
 A VJP computes with ``ops``, a namespace of eagerkit primitives (``ops.matmul``,
 ``ops.where``) and fused elementwise kernels (``ops.tanh_grad``: backends/fusion.py) plus
@@ -33,7 +33,7 @@ Python operators. The reverse sweep (backprop.py) hands it ``ArrayOps``
 import functools
 import inspect
 
-from eagerkit import dispatch, dtypes
+from eagerkit import dtypes, fast_dispatch
 from eagerkit.backends import fusion
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
@@ -176,7 +176,7 @@ def defop(name, *, dtypes=None, dtype_args=None, differentiable=True):
 
     def register(forward):
         op = OpDef(name, forward, allowed, dtype_args, differentiable)
-        call = dispatch.public_function(op)
+        call = fast_dispatch.public_function(op)
         functools.update_wrapper(call, forward)
         call.__signature__ = _public_signature(forward)
         call.op = op

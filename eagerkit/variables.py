@@ -9,7 +9,7 @@ their values.
 
 import itertools
 
-from eagerkit import dispatch, dtypes, errors, recording, tensor
+from eagerkit import dtypes, errors, fast_dispatch, recording, tensor
 from eagerkit.devices import scope_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.name_scope import current_prefix
@@ -186,7 +186,7 @@ class Variable(Tensor):
     __hash__ = None
 
 
-dispatch.Variable = Variable  # the fast paths tell a Variable by its type (dispatch.py)
+fast_dispatch.Variable = Variable  # the fast paths tell a Variable by its type
 
 
 def _flag(read_value, what):

@@ -2,7 +2,7 @@
 
 Every primitive call that the op-case table makes (tests/op_cases.py) is replayed three
 times: through the op's public function (``unary_function``/``binary_function`` where the
-op fits them), through ``dispatch.fast_function(op)`` and through ``dispatch.call``, the
+op fits them), through ``fast_dispatch.fast_function(op)`` and through ``dispatch.call``, the
 reference. Then the same call is spoiled in the ways users spoil calls (another dtype, a
 wrong shape, a Python list, an int tensor, a Python number, a Variable) and every path must
 fail with the same error, or succeed with the same answer.
@@ -15,7 +15,7 @@ import pytest
 from op_cases import cases
 
 import eagerkit as ek
-from eagerkit import dispatch, registry
+from eagerkit import dispatch, fast_dispatch, registry
 from eagerkit.registry import OpDef
 
 
@@ -48,7 +48,7 @@ def _outcome(function):
 def _outcomes(op, inputs, params):
     """The outcome of the public function, of ``fast_function`` and of ``call``."""
     public = _outcome(lambda: op.call(*inputs, **params))
-    fast = _outcome(lambda: dispatch.fast_function(op)(*inputs, **params))
+    fast = _outcome(lambda: fast_dispatch.fast_function(op)(*inputs, **params))
     reference = _outcome(lambda: dispatch.call(op, tuple(inputs), dict(params)))
     return public, fast, reference
 
@@ -104,7 +104,7 @@ def test_the_reference_path_records_what_the_fast_path_records():
     w = ek.Variable([3.0, 4.0])
     recorded = []
     for run in (
-        lambda: dispatch.fast_function(ek.multiply.op)(x, w),
+        lambda: fast_dispatch.fast_function(ek.multiply.op)(x, w),
         lambda: dispatch.call(ek.multiply.op, (x, w), {}),
     ):
         with ek.GradientTape() as tape:
@@ -129,12 +129,12 @@ def test_nobody_recording_means_no_tape_work():
 
 
 def test_ops_on_x_or_x_y_alone_get_the_functions_that_take_them_by_name():
-    unary = dispatch.unary_function(ek.tanh.op)
-    binary = dispatch.binary_function(ek.add.op)
+    unary = fast_dispatch.unary_function(ek.tanh.op)
+    binary = fast_dispatch.binary_function(ek.add.op)
     assert ek.tanh.__code__ is unary.__code__
     assert ek.multiply.__code__ is binary.__code__
     assert ek.Tensor.__mul__ is ek.multiply  # the operator is the public function itself
-    assert ek.reduce_sum.__code__ is dispatch.fast_function(ek.reduce_sum.op).__code__
+    assert ek.reduce_sum.__code__ is fast_dispatch.fast_function(ek.reduce_sum.op).__code__
     for op in registry.all_ops():  # only ops without params, not even keyword-only ones
         arguments = list(inspect.signature(op.forward).parameters)
         if op.call.__code__ in (unary.__code__, binary.__code__):
@@ -143,7 +143,7 @@ def test_ops_on_x_or_x_y_alone_get_the_functions_that_take_them_by_name():
     several_dtypes = [op for op in registry.all_ops() if op.dtype_args is not None]
     assert several_dtypes  # indices beside values: these take mixed_function
     for op in several_dtypes:
-        assert op.call.__code__ is dispatch.mixed_function(op).__code__
+        assert op.call.__code__ is fast_dispatch.mixed_function(op).__code__
 
 
 _LABELS = ek.constant([2, 0, 1])  # int32 labels beside float logits
@@ -234,7 +234,7 @@ def test_a_failed_call_on_a_variable_records_nothing():
 _BINARY_OPS = sorted(
     op.name
     for op in registry.all_ops()
-    if op.call.__code__ is dispatch.binary_function(ek.add.op).__code__
+    if op.call.__code__ is fast_dispatch.binary_function(ek.add.op).__code__
 )
 
 

@@ -301,7 +301,7 @@ _MATRIX_KINDS = ("watched tensor", "tensor", "variable", "frozen variable")
 
 @pytest.mark.parametrize("kinds", [(a, b) for a in _MATRIX_KINDS for b in _MATRIX_KINDS])
 def test_a_two_input_op_with_params_records_variables_alike_on_both_paths(kinds):
-    """``x @ w`` goes through dispatch.fast_function, which records two inputs through
+    """``x @ w`` goes through fast_dispatch.fast_function, which records two inputs through
     record_pair_on_sole_tape: the same records and gradients as the general path."""
     results = []
     for general in (False, True):
