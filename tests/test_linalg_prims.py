@@ -8,7 +8,7 @@ second order live in the op census (tests/op_cases_prims.py).
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -133,9 +133,10 @@ def test_pinv_drops_singular_values_below_rcond():
 @SETTINGS
 @given(st.data(), st.integers(1, 3))
 def test_lstsq_fast_and_robust_agree_with_numpy_on_full_rank_problems(data, n):
-    a = data.draw(hnp.arrays(np.float64, (n + 2, n), elements=st.floats(-3, 3)))
-    a = a + 3 * np.eye(n + 2, n)  # full column rank
-    b = data.draw(hnp.arrays(np.float64, (n + 2, 2), elements=st.floats(-3, 3)))
+    quarters = st.integers(-12, 12).map(lambda v: v / 4)  # no tiny entries: AᵀA stays normal
+    a = data.draw(hnp.arrays(np.float64, (n + 2, n), elements=quarters))
+    assume(np.linalg.cond(a) < 1e4)  # full column rank, well away from singular
+    b = data.draw(hnp.arrays(np.float64, (n + 2, 2), elements=quarters))
     expected = np.linalg.lstsq(a, b, rcond=None)[0]
     np.testing.assert_allclose(ek.linalg.lstsq(a, b).numpy(), expected, atol=1e-8)
     np.testing.assert_allclose(ek.linalg.lstsq(a, b, fast=False).numpy(), expected, atol=1e-8)
@@ -143,6 +144,11 @@ def test_lstsq_fast_and_robust_agree_with_numpy_on_full_rank_problems(data, n):
     np.testing.assert_allclose(
         ek.linalg.lstsq(wide, b[:n]).numpy(), np.linalg.pinv(wide) @ b[:n], atol=1e-8
     )
+
+
+def test_lstsq_fast_on_a_rank_deficient_matrix_points_to_fast_false():
+    with pytest.raises(InvalidArgumentError, match=r"^lstsq: .*rank.*fast=False"):
+        ek.linalg.lstsq([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]], [[1.0], [2.0], [3.0]])
 
 
 def test_lstsq_regularizer_and_rank_deficient_matrices():

@@ -70,8 +70,16 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     if not fast:
         return matmul(pinv(a), b)
     m, n = a.shape[-2], a.shape[-1]
-    if m >= n:
-        gram = matmul(a, a, transpose_a=True) + l2_regularizer * eye(n, dtype=a.dtype)
-        return solve(gram, matmul(a, b, transpose_a=True))
-    gram = matmul(a, a, transpose_b=True) + l2_regularizer * eye(m, dtype=a.dtype)
-    return matmul(a, solve(gram, b), transpose_a=True)
+    try:
+        if m >= n:
+            gram = matmul(a, a, transpose_a=True) + l2_regularizer * eye(n, dtype=a.dtype)
+            return solve(gram, matmul(a, b, transpose_a=True))
+        gram = matmul(a, a, transpose_b=True) + l2_regularizer * eye(m, dtype=a.dtype)
+        return matmul(a, solve(gram, b), transpose_a=True)
+    except InvalidArgumentError:  # the normal equations' matrix is singular
+        raise InvalidArgumentError(
+            f"{op}: matrix {describe(a)} does not have full rank, so the fast path's normal "
+            "equations have no solution; pass fast=False for the minimum-norm solution, or an "
+            "l2_regularizer > 0",
+            op=op,
+        ) from None
