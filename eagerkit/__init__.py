@@ -195,6 +195,7 @@ from eagerkit.ops.scatter import (
     tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
 )
+from eagerkit.ops.searching import searchsorted, unique, unique_with_counts
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.shape import (
     broadcast_to,

@@ -9,12 +9,15 @@ Examples
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.creation import eye
-from eagerkit.ops.decompositions import cholesky, det, inv, solve
+from eagerkit.ops.decompositions import cholesky, det, inv, slogdet, solve
+from eagerkit.ops.eigh import eigh, eigvalsh
 from eagerkit.ops.einsum import einsum
-from eagerkit.ops.linalg import matmul, tensordot
+from eagerkit.ops.least_squares import lstsq, pinv
+from eagerkit.ops.linalg import cross, matmul, tensordot
 from eagerkit.ops.matrix_parts import band_part, diag, diag_part, trace
 from eagerkit.ops.misc import global_norm
 from eagerkit.ops.nn import l2_normalize
+from eagerkit.ops.qr import qr
 from eagerkit.ops.shape import expand_dims, squeeze, transpose
 from eagerkit.ops.statistics import norm
 from eagerkit.ops.svd import svd
@@ -63,18 +66,25 @@ def matvec(a, b, transpose_a=False, name=None):
 __all__ = [
     "band_part",
     "cholesky",
+    "cross",
     "det",
     "diag",
     "diag_part",
+    "eigh",
+    "eigvalsh",
     "einsum",
     "eye",
     "global_norm",
     "inv",
     "l2_normalize",
+    "lstsq",
     "matmul",
     "matrix_transpose",
     "matvec",
     "norm",
+    "pinv",
+    "qr",
+    "slogdet",
     "solve",
     "svd",
     "tensordot",

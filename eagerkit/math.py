@@ -25,6 +25,7 @@ from eagerkit.ops.arithmetic import (
     subtract,
     truediv,
 )
+from eagerkit.ops.classification import confusion_matrix, in_top_k
 from eagerkit.ops.compare import (
     equal,
     greater,
@@ -39,6 +40,7 @@ from eagerkit.ops.compare import (
 )
 from eagerkit.ops.complex import angle, conj, imag, real
 from eagerkit.ops.compositions import count_nonzero
+from eagerkit.ops.creation import zeros_like
 from eagerkit.ops.exp_log import cosh, erf, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.math import (
     abs,
@@ -89,6 +91,7 @@ from eagerkit.ops.safe_math import (
 from eagerkit.ops.scan import cumprod, cumsum
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.sorting import top_k
+from eagerkit.ops.special import digamma, erfinv, lgamma, polygamma
 from eagerkit.ops.statistics import reduce_std, reduce_variance
 from eagerkit.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -138,9 +141,39 @@ def add_n(inputs, name=None):
     return total
 
 
+def polyval(coeffs, x, name=None):
+    """The polynomial ``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` at ``x`` (Horner's rule).
+
+    ``coeffs`` is a list (highest power first, as ``tf.math.polyval`` and ``numpy.polyval``);
+    each coefficient may be a tensor that broadcasts with ``x``. No coefficients give 0.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.math.polyval([2.0, 0.0, 1.0], [1.0, 3.0])  # 2x² + 1
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([ 3., 19.], dtype=float32)>
+    """
+    if not isinstance(coeffs, (list, tuple)):
+        raise InvalidArgumentError(
+            f"polyval: coeffs must be a list of coefficients, highest power first, got "
+            f"{describe(coeffs)}; for a tensor of coefficients c pass ek.unstack(c)",
+            op="polyval",
+        )
+    x = convert_to_tensor(x)
+    if not coeffs:
+        return zeros_like(x)
+    result = convert_to_tensor(coeffs[0], dtype=x.dtype)
+    for coefficient in coeffs[1:]:  # ((c0 x + c1) x + c2) ...: n - 1 multiplies, no powers
+        result = result * x + convert_to_tensor(coefficient, dtype=x.dtype)
+    return result
+
+
 __all__ = [
     "add_n",
     "count_nonzero",
+    "confusion_matrix",
+    "in_top_k",
+    "polyval",
     "softmax",
     "log_softmax",
     "reduce_euclidean_norm",
@@ -175,9 +208,11 @@ __all__ = [
     "cosh",
     "cumprod",
     "cumsum",
+    "digamma",
     "divide",
     "equal",
     "erf",
+    "erfinv",
     "exp",
     "expm1",
     "floor",
@@ -188,6 +223,7 @@ __all__ = [
     "imag",
     "less",
     "less_equal",
+    "lgamma",
     "log",
     "log10",
     "log1p",
@@ -203,6 +239,7 @@ __all__ = [
     "multiply",
     "negative",
     "not_equal",
+    "polygamma",
     "pow",
     "real",
     "reduce_all",

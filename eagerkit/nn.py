@@ -10,6 +10,7 @@ Examples
 <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
 """
 
+from eagerkit.ops.classification import in_top_k
 from eagerkit.ops.conv import conv2d
 from eagerkit.ops.cross_entropy import sparse_softmax_cross_entropy_with_logits
 from eagerkit.ops.indexing import gather as embedding_lookup
@@ -41,6 +42,7 @@ max_pool2d = max_pool  # TF2 spells the 2-D pools with the rank too
 avg_pool2d = avg_pool
 
 __all__ = [
+    "in_top_k",
     "swish",
     "silu",
     "relu6",

@@ -277,4 +277,5 @@ def cases():
         *op_cases_more.complex_cases(*makers),
         *op_cases_prims.trig_cases(*makers),
         *op_cases_prims.scatter_cases(*makers),
+        *op_cases_prims.linalg_cases(*makers),
     ]

@@ -230,6 +230,7 @@ SAFE = {
     "Training.predict.batch_size": "slices of arrays that exist: a batch larger than the data "
     "is all of it",
     "Progbar.add.n": "moves a counter; nothing is made per step",
+    "in_top_k.k": "a threshold compared with a count: allocates nothing",
     "Input.shape": "a symbolic stand-in: describes a shape, allocates nothing",
     "Input.batch_size": "a symbolic stand-in: describes a shape, allocates nothing",
     "InputLayer.__init__.batch_size": "describes the input's shape; allocates nothing",

@@ -119,3 +119,30 @@ def tensordot(a, b, axes, name=None):
     b2 = reshape(transpose(b, axes_b + free_b), (inner, -1))
     out_shape = [a.shape[i] for i in free_a] + [b.shape[i] for i in free_b]
     return reshape(matmul(a2, b2), out_shape)
+
+
+def cross(a, b, name=None):
+    """The cross product of 3-vectors along the last axis (``tf.linalg.cross``).
+
+    ``a`` and ``b`` have one shape ``[..., 3]``. Built from slices, products and stack, so
+    its gradient needs no code of its own.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.linalg.cross([1.0, 0.0, 0.0], [0.0, 1.0, 0.0])
+    <ek.Tensor: shape=(3,), dtype=float32, numpy=array([0., 0., 1.], dtype=float32)>
+    """
+    from eagerkit.ops.shape import stack
+
+    a = convert_to_tensor(a)
+    b = convert_to_tensor(b, dtype=a.dtype)
+    if tuple(a.shape) != tuple(b.shape) or a.ndim < 1 or a.shape[-1] != 3:
+        raise InvalidArgumentError(
+            f"cross: a and b must have one shape [..., 3] (3-vectors along the last axis), "
+            f"got {a.shape} and {b.shape}; broadcast them first (ek.broadcast_to)",
+            op="cross",
+        )
+    a1, a2, a3 = (a[..., i] for i in range(3))
+    b1, b2, b3 = (b[..., i] for i in range(3))
+    return stack([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1], axis=-1)

@@ -12,8 +12,8 @@ already differentiates:
 - ``tensor_scatter_nd_add``/``_sub`` add that sum to a tensor;
 - ``tensor_scatter_nd_update`` is the one new primitive: it overwrites slices, so the
   tensor's gradient is g with the overwritten slices zeroed, and the updates get
-  ``gather_nd(g)``. (With repeated indices TF leaves which update wins undefined; here the
-  last one does.)
+  ``gather_nd(g)``. (With repeated indices TF leaves which update wins undefined, and so
+  does eagerkit: numpy keeps the last, a GPU any one.)
 """
 
 import math
@@ -82,7 +82,7 @@ def _check_updates(updates, indices, shape, op):
         )
 
 
-def _scattered(indices, updates, shape, op):
+def scattered(indices, updates, shape, op):
     """Zeros of ``shape`` plus each update added at its index tuple (repeats add up)."""
     depth = indices.shape[-1]
     flat = _flat_indices(indices, shape=shape, op=op)
@@ -108,7 +108,7 @@ def scatter_nd(indices, updates, shape, name=None):
     shape = arguments.shape(shape, "scatter_nd", updates.dtype.as_numpy_dtype)
     indices = _index_tuples(indices, shape, "scatter_nd", "shape")
     _check_updates(updates, indices, shape, "scatter_nd")
-    return _scattered(indices, updates, shape, "scatter_nd")
+    return scattered(indices, updates, shape, "scatter_nd")
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
@@ -143,7 +143,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 def _overwrite_rows(xp, rows, flat, updates):
     """``rows`` (slices along axis 0) with row ``flat[i]`` replaced by ``updates[i]``."""
     result = rows.copy()
-    result[flat] = updates  # with a repeated index, numpy keeps the last update
+    result[flat] = updates  # a repeated index: numpy keeps the last update, cupy any one
     return result
 
 
@@ -179,7 +179,7 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
 
     Shapes as in ``scatter_nd``, with ``shape = tensor.shape``. The gradient for ``tensor``
     is 0 at the replaced slices; ``updates`` get ``gather_nd(g, indices)``. With repeated
-    indices TF leaves the winner undefined (here: the last).
+    indices the winner is undefined, as in TF (numpy keeps the last; a GPU may not).
 
     Examples
     --------
@@ -207,7 +207,7 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     """
     op = "tensor_scatter_nd_add"
     tensor, indices, updates, shape = _tensor_and_updates(tensor, indices, updates, op)
-    return tensor + _scattered(indices, updates, shape, op)
+    return tensor + scattered(indices, updates, shape, op)
 
 
 def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
@@ -223,4 +223,4 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
     """
     op = "tensor_scatter_nd_sub"
     tensor, indices, updates, shape = _tensor_and_updates(tensor, indices, updates, op)
-    return tensor - _scattered(indices, updates, shape, op)
+    return tensor - scattered(indices, updates, shape, op)

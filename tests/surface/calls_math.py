@@ -2,11 +2,12 @@
 (``reciprocal``, ``divide_no_nan``, ``softsign`` ...), with numpy's answers."""
 
 import numpy as np
+import scipy.special
 
 import eagerkit as ek
 
 from .declare import call
-from .values import F3, F23, F32, P3, P23, U23
+from .values import F3, F23, F32, I3, LABELS, P3, P23, PROBS, SPD, U23
 
 X = F3.numpy()  # [0.5, -1.5, 2.0]
 D = ek.constant([0.0, 2.0, 4.0])  # a divisor with a zero
@@ -102,6 +103,50 @@ with np.errstate(divide="ignore", invalid="ignore"):
         "ek.tensor_scatter_nd_sub": call(
             F32, [[1, 0]], [5.0], numpy=lambda t, i, u: t - _scatter_nd_reference(i, u, t.shape)
         ),
+        "ek.unique": call(
+            I3 * 0 + ek.constant([2, 0, 2]),
+            check=lambda r: r.y.numpy().tolist() == [2, 0] and r.idx.numpy().tolist() == [0, 1, 0],
+        ),
+        "ek.unique().__repr__": call(check=lambda r: r.startswith("Unique(y=")),
+        "ek.unique().__getnewargs__": call(),
+        "ek.unique_with_counts().__repr__": call(check=lambda r: r.startswith("UniqueWithCounts(")),
+        "ek.unique_with_counts().__getnewargs__": call(),
+        "ek.unique_with_counts": call(
+            ek.constant([5, 5, 1]), check=lambda r: r.count.numpy().tolist() == [2, 1]
+        ),
+        "ek.searchsorted": call(
+            P3, F3, side="right", numpy=lambda s, v, side: np.searchsorted(s, v, side=side)
+        ),
+        "ek.nn.in_top_k": call(
+            LABELS, PROBS, 2, numpy=lambda t, p, k: (p > p[[0, 1], t][:, None]).sum(1) < k
+        ),
+        "ek.math.confusion_matrix": call(
+            I3,
+            ek.constant([0, 1, 1]),
+            numpy=lambda a, b: np.array([[1, 0, 0], [0, 1, 0], [0, 1, 0]]),
+        ),
+        "ek.math.polyval": call([P3, F3], F3, numpy=lambda c, x: c[0] * x + c[1]),
+        "ek.linalg.eigh": call(
+            SPD, check=lambda r: np.allclose(r[0].numpy(), np.linalg.eigvalsh(SPD.numpy()))
+        ),
+        "ek.linalg.eigvalsh": call(SPD, numpy=np.linalg.eigvalsh),
+        "ek.linalg.qr": call(
+            F32, check=lambda r: np.allclose((r[0] @ r[1]).numpy(), F32.numpy(), atol=1e-5)
+        ),
+        "ek.linalg.slogdet": call(
+            SPD, check=lambda r: np.allclose([float(r[0]), float(r[1])], np.linalg.slogdet(SPD))
+        ),
+        "ek.linalg.pinv": call(F32, numpy=lambda a: np.linalg.pinv(a)),
+        "ek.linalg.lstsq": call(
+            F32, F32[:, :1], numpy=lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0]
+        ),
+        "ek.linalg.cross": call(F23, P23, numpy=np.cross),
+        "ek.math.lgamma": call(P23, numpy=lambda x: scipy.special.gammaln(x)),
+        "ek.math.digamma": call(P23, numpy=lambda x: scipy.special.psi(x)),
+        "ek.math.polygamma": call(
+            ek.constant(1.0), P23, numpy=lambda a, x: scipy.special.polygamma(1, x)
+        ),
+        "ek.math.erfinv": call(U23, numpy=lambda x: scipy.special.erfinv(x)),
     }
 
 
