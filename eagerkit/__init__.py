@@ -187,6 +187,7 @@ from eagerkit.ops.reduce import (
     reduce_prod,
     reduce_sum,
 )
+from eagerkit.ops.safe_math import reciprocal  # TF 1's tf.reciprocal (TF 2: tf.math)
 from eagerkit.ops.scan import cumprod, cumsum
 from eagerkit.ops.scatter import (
     gather_nd,
@@ -215,6 +216,7 @@ from eagerkit.ops.shape import (
 )
 from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
+from eagerkit.ops.tf1_names import to_double, to_float, to_int32, to_int64
 from eagerkit.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh
 from eagerkit.ordering import control_dependencies, group, no_op
 from eagerkit.py_function import py_function

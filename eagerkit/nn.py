@@ -36,6 +36,7 @@ from eagerkit.ops.nn_compositions import batch_normalization, dropout, moments, 
 from eagerkit.ops.pool import avg_pool, max_pool
 from eagerkit.ops.safe_math import softsign
 from eagerkit.ops.sorting import top_k
+from eagerkit.ops.tf1_names import relu_layer, xw_plus_b
 
 swish = silu  # TF's other name for it
 max_pool2d = max_pool  # TF2 spells the 2-D pools with the rank too
@@ -51,6 +52,8 @@ __all__ = [
     "avg_pool2d",
     "batch_normalization",
     "bias_add",
+    "relu_layer",
+    "xw_plus_b",
     "conv2d",
     "dropout",
     "elu",

@@ -7,7 +7,7 @@ import numpy as np
 import eagerkit as ek
 
 from .declare import call
-from .values import B3, F3, F23, F32, I3, P3, P23, SPD, U23
+from .values import B3, F3, F23, F32, I3, I23, P3, P23, SPD, U23
 
 _erf = np.vectorize(math.erf, otypes=[np.float32])
 
@@ -140,6 +140,10 @@ CALLS.update(
         "ek.clip_by_value": call(F23, -1.0, 2.0, numpy=np.clip),
         "ek.clip_by_norm": call(F23, 1.0, numpy=lambda x, c: x / np.linalg.norm(x)),
         "ek.cast": call(F23, ek.int32, numpy=lambda x, d: x.astype(np.int32)),
+        "ek.to_float": call(I23, numpy=lambda x: x.astype(np.float32)),
+        "ek.to_double": call(I23, numpy=lambda x: x.astype(np.float64)),
+        "ek.to_int32": call(F23, numpy=lambda x: np.trunc(x).astype(np.int32)),
+        "ek.to_int64": call(F23, numpy=lambda x: np.trunc(x).astype(np.int64)),
     }
 )
 

@@ -42,7 +42,7 @@ with np.errstate(divide="ignore", invalid="ignore"):
         "ek.math.is_inf": call(SPECIAL, numpy=np.isinf),
         "ek.math.is_nan": call(SPECIAL, numpy=np.isnan),
         "ek.math.log_sigmoid": call(F23, numpy=lambda x: np.log(_sigmoid(x))),
-        "ek.math.reciprocal": call(F3, numpy=lambda x: 1 / x),
+        "ek.reciprocal": call(F3, numpy=lambda x: 1 / x),
         "ek.math.reciprocal_no_nan": call(D, numpy=lambda x: _safe(1 / x, x == 0)),
         "ek.math.reduce_euclidean_norm": call(
             F23, axis=1, numpy=lambda x, axis: np.sqrt((x**2).sum(axis))

@@ -7,7 +7,7 @@ import numpy as np
 import eagerkit as ek
 
 from .declare import call, fresh
-from .values import F23, GRAY, IMAGE, KERNEL, LABELS, ONE_HOT, ONE_IMAGE, P23, S2, SPD, softmax
+from .values import F23, F32, GRAY, IMAGE, KERNEL, LABELS, ONE_HOT, ONE_IMAGE, P23, S2, SPD, softmax
 
 _relu = np.vectorize(lambda v: max(v, 0.0), otypes=[np.float32])
 _gelu = np.vectorize(lambda v: v * 0.5 * (1 + math.erf(v / math.sqrt(2))), otypes=[np.float32])
@@ -31,6 +31,10 @@ CALLS = {
     "ek.nn.log_softmax": call(F23, numpy=lambda x: np.log(softmax(x))),
     "ek.nn.l2_loss": call(F23, numpy=lambda x: (x**2).sum() / 2),
     "ek.nn.bias_add": call(F23, ek.constant([1.0, 2.0, 3.0]), numpy=np.add),
+    "ek.nn.xw_plus_b": call(F23, F32, ek.constant([1.0, 2.0]), numpy=lambda x, w, b: x @ w + b),
+    "ek.nn.relu_layer": call(
+        F23, F32, ek.constant([1.0, -9.0]), numpy=lambda x, w, b: np.maximum(x @ w + b, 0)
+    ),
     "ek.nn.sigmoid_cross_entropy_with_logits": call(
         labels=ONE_HOT, logits=F23, numpy=_sigmoid_xent
     ),
