@@ -53,6 +53,7 @@ class GradientTape:
         "_watched_by_id",
         "_recording",
         "_spent",
+        "_swept",
         "_listeners",
         "_paused_at",
         "__weakref__",
@@ -74,6 +75,7 @@ class GradientTape:
         self._watched_by_id = {}
         self._recording = False
         self._spent = False
+        self._swept = False  # a gradient (or jacobian) ran: a TapeView made later says so
         self._listeners = None  # the list ``listeners`` makes when first asked: most tapes
         self._paused_at = None  # have no listener and never pause (one list less per step)
 
@@ -142,6 +144,7 @@ class GradientTape:
         self._mark = object()  # the outputs recorded so far are not watched any more
         self._watched_by_id = {}
         self._paused_at = None
+        self._swept = False
 
     # --- watching --------------------------------------------------------------------------
     def watch(self, tensor):
@@ -275,6 +278,7 @@ class GradientTape:
                 self._pop()  # a one-shot tape is finished: stop recording before replaying
 
     def _finish_backward(self):
+        self._swept = True
         if not self._persistent:
             self._spent = True
             self.records = []  # free the intermediate values now, not when the tape dies

@@ -344,3 +344,50 @@ def test_the_browser_can_ask_the_kernel_for_a_folding_it_was_not_sent():
     view._on_browser_message(view, {"type": "unfold", "groups": ["g999"]}, [])
     view._on_browser_message(view, "not a dict", [])
     assert view.drawing == before  # unknown groups and stray messages change nothing
+
+
+def dark_pixels(png):
+    """How many pixels of a PNG are darker than light grey: text and box outlines."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    grey = np.asarray(Image.open(BytesIO(png)).convert("L"))
+    return int((grey < 160).sum())
+
+
+def test_snapshot_draws_what_was_recorded_after_the_view():
+    x = ek.Variable(3.0)
+    with ek.GradientTape(persistent=True) as tape:
+        view = TapeView(tape)  # made first, as the docstring asks, then looked at as a PNG
+        y = x**3 - x
+    png = view.snapshot_png()
+    texts = [step["text"] for step in view.graph["forward"]]
+    assert len(texts) == len(tape.records) == 3 and "pow(" in texts[1] and "subtract(" in texts[2]
+    assert png == TapeView(tape).snapshot_png()  # the picture a view made afterwards draws
+    del y
+
+
+def test_an_empty_tape_says_why_it_is_empty():
+    x = ek.constant(2.0)
+    with ek.GradientTape() as tape:
+        y = x * x  # a constant, not watched: nothing is recorded
+    view = TapeView(tape)
+    assert view.graph["forward"] == [] and "tape.watch(x)" in view.graph["notice"]
+    assert dark_pixels(view.snapshot_png()) > 1000  # the words, not a blank picture
+    del y
+
+
+def test_a_view_made_after_the_gradient_says_it_missed_the_sweep():
+    x = ek.Variable(2.0)
+    with ek.GradientTape(persistent=True) as tape:
+        y = x * x
+    tape.gradient(y, x)
+    view = TapeView(tape)
+    assert view.graph["phase"] == "forward"
+    assert view.graph["notice"].startswith("tape.gradient ran before this view was made")
+    tape.gradient(y, x)  # again, now that the view listens: it sees the sweep
+    assert view.graph["phase"] == "backward" and view.graph["notice"] is None
+    assert TapeView(tape).graph["notice"] is not None  # each new view is late again
+    tape.reset()
+    assert TapeView(tape).graph["notice"].startswith("A tape records only")

@@ -16,9 +16,9 @@ function writeInfo(info, graph, entries, at, selected, note) {
   }
   if (graph.nonfinite) html("div", "ek-info-nan", info, graph.nonfinite.text);
   if (entry.phase === "overview") {
-    const sweep = graph.phase === "backward"
+    const sweep = graph.notice || (graph.phase === "backward"
       ? `after gradient(): ${counted(graph.backward.length, "step")} of the reverse sweep to step through.`
-      : "forward recorded; call tape.gradient(...) to see the reverse sweep here.";
+      : "forward recorded; call tape.gradient(...) to see the reverse sweep here.");
     html("div", "ek-info-title", info, `${counted(graph.forward.length, "record")}. ${sweep}`);
     graph.nodes.filter((n) => n.none).forEach((n) => html("div", "ek-info-none", info, `${n.label}: gradient is None because ${n.none.text}.`));
   } else {

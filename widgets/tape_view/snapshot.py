@@ -5,6 +5,8 @@ draws (the same folded boxes, edge paths, label boxes and monospace font), only 
 the overview, with the gradients of the reverse sweep when there was one.
 """
 
+import textwrap
+
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch, PathPatch
 from matplotlib.path import Path
@@ -29,6 +31,8 @@ def tape_png(graph, drawing):
     """PNG bytes of the state ``drawing`` opens on (1 px = 1 px up to 1400 px, scaled down
     beyond)."""
     drawing = drawing["states"][drawing["open"]]
+    if not graph["nodes"]:  # nothing to draw: say why, rather than a blank picture
+        return _words_png(["0 records.", *textwrap.wrap(graph["notice"] or "", 72)])
     width, height = max(drawing["width"], 200), max(drawing["height"], 60)
     scale = min(1.0, MAX_INCHES * 100 / max(width, height))
     figure = Figure(figsize=(width * scale / 100, height * scale / 100), dpi=100)
@@ -77,6 +81,19 @@ def tape_png(graph, drawing):
             _text(
                 axes, label["x"] + 2, label["y"] + label["h"] - 4, label["text"], points, "#c0392b"
             )
+    return to_png(figure)
+
+
+def _words_png(lines):
+    """A picture of a few lines of text, in the font and size of the boxes' labels."""
+    width, height = 8 * 2 + 7 * max(len(line) for line in lines), 12 + 15 * len(lines)
+    figure = Figure(figsize=(width / 100, height / 100), dpi=100)
+    axes = figure.add_axes((0, 0, 1, 1))
+    axes.set_xlim(0, width)
+    axes.set_ylim(height, 0)
+    axes.axis("off")
+    for i, line in enumerate(lines):
+        _text(axes, 8, 4 + 15 * (i + 1) - 3, line, 10 * 0.72, weight="bold" if i == 0 else "normal")
     return to_png(figure)
 
 

@@ -94,6 +94,7 @@ class TapeView(SnapshotWidget):
         self._records = list(tape.records)
         self._watched = list(tape._watched)  # what tape.watch and variable reads watched
         self._paused = list(tape.paused_at)
+        self._late = tape._swept  # its gradient ran before this view listened: say so
         self._names = names
         self._given = []  # (tensor, name) pairs named by the view itself
         self._sweep = []  # BackwardSteps of the sweep in progress
@@ -164,6 +165,7 @@ class TapeView(SnapshotWidget):
             "backward": backward,
             "groups": groups,
             "phase": "backward" if self._gradient else "forward",
+            "notice": _notice(self._records, self._late and not self._gradient),
             "highlight": highlight_mark(self._highlight, model["forward"]),
             "nonfinite": nonfinite_mark(
                 model["nonfinite"] or bad_gradient,
@@ -284,7 +286,25 @@ class TapeView(SnapshotWidget):
         return f"TapeView(records={len(self._records)}, phase={self.graph['phase']!r})"
 
     def snapshot_png(self):
+        self.refresh()  # recorded more since it was made: draw it all, as the display does
         return tape_png(self.graph, self.drawing)
+
+
+EMPTY = (
+    "A tape records only the ops run inside its with-block on a watched tensor "
+    "(tape.watch(x)) or a trainable ek.Variable; ops on constants alone leave it empty."
+)
+LATE = (
+    "tape.gradient ran before this view was made, so the view missed its reverse sweep: "
+    "call tape.gradient(...) again (this tape is persistent) or make the view before it."
+)
+
+
+def _notice(records, late):
+    """What the overview says instead of "call tape.gradient(...)", when that would mislead."""
+    if not records:
+        return EMPTY
+    return LATE if late else None
 
 
 def _parameter_names(fn, count):
