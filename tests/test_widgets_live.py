@@ -3,6 +3,7 @@ one device copy per flush, and a stable repr with a PNG."""
 
 import base64
 import math
+import re
 
 import numpy as np
 import pytest
@@ -119,13 +120,57 @@ def test_bad_logs_fail_clearly_and_change_nothing():
     with pytest.raises(
         TypeError,
         match="metric 'loss' must be a number or a one-element "
-        r"tensor, got a tensor of shape \(3,\); reduce it first",
+        r"tensor, got a float32 tensor of shape \(3,\); reduce it first",
     ):
         curve.log(0, loss=ek.constant([1.0, 2.0, 3.0]))
     with pytest.raises(ValueError, match="give at least one metric"):
         curve.log(0)
     curve.flush(final=True)
     assert curve.history == {"runs": {}, "axes": {}, "x": "step", "colours": {}}
+
+
+@pytest.mark.parametrize(
+    ("value", "described"),
+    [
+        (0.5, "the float 0.5"),
+        (np.float32(0.5), "the float32 np.float32(0.5)"),
+        (ek.constant(0.5), "a float32 tensor of shape ()"),
+        (np.array([0.5, 0.25]), "a float64 numpy array of shape (2,)"),
+    ],
+)
+def test_a_loss_passed_as_the_step_is_told_to_name_its_metric(value, described):
+    curve = LossCurve()
+    with pytest.raises(TypeError) as raised:
+        curve.log(value)  # the commonest slip: log(loss) for log(loss=loss)
+    assert re.fullmatch(
+        f"LossCurve.log: its first argument is the step, and {re.escape(described)} is not one; "
+        r"name the metric you log: log\(loss=value\), or log\(step, loss=value\)",
+        str(raised.value),
+    )
+    curve.flush(final=True)
+    assert curve.history["runs"] == {}
+
+
+@pytest.mark.parametrize("step", [1.5, "3", ek.constant(2.0), ek.constant([1, 2])])
+def test_a_step_that_is_not_an_integer_is_refused(step):
+    curve = LossCurve()
+    with pytest.raises(TypeError, match="LossCurve.log: the step must be an integer"):
+        curve.log(step, loss=1.0)
+    curve.log(loss=2.0)  # the failed call used no step
+    curve.log(ek.Variable(7, dtype=ek.int64), loss=3.0)  # a global step
+    curve.flush(final=True)
+    assert curve.history["runs"]["main"]["loss"] == {"x": [0, 7], "y": [2.0, 3.0]}
+
+
+def test_a_metric_may_be_what_numpy_gives_back():
+    curve = LossCurve()
+    loss = ek.constant(0.5)
+    curve.log(loss=loss.numpy(), accuracy=np.array([0.75], "float32"), count=np.int64(3))
+    curve.flush(final=True)
+    runs = curve.history["runs"]["main"]
+    assert [runs[m]["y"] for m in ("loss", "accuracy", "count")] == [[0.5], [0.75], [3]]
+    with pytest.raises(TypeError, match=r"got a NoneType$"):  # nothing to reduce in a None
+        curve.log(loss=None)
 
 
 def test_track_yields_everything_and_counts_steps():
@@ -304,6 +349,30 @@ def test_gradients_that_do_not_match_their_variable_are_refused():
         flow.log([(ek.constant(np.ones((2, 2))), w)])
     flow.flush(final=True)
     assert flow.history["steps"] == []  # nothing was kept
+
+
+def test_what_is_not_a_pair_or_a_variable_is_named():
+    w = ek.Variable(np.zeros(2, "float32"), name="w")
+    flow = GradientFlow([w])
+    expected = r"GradientFlow.log: expected \(gradient, variable\) pairs, .* got "
+    with pytest.raises(TypeError, match=expected + r"an ek.Variable of shape \(2,\)"):
+        flow.log([w, ek.constant([1.0, 1.0])])  # the list, not zip(grads, variables)
+    with pytest.raises(TypeError, match=expected + "a tuple of 3 items"):
+        flow.log([(ek.constant([1.0, 1.0]), w, 0.1)])
+    with pytest.raises(TypeError, match=r"got a ndarray as the gradient of 'w:0'$"):
+        flow.log([(np.ones(2, "float32"), w)])
+    flow.flush(final=True)
+    assert flow.history["steps"] == []
+    made = r"GradientFlow: expected a model \(anything with trainable_variables\), .* got "
+    with pytest.raises(TypeError, match=made + "a str 'model'$"):
+        GradientFlow("model")
+    with pytest.raises(TypeError, match=made + r"a list of 2 items, holding an ek.Tensor of"):
+        GradientFlow([w, ek.constant(1.0)])
+    with pytest.raises(TypeError, match=made + r"an ek.Variable of shape \(2,\)$"):
+        GradientFlow(w)  # one variable: put it in a list
+    unbuilt = GradientFlow(ek.keras.Sequential([ek.keras.layers.Dense(2)]))  # no weights yet
+    unbuilt.flush(final=True)
+    assert unbuilt.history["layers"] == []
 
 
 def test_a_variable_logged_as_a_metric_is_read_when_logged():

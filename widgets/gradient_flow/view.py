@@ -102,7 +102,7 @@ class GradientFlow(LiveWidget, GradientFlowCallback):
         self._summaries_at = -math.inf
         self._next_step = 0
         self._model = model_or_variables if hasattr(model_or_variables, "__dict__") else None
-        for name, variable in named_variables(model_or_variables):
+        for name, variable in _named(model_or_variables):
             self._add(variable, name)
 
     def _add(self, variable, name=None):
@@ -123,7 +123,8 @@ class GradientFlow(LiveWidget, GradientFlowCallback):
     def log(self, grads_and_vars, step=None):
         """Buffer one step's ``(gradient, variable)`` pairs (``None`` gradients are skipped)."""
         pairs = []
-        for grad, variable in grads_and_vars:  # a zip can be read only once
+        for item in grads_and_vars:  # a zip can be read only once
+            grad, variable = _pair(item)
             if grad is not None:
                 _check_gradient(grad, variable)
                 pairs.append((grad, variable))
@@ -246,12 +247,52 @@ class GradientFlow(LiveWidget, GradientFlowCallback):
         return flow_png(self.history)
 
 
+def _is_variable(value):
+    return isinstance(value, Tensor) and value._is_variable
+
+
+def _named(source):
+    """``named_variables(source)``, or an error naming what was given instead."""
+    expected = (
+        "GradientFlow: expected a model (anything with trainable_variables), a list of "
+        f"ek.Variables or a dict name -> Variable; got {_what(source)}"
+    )
+    collection = hasattr(source, "trainable_variables") or hasattr(source, "__iter__")
+    if isinstance(source, (str, bytes, Tensor)) or not (source is None or collection):
+        raise TypeError(expected)
+    named = named_variables(source)
+    for _, variable in named:
+        if not _is_variable(variable):
+            raise TypeError(f"{expected}, holding {_what(variable)}")
+    return named
+
+
+def _pair(item):
+    """One ``(gradient, variable)`` pair of ``log``'s argument, or an error saying what it is."""
+    if isinstance(item, (tuple, list)) and len(item) == 2 and _is_variable(item[1]):
+        return item
+    raise TypeError(
+        "GradientFlow.log: expected (gradient, variable) pairs, as optimizer.apply_gradients "
+        f"takes them (zip(grads, model.trainable_variables)); got {_what(item)} among them"
+    )
+
+
+def _what(value):
+    """A short description of a value for an error message: its kind, and its shape."""
+    if isinstance(value, Tensor):
+        kind = "an ek.Variable" if value._is_variable else "an ek.Tensor"
+        return f"{kind} of shape {tuple(value.shape)}"
+    if isinstance(value, (tuple, list)):
+        return f"a {type(value).__name__} of {len(value)} items"
+    return f"a {type(value).__name__} {value!r}"[:80]
+
+
 def _check_gradient(grad, variable):
     """What the optimizer checks too: a tensor of its variable's shape, dtype and device."""
     if not isinstance(grad, Tensor):
         raise TypeError(
             f"GradientFlow.log: expected (gradient, variable) pairs of tensors, got "
-            f"a {type(grad).__name__} as the gradient of {variable!r}"
+            f"a {type(grad).__name__} as the gradient of {variable.name!r}"
         )
     if grad.shape != variable.shape or grad.dtype != variable.dtype:
         raise ValueError(

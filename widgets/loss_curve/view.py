@@ -124,7 +124,7 @@ class LossCurve(LiveWidget, LossCurveCallback):
         if step is None:
             step = self._next_step
         elif type(step) is not int:
-            step = int(step)  # a global-step tensor: read it now, it will change
+            step = _step_number(step, metrics)  # a global-step tensor: read it now
         for name, value in metrics.items():
             if type(value) is Tensor and value._device is CPU and value._data.size == 1:
                 value = value._data.item()  # host memory already: keep just the number
@@ -150,15 +150,18 @@ class LossCurve(LiveWidget, LossCurveCallback):
             return Tensor(value._data, value._device)
         if isinstance(value, numbers.Real):
             return value
+        if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "biuf":
+            return value.item()  # loss.numpy(): a 0-d array
         for earlier in itertools.takewhile(lambda other: other != name, metrics):
             steps, values = self._columns[earlier]
             steps.pop()
             values.pop()
             if not steps:  # this call made it
                 del self._columns[earlier]
+        many = isinstance(value, (Tensor, np.ndarray)) and value.size != 1
         raise TypeError(
             f"LossCurve.log: metric {name!r} must be a number or a one-element tensor, got "
-            f"{_describe(value)}; reduce it first (ek.reduce_mean)"
+            f"{_describe(value)}" + ("; reduce it first (ek.reduce_mean)" if many else "")
         )
 
     def track(self, iterable, display=True):
@@ -274,7 +277,28 @@ def _json_float(value):
     return value if math.isfinite(value) else None
 
 
+def _step_number(step, metrics):
+    """``log``'s step as an int: an integer, or a one-element integer tensor (a global step).
+    Anything else is an error; the commonest, ``log(loss)``, is told to name the metric."""
+    if isinstance(step, numbers.Integral):
+        return int(step)
+    if isinstance(step, (Tensor, np.ndarray)) and step.size == 1 and step.dtype.kind in "iu":
+        return int(step)
+    if not metrics and isinstance(step, (numbers.Real, Tensor, np.ndarray)):
+        raise TypeError(
+            f"LossCurve.log: its first argument is the step, and {_describe(step)} is not one; "
+            "name the metric you log: log(loss=value), or log(step, loss=value)"
+        )
+    raise TypeError(
+        f"LossCurve.log: the step must be an integer (or an integer global-step tensor), got "
+        f"{_describe(step)}; leave it out to count the calls: log(loss=value)"
+    )
+
+
 def _describe(value):
-    if isinstance(value, Tensor):
-        return f"a tensor of shape {value.shape}"
+    if isinstance(value, (Tensor, np.ndarray)):
+        kind = "tensor" if isinstance(value, Tensor) else "numpy array"
+        return f"a {value.dtype.name} {kind} of shape {tuple(value.shape)}"
+    if isinstance(value, numbers.Number):
+        return f"the {type(value).__name__} {value!r}"
     return f"a {type(value).__name__}"
