@@ -111,3 +111,30 @@ def test_the_view_has_a_fixed_repr_and_a_reproducible_png():
 def test_a_plain_python_function_is_refused_with_the_fix():
     with pytest.raises(TypeError, match=r"GraphPassView\(ek.function\(f\), x\)"):
         GraphPassView(lesson_function, ek.zeros([3]))
+
+
+def test_a_traced_python_loop_is_drawn_readable_in_the_png(monkeypatch):
+    """200 turns of a Python loop trace 600 ops: the PNG shows the graph's top-left part at
+    a readable size (the live view scrolls), not the whole graph shrunk to a smear."""
+    from eagerkit.widgets.graph_passes import snapshot
+
+    def unrolled(x):
+        for _ in range(200):
+            x = ek.tanh(x) * 0.9 + 0.1
+        return x
+
+    drawn = []
+
+    def spy(axes, drawing, font, **where):
+        drawn.append((font, axes.get_xlim(), axes.get_ylim(), drawing["height"]))
+
+    monkeypatch.setattr(snapshot, "draw_graph", spy)
+    view = GraphPassView(ek.function(unrolled), ek.ones([3]))
+    view.snapshot_png()
+    ((font, xlim, ylim, full_height),) = drawn
+    assert font >= 7 * snapshot.READABLE + 1  # the labels' size, in points
+    assert ylim == (900 / snapshot.READABLE, 0) and full_height > 10 * ylim[0]  # its top part
+    small = GraphPassView(ek.function(layer), ek.ones([2, 4]))
+    drawn.clear()
+    small.snapshot_png()
+    assert drawn[0][2][0] == max(drawn[0][3], 80)  # a small graph is drawn whole

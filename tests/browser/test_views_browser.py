@@ -171,3 +171,26 @@ def test_saved_pages_of_the_views_step_and_read_out_offline(browser, tmp_path):
     hover.wait_for(state="visible")
     assert hover.inner_text().startswith("epoch 2\nloss 0.3333")
     context.close()
+
+
+def test_a_traced_python_loop_scrolls_inside_a_laptop_screen(browser, tmp_path):
+    """600 ops of an unrolled loop: the graph scrolls in its box, and the whole view fits a
+    1280x720 screen (it made the notebook thousands of pixels long)."""
+
+    def unrolled(x):
+        for _ in range(200):
+            x = ek.tanh(x) * 0.9 + 0.1
+        return x
+
+    GraphPassView(ek.function(unrolled), ek.ones([3])).save_html(tmp_path / "loop.html")
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, offline=True)
+    context.set_default_timeout(KERNEL_WAIT_MS)
+    page = context.new_page()
+    page.goto((tmp_path / "loop.html").as_uri())
+    page.wait_for_selector("body[data-ready=true] .eagerkit-passes g.ek-node")
+    box = page.locator(".ek-graph-box")
+    inner, outer = box.evaluate("b => [b.scrollHeight, b.clientHeight]")
+    assert inner > 10 * outer and outer <= 0.7 * 720 + 1
+    assert page.locator(".ek-header").bounding_box()["y"] >= 0
+    assert box.bounding_box()["y"] + box.bounding_box()["height"] <= 720
+    context.close()

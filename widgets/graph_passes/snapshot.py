@@ -16,6 +16,7 @@ MARK_COLOURS = {  # as in graph_passes.css
 }
 PANEL_EDGES = {"taken": "#2e7d32", "not-taken": "#bdbdbd", "unknown": "#9e9e9e"}
 GREY = "#8a8a8a"  # text and edges of a branch the call skips
+READABLE = 0.6  # the least scale of a drawing: its 11 px labels stay legible
 
 
 def stages_png(stages, name):
@@ -23,7 +24,11 @@ def stages_png(stages, name):
     first = stages[0]
     drawing = first["layouts"].get(",".join(sorted(first["control"])), first["drawing"])
     width, height = max(drawing["width"], 200), max(drawing["height"], 80)
-    scale = min(1.0, 900 / max(width, height))
+    # Scaled down to 900 px, but never below readable: a bigger graph (a traced Python loop)
+    # is shown by its top-left part, as the live view opens on it.
+    scale = max(min(1.0, 900 / max(width, height)), READABLE)
+    whole = (width, height)
+    width, height = min(width, 900 / scale), min(height, 900 / scale)
     figure = Figure(figsize=(width * scale / 100 + 4.2, max(height * scale / 100, 2.2)), dpi=100)
     graph_share = (width * scale / 100) / (width * scale / 100 + 4.2)
     axes = figure.add_axes((0, 0, graph_share, 1))
@@ -34,6 +39,8 @@ def stages_png(stages, name):
     text = figure.add_axes((graph_share, 0, 1 - graph_share, 1))
     text.axis("off")
     lines = [f"ek.function {name}: optimization passes", ""]
+    if (width, height) != whole:
+        lines[1:1] = ["(too big to read whole: its top-left part,", " the live view scrolls)"]
     for stage in stages:
         (n0, n1), (o0, o1) = stage["nodes"], stage["ops"]
         lines.append(f"{stage['title']}")
@@ -114,4 +121,5 @@ def _draw_panel(axes, panel, at, font, skipped):
 
 
 def _font(size, va="baseline"):
-    return {"fontsize": size, "family": "DejaVu Sans Mono", "va": va}
+    # clip_on: a label beyond the part shown must not spill over the numbers beside it
+    return {"fontsize": size, "family": "DejaVu Sans Mono", "va": va, "clip_on": True}
