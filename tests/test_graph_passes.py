@@ -138,3 +138,21 @@ def test_a_traced_python_loop_is_drawn_readable_in_the_png(monkeypatch):
     drawn.clear()
     small.snapshot_png()
     assert drawn[0][2][0] == max(drawn[0][3], 80)  # a small graph is drawn whole
+
+
+def test_a_chain_fed_by_constants_is_drawn_straight():
+    """Each turn of ``x = tanh(x) * 0.9 + 0.1`` adds two constants beside the chain: the
+    constants give way, so the chain's boxes stay in one column (they drifted half a box
+    right at every constant, into a diagonal thousands of pixels wide)."""
+
+    def unrolled(x):
+        for _ in range(20):
+            x = ek.tanh(x) * 0.9 + 0.1
+        return x
+
+    drawing = GraphPassView(ek.function(unrolled), ek.ones([3])).stages[0]["drawing"]  # traced
+    chain = [n for n in drawing["nodes"] if n["kind"] != "constant"]
+    centres = {round(n["x"] + n["w"] / 2) for n in chain}
+    assert len(chain) == 1 + 3 * 20 and max(centres) - min(centres) <= 1
+    widest = max(n["x"] + n["w"] for n in drawing["nodes"])
+    assert widest < 300 and drawing["width"] < 300

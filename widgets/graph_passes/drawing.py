@@ -62,6 +62,9 @@ def draw_graph(graph, labels, marks=None, notes=None, opened=(), runs=None, time
     placed = make_drawing(
         [{"id": box["id"], "w": box["w"], "h": box["h"]} for box in boxes],
         [{"id": k, "from": a, "to": b} for k, (a, b) in enumerate(edges)],
+        # A constant gives way to the op it feeds: a traced loop's chain stays straight
+        # rather than drifting right by half a box at every constant.
+        pinned=[box["id"] for box in boxes if box["kind"] == "constant"],
     )
     for box, where in zip(boxes, placed["boxes"], strict=True):
         box.update(x=where["x"], y=where["y"])
