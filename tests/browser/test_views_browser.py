@@ -193,4 +193,11 @@ def test_a_traced_python_loop_scrolls_inside_a_laptop_screen(browser, tmp_path):
     assert inner > 10 * outer and outer <= 0.7 * 720 + 1
     assert page.locator(".ek-header").bounding_box()["y"] >= 0
     assert box.bounding_box()["y"] + box.bounding_box()["height"] <= 720
+    GraphPassView(ek.function(lambda x: ek.tanh(x) * 0.9 + 0.1), ek.ones([3])).save_html(
+        tmp_path / "short.html"
+    )
+    page.goto((tmp_path / "short.html").as_uri())
+    page.wait_for_selector("body[data-ready=true] .eagerkit-passes g.ek-node")
+    inner, outer = page.locator(".ek-graph-box").evaluate("b => [b.scrollHeight, b.clientHeight]")
+    assert inner == outer  # a short graph is shown whole, with no scrolling of its own
     context.close()

@@ -253,17 +253,20 @@ def _is_variable(value):
 
 def _named(source):
     """``named_variables(source)``, or an error naming what was given instead."""
-    expected = (
-        "GradientFlow: expected a model (anything with trainable_variables), a list of "
-        f"ek.Variables or a dict name -> Variable; got {_what(source)}"
-    )
+
+    def refused(holding=""):  # only on failure: describing the source may read the device
+        return TypeError(
+            "GradientFlow: expected a model (anything with trainable_variables), a list of "
+            f"ek.Variables or a dict name -> Variable; got {_what(source)}{holding}"
+        )
+
     collection = hasattr(source, "trainable_variables") or hasattr(source, "__iter__")
     if isinstance(source, (str, bytes, Tensor)) or not (source is None or collection):
-        raise TypeError(expected)
+        raise refused()
     named = named_variables(source)
     for _, variable in named:
         if not _is_variable(variable):
-            raise TypeError(f"{expected}, holding {_what(variable)}")
+            raise refused(f", holding {_what(variable)}")
     return named
 
 
@@ -282,7 +285,7 @@ def _what(value):
     if isinstance(value, Tensor):
         kind = "an ek.Variable" if value._is_variable else "an ek.Tensor"
         return f"{kind} of shape {tuple(value.shape)}"
-    if isinstance(value, (tuple, list)):
+    if isinstance(value, (tuple, list, dict)):
         return f"a {type(value).__name__} of {len(value)} items"
     return f"a {type(value).__name__} {value!r}"[:80]
 

@@ -5,6 +5,7 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const TITLE_H = 22; // a panel's title line (drawing.py's TITLE_H)
+const LONG = 1200; // a graph taller than this scrolls in its own box (view.css's ek-long)
 const LEGEND = [
   ["folded", "folded into a constant"],
   ["removed", "removed (dead code)"],
@@ -33,6 +34,7 @@ const bytes = (n) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(2)} MiB` : `${n.
 
 function drawGraph(holder, drawing, toggle) {
   holder.replaceChildren();
+  holder.classList.toggle("ek-long", drawing.height > LONG);
   const root = svg("svg", { width: drawing.width, height: drawing.height, class: "ek-graph" }, holder);
   const defs = svg("defs", {}, root);
   for (const kind of ["data", "reuse"]) {
