@@ -205,6 +205,27 @@ def as_pair(value, what, op):
     return tuple(values)
 
 
+def one_size(value, what, op):
+    """A 1-D window, stride or dilation: an int, or TF's list of 1 or 3 entries ([1, s, 1]).
+
+    Examples
+    --------
+    >>> from eagerkit.ops.conv import one_size
+    >>> one_size(2, "stride", "conv1d"), one_size([1, 3, 1], "stride", "conv1d")
+    (2, 3)
+    """
+    values = list(arguments.sizes(value, what, op))
+    if len(values) == 3:
+        values = values[1:2]
+    if len(values) != 1 or values[0] < 1:
+        raise InvalidArgumentError(
+            f"{op}: {what} must be a positive int (or [1, {what}, 1]), got "
+            f"{arguments.describe(value)} {values}",
+            op=op,
+        )
+    return values[0]
+
+
 def padding_name(padding, op):
     """'same' / 'SAME' -> 'SAME'; anything else but 'valid' is an error.
 
