@@ -206,6 +206,8 @@ BOUNDED = {
         _batches((rows[:, :2], rows[:, :1])), steps=HUGE
     ),
     "Training.predict.steps": lambda: _model().predict(_batches(rows[:, :2]), steps=HUGE),
+    "random_normal.shape": lambda: ek.keras.backend.random_normal(HUGE_SHAPE),
+    "random_uniform.shape": lambda: ek.keras.backend.random_uniform(HUGE_SHAPE),
     "resize.size": lambda: ek.image.resize(image, [2**31, 2**31]),
     "pad_to_bounding_box.target_height": lambda: ek.image.pad_to_bounding_box(
         image[0], 0, 0, 2**62, 4

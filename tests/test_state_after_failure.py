@@ -293,6 +293,7 @@ def layer_and_input(cls):
         layers.LSTM: (lambda: layers.LSTM(3), sequence),
         layers.GRU: (lambda: layers.GRU(3), sequence),
         layers.BatchNormalization: (lambda: layers.BatchNormalization(), x4),
+        layers.LayerNormalization: (lambda: layers.LayerNormalization(), x4),
         layers.Normalization: (lambda: layers.Normalization(), x4),
         layers.Rescaling: (lambda: layers.Rescaling(1 / 255), x4),
         layers.InputLayer: (lambda: layers.InputLayer(input_shape=(4,)), x4),

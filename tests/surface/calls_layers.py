@@ -45,6 +45,7 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.keras.layers.GlobalAveragePooling1D": call(sample=[SEQUENCE]),
     "ek.keras.layers.GlobalMaxPool1D": call("channels_first", sample=[SEQUENCE]),
     "ek.keras.layers.BatchNormalization": call(sample=[F23]),
+    "ek.keras.layers.LayerNormalization": call(axis=-1, epsilon=1e-3, sample=[F23]),
     "ek.keras.layers.Normalization": call(sample=[F23]),
     "ek.keras.layers.Rescaling": call(1 / 255, offset=-1.0, sample=[F23]),
     "ek.keras.layers.InputLayer": call(input_shape=[3], sample=[F23]),

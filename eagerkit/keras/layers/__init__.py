@@ -44,6 +44,7 @@ from eagerkit.keras.layers.global_pooling import (
     GlobalMaxPooling2D,
 )
 from eagerkit.keras.layers.input_layer import Input, InputLayer
+from eagerkit.keras.layers.layer_normalization import LayerNormalization
 from eagerkit.keras.layers.merge import (
     Add,
     Average,
@@ -149,6 +150,7 @@ __all__ = [
     "Input",
     "InputLayer",
     "Layer",
+    "LayerNormalization",
     "MaxPool1D",
     "MaxPool2D",
     "MaxPooling1D",
