@@ -60,24 +60,24 @@ def case_id(case):
     return cls.__name__ + "".join(f"-{k}={v}" for k, v in options.items())
 
 
-def draw_batch(cls, rng):
+def draw_batch(cls, rng, batch=BATCH):
     """``(args, sample_weight)`` of one batch that fits ``cls``, as numpy arrays."""
-    probabilities = rng.dirichlet(np.ones(CLASSES), BATCH).astype(np.float32)
-    weights = rng.uniform(0.0, 2.0, BATCH).astype(np.float32)
+    probabilities = rng.dirichlet(np.ones(CLASSES), batch).astype(np.float32)
+    weights = rng.uniform(0.0, 2.0, batch).astype(np.float32)
     name = cls.__name__
     if name in ("Mean", "Sum"):
-        return (rng.normal(size=BATCH).astype(np.float32),), weights
+        return (rng.normal(size=batch).astype(np.float32),), weights
     if name == "Accuracy":
-        return (rng.integers(0, 3, BATCH), rng.integers(0, 3, BATCH)), weights
+        return (rng.integers(0, 3, batch), rng.integers(0, 3, batch)), weights
     if name in CLASS_IDS:
-        return (rng.integers(0, CLASSES, BATCH), probabilities), weights
+        return (rng.integers(0, CLASSES, batch), probabilities), weights
     if name in ONE_HOT:
         return (
-            np.eye(CLASSES, dtype=np.float32)[rng.integers(0, CLASSES, BATCH)],
+            np.eye(CLASSES, dtype=np.float32)[rng.integers(0, CLASSES, batch)],
             probabilities,
         ), weights
-    labels = (rng.random((BATCH, CLASSES)) < 0.5).astype(np.float32)
-    return (labels, rng.random((BATCH, CLASSES)).astype(np.float32)), weights
+    labels = (rng.random((batch, CLASSES)) < 0.5).astype(np.float32)
+    return (labels, rng.random((batch, CLASSES)).astype(np.float32)), weights
 
 
 def state(metric):
@@ -104,6 +104,25 @@ def test_a_traced_step_updates_the_state_as_eager_updates(case):
         for ours, theirs in zip(state(in_graph), state(eager), strict=True):
             np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
     assert step.experimental_get_tracing_count() == 1
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_batches_of_every_size_in_one_relaxed_trace(case):
+    """``reduce_retracing=True``: after a second batch size, one trace for any size (a
+    guide's last, smaller batch); nothing the trace saw of the first sizes is kept."""
+    cls, options = case
+    in_graph, eager = cls(**options), cls(**options)
+    step = ek.function(
+        lambda args, weights: in_graph.update_state(*args, sample_weight=weights),
+        reduce_retracing=True,
+    )
+    rng = np.random.default_rng(3)
+    for batch in (4, 5, 7, 2, 6):
+        args, weights = draw_batch(cls, rng, batch)
+        step(args, weights)
+        eager.update_state(*args, sample_weight=weights)
+    np.testing.assert_allclose(in_graph.result().numpy(), eager.result().numpy(), rtol=1e-5)
+    assert step.experimental_get_tracing_count() == 2
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)

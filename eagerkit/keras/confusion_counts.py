@@ -39,7 +39,6 @@ from eagerkit.ops.reshaping import reshape
 from eagerkit.ops.scan import cumsum
 from eagerkit.ops.searching import searchsorted
 from eagerkit.ops.segment import unsorted_segment_sum
-from eagerkit.ops.shape import tile
 from eagerkit.ops.sorting import top_k
 
 NEG_INF = -1e10  # what top_k puts in place of the predictions it drops (Keras' value)
@@ -110,7 +109,7 @@ def confusion_counts(
     fix = "pass one label per prediction (0/1 labels, probabilities in [0, 1])"
     y_true, y_pred = matched_last_axis(y_true, y_pred, where, fix)
     _check_probabilities(y_pred, where)
-    weights = example_weights(sample_weight, y_pred.shape, where, dtypes.float64)
+    weights = example_weights(sample_weight, y_pred, where, dtypes.float64)
     if weights is None:
         weights = ones_like(y_pred)
     if top_k is not None:
@@ -166,13 +165,16 @@ def _counted(positive, y_pred, weights, thresholds):
     order = sorted(range(len(thresholds)), key=lambda i: thresholds[i])  # stable, as given
     ascending = constant([thresholds[i] for i in order], dtypes.float64)
     labels = y_pred.shape[-1]
-    above = searchsorted(ascending, reshape(y_pred, [-1]), side="left")  # thresholds < y_pred
     bins = len(thresholds) + 1
-    column = range_(labels)
-    # one histogram per (truth, label): segment (negative, bins above, label)
-    negative = reshape(cast(logical_not(positive), dtypes.int32), [-1])
-    segment = (negative * bins + above) * labels + tile(column, [y_pred.shape[0]])
-    histogram = unsorted_segment_sum(reshape(weights, [-1]), segment, 2 * bins * labels)
+    # thresholds < y_pred, per prediction (searchsorted takes them flat), [examples, labels]
+    above = reshape(searchsorted(ascending, reshape(y_pred, [-1]), side="left"), [-1, labels])
+    negative = cast(logical_not(positive), dtypes.int32)
+    # one histogram per (truth, label): segment (negative, thresholds below, label); the
+    # label's column broadcasts over the examples, however many a call brings
+    segment = (negative * bins + above) * labels + range_(labels)
+    histogram = unsorted_segment_sum(
+        reshape(weights, [-1]), reshape(segment, [-1]), 2 * bins * labels
+    )
     histogram = reshape(histogram, [2, bins, labels])
     at_or_below = cumsum(histogram, axis=1)[:, :-1]  # weight not above sorted threshold j
     beyond = reduce_sum(histogram, axis=1, keepdims=True) - at_or_below

@@ -24,7 +24,8 @@ from eagerkit.asserts import at_every_call
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import equal
-from eagerkit.ops.shape import broadcast_to, reshape, squeeze
+from eagerkit.ops.creation import ones_like
+from eagerkit.ops.shape import reshape, squeeze
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 host_check = at_every_call  # a check of values: eagerly now, in ek.function at every call
@@ -69,38 +70,49 @@ def equal_values(a, b):
     return equal(a, b)
 
 
-def weights_to(weights, shape, where):
-    """``weights`` broadcast to ``shape`` (numpy's rule), or eagerkit's error naming both."""
-    try:
-        return broadcast_to(weights, shape)
-    except InvalidArgumentError:
+def _broadcasts(shape, target):
+    """Whether numpy's rule broadcasts ``shape`` to ``target`` (checked on the shapes: inside
+    ek.function a failing op would only fail later, with a less clear error)."""
+    shape, target = tuple(shape), tuple(target)
+    if len(shape) > len(target):
+        return False
+    pairs = zip(reversed(shape), reversed(target), strict=False)
+    return all(a in (1, b) or a is None or b is None for a, b in pairs)
+
+
+def weights_to(weights, values, where):
+    """``weights`` spread over ``values`` (numpy's broadcasting), or eagerkit's error naming
+    both shapes. A product with ``ones_like``, not ``broadcast_to`` a fixed shape: inside
+    ek.function it follows each call's batch size."""
+    if not _broadcasts(weights.shape, values.shape):
         raise InvalidArgumentError(
             f"{where}: weights of shape {tuple(weights.shape)} do not broadcast to the values' "
-            f"shape {tuple(shape)}; pass one weight, or one per value",
+            f"shape {tuple(values.shape)}; pass one weight, or one per value",
             op=where,
-        ) from None
+        )
+    return weights * ones_like(values)
 
 
-def example_weights(sample_weight, shape, where, dtype):
-    """``sample_weight`` broadcast to ``shape``: one weight per example is spread over the
-    example's values (its axis added on the right, as Keras does), or one per value;
-    None when there are none (every value weighs 1)."""
+def example_weights(sample_weight, like, where, dtype):
+    """``sample_weight`` spread over ``like`` (the predictions): one weight per example is
+    spread over the example's values (its axis added on the right, as Keras does), or one
+    per value; None when there are none (every value weighs 1)."""
     if sample_weight is None:
         return None
     weights = metric_tensor(sample_weight, where, dtype)
-    if weights.ndim == len(shape) + 1 and tuple(weights.shape[-1:]) == (1,):
+    rank = like.ndim
+    if weights.ndim == rank + 1 and tuple(weights.shape[-1:]) == (1,):
         weights = squeeze(weights, -1)
-    if weights.ndim < len(shape):
-        weights = reshape(weights, list(weights.shape) + [1] * (len(shape) - weights.ndim))
-    try:
-        return broadcast_to(weights, shape)
-    except InvalidArgumentError:
+    if 0 < weights.ndim < rank:  # -1: the batch size is whatever each call brings
+        weights = reshape(weights, [-1, *weights.shape[1:], *[1] * (rank - weights.ndim)])
+    if not _broadcasts(weights.shape, like.shape):
         raise InvalidArgumentError(
             f"{where}: sample_weight of shape {tuple(weights.shape)} does not broadcast to "
-            f"the predictions' shape {tuple(shape)}; pass one weight per example, or one per "
-            "prediction",
+            f"the predictions' shape {tuple(like.shape)}; pass one weight per example, or one "
+            "per prediction",
             op=where,
-        ) from None
+        )
+    return weights * ones_like(like)
 
 
 def matched_last_axis(y_true, y_pred, where, fix):

@@ -22,9 +22,9 @@ from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.base import unique_name
 from eagerkit.keras.metric_inputs import equal_values, metric_tensor, weights_to
 from eagerkit.ops.cast import cast
+from eagerkit.ops.creation import ones_like
 from eagerkit.ops.reduce import reduce_sum
 from eagerkit.ops.safe_math import divide_no_nan
-from eagerkit.ops.shape import size
 from eagerkit.variables import Variable
 
 
@@ -53,10 +53,10 @@ class Metric:
         Both sums are computed before either variable changes: a bad weight changes nothing.
         """
         if weights is None:
-            total, count = reduce_sum(values), cast(size(values), self.dtype)
+            weights = ones_like(values)  # ops that follow each call's shape in ek.function
         else:
-            weights = weights_to(weights, values.shape, self.name)
-            total, count = reduce_sum(values * weights), reduce_sum(weights)
+            weights = weights_to(weights, values, self.name)
+        total, count = reduce_sum(values * weights), reduce_sum(weights)
         self.total.assign_add(total)
         self.count.assign_add(count)
 

@@ -25,7 +25,9 @@ from eagerkit.keras.metric_inputs import (
 from eagerkit.keras.metrics import MeanMetricWrapper, Metric
 from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import logical_and
-from eagerkit.ops.indexing import gather
+from eagerkit.ops.compare import where as where_
+from eagerkit.ops.creation import zeros_like
+from eagerkit.ops.indexing import one_hot
 from eagerkit.ops.math import sqrt, square
 from eagerkit.ops.reduce import argmax, reduce_sum
 from eagerkit.ops.reshaping import reshape
@@ -69,7 +71,7 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
         )
     examples, classes = list(scores.shape[:-1]), scores.shape[-1]  # one answer per example
     scores = reshape(scores, [-1, classes])  # Keras folds the leading axes together
-    flat = reshape(labels, [-1])
+    flat = reshape(labels, [-1])  # (-1: inside ek.function each call's batch size)
     if flat.shape[0] != scores.shape[0]:
         raise InvalidArgumentError(
             f"{where}: y_true must hold one class id per row of y_pred; got y_true of shape "
@@ -77,10 +79,12 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
             op=where,
         )
     _check_class_ids(flat, classes, where)
-    target = gather(scores, cast(flat, dtypes.int64), batch_dims=1)
+    true_class = one_hot(cast(flat, dtypes.int32), classes, dtype=dtypes.int32) > 0
+    target = reduce_sum(where_(true_class, scores, zeros_like(scores)), axis=-1)  # its score
+    # how many classes score above the true one: fewer than k puts it in the top k
     higher = reduce_sum(cast(scores > reshape(target, [-1, 1]), dtypes.int32), axis=-1)
-    hits = logical_and(higher < k, is_finite(target))  # how many classes score above
-    return reshape(cast(hits, dtypes.float32), examples)
+    hits = logical_and(higher < k, is_finite(target))
+    return reshape(cast(hits, dtypes.float32), [-1, *examples[1:]])
 
 
 def top_k_categorical_accuracy(y_true, y_pred, k=5):
@@ -168,7 +172,7 @@ class RootMeanSquaredError(Metric):
         # predictions (batch, 1) against labels (batch,): the axis of 1 goes
         y_true, y_pred = matched_last_axis(y_true, y_pred, where, "they must match")
         squares = square(y_pred - y_true)
-        weights = example_weights(sample_weight, squares.shape, where, self.dtype)
+        weights = example_weights(sample_weight, squares, where, self.dtype)
         self._accumulate(squares, weights)
 
     def result(self, write_summary=True):
