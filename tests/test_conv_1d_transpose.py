@@ -430,6 +430,30 @@ def test_a_built_conv1d_refuses_other_channels():
         layer(np.ones((1, 4, 5), np.float32))
 
 
+def test_the_layers_in_one_relaxed_trace_follow_each_batch_size():
+    """``ek.function(reduce_retracing=True)``: one trace for batches of any size."""
+    image_model = ek.keras.Sequential(
+        [
+            layers.Conv2DTranspose(2, 3, strides=2, padding="same"),
+            layers.UpSampling2D(interpolation="bilinear"),
+            layers.Conv2D(1, 1),
+        ]
+    )
+    sequence_model = ek.keras.Sequential(
+        [layers.Conv1D(3, 3, padding="causal"), layers.MaxPooling1D(), layers.AveragePooling1D()]
+    )
+    step = ek.function(lambda x, y: (image_model(x), sequence_model(y)), reduce_retracing=True)
+    for batch in (2, 3, 5, 1):
+        images = rng.standard_normal((batch, 4, 4, 3)).astype(np.float32)
+        sequences = rng.standard_normal((batch, 9, 2)).astype(np.float32)
+        traced_images, traced_sequences = step(images, sequences)
+        np.testing.assert_allclose(traced_images.numpy(), image_model(images).numpy(), rtol=1e-5)
+        np.testing.assert_allclose(
+            traced_sequences.numpy(), sequence_model(sequences).numpy(), rtol=1e-5
+        )
+    assert step.experimental_get_tracing_count() == 2
+
+
 # --- PyTorch, where installed -------------------------------------------------------------
 def test_against_pytorch_when_installed():
     torch = pytest.importorskip("torch")

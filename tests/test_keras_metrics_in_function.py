@@ -125,6 +125,30 @@ def test_batches_of_every_size_in_one_relaxed_trace(case):
     assert step.experimental_get_tracing_count() == 2
 
 
+def test_labels_and_weights_with_a_last_axis_of_one_in_a_relaxed_trace():
+    """Labels [batch, 1] (as fit passes them) lose that axis at every batch size."""
+    metrics = ek.keras.metrics
+    made = [metrics.SparseCategoricalAccuracy, metrics.RootMeanSquaredError, metrics.AUC]
+    in_graph, eager = [m() for m in made], [m() for m in made]
+
+    def update(group, ids, scores, weights):
+        group[0].update_state(ids, scores)
+        group[1].update_state(ids[:, 0] / 3.0, scores[:, :1], sample_weight=weights)
+        group[2].update_state(ids > 0, scores[:, :1], sample_weight=weights)
+
+    step = ek.function(lambda *args: update(in_graph, *args), reduce_retracing=True)
+    rng = np.random.default_rng(4)
+    for batch in (3, 5, 2, 6):
+        ids = rng.integers(0, 3, (batch, 1))
+        scores = rng.random((batch, 3)).astype(np.float32)
+        weights = rng.random((batch, 1)).astype(np.float32)
+        step(ids, scores, weights)
+        update(eager, ids, scores, weights)
+    for ours, theirs in zip(in_graph, eager, strict=True):
+        np.testing.assert_allclose(ours.result().numpy(), theirs.result().numpy(), rtol=1e-5)
+    assert step.experimental_get_tracing_count() == 2
+
+
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_reset_state_after_a_function_starts_afresh(case):
     cls, options = case

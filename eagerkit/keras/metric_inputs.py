@@ -25,7 +25,7 @@ from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import equal
 from eagerkit.ops.creation import ones_like
-from eagerkit.ops.shape import reshape, squeeze
+from eagerkit.ops.shape import reshape
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 host_check = at_every_call  # a check of values: eagerly now, in ek.function at every call
@@ -70,6 +70,12 @@ def equal_values(a, b):
     return equal(a, b)
 
 
+def without_last_axis(tensor):
+    """``tensor`` without its last axis (of size 1). A reshape with -1 for the batch, not
+    ``squeeze``: inside ek.function (reduce_retracing) it follows each call's batch size."""
+    return reshape(tensor, [-1, *tensor.shape[1:-1]] if tensor.ndim > 1 else [])
+
+
 def _broadcasts(shape, target):
     """Whether numpy's rule broadcasts ``shape`` to ``target`` (checked on the shapes: inside
     ek.function a failing op would only fail later, with a less clear error)."""
@@ -102,7 +108,7 @@ def example_weights(sample_weight, like, where, dtype):
     weights = metric_tensor(sample_weight, where, dtype)
     rank = like.ndim
     if weights.ndim == rank + 1 and tuple(weights.shape[-1:]) == (1,):
-        weights = squeeze(weights, -1)
+        weights = without_last_axis(weights)
     if 0 < weights.ndim < rank:  # -1: the batch size is whatever each call brings
         weights = reshape(weights, [-1, *weights.shape[1:], *[1] * (rank - weights.ndim)])
     if not _broadcasts(weights.shape, like.shape):
@@ -119,9 +125,9 @@ def matched_last_axis(y_true, y_pred, where, fix):
     """Keras' ``squeeze_or_expand_dimensions``: a trailing axis of 1 on one side goes; then
     the shapes must match (``fix`` says what to pass)."""
     if y_pred.ndim == y_true.ndim + 1 and tuple(y_pred.shape[-1:]) == (1,):
-        y_pred = squeeze(y_pred, -1)
+        y_pred = without_last_axis(y_pred)
     elif y_true.ndim == y_pred.ndim + 1 and tuple(y_true.shape[-1:]) == (1,):
-        y_true = squeeze(y_true, -1)
+        y_true = without_last_axis(y_true)
     if tuple(y_true.shape) != tuple(y_pred.shape):
         raise InvalidArgumentError(
             f"{where}: y_true has shape {tuple(y_true.shape)} but y_pred has shape "

@@ -20,11 +20,10 @@ Examples
 
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras.metric_inputs import equal_values, metric_tensor
+from eagerkit.keras.metric_inputs import equal_values, metric_tensor, without_last_axis
 from eagerkit.keras.tf1_metrics import Metric as _Metric
 from eagerkit.ops.cast import cast
 from eagerkit.ops.reduce import argmax, reduce_mean
-from eagerkit.ops.reshaping import squeeze
 
 
 class Metric(_Metric):
@@ -230,7 +229,7 @@ def sparse_categorical_accuracy(y_true, y_pred):
             op="sparse_categorical_accuracy",
         )
     if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:  # labels shaped [batch, 1]
-        y_true = squeeze(y_true, -1)
+        y_true = without_last_axis(y_true)
     predicted = argmax(y_pred, axis=-1)
     if tuple(y_true.shape) != tuple(predicted.shape):
         raise InvalidArgumentError(

@@ -15,6 +15,7 @@ bindings, so on a GPU too a convolution is im2col and one cuBLAS product.)
 from eagerkit import arguments
 from eagerkit.dtypes import FLOATING
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.ops.reshaping import reshape
 from eagerkit.registry import defop
 
 
@@ -224,6 +225,27 @@ def one_size(value, what, op):
             op=op,
         )
     return values[0]
+
+
+def one_pixel_high(x):
+    """A ``[batch, width, channels]`` tensor as images one pixel high, ``[batch, 1, width,
+    channels]``; ``from_one_pixel_high`` undoes it. Reshapes with -1 for the batch, not
+    expand_dims/squeeze: inside ek.function (reduce_retracing) they follow each call's batch.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.ops.conv import from_one_pixel_high, one_pixel_high
+    >>> image = one_pixel_high(ek.ones([2, 5, 3]))
+    >>> image.shape, from_one_pixel_high(image).shape
+    (TensorShape([2, 1, 5, 3]), TensorShape([2, 5, 3]))
+    """
+    return reshape(x, [-1, 1, *x.shape[1:]])
+
+
+def from_one_pixel_high(y):
+    """``[batch, 1, width, channels]`` images as ``[batch, width, channels]`` sequences."""
+    return reshape(y, [-1, *y.shape[2:]])
 
 
 def padding_name(padding, op):

@@ -23,11 +23,13 @@ from eagerkit.ops.conv import (
     _conv2d,
     _conv2d_backprop_input,
     as_pair,
+    from_one_pixel_high,
+    one_pixel_high,
     one_size,
     padding_name,
     pads,
 )
-from eagerkit.ops.reshaping import expand_dims, squeeze
+from eagerkit.ops.reshaping import expand_dims
 from eagerkit.tensor import convert_to_tensor
 
 
@@ -74,7 +76,7 @@ def conv1d(
     _rank(x, 3, "input", "[batch, width, channels]", op)
     _rank(w, 3, "filters", "[width, in_channels, out_channels]", op)
     dilation = 1 if dilations is None else one_size(dilations, "dilations", op)
-    image = expand_dims(x, 1)  # [batch, 1, width, channels]: an image one pixel high
+    image = one_pixel_high(x)  # [batch, 1, width, channels]: an image one pixel high
     y = _conv2d(
         image,
         expand_dims(w, 0),
@@ -82,7 +84,7 @@ def conv1d(
         padding=padding_name(padding, op),
         dilations=(1, dilation),
     )
-    return squeeze(y, 1)
+    return from_one_pixel_high(y)
 
 
 def _transpose_checks(x, w, output_shape, strides, padding, dilations, op):
@@ -205,7 +207,7 @@ def conv1d_transpose(
     dilation = 1 if dilations is None else one_size(dilations, "dilations", op)
     padding = padding_name(padding, op)
     image_shape = _transpose_checks(
-        expand_dims(x, 1),
+        one_pixel_high(x),
         expand_dims(w, 0),
         (shape[0], 1, shape[1], shape[2]),
         (1, stride),
@@ -214,11 +216,11 @@ def conv1d_transpose(
         op,
     )
     y = _conv2d_backprop_input(
-        expand_dims(x, 1),
+        one_pixel_high(x),
         expand_dims(w, 0),
         input_shape=image_shape,
         strides=(1, stride),
         padding=padding,
         dilations=(1, dilation),
     )
-    return squeeze(y, 1)
+    return from_one_pixel_high(y)

@@ -13,8 +13,16 @@ no copy, no Python loop over pixels). The gradients write each window's share ba
 
 from eagerkit.dtypes import FLOATING
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.conv import as_pair, one_size, padded, padding_name, pads, windows
-from eagerkit.ops.reshaping import expand_dims, squeeze
+from eagerkit.ops.conv import (
+    as_pair,
+    from_one_pixel_high,
+    one_pixel_high,
+    one_size,
+    padded,
+    padding_name,
+    pads,
+    windows,
+)
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 
@@ -207,9 +215,9 @@ def _pool1d(primitive, op, input, ksize, strides, padding, data_format):  # noqa
     window = (1, one_size(ksize, "ksize", op))
     step = (1, one_size(strides, "strides", op))
     pooled = primitive(
-        expand_dims(x, 1), ksize=window, strides=step, padding=padding_name(padding, op)
+        one_pixel_high(x), ksize=window, strides=step, padding=padding_name(padding, op)
     )
-    return squeeze(pooled, 1)
+    return from_one_pixel_high(pooled)
 
 
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
