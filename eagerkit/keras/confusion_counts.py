@@ -5,10 +5,10 @@ negatives when a prediction counts as positive above each threshold.
 As Keras' ``update_confusion_matrix_variables``: predictions must be probabilities in
 ``[0, 1]``; a prediction is positive when it is strictly greater than the threshold, a label
 when it is not 0; ``top_k`` keeps only the k largest predictions of each row (the others
-count as negative); ``class_id`` looks at one column only. Metrics are bookkeeping, not
-math, but it is done with eagerkit ops, so it runs inside ``ek.function`` too: in time
-linear in the batch plus the number of thresholds (one search in the sorted thresholds and
-one segment sum, not a batch x thresholds table).
+count as negative); ``class_id`` looks at one column only. The counting is eagerkit ops,
+so it runs inside ``ek.function`` too, in time linear in the batch plus the number of
+thresholds (one search in the sorted thresholds and one segment sum, not a batch x
+thresholds table).
 
 Examples
 --------
