@@ -1,7 +1,7 @@
 """``ek.nn``: activations, losses on logits, convolution and pooling, laid out as ``tf.nn``.
 
-The kernels live in ``eagerkit/ops/`` (``nn.py``, ``conv.py``, ``pool.py``,
-``cross_entropy.py``); this module gathers them under TF's names.
+The kernels live in ``eagerkit/ops/`` (``nn.py``, ``conv.py``, ``conv_compositions.py``,
+``pool.py``, ``cross_entropy.py``); this module gathers them under TF's names.
 
 Examples
 --------
@@ -12,6 +12,7 @@ Examples
 
 from eagerkit.ops.classification import in_top_k
 from eagerkit.ops.conv import conv2d
+from eagerkit.ops.conv_compositions import conv1d, conv1d_transpose, conv2d_transpose
 from eagerkit.ops.cross_entropy import sparse_softmax_cross_entropy_with_logits
 from eagerkit.ops.indexing import gather as embedding_lookup
 from eagerkit.ops.nn import (
@@ -33,7 +34,7 @@ from eagerkit.ops.nn import (
     tanh,
 )
 from eagerkit.ops.nn_compositions import batch_normalization, dropout, moments, selu
-from eagerkit.ops.pool import avg_pool, max_pool
+from eagerkit.ops.pool import avg_pool, avg_pool1d, max_pool, max_pool1d
 from eagerkit.ops.safe_math import softsign
 from eagerkit.ops.sorting import top_k
 from eagerkit.ops.tf1_names import relu_layer, xw_plus_b
@@ -49,12 +50,16 @@ __all__ = [
     "relu6",
     "l2_normalize",
     "avg_pool",
+    "avg_pool1d",
     "avg_pool2d",
     "batch_normalization",
     "bias_add",
     "relu_layer",
     "xw_plus_b",
+    "conv1d",
+    "conv1d_transpose",
     "conv2d",
+    "conv2d_transpose",
     "dropout",
     "elu",
     "embedding_lookup",
@@ -63,6 +68,7 @@ __all__ = [
     "leaky_relu",
     "log_softmax",
     "max_pool",
+    "max_pool1d",
     "max_pool2d",
     "moments",
     "relu",

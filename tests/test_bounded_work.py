@@ -175,6 +175,24 @@ BOUNDED = {
     ),
     "Conv2D.__init__.filters": _built(lambda: ek.keras.layers.Conv2D(2**62, 1), image),
     "Conv2D.__init__.kernel_size": _built(lambda: ek.keras.layers.Conv2D(1, 2**31), image),
+    "Conv1D.__init__.filters": _built(lambda: ek.keras.layers.Conv1D(2**62, 1), sequence),
+    "Conv1D.__init__.kernel_size": _built(lambda: ek.keras.layers.Conv1D(1, 2**62), sequence),
+    "Conv2DTranspose.__init__.filters": _built(
+        lambda: ek.keras.layers.Conv2DTranspose(2**62, 1), image
+    ),
+    "Conv2DTranspose.__init__.kernel_size": _built(
+        lambda: ek.keras.layers.Conv2DTranspose(1, 2**31), image
+    ),
+    "Conv2DTranspose.__init__.strides": _built(
+        lambda: ek.keras.layers.Conv2DTranspose(1, 1, strides=2**31), image
+    ),
+    "UpSampling2D.__init__.size": _built(lambda: ek.keras.layers.UpSampling2D(2**31), image),
+    "conv2d_transpose.strides": lambda: ek.nn.conv2d_transpose(
+        image, ek.ones([1, 1, 1, 1]), [1, 2**33, 2**33, 1], 2**31
+    ),
+    "conv1d_transpose.strides": lambda: ek.nn.conv1d_transpose(
+        sequence, ek.ones([1, 1, 3]), [1, 2**62, 1], 2**61
+    ),
     "LSTM.__init__.units": _built(lambda: ek.keras.layers.LSTM(2**62), sequence),
     "_Recurrent.__init__.units": _built(lambda: ek.keras.layers.GRU(2**62), sequence),
     "Training.fit.epochs": lambda: _model().fit(rows[:, :2], rows[:, :1], epochs=10**30),
@@ -188,6 +206,8 @@ BOUNDED = {
         _batches((rows[:, :2], rows[:, :1])), steps=HUGE
     ),
     "Training.predict.steps": lambda: _model().predict(_batches(rows[:, :2]), steps=HUGE),
+    "random_normal.shape": lambda: ek.keras.backend.random_normal(HUGE_SHAPE),
+    "random_uniform.shape": lambda: ek.keras.backend.random_uniform(HUGE_SHAPE),
     "resize.size": lambda: ek.image.resize(image, [2**31, 2**31]),
     "pad_to_bounding_box.target_height": lambda: ek.image.pad_to_bounding_box(
         image[0], 0, 0, 2**62, 4
@@ -242,6 +262,14 @@ SAFE = {
     "max_pool.strides": "a larger stride only shrinks the output",
     "avg_pool.strides": "a larger stride only shrinks the output",
     "conv2d.filters": "a tensor of weights that exists already",
+    "conv1d.filters": "a tensor of weights that exists already",
+    "conv2d_transpose.filters": "a tensor of weights that exists already",
+    "conv1d_transpose.filters": "a tensor of weights that exists already",
+    "Conv1D.__init__.strides": "a larger stride only shrinks the output",
+    "_Pooling1D.__init__.pool_size": "a window larger than the input is refused by its call",
+    "_Pooling1D.__init__.strides": "a larger stride only shrinks the output",
+    "max_pool1d.strides": "a larger stride only shrinks the output",
+    "avg_pool1d.strides": "a larger stride only shrinks the output",
     "rot90.k": "taken modulo 4",
     "top_k_categorical_accuracy.k": "compared with a count of higher scores: allocates nothing",
     "sparse_top_k_categorical_accuracy.k": "compared with a count of higher scores: allocates "

@@ -58,6 +58,7 @@ def _interpolation_matrix(in_size, out_size, dtype):
 def _bilinear(x, rows, cols):
     """Resize ``[..., h, w, c]`` to ``[..., rows, cols, c]``: a matrix product per axis."""
     *batch, height, width, channels = (int(size) for size in x.shape)
+    batch = [-1, *batch[1:]] if batch else []  # -1: in ek.function, each call's batch size
     dtype = x.dtype.as_numpy_dtype
     # Columns: [cols, w] @ [..., h, w, c] is [..., h, cols, c] (matmul broadcasts over h).
     x = matmul(_interpolation_matrix(width, cols, dtype), x)

@@ -18,16 +18,23 @@ Examples
 
 import numpy as np
 
+from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.confusion_counts import (
     checked_whole,
     confusion_counts,
-    divide_no_nan,
     parse_thresholds,
 )
 from eagerkit.keras.confusion_metrics import ConfusionMetric
-from eagerkit.keras.tf1_metrics import _host
+from eagerkit.keras.metric_inputs import metric_tensor
 from eagerkit.limits import check_count
+from eagerkit.ops.arithmetic import maximum, minimum
+from eagerkit.ops.compare import logical_and
+from eagerkit.ops.compare import where as where_
+from eagerkit.ops.creation import constant, ones_like, zeros
+from eagerkit.ops.math import log, sigmoid
+from eagerkit.ops.reduce import reduce_mean, reduce_sum
+from eagerkit.ops.safe_math import divide_no_nan
 
 EPSILON = 1e-7  # the end thresholds sit this far outside [0, 1] (Keras' backend.epsilon())
 CURVES = ("ROC", "PR")
@@ -97,7 +104,9 @@ class AUC(ConfusionMetric):
         self.num_thresholds = len(self.thresholds)
         self.multi_label, self.from_logits = bool(multi_label), bool(from_logits)
         self.num_labels = checked_whole(num_labels, "num_labels", where, 1)
-        self.label_weights = None if label_weights is None else _host(label_weights, where)
+        self.label_weights = None  # host numbers, checked now: options, not data
+        if label_weights is not None:
+            self.label_weights = metric_tensor(label_weights, where, dtypes.float64).numpy()
         if self.label_weights is not None and (
             self.label_weights.ndim != 1 or np.any(self.label_weights < 0)
         ):
@@ -122,7 +131,7 @@ class AUC(ConfusionMetric):
         with ``from_logits=True``)."""
         where = "AUC.update_state"
         if self.from_logits:
-            y_pred = 0.5 * (1.0 + np.tanh(0.5 * _host(y_pred, where)))  # a sigmoid, no overflow
+            y_pred = sigmoid(metric_tensor(y_pred, where, dtypes.float64))
         counts = confusion_counts(
             where,
             y_true,
@@ -136,7 +145,7 @@ class AUC(ConfusionMetric):
 
     def _compute(self, counts):
         if not counts:  # multi_label, nothing seen yet: the counts are made at the first batch
-            return np.zeros(())
+            return zeros([], dtypes.float64)
         if self.curve == "PR" and self.summation_method == "interpolation":
             by_label = _interpolated_pr_auc(**counts)
         else:
@@ -146,17 +155,19 @@ class AUC(ConfusionMetric):
                 x, y = divide_no_nan(fp, fp + tn), recall
             else:
                 x, y = recall, divide_no_nan(tp, tp + fp)
-            heights = {
-                "interpolation": (y[:-1] + y[1:]) / 2,
-                "minoring": np.minimum(y[:-1], y[1:]),
-                "majoring": np.maximum(y[:-1], y[1:]),
-            }[self.summation_method]
-            by_label = np.sum((x[:-1] - x[1:]) * heights, axis=0)
+            if self.summation_method == "interpolation":
+                heights = (y[:-1] + y[1:]) / 2
+            elif self.summation_method == "minoring":
+                heights = minimum(y[:-1], y[1:])
+            else:
+                heights = maximum(y[:-1], y[1:])
+            by_label = reduce_sum((x[:-1] - x[1:]) * heights, axis=0)
         if not self.multi_label:
             return by_label
         if self.label_weights is None:
-            return np.mean(by_label)
-        return divide_no_nan(np.sum(by_label * self.label_weights), np.sum(self.label_weights))
+            return reduce_mean(by_label)
+        weights = constant(self.label_weights, dtypes.float64)
+        return divide_no_nan(reduce_sum(by_label * weights), reduce_sum(weights))
 
     def get_config(self):
         config = {
@@ -181,11 +192,11 @@ def _interpolated_pr_auc(tp, fp, tn, fn):
     d_tp = tp[:-1] - tp[1:]
     p = tp + fp
     d_p = p[:-1] - p[1:]
-    slope = divide_no_nan(d_tp, np.maximum(d_p, 0))
+    slope = divide_no_nan(d_tp, maximum(d_p, 0.0))
     intercept = tp[1:] - slope * p[1:]
-    both_positive = (p[:-1] > 0) & (p[1:] > 0)
-    ratio = np.where(both_positive, divide_no_nan(p[:-1], np.maximum(p[1:], 0)), 1.0)
+    both_positive = logical_and(p[:-1] > 0, p[1:] > 0)
+    ratio = where_(both_positive, divide_no_nan(p[:-1], maximum(p[1:], 0.0)), ones_like(d_p))
     increments = divide_no_nan(
-        slope * (d_tp + intercept * np.log(ratio)), np.maximum(tp[1:] + fn[1:], 0)
+        slope * (d_tp + intercept * log(ratio)), maximum(tp[1:] + fn[1:], 0.0)
     )
-    return np.sum(increments, axis=0)
+    return reduce_sum(increments, axis=0)

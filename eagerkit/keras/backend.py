@@ -9,6 +9,8 @@ __all__ = [
     "floatx",
     "get_value",
     "image_data_format",
+    "random_normal",
+    "random_uniform",
     "set_value",
     "std",
 ]
@@ -115,3 +117,36 @@ def std(x, axis=None, keepdims=False):
     from eagerkit import math
 
     return math.reduce_std(x, axis=axis, keepdims=keepdims)
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    """Draws from a normal distribution (Keras 2's backend; ``ek.random.normal`` with
+    ``dtype=None`` meaning ``floatx()``, float32).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.utils.set_random_seed(0)
+    >>> x = ek.keras.backend.random_normal([1000, 10], mean=2.0, stddev=0.5)
+    >>> x.dtype, round(float(ek.reduce_mean(x)), 1), round(float(ek.math.reduce_std(x)), 1)
+    (ek.float32, 2.0, 0.5)
+    """
+    from eagerkit import random
+
+    return random.normal(shape, mean=mean, stddev=stddev, dtype=dtype or floatx(), seed=seed)
+
+
+def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+    """Draws from the uniform distribution on ``[minval, maxval)`` (Keras 2's backend;
+    ``ek.random.uniform`` with ``dtype=None`` meaning ``floatx()``, float32).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.keras.backend.random_uniform([2, 3], minval=-1.0, maxval=1.0, seed=4)
+    >>> x.shape, bool(ek.reduce_all((x >= -1.0) & (x < 1.0)))
+    (TensorShape([2, 3]), True)
+    """
+    from eagerkit import random
+
+    return random.uniform(shape, minval=minval, maxval=maxval, dtype=dtype or floatx(), seed=seed)

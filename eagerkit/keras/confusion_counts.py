@@ -5,22 +5,41 @@ negatives when a prediction counts as positive above each threshold.
 As Keras' ``update_confusion_matrix_variables``: predictions must be probabilities in
 ``[0, 1]``; a prediction is positive when it is strictly greater than the threshold, a label
 when it is not 0; ``top_k`` keeps only the k largest predictions of each row (the others
-count as negative); ``class_id`` looks at one column only. Metrics are bookkeeping, not
-math: the counting runs on the host in numpy, in time linear in the batch plus the number
-of thresholds (a sort of the thresholds and one bin count, not a batch x thresholds table).
+count as negative); ``class_id`` looks at one column only. The counting is eagerkit ops,
+so it runs inside ``ek.function`` too, in time linear in the batch plus the number of
+thresholds (one search in the sorted thresholds and one segment sum, not a batch x
+thresholds table).
 
 Examples
 --------
 >>> counts = confusion_counts("doc", [1, 0, 1], [0.9, 0.6, 0.2], [0.5, 0.7])
->>> {name: values.tolist() for name, values in counts.items()}
+>>> {name: values.numpy().tolist() for name, values in counts.items()}
 {'tp': [1.0, 1.0], 'fp': [1.0, 0.0], 'tn': [0.0, 1.0], 'fn': [1.0, 1.0]}
 """
 
 import numpy as np
 
+from eagerkit import dtypes
 from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras.tf1_metrics import _host
+from eagerkit.keras.metric_inputs import (
+    example_weights,
+    host_check,
+    matched_last_axis,
+    metric_tensor,
+)
+from eagerkit.ops.cast import cast
+from eagerkit.ops.compare import logical_not, not_equal
+from eagerkit.ops.compare import where as where_
+from eagerkit.ops.creation import constant, ones_like, zeros_like
+from eagerkit.ops.creation import range as range_
+from eagerkit.ops.indexing import gather, one_hot
+from eagerkit.ops.reduce import reduce_max, reduce_sum
+from eagerkit.ops.reshaping import reshape
+from eagerkit.ops.scan import cumsum
+from eagerkit.ops.searching import searchsorted
+from eagerkit.ops.segment import unsorted_segment_sum
+from eagerkit.ops.sorting import top_k
 
 NEG_INF = -1e10  # what top_k puts in place of the predictions it drops (Keras' value)
 
@@ -45,38 +64,17 @@ def parse_thresholds(thresholds, default, where, allow_empty=False):
     return [float(v) for v in values]
 
 
-def _same_shapes(y_true, y_pred, where):
-    """Keras' ``squeeze_or_expand_dimensions``: a trailing axis of 1 on one side goes."""
-    if y_pred.ndim == y_true.ndim + 1 and y_pred.shape[-1:] == (1,):
-        y_pred = y_pred[..., 0]
-    elif y_true.ndim == y_pred.ndim + 1 and y_true.shape[-1:] == (1,):
-        y_true = y_true[..., 0]
-    if y_true.shape != y_pred.shape:
+@host_check
+def _check_probabilities(y_pred, where):
+    """Keras asserts predictions in [0, 1]; a NaN fails too (read on the host, at every call)."""
+    values = y_pred.numpy()
+    if values.size and not (np.all(values >= 0) and np.all(values <= 1)):
         raise InvalidArgumentError(
-            f"{where}: y_true has shape {y_true.shape} but y_pred has shape {y_pred.shape}; "
-            "pass one label per prediction (0/1 labels, probabilities in [0, 1])",
+            f"{where}: y_pred must hold predictions >= 0 and <= 1 (probabilities), got "
+            f"values from {np.nanmin(values)} to {np.nanmax(values)}; put a sigmoid on the "
+            "model's output (AUC also takes from_logits=True)",
             op=where,
         )
-    return y_true, y_pred
-
-
-def example_weights(sample_weight, shape, where):
-    """``sample_weight`` broadcast to ``shape``: one weight per example is spread over the
-    example's values (its axis added on the right, as Keras does), or one per value."""
-    if sample_weight is None:
-        return np.ones(shape)
-    weights = _host(sample_weight, where)
-    if weights.ndim == len(shape) + 1 and weights.shape[-1:] == (1,):
-        weights = weights[..., 0]
-    weights = weights.reshape(weights.shape + (1,) * max(0, len(shape) - weights.ndim))
-    try:
-        return np.broadcast_to(weights, shape)
-    except ValueError:
-        raise InvalidArgumentError(
-            f"{where}: sample_weight of shape {weights.shape} does not broadcast to the "
-            f"predictions' shape {shape}; pass one weight per example, or one per prediction",
-            op=where,
-        ) from None
 
 
 def _keep_top_k(y_pred, k, where):
@@ -86,10 +84,10 @@ def _keep_top_k(y_pred, k, where):
             f"{where}: top_k needs predictions with a class axis, got a single number",
             op=where,
         )
-    order = np.argsort(-y_pred, axis=-1, kind="stable")[..., :k]
-    kept = np.full_like(y_pred, NEG_INF)
-    np.put_along_axis(kept, order, np.take_along_axis(y_pred, order, axis=-1), axis=-1)
-    return kept
+    classes = y_pred.shape[-1]
+    _, indices = top_k(y_pred, min(k, classes))  # k past the classes: every class is kept
+    kept = reduce_max(one_hot(indices, classes, dtype=dtypes.int32), axis=-2) > 0
+    return where_(kept, y_pred, zeros_like(y_pred) + NEG_INF)
 
 
 def confusion_counts(
@@ -103,28 +101,24 @@ def confusion_counts(
     multi_label=False,
     label_weights=None,
 ):
-    """``{"tp", "fp", "tn", "fn"}``: each a float64 array with one count per threshold
+    """``{"tp", "fp", "tn", "fn"}``: each a float64 tensor with one count per threshold
     (``[thresholds, labels]`` when ``multi_label``). Everything is checked first: a bad
     argument raises before anything is counted."""
-    y_true = _host(y_true, where, dtype=None)
-    y_pred = _host(y_pred, where)
-    y_true, y_pred = _same_shapes(y_true, y_pred, where)
-    if y_pred.size and not (np.all(y_pred >= 0) and np.all(y_pred <= 1)):  # NaN fails too
-        raise InvalidArgumentError(
-            f"{where}: y_pred must hold predictions >= 0 and <= 1 (probabilities), got "
-            "values from "
-            f"{np.nanmin(y_pred)} to {np.nanmax(y_pred)}; put a sigmoid on the model's "
-            "output (AUC also takes from_logits=True)",
-            op=where,
-        )
-    weights = example_weights(sample_weight, y_pred.shape, where)
+    y_true = metric_tensor(y_true, where)
+    y_pred = metric_tensor(y_pred, where, dtypes.float64)
+    fix = "pass one label per prediction (0/1 labels, probabilities in [0, 1])"
+    y_true, y_pred = matched_last_axis(y_true, y_pred, where, fix)
+    _check_probabilities(y_pred, where)
+    weights = example_weights(sample_weight, y_pred, where, dtypes.float64)
+    if weights is None:
+        weights = ones_like(y_pred)
     if top_k is not None:
         y_pred = _keep_top_k(y_pred, top_k, where)
     if class_id is not None:
         if y_pred.ndim == 0 or not -y_pred.shape[-1] <= class_id < y_pred.shape[-1]:
             raise InvalidArgumentError(
                 f"{where}: class_id={class_id} is not a column of predictions shaped "
-                f"{y_pred.shape}; pass a class id below the number of classes",
+                f"{tuple(y_pred.shape)}; pass a class id below the number of classes",
                 op=where,
             )
         y_true, y_pred = y_true[..., class_id], y_pred[..., class_id]
@@ -132,60 +126,63 @@ def confusion_counts(
     if label_weights is not None:  # checked either way; multi_label weighs the AUCs instead
         column_weights = _label_weights(label_weights, y_pred.shape, where)
         weights = weights if multi_label else weights * column_weights
-    positive = y_true != 0
+    positive = not_equal(y_true, 0)
     if not multi_label:
-        return _counted(positive.ravel(), y_pred.ravel(), weights.ravel(), thresholds)
+        flat = [-1, 1]  # every prediction one example of a single label
+        counts = _counted(
+            reshape(positive, flat), reshape(y_pred, flat), reshape(weights, flat), thresholds
+        )
+        return {name: reshape(values, [-1]) for name, values in counts.items()}
     if y_pred.ndim != 2:
         raise InvalidArgumentError(
             f"{where}: with multi_label=True pass predictions shaped [examples, labels], got "
-            f"{y_pred.shape}",
+            f"{tuple(y_pred.shape)}",
             op=where,
         )
-    columns = [
-        _counted(positive[:, j], y_pred[:, j], weights[:, j], thresholds)
-        for j in range(y_pred.shape[1])
-    ]
-    return {name: np.stack([c[name] for c in columns], axis=-1) for name in columns[0]}
+    return _counted(positive, y_pred, weights, thresholds)
 
 
 def _label_weights(label_weights, shape, where):
-    weights = _host(label_weights, where)
+    weights = metric_tensor(label_weights, where, dtypes.float64)
     if weights.ndim != 1 or not shape or weights.shape[0] != shape[-1]:
         raise InvalidArgumentError(
-            f"{where}: label_weights needs one weight per label ({shape[-1:]}), got shape "
-            f"{weights.shape}",
+            f"{where}: label_weights needs one weight per label ({tuple(shape[-1:])}), got "
+            f"shape {tuple(weights.shape)}",
             op=where,
         )
     return weights
 
 
 def _counted(positive, y_pred, weights, thresholds):
-    """The four counts per threshold, for flat arrays.
+    """The four counts per threshold and label, for ``[examples, labels]`` tensors.
 
-    With the thresholds sorted, ``np.searchsorted`` gives each prediction the number of
-    thresholds it is strictly above; the weight of the predictions above exactly ``k`` of
-    them is a bin count, and "above threshold j" is the sum of the bins past j.
+    With the thresholds sorted, ``searchsorted`` gives each prediction the number of
+    thresholds it is strictly above. The weight of the predictions above exactly ``k`` of
+    them, per label and per truth, is one segment sum (a histogram of ``bins`` bins), and
+    "above threshold j" is the sum of the bins past j: time linear in the examples plus
+    the thresholds, not a table of examples x thresholds.
     """
-    thresholds = np.asarray(thresholds, dtype=np.float64)
-    order = np.argsort(thresholds, kind="stable")
-    above = np.searchsorted(thresholds[order], y_pred, side="left")  # thresholds < y_pred
+    order = sorted(range(len(thresholds)), key=lambda i: thresholds[i])  # stable, as given
+    ascending = constant([thresholds[i] for i in order], dtypes.float64)
+    labels = y_pred.shape[-1]
     bins = len(thresholds) + 1
-    counts = {}
-    for label, (hit, miss) in ((True, ("tp", "fn")), (False, ("fp", "tn"))):
-        picked = positive == label
-        histogram = np.bincount(above[picked], weights=weights[picked], minlength=bins)
-        at_or_below = np.cumsum(histogram)[:-1]  # weight not above sorted threshold j
-        sorted_counts = {hit: histogram.sum() - at_or_below, miss: at_or_below}
-        for name, values in sorted_counts.items():
-            counts[name] = np.empty_like(values)
-            counts[name][order] = values  # back in the order the thresholds were given
-    return {name: counts[name] for name in ("tp", "fp", "tn", "fn")}
-
-
-def divide_no_nan(numerator, denominator):
-    """``numerator / denominator``, 0 where the denominator is 0 (TF's ``divide_no_nan``)."""
-    safe = np.where(denominator == 0, 1.0, denominator)
-    return np.where(denominator == 0, 0.0, numerator / safe)
+    # thresholds < y_pred, per prediction (searchsorted takes them flat), [examples, labels]
+    above = reshape(searchsorted(ascending, reshape(y_pred, [-1]), side="left"), [-1, labels])
+    negative = cast(logical_not(positive), dtypes.int32)
+    # one histogram per (truth, label): segment (negative, thresholds below, label); the
+    # label's column broadcasts over the examples, however many a call brings
+    segment = (negative * bins + above) * labels + range_(labels)
+    histogram = unsorted_segment_sum(
+        reshape(weights, [-1]), reshape(segment, [-1]), 2 * bins * labels
+    )
+    histogram = reshape(histogram, [2, bins, labels])
+    at_or_below = cumsum(histogram, axis=1)[:, :-1]  # weight not above sorted threshold j
+    beyond = reduce_sum(histogram, axis=1, keepdims=True) - at_or_below
+    back = constant(sorted(range(len(order)), key=lambda j: order[j]), dtypes.int32)
+    # back in the order the thresholds were given
+    tp, fp = gather(beyond[0], back), gather(beyond[1], back)
+    fn, tn = gather(at_or_below[0], back), gather(at_or_below[1], back)
+    return {"tp": tp, "fp": fp, "tn": tn, "fn": fn}
 
 
 def checked_whole(value, what, where, minimum):

@@ -5,7 +5,8 @@ re-exports them.
 Each keeps its counts per threshold in non-trainable variables (one count per threshold):
 a prediction in ``[0, 1]`` counts as positive when it is above the threshold (0.5 unless
 given). With one threshold the result is a number, with a list one value per threshold.
-The counting is in confusion_counts.py.
+The counting is in confusion_counts.py: eagerkit ops, so ``update_state`` and ``result``
+work inside ``ek.function`` as well.
 
 Examples
 --------
@@ -24,13 +25,15 @@ from eagerkit.keras.confusion_counts import (
     NEG_INF,
     checked_whole,
     confusion_counts,
-    divide_no_nan,
     parse_thresholds,
 )
 from eagerkit.keras.layers.base import unique_name
 from eagerkit.keras.metrics import Metric
 from eagerkit.limits import check_tensor
-from eagerkit.tensor import Tensor
+from eagerkit.ops.cast import cast
+from eagerkit.ops.creation import zeros_like
+from eagerkit.ops.reshaping import reshape
+from eagerkit.ops.safe_math import divide_no_nan
 from eagerkit.variables import Variable
 
 
@@ -58,19 +61,18 @@ class ConfusionMetric(Metric):
     def _add_counts(self, counts):
         """Add the counts of one batch: every variable is written, or none is."""
         for key, variable in self._counts.items():
-            variable._check_writable("update_state")
-            if tuple(variable.shape) != counts[key].shape:
+            if tuple(variable.shape) != tuple(counts[key].shape):
                 raise InvalidArgumentError(
-                    f"{self.name}: this batch gives counts of shape {counts[key].shape}, the "
-                    f"earlier ones {tuple(variable.shape)}; pass the same number of labels in "
-                    "every batch (or reset_state() first)",
+                    f"{self.name}: this batch gives counts of shape "
+                    f"{tuple(counts[key].shape)}, the earlier ones {tuple(variable.shape)}; "
+                    "pass the same number of labels in every batch (or reset_state() first)",
                     op=self.name,
                 )
         for key in self.kept:
             if key not in self._counts:
-                self._counts[key] = self._count_variable(key, counts[key].shape)
+                self._counts[key] = self._count_variable(key, tuple(counts[key].shape))
             variable = self._counts[key]
-            variable.assign_add(counts[key].astype(variable.dtype.as_numpy_dtype))
+            variable.assign_add(cast(counts[key], variable.dtype))
 
     def _state(self):
         return {key: variable._data for key, variable in self._counts.items()}
@@ -87,12 +89,14 @@ class ConfusionMetric(Metric):
             raise
 
     def _values(self):
-        return {key: variable.numpy().astype(np.float64) for key, variable in self._counts.items()}
+        return {key: cast(variable, dtypes.float64) for key, variable in self._counts.items()}
 
     def result(self, write_summary=True):
-        """The metric from the counts so far (0 where a ratio has nothing to divide by)."""
-        value = np.asarray(self._compute(self._values()), self.dtype.as_numpy_dtype)
-        value = Tensor(value[0] if value.shape == (1,) else value)  # one threshold: a number
+        """The metric from the counts so far (0 where a ratio has nothing to divide by);
+        ops on the variables, so it works inside ``ek.function`` too."""
+        value = cast(self._compute(self._values()), self.dtype)
+        if tuple(value.shape) == (1,):  # one threshold: a number
+            value = reshape(value, [])
         if write_summary and value.ndim == 0:
             from eagerkit import summary
 
@@ -102,7 +106,7 @@ class ConfusionMetric(Metric):
     def reset_state(self):
         """Forget every count."""
         for variable in self._counts.values():
-            variable.assign(np.zeros(variable.shape, self.dtype.as_numpy_dtype))
+            variable.assign(zeros_like(variable))
 
     reset_states = reset_state
 

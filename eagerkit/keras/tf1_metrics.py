@@ -1,7 +1,9 @@
 """Object metrics (``tfe.metrics``): call to accumulate, ``result()`` to read.
 
 The running totals live in non-trainable float64 variables, so they survive between
-batches (and can be checkpointed) and never receive gradients.
+batches (and can be checkpointed) and never receive gradients. They grow by
+``assign_add`` of sums computed with eagerkit ops, so a metric also updates inside
+``ek.function``, at every call of the graph (metric_inputs.py).
 
 Examples
 --------
@@ -15,36 +17,15 @@ Examples
 5.5
 """
 
-import numpy as np
-
 from eagerkit import dtypes, summary
-from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.base import unique_name
-from eagerkit.tensor import Tensor
+from eagerkit.keras.metric_inputs import equal_values, metric_tensor, weights_to
+from eagerkit.ops.cast import cast
+from eagerkit.ops.creation import ones_like
+from eagerkit.ops.reduce import reduce_sum
+from eagerkit.ops.safe_math import divide_no_nan
 from eagerkit.variables import Variable
-
-
-def _host(value, op, dtype=np.float64):
-    """A value (Tensor, list, number) as a numpy array: metrics are bookkeeping, not math.
-
-    ``None``, strings and ragged lists are refused (``np.asarray(None, float)`` would be a
-    silent NaN in the running total).
-    """
-    shown = describe(value) if isinstance(value, Tensor) else repr(value)  # before .numpy()
-    if isinstance(value, Tensor):
-        value = value.numpy()
-    try:
-        array = np.asarray(value)  # no dtype yet: [None, 1.0] must not become [nan, 1.0]
-    except (TypeError, ValueError):  # ragged lists
-        array = None
-    if array is None or array.dtype.kind not in "biuf":
-        raise InvalidArgumentError(
-            f"{op}: cannot use {shown} as metric values; pass numbers, a list of numbers "
-            "of one shape, or a tensor",
-            op=op,
-        )
-    return array if dtype is None else array.astype(dtype)
 
 
 class Metric:
@@ -66,21 +47,16 @@ class Metric:
         self.total = Variable(0.0, trainable=False, name=f"{self.name}/total", dtype=self.dtype)
         self.count = Variable(0.0, trainable=False, name=f"{self.name}/count", dtype=self.dtype)
 
-    def _accumulate(self, values, weights):
-        """Add ``values`` (weighted) to the running total; both plain numpy arrays."""
-        try:
-            weights = np.broadcast_to(weights, values.shape)
-        except ValueError:
-            raise InvalidArgumentError(
-                f"{self.name}: weights of shape {weights.shape} do not broadcast to the values' "
-                f"shape {values.shape}; pass one weight, or one per value",
-                op=self.name,
-            ) from None
-        dtype = self.dtype.as_numpy_dtype
-        total = np.asarray(np.sum(values * weights), dtype=dtype)
-        count = np.asarray(np.sum(weights), dtype=dtype)
-        for variable in (self.total, self.count):  # both may be written, or neither is
-            variable._check_writable("update_state")
+    def _accumulate(self, values, weights=None):
+        """Add ``values`` (weighted; tensors of this metric's dtype) to the running total.
+
+        Both sums are computed before either variable changes: a bad weight changes nothing.
+        """
+        if weights is None:
+            weights = ones_like(values)  # ops that follow each call's shape in ek.function
+        else:
+            weights = weights_to(weights, values, self.name)
+        total, count = reduce_sum(values * weights), reduce_sum(weights)
         self.total.assign_add(total)
         self.count.assign_add(count)
 
@@ -103,9 +79,7 @@ class Metric:
         Inside a summary writer's ``as_default()`` it is also logged as a scalar named after
         the metric (at the global step), as ``tfe.metrics`` does.
         """
-        count = self.count.numpy()
-        value = self.total.numpy() / count if count else np.zeros((), count.dtype)
-        value = Tensor(np.asarray(value, dtype=self.dtype.as_numpy_dtype))
+        value = divide_no_nan(self.total, self.count)  # an op: it runs in ek.function too
         if write_summary:
             summary.scalar(self.name, value)  # does nothing unless a writer records now
         return value
@@ -140,8 +114,10 @@ class Mean(Metric):
 
     def __call__(self, values, weights=1.0):
         """Add ``values`` (a number or any shape); returns the mean so far."""
+        values = metric_tensor(values, self.name, self.dtype)
+        weights = metric_tensor(weights, self.name, self.dtype)
         before = self._state()
-        self._accumulate(_host(values, self.name), _host(weights, self.name))
+        self._accumulate(values, weights)
         return self._result_after(before)
 
     update_state = __call__
@@ -160,16 +136,19 @@ class Accuracy(Metric):
 
     def __call__(self, labels, predictions, weights=1.0):
         """Compare ``labels`` and ``predictions`` (same shape); returns the accuracy so far."""
-        labels = _host(labels, self.name, dtype=None)
-        predictions = _host(predictions, self.name, dtype=None)
-        if labels.shape != predictions.shape:
+        labels = metric_tensor(labels, self.name)
+        predictions = metric_tensor(predictions, self.name)
+        if tuple(labels.shape) != tuple(predictions.shape):
             raise InvalidArgumentError(
-                f"Accuracy: labels have shape {labels.shape} but predictions have shape "
-                f"{predictions.shape}; pass class ids for both (e.g. ek.argmax(logits, axis=1))",
+                f"Accuracy: labels have shape {tuple(labels.shape)} but predictions have shape "
+                f"{tuple(predictions.shape)}; pass class ids for both (e.g. "
+                "ek.argmax(logits, axis=1))",
                 op="accuracy",
             )
+        hits = cast(equal_values(labels, predictions), self.dtype)
+        weights = metric_tensor(weights, self.name, self.dtype)
         before = self._state()
-        self._accumulate((labels == predictions).astype(np.float64), _host(weights, self.name))
+        self._accumulate(hits, weights)
         return self._result_after(before)
 
     update_state = __call__

@@ -15,6 +15,7 @@ bindings, so on a GPU too a convolution is im2col and one cuBLAS product.)
 from eagerkit import arguments
 from eagerkit.dtypes import FLOATING
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.ops.reshaping import reshape
 from eagerkit.registry import defop
 
 
@@ -203,6 +204,48 @@ def as_pair(value, what, op):
             op=op,
         )
     return tuple(values)
+
+
+def one_size(value, what, op):
+    """A 1-D window, stride or dilation: an int, or TF's list of 1 or 3 entries ([1, s, 1]).
+
+    Examples
+    --------
+    >>> from eagerkit.ops.conv import one_size
+    >>> one_size(2, "stride", "conv1d"), one_size([1, 3, 1], "stride", "conv1d")
+    (2, 3)
+    """
+    values = list(arguments.sizes(value, what, op))
+    if len(values) == 3:
+        values = values[1:2]
+    if len(values) != 1 or values[0] < 1:
+        raise InvalidArgumentError(
+            f"{op}: {what} must be a positive int (or [1, {what}, 1]), got "
+            f"{arguments.describe(value)} {values}",
+            op=op,
+        )
+    return values[0]
+
+
+def one_pixel_high(x):
+    """A ``[batch, width, channels]`` tensor as images one pixel high, ``[batch, 1, width,
+    channels]``; ``from_one_pixel_high`` undoes it. Reshapes with -1 for the batch, not
+    expand_dims/squeeze: inside ek.function (reduce_retracing) they follow each call's batch.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.ops.conv import from_one_pixel_high, one_pixel_high
+    >>> image = one_pixel_high(ek.ones([2, 5, 3]))
+    >>> image.shape, from_one_pixel_high(image).shape
+    (TensorShape([2, 1, 5, 3]), TensorShape([2, 5, 3]))
+    """
+    return reshape(x, [-1, 1, *x.shape[1:]])
+
+
+def from_one_pixel_high(y):
+    """``[batch, 1, width, channels]`` images as ``[batch, width, channels]`` sequences."""
+    return reshape(y, [-1, *y.shape[2:]])
 
 
 def padding_name(padding, op):

@@ -13,8 +13,18 @@ no copy, no Python loop over pixels). The gradients write each window's share ba
 
 from eagerkit.dtypes import FLOATING
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.ops.conv import as_pair, padded, padding_name, pads, windows
+from eagerkit.ops.conv import (
+    as_pair,
+    from_one_pixel_high,
+    one_pixel_high,
+    one_size,
+    padded,
+    padding_name,
+    pads,
+    windows,
+)
 from eagerkit.registry import defop
+from eagerkit.tensor import convert_to_tensor
 
 
 def _layout(shape, ksize, strides, padding):
@@ -185,3 +195,54 @@ def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None):
            [10.5, 12.5]], dtype=float32)>
     """
     return _pool(_avg_pool, "avg_pool", value, ksize, strides, padding, data_format)
+
+
+def _pool1d(primitive, op, input, ksize, strides, padding, data_format):  # noqa: A002
+    """A 1-D pool is the 2-D pool of images one pixel high, as TF computes it."""
+    if data_format != "NWC":
+        raise InvalidArgumentError(
+            f"{op}: only data_format='NWC' is supported, got {data_format!r}; transpose NCW "
+            "input with ek.transpose(x, [0, 2, 1])",
+            op=op,
+        )
+    x = convert_to_tensor(input)
+    if x.ndim != 3:
+        raise InvalidArgumentError(
+            f"{op}: input must be [batch, width, channels] (rank 3), got shape "
+            f"{tuple(x.shape)}; a single sequence is x[None], a plain series x[None, :, None]",
+            op=op,
+        )
+    window = (1, one_size(ksize, "ksize", op))
+    step = (1, one_size(strides, "strides", op))
+    pooled = primitive(
+        one_pixel_high(x), ksize=window, strides=step, padding=padding_name(padding, op)
+    )
+    return from_one_pixel_high(pooled)
+
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    """The largest value in each window of a ``[batch, width, channels]`` sequence
+    (``tf.nn.max_pool1d``).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.reshape(ek.constant([1.0, 3.0, 2.0, 5.0, 4.0]), [1, 5, 1])
+    >>> ek.nn.max_pool1d(x, 2, 2, "SAME")[0, :, 0]
+    <ek.Tensor: shape=(3,), dtype=float32, numpy=array([3., 5., 4.], dtype=float32)>
+    """
+    return _pool1d(_max_pool, "max_pool1d", input, ksize, strides, padding, data_format)
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    """The mean of each window of a ``[batch, width, channels]`` sequence
+    (``tf.nn.avg_pool1d``); 'SAME' leaves the padding out of the mean.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.reshape(ek.constant([1.0, 3.0, 2.0, 5.0, 4.0]), [1, 5, 1])
+    >>> ek.nn.avg_pool1d(x, 2, 2, "SAME")[0, :, 0]
+    <ek.Tensor: shape=(3,), dtype=float32, numpy=array([2. , 3.5, 4. ], dtype=float32)>
+    """
+    return _pool1d(_avg_pool, "avg_pool1d", input, ksize, strides, padding, data_format)

@@ -99,6 +99,12 @@ CALLS.update(
         ),
         "ek.keras.activations.get": call("softmax", check=lambda r: r is ek.nn.softmax),
         "ek.keras.backend.clear_session": call(),
+        "ek.keras.backend.random_normal": call(
+            [2, 3], 1.0, 0.5, seed=1, check=lambda r: r.shape == (2, 3) and r.dtype == ek.float32
+        ),
+        "ek.keras.backend.random_uniform": call(
+            [4], -1.0, 1.0, seed=1, check=lambda r: bool(ek.reduce_all(abs(r) <= 1.0))
+        ),
         "ek.keras.Input": call(shape=[3], check=lambda r: tuple(r.shape) == (None, 3)),
     }
 )

@@ -13,6 +13,9 @@ _relu = np.vectorize(lambda v: max(v, 0.0), otypes=[np.float32])
 _gelu = np.vectorize(lambda v: v * 0.5 * (1 + math.erf(v / math.sqrt(2))), otypes=[np.float32])
 
 
+SEQUENCE = ek.constant(np.arange(15, dtype=np.float32).reshape(1, 5, 3) / 15.0)  # [1, 5, 3]
+
+
 def _sigmoid_xent(labels, logits):
     return np.maximum(logits, 0) - logits * labels + np.log1p(np.exp(-np.abs(logits)))
 
@@ -54,6 +57,36 @@ CALLS = {
         check=lambda r: np.testing.assert_allclose(
             r.numpy()[0, 0, 0], 0.1 * IMAGE.numpy()[0, :2, :2].sum() * np.ones(2), rtol=1e-5
         ),
+    ),
+    "ek.nn.conv1d": call(
+        SEQUENCE,
+        np.full((2, 3, 2), 0.1, np.float32),
+        1,
+        "VALID",
+        numpy=lambda x, w, *_: (x[:, :-1] + x[:, 1:]).sum(-1, keepdims=True) * 0.1 * np.ones(2),
+    ),
+    "ek.nn.conv2d_transpose": call(
+        IMAGE,
+        np.full((2, 2, 2, 3), 0.1, np.float32),
+        [1, 8, 8, 2],
+        2,
+        "SAME",
+        numpy=lambda x, w, *_: (
+            np.repeat(np.repeat(x.sum(-1) * 0.1, 2, 1), 2, 2)[..., None] * np.ones(2, np.float32)
+        ),
+    ),
+    "ek.nn.conv1d_transpose": call(
+        SEQUENCE,
+        np.full((2, 2, 3), 0.1, np.float32),
+        [1, 10, 2],
+        2,
+        numpy=lambda x, w, *_: np.repeat(x.sum(-1) * 0.1, 2, 1)[..., None] * np.ones(2, np.float32),
+    ),
+    "ek.nn.max_pool1d": call(
+        SEQUENCE, 2, 2, "VALID", numpy=lambda x, *_: x[:, :4].reshape(1, 2, 2, 3).max(2)
+    ),
+    "ek.nn.avg_pool1d": call(
+        SEQUENCE, 2, 2, "VALID", numpy=lambda x, *_: x[:, :4].reshape(1, 2, 2, 3).mean(2)
     ),
     "ek.nn.max_pool": call(
         IMAGE, 2, 2, "VALID", numpy=lambda x, *_: x.reshape(1, 2, 2, 2, 2, 3).max((2, 4))

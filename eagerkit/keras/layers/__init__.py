@@ -24,6 +24,13 @@ from eagerkit.keras.layers.convolutional import (
     MaxPool2D,
     MaxPooling2D,
 )
+from eagerkit.keras.layers.convolutional_1d import (
+    AveragePooling1D,
+    AvgPool1D,
+    Conv1D,
+    MaxPool1D,
+    MaxPooling1D,
+)
 from eagerkit.keras.layers.core import Dense, Dropout, Embedding, Flatten, Reshape, flatten
 from eagerkit.keras.layers.feature_normalization import Normalization
 from eagerkit.keras.layers.global_pooling import (
@@ -37,6 +44,7 @@ from eagerkit.keras.layers.global_pooling import (
     GlobalMaxPooling2D,
 )
 from eagerkit.keras.layers.input_layer import Input, InputLayer
+from eagerkit.keras.layers.layer_normalization import LayerNormalization
 from eagerkit.keras.layers.merge import (
     Add,
     Average,
@@ -58,6 +66,7 @@ from eagerkit.keras.layers.merge import (
 from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.recurrent import GRU, LSTM
 from eagerkit.keras.layers.rescaling import Rescaling
+from eagerkit.keras.layers.upsampling import Conv2DTranspose, UpSampling2D
 from eagerkit.missing_names import attribute_error as _attribute_error
 
 
@@ -118,10 +127,14 @@ __all__ = [
     "subtract",
     "GRU",
     "LSTM",
+    "AveragePooling1D",
     "AveragePooling2D",
+    "AvgPool1D",
     "AvgPool2D",
     "BatchNormalization",
+    "Conv1D",
     "Conv2D",
+    "Conv2DTranspose",
     "Dense",
     "Dropout",
     "Embedding",
@@ -137,11 +150,15 @@ __all__ = [
     "Input",
     "InputLayer",
     "Layer",
+    "LayerNormalization",
+    "MaxPool1D",
     "MaxPool2D",
+    "MaxPooling1D",
     "MaxPooling2D",
     "Normalization",
     "Rescaling",
     "Reshape",
+    "UpSampling2D",
     "deserialize",
     "flatten",
     "serialize",
