@@ -106,7 +106,7 @@ class FunctionExercise(Exercise):
             if problems:
                 explained = self.explain(args, got) if self.explain else []
                 problems += explained or self._factor_on_every_input(fn, cases, got)
-                return self._wrong_value(fn, args, problems, got, want, right_before)
+                return self._wrong_value(fn, args, problems, got, want, right_before, explained)
             if self.order:
                 result = self._gradients(fn, args, call, want, draw)
                 if result is not None:
@@ -118,14 +118,16 @@ class FunctionExercise(Exercise):
         # "the values are right, but ..." only once they are, on every input
         return self.result("wrong", missing) if missing else self.result("right", [])
 
-    def _wrong_value(self, fn, args, problems, got, want, right_before):
+    def _wrong_value(self, fn, args, problems, got, want, right_before, explained=()):
+        """An ``explain`` line says what the mistake is: then only an op pointed at may
+        follow it, not a quantity's general advice (``combined``) it would contradict."""
         if right_before and hasattr(fn, "trace_count") and _right_eagerly(fn, args, want):
             return self.result("wrong", problems + [_frozen(right_before)])
         if isinstance(got, (tuple, list)) and not isinstance(want, (tuple, list)):
             return self.result("wrong", problems + self._advice())
         if isinstance(got, (tuple, list)):  # no single result to point at on a tape
             with student_code():
-                return self.result("wrong", problems + self._missing_quantity(fn, args))
+                return self.result("wrong", problems + self._missing_quantity(fn, args, explained))
         if same_values(got, want):
             return self.result("wrong", problems)  # a dtype, a device: no op to blame
         tensors = all(isinstance(a, Tensor) for a in args)
@@ -133,10 +135,11 @@ class FunctionExercise(Exercise):
         floating = tensors and any(a.dtype.is_floating for a in args)
         if not floating or not isinstance(got, Tensor):
             with student_code():
-                return self.result("wrong", problems + self._missing_quantity(fn, args))
+                return self.result("wrong", problems + self._missing_quantity(fn, args, explained))
         with student_code():
             lines, where = point_at_value(fn, self.reference, args, self.names)
-            lines += self._missing_quantity(fn, args)
+            lines = lines if where or not explained else []  # "no single op" adds nothing
+            lines += self._missing_quantity(fn, args, explained)
         return self.result("wrong", problems + lines, **where)
 
     def _factor_on_every_input(self, fn, cases, got):
@@ -170,8 +173,8 @@ class FunctionExercise(Exercise):
     def _advice(self):
         return [self.advice] if self.advice else []
 
-    def _missing_quantity(self, fn, args):
-        if not self.quantities:
+    def _missing_quantity(self, fn, args, explained=()):
+        if not self.quantities or explained:  # an explanation says more than a quantity
             return []
         made = tape_values(fn, args)
         for name, quantity in self.quantities.items():
