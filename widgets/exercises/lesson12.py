@@ -89,6 +89,11 @@ def _advice(error, part):
             "a VJP computes with ops (ops.sqrt, ops.cos, ...) or with ans: xp is the "
             "forward's, and a VJP is not given it"
         )
+    if isinstance(error, TypeError) and "positional argument" in str(error) and part == "VJP":
+        return (
+            "a VJP is called with (ops, g, ans, x, ...): the ops namespace, the incoming "
+            "gradient, the op's output, then the op's inputs, in that order"
+        )
     if isinstance(error, TypeError) and "Python scalar" in str(error):
         return (
             "math.* works on one Python number, not on arrays: in a forward use xp.* "
@@ -132,6 +137,18 @@ def _planes(draw):
     ]
 
 
+def _root_left_out(args, got):
+    """x² + y², the square of the length: the forward without its square root."""
+    x, y = (a.numpy().astype(np.float64) for a in args)
+    try:
+        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
+    except (TypeError, ValueError):
+        return []
+    if mine.shape == x.shape and np.allclose(mine, x * x + y * y, rtol=1e-4):
+        return ["that is x² + y², the square of the length: the forward's square root is missing"]
+    return []
+
+
 OpExercise(
     "12.2",
     "hypot, forward and both VJPs",
@@ -155,6 +172,7 @@ OpExercise(
     ),
     vjp_advice="each VJP is g times the derivative of √(x² + y²) with respect to its own input, "
     "and defvjp takes them in the order of the inputs",
+    explain=_root_left_out,
     hints=[
         "The forward works on raw arrays: xp has sqrt, and the operators work as in numpy.",
         "Differentiate √(x² + y²) with respect to x: the square root in the result is ans.",

@@ -27,19 +27,29 @@ def _scores(images, weights):
 
 
 def _reshaped(args, got):
-    """weights reshaped to [features, classes] instead of transposed."""
+    """A reshape where a transpose belongs: of the weights, or of a [classes, examples]
+    product. The shape then fits and the values are scrambled."""
     images, weights = (x.numpy().astype(np.float64) for x in args)
-    reshaped = images @ weights.reshape(weights.shape[::-1])
+    examples, classes = images.shape[0], weights.shape[0]
+    features_by_classes = weights.reshape(weights.shape[::-1])
+    product = weights @ images.T  # [classes, examples]
+    reshapes = {
+        "images times weights reshaped to [features, classes]": images @ features_by_classes,
+        "the [classes, examples] product reshaped to [examples, classes]": product.reshape(
+            examples, classes
+        ),
+    }
     try:
         mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
     except (TypeError, ValueError):
         return []
-    if weights.shape[0] > 1 and mine.shape == reshaped.shape and np.allclose(mine, reshaped):
-        return [
-            "that is images times weights reshaped to [features, classes]: a reshape keeps the "
-            "order of the elements, so its columns are not the classes' weights. A transpose "
-            "moves them: ek.transpose, or transpose_b=True in the matmul"
-        ]
+    for what, value in reshapes.items():
+        if min(examples, classes) > 1 and mine.shape == value.shape and np.allclose(mine, value):
+            return [
+                f"that is {what}: a reshape keeps the order of the elements, so the shape "
+                "fits and the values land in the wrong places. A transpose moves them: "
+                "ek.transpose, or transpose_a=/transpose_b=True in the matmul"
+            ]
     return []
 
 

@@ -51,12 +51,14 @@ FunctionExercise(
     ],
 )
 
-_STEPS = 5  # the loop of the lesson's cell: one call of scaled_update per step
+# The lesson's loop: 5 steps from w = [1, 2] with g = 0.5, the rate decaying as 0.1 / (step + 1).
+_STEPS, _START, _GRADIENT = 5, [1.0, 2.0], 0.5
+_RATES = [0.1 / (step + 1) for step in range(_STEPS)]
+_W_AT_THE_FIRST_RATE = np.subtract(_START, _GRADIENT * _STEPS * _RATES[0])  # a rate not decayed
 
 
 def _expected_update():
-    w = ek.constant([1.0, 2.0]) - 0.5 * sum(0.1 / (k + 1) for k in range(_STEPS))
-    return (w, 1)
+    return (ek.constant(_START) - _GRADIENT * sum(_RATES), 1)
 
 
 class TraceOnceExercise(ValueExercise):
@@ -78,11 +80,29 @@ class TraceOnceExercise(ValueExercise):
                     "trace_count is not what your loop computes)",
                 ]
             )
-        why = _why_count(answer[1]) if isinstance(answer, tuple) and len(answer) == 2 else None
+        if not (isinstance(answer, tuple) and len(answer) == 2):
+            return self.verdict(problems)
+        if answer[1] == 1 and _close(answer[0], _W_AT_THE_FIRST_RATE):
+            return self.verdict([_FIXED_RATE])
+        why = _why_count(answer[1])
         if why is None:
             return self.verdict(problems)
         count_item = self.items[1]
         return self.verdict([why, *(p for p in problems if not p.startswith(count_item))])
+
+
+_FIXED_RATE = (
+    "w is what the first rate, 0.1, at every step gives: the rate must still decay. Make the "
+    "tensor from each step's learning_rate, inside the loop"
+)
+
+
+def _close(got, want):
+    try:
+        mine = got.numpy() if hasattr(got, "numpy") else got
+        return bool(np.allclose(np.asarray(mine, np.float64), want, rtol=1e-5))
+    except (TypeError, ValueError):
+        return False
 
 
 def _why_count(count):
