@@ -10,6 +10,7 @@ import numpy as np
 
 import eagerkit as ek
 
+from .answer_values import float_values
 from .compare import Expect
 from .function_exercise import FunctionExercise
 from .state import GPU, lesson_gpu
@@ -46,11 +47,8 @@ def _matmul_on_gpu(fn, seen, args):
 def _transposed(args, got):
     """counts times its transpose: the commonest other product of counts with itself."""
     counts = args[0].numpy().astype(np.float64)
-    try:
-        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
-    except (TypeError, ValueError):
-        return []
-    if mine.shape == counts.shape and np.allclose(mine, counts @ counts.T):
+    mine = float_values(got)
+    if mine is not None and mine.shape == counts.shape and np.allclose(mine, counts @ counts.T):
         return ["that is counts times its transpose: the exercise is counts times counts"]
     return []
 
@@ -100,11 +98,8 @@ def _squares_on_gpu(fn, seen, args):
 def _squares_left(args, got):
     """Each element squared, and not summed: one value per element where one is asked."""
     x = args[0].numpy().astype(np.float64)
-    try:
-        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
-    except (TypeError, ValueError):
-        return []
-    if x.size > 1 and mine.shape == x.shape and np.allclose(mine, x * x, rtol=1e-4):
+    mine = float_values(got)
+    if mine is not None and x.size > 1 and mine.shape == x.shape and np.allclose(mine, x * x):
         return ["that is the square of each element: the exercise sums them too, into one number"]
     return []
 

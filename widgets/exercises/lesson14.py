@@ -4,6 +4,7 @@ import numpy as np
 
 import eagerkit as ek
 
+from .answer_values import float_values
 from .compare import Expect, differences
 from .exercise import ValueExercise, _last_cell_error, student_code
 from .function_exercise import FunctionExercise
@@ -98,11 +99,8 @@ _FIXED_RATE = (
 
 
 def _close(got, want):
-    try:
-        mine = got.numpy() if hasattr(got, "numpy") else got
-        return bool(np.allclose(np.asarray(mine, np.float64), want, rtol=1e-5))
-    except (TypeError, ValueError):
-        return False
+    mine = float_values(got)
+    return mine is not None and mine.shape == np.shape(want) and bool(np.allclose(mine, want))
 
 
 def _why_count(count):

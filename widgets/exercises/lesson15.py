@@ -4,6 +4,7 @@ import numpy as np
 
 import eagerkit as ek
 
+from .answer_values import float_values
 from .compare import isclose
 from .function_exercise import FunctionExercise
 from .text import number
@@ -73,11 +74,8 @@ def _overflow(args, got):
     """A softmax written as exp / sum(exp) gives nan once an exp overflows."""
     logits, temperature = args
     scaled = np.asarray(logits.numpy(), np.float64) / temperature
-    try:
-        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
-    except (TypeError, ValueError):
-        return []
-    if np.all(np.isfinite(mine)) or scaled.max() < _EXP_OVERFLOWS:
+    mine = float_values(got)
+    if mine is None or np.all(np.isfinite(mine)) or scaled.max() < _EXP_OVERFLOWS:
         return []
     return [
         f"the largest scaled logit here is {number(scaled.max())}, and e^x overflows float32 "
