@@ -77,7 +77,7 @@ def test_a_forward_runs_on_the_lessons_gpu_too_so_ek_ops_in_it_are_wrong_and_xp_
 
 def test_math_on_arrays_and_xp_in_a_vjp_are_told_what_each_part_computes_with():
     said = _text(exercise("12.2").check(_hypot(lambda xp, x, y: math.hypot(x, y)), seed=1))
-    assert "math.* works on one Python number" in said
+    assert "work on one Python number" in said
     my_sqrt = defop(f"hints_test_sqrt_{next(_OPS)}")(lambda xp, x: xp.sqrt(x))
     my_sqrt.defvjp(lambda ops, g, ans, x: g / (2.0 * xp.sqrt(x)))  # noqa: F821 - the mistake
     said = _text(exercise("12.1").check(my_sqrt, seed=1))

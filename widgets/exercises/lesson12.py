@@ -97,7 +97,7 @@ def _advice(error, part):
         )
     if isinstance(error, TypeError) and "Python scalar" in str(error):
         return (
-            "math.* works on one Python number, not on arrays: in a forward use xp.* "
+            "math.* (and float()) work on one Python number, not on arrays: in a forward use xp.* "
             "(xp.sqrt, xp.hypot, ...), in a VJP ops.* (or ans)"
         )
     return None
