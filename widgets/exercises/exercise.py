@@ -122,6 +122,7 @@ class Exercise:
 
     needs = ()
     draws_inputs = False  # whether a wrong verdict names the seed of its inputs
+    answer_name = None  # the check cell's variable, where the answer's __name__ is not it
 
     def __init__(self, key, title, *, hints, template=None, placeholder=...):
         self.key, self.title, self.hints = key, title, list(hints)
@@ -156,7 +157,7 @@ class Exercise:
             advice = _other_library(raised.error) + _changed_in_place(raised.error) + advice
             result = self.result("wrong", [f"your code raised{when} {text}", *advice])
         if result.status == "wrong" and self.draws_inputs:
-            name = getattr(answer, "__name__", "answer")
+            name = self.answer_name or getattr(answer, "__name__", "answer")
             result.lines.append(
                 f"(the inputs were drawn with seed {seed}: "
                 f'exercise("{self.key}").check({name}, seed={seed}) draws them again)'

@@ -193,7 +193,7 @@ class FunctionExercise(Exercise):
             if explained or form_problem(got, want, expect=self.expect):
                 # said already, or a wrong shape: the op to blame if one is, else nothing
                 return self.result(
-                    "wrong", problems + (lines if where else []) + list(explained), **where
+                    "wrong", problems + list(explained) + (lines if where else []), **where
                 )
             return self.result("wrong", problems + lines + tail(), **where)
 

@@ -97,6 +97,18 @@ def _squares_on_gpu(fn, seen, args):
     return []
 
 
+def _squares_left(args, got):
+    """Each element squared, and not summed: one value per element where one is asked."""
+    x = args[0].numpy().astype(np.float64)
+    try:
+        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
+    except (TypeError, ValueError):
+        return []
+    if x.size > 1 and mine.shape == x.shape and np.allclose(mine, x * x, rtol=1e-4):
+        return ["that is the square of each element: the exercise sums them too, into one number"]
+    return []
+
+
 def _vectors(draw):
     return [
         (np.array([1.0, -2.0, 3.0], np.float32),),
@@ -111,8 +123,13 @@ FunctionExercise(
     reference=_sum_of_squares_on_gpu,
     inputs=_vectors,
     needs=[GPU],
-    expect=Expect(device="/cpu:0", quote="return the result on /cpu:0"),
+    expect=Expect(
+        kind="tensor",
+        device="/cpu:0",
+        quote="square and sum it there, and return the result on /cpu:0",
+    ),
     mechanism=_squares_on_gpu,
+    explain=_squares_left,
     template="def sum_of_squares_on_gpu(x): ...",
     hints=[
         "A copy to another device is an op; the ops on the copy run where the copy is.",

@@ -50,6 +50,22 @@ def _cosine(a, b):
     return ek.reduce_sum(a * b) / (ek.norm(a) * ek.norm(b))
 
 
+def _distance(args, got):
+    """1 - cos is the cosine distance, the other quantity of the same name family."""
+    a, b = (x.numpy().astype(np.float64) for x in args)
+    cosine = a @ b / (np.linalg.norm(a) * np.linalg.norm(b))
+    try:
+        mine = float(np.asarray(got.numpy() if hasattr(got, "numpy") else got).reshape(()))
+    except (TypeError, ValueError):
+        return []
+    if np.isclose(mine, 1.0 - cosine, rtol=1e-4, atol=1e-5):
+        return [
+            "that is 1 - cos, the cosine distance; the exercise asks for the similarity "
+            "itself, a · b / (|a| |b|)"
+        ]
+    return []
+
+
 def _vectors(draw):
     n = draw.size(2, 6)
     a = draw.floats((n,), avoid=(0.0,))
@@ -75,6 +91,7 @@ FunctionExercise(
     },
     combined="your tape makes the dot product and both norms: check the parentheses (the "
     "dot product is divided by both norms)",
+    explain=_distance,
     template="def cosine_similarity(a, b): ...",
     hints=[
         "The dot product of the two vectors, divided by both their lengths.",
