@@ -80,8 +80,11 @@ def test_a_float_result_keeps_its_inputs_dtype_and_the_message_names_both_and_th
     (line,) = differences(ek.cast(x, ek.float64), x, what="f(x)", inputs_dtype="float32")
     assert line.startswith("f(x) has dtype float64 but float32 is expected")
     assert "ek.cast(..., ek.float32)" in line
-    (line,) = differences(ek.cast(x, ek.int32), x, what="f(x)", inputs_dtype="float32")
+    halves = ek.constant([1.5, 2.5])
+    (line,) = differences(ek.cast(halves, ek.int32), halves, what="f(x)", inputs_dtype="float32")
     assert "int32" in line and "truncates toward zero" in line
+    (line,) = differences(ek.cast(x, ek.int32), x, what="f(x)", inputs_dtype="float32")
+    assert "the values are right, but as integers" in line and "truncates" not in line
     # integer inputs (a float result in any float dtype will do) or no inputs: not enforced
     assert differences(ek.cast(x, ek.float64), x) == []
     assert differences(np.array([1.0, 2.0], np.float32), x, inputs_dtype="float32") == []

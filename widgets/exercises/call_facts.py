@@ -6,6 +6,7 @@ import numpy as np
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 from .compare import same_values
+from .exercise import student_code
 from .form import as_array
 
 
@@ -108,3 +109,32 @@ def derivative_text(order, name, call):
         f"the order-{order} derivative (the second derivative, gradient of the gradient) of "
         f"{call}{upstream} with respect to {name}"
     )
+
+
+def factor_on_every_input(fn, reference, cases, got):
+    """A one-number result cannot show a factor (compare.py sees one across elements):
+    across the inputs it can. The line says so without the value asked for."""
+    if not one_number(got) or len(cases) < 2:
+        return []
+    ratios = []
+    for case in cases:
+        args = [as_input(a) for a in case]
+        try:
+            with student_code():
+                mine = fn(*args)
+        except Exception:  # the first input's message says enough
+            return []
+        theirs = reference(*args)
+        if not (one_number(mine) and one_number(theirs)):
+            return []
+        mine, theirs = (float(as_array(v).reshape(-1)[0]) for v in (mine, theirs))
+        if not np.isfinite(mine) or abs(theirs) < 1e-6:
+            return []
+        ratios.append(mine / theirs)
+    c = ratios[0]
+    if c == 0 or abs(abs(c) - 1) < 1e-3 or not np.allclose(ratios, c, rtol=1e-3):
+        return []
+    return [
+        f"on each of the {len(ratios)} inputs your result is the right one times the same "
+        "number: a constant factor is missing or extra"
+    ]

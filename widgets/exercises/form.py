@@ -76,7 +76,8 @@ def form_problem(answer, expected, *, what="your answer", expect=ANY, inputs_dty
         wanted = f"shape {want.shape}" if want.shape else "a scalar (shape ())"
         return (
             f"{what} has shape {got.shape} but {wanted} is expected"
-            f"{expect.said(expect.shape_quote)}: " + _shape_reason(got.shape, want.shape)
+            f"{expect.said(expect.shape_quote)}: "
+            + _shape_reason(got.shape, want.shape, squeezes_right(answer, expected))
         )
     dtype = _dtype_problem(answer, expected, got, want, what, expect, inputs_dtype)
     if dtype:
@@ -95,8 +96,29 @@ def says_it_all(answer, expected, *, expect=ANY, inputs_dtype=None):
         return True
     got, want = as_array(answer), as_array(expected)
     if not _same_shape(got.shape, want.shape, expect.exact_shape):
-        return bool(_extra_axes(got.shape, want.shape))
+        return squeezes_right(answer, expected)
     return form_problem(answer, expected, expect=expect, inputs_dtype=inputs_dtype) is not None
+
+
+def squeezes_right(answer, expected):
+    """Whether ``answer`` is right once its extra axes of size 1 are dropped: then those axes
+    are the whole mistake (else an axis of size 1 here is a bigger one elsewhere, as a
+    batch of one)."""
+    if not isinstance(answer, (Tensor, np.ndarray)) or isinstance(expected, (list, tuple)):
+        return False
+    got, want = as_array(answer), as_array(expected)
+    return bool(_extra_axes(got.shape, want.shape)) and _same_numbers(got, want)
+
+
+def _same_numbers(got, want):
+    """Whether the numbers agree, element by element, whatever the dtype and the size-1 axes."""
+    if got.size != want.size:
+        return False
+    try:
+        mine, theirs = got.astype(np.float64).reshape(want.shape), want.astype(np.float64)
+    except (TypeError, ValueError):
+        return False
+    return bool(np.all(np.isclose(mine, theirs, rtol=1e-4, atol=1e-5, equal_nan=True)))
 
 
 def _kind_problem(answer, expected, what, expect):
@@ -171,11 +193,12 @@ def _dtype_problem(answer, expected, got, want, what, expect, inputs_dtype=None)
         return f"{what} has dtype {name}; numbers are expected"
     kept = isinstance(expected, Tensor) and expected.dtype.name == inputs_dtype
     if kept and isinstance(answer, (Tensor, np.ndarray)) and name != inputs_dtype:
-        return _other_dtype(what, name, inputs_dtype, numpy=isinstance(answer, np.ndarray))
+        numpy, same = isinstance(answer, np.ndarray), _same_numbers(got, want)
+        return _other_dtype(what, name, inputs_dtype, numpy, same)
     return None
 
 
-def _other_dtype(what, name, wanted, numpy=False):
+def _other_dtype(what, name, wanted, numpy=False, same_values=False):
     """A float result in another dtype than its inputs': the next op with a float32 tensor
     refuses it (eagerkit, as TF, never mixes dtypes silently)."""
     said = f"{what} has dtype {name} but {wanted} is expected (the dtype of its inputs)"
@@ -184,6 +207,11 @@ def _other_dtype(what, name, wanted, numpy=False):
             f"{what} is a numpy array of dtype {name}, but {wanted} is expected (the dtype "
             "of its inputs): numpy's functions compute off the tape (no gradient comes "
             "back) and in float64; compute it with ek ops"
+        )
+    if name.startswith(("int", "uint", "bool")) and same_values:
+        return (
+            f"{said}: the values are right, but as integers (constants written 1, not 1.0?): "
+            f"write float constants, or cast with ek.cast(..., ek.{wanted})"
         )
     if name.startswith(("int", "uint", "bool")):
         return (
@@ -196,9 +224,12 @@ def _other_dtype(what, name, wanted, numpy=False):
     )
 
 
-def _shape_reason(got, want):
-    """What a wrong shape usually means, in words a student can act on."""
+def _shape_reason(got, want, squeezable=True):
+    """What a wrong shape usually means, in words a student can act on (``squeezable``:
+    the values are right once the extra axes of size 1 are dropped)."""
     extra = _extra_axes(got, want)
+    if extra and not squeezable:
+        return "an axis is left over: check the axis each reduction or product runs over"
     if extra:
         which = f"{_axes(extra)}, of size 1, {'is' if len(extra) == 1 else 'are'} extra"
         why = "(kept by a keepdims=True, or made by a matrix product with a vector)"

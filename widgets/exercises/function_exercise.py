@@ -7,33 +7,36 @@ random upstream gradients (gradients.py), compared only where they exist (``kink
 gradient is traced to the op to blame on the student's tape (pointing.py).
 """
 
+import collections
 import inspect
 
 import numpy as np
 
-from eagerkit import nest
 from eagerkit.tensor import Tensor
 
 from .call_facts import (
     as_input,
     derivative_text,
+    factor_on_every_input,
     float_dtype,
     floor_division,
     frozen,
     integer_mean,
     no_gradient,
     not_finite,
-    one_number,
     returned_none,
     right_eagerly,
 )
 from .compare import ANY, differences, isclose, short_value, swapped
 from .diagnose import Trace, silent_users_op
 from .exercise import Exercise, student_code
-from .form import as_array, form_problem, says_it_all
-from .gradients import derivatives, output_shapes
+from .form import as_array, form_problem, says_it_all, squeezes_right
+from .gradients import derivatives, output_shapes, upstream_effect
 from .observe import Observation
 from .pointing import point_at_gradient, point_at_overflow, point_at_value, tape_values
+from .result import Result
+
+Call = collections.namedtuple("Call", "args call want seen got problems")
 
 
 class FunctionExercise(Exercise):
@@ -107,46 +110,62 @@ class FunctionExercise(Exercise):
     def judge(self, fn, draw):
         if not callable(fn):
             return self.result("wrong", [f"a function is expected, got {type(fn).__name__}"])
-        name = getattr(fn, "__name__", "your function")
         right_before = None  # a call that was right (for a frozen ek.function trace)
         missing = []  # what the first call lacked of the section's mechanism
         cases = self.inputs(draw)
-        for case in cases:
-            args = [as_input(a) for a in case]
-            names = self.names[: len(args)]  # a parameter with a default may be left out
-            call = f"{name}({', '.join(names)}) with " + ", ".join(
-                f"{n} = {short_value(a)}" for n, a in zip(names, args, strict=True)
-            )
-            want = self.reference(*args)
-            seen = Observation()
-            with student_code(f"in {call}", self._advice_for(fn)), seen.watching():
-                got = fn(*args)
-            if got is None:
-                return self.result("wrong", [returned_none(call), *self._advice(fn)])
-            problems = differences(
-                got,
-                want,
-                what=call,
-                expect=self.expect,
-                items=self.items,
-                inputs_dtype=float_dtype(args),
-            )
+        for number, case in enumerate(cases):
+            ran = self._call(fn, case)
+            if isinstance(ran, Result):
+                return ran
+            if ran.problems and squeezes_right(ran.got, ran.want):
+                # an axis of size 1 too many here may be a bigger axis on a later input
+                # (a batch of one): the later input's mistake is the one to tell
+                ran = self._worse_later(fn, cases[number + 1 :]) or ran
+            args, got, want, problems = ran.args, ran.got, ran.want, ran.problems
             if problems:
                 explained = self.explain(args, got) if self.explain else []
-                explained = explained or integer_mean(seen) or floor_division(seen)
+                explained = explained or integer_mean(ran.seen) or floor_division(ran.seen)
                 if not explained:
-                    problems += self._factor_on_every_input(fn, cases, got)
+                    problems += factor_on_every_input(fn, self.reference, cases, got)
                 return self._wrong_value(fn, args, problems, got, want, right_before, explained)
             if self.order:
-                result = self._gradients(fn, args, call, want, draw)
+                result = self._gradients(fn, args, ran.call, want, draw)
                 if result is not None:
                     return result
             if self.mechanism and not missing:
-                with student_code(f"in {call}"):
-                    missing = self.mechanism(fn, seen, args)
-            right_before = call
+                with student_code(f"in {ran.call}"):
+                    missing = self.mechanism(fn, ran.seen, args)
+            right_before = ran.call
         # "the values are right, but ..." only once they are, on every input
         return self.result("wrong", missing) if missing else self.result("right", [])
+
+    def _call(self, fn, case):
+        """``fn`` called on one input case: a ``Call`` (what it returned, how that differs
+        from the reference's), or the Result when it returned None."""
+        args = [as_input(a) for a in case]
+        names = self.names[: len(args)]  # a parameter with a default may be left out
+        call = f"{getattr(fn, '__name__', 'your function')}({', '.join(names)}) with " + ", ".join(
+            f"{n} = {short_value(a)}" for n, a in zip(names, args, strict=True)
+        )
+        want = self.reference(*args)
+        seen = Observation()
+        with student_code(f"in {call}", self._advice_for(fn)), seen.watching():
+            got = fn(*args)
+        if got is None:
+            return self.result("wrong", [returned_none(call), *self._advice(fn)])
+        kinds = {"expect": self.expect, "items": self.items, "inputs_dtype": float_dtype(args)}
+        problems = differences(got, want, what=call, **kinds)
+        return Call(args, call, want, seen, got, problems)
+
+    def _worse_later(self, fn, cases):
+        """The first later call whose mistake is more than axes of size 1, or None."""
+        for case in cases:
+            ran = self._call(fn, case)
+            if isinstance(ran, Result):
+                return None
+            if ran.problems and not squeezes_right(ran.got, ran.want):
+                return ran
+        return None
 
     def _wrong_value(self, fn, args, problems, got, want, right_before, explained=()):
         """The Result for a wrong value: ``problems`` (what differs), then ``explained`` (the
@@ -177,7 +196,7 @@ class FunctionExercise(Exercise):
         if not floating or not isinstance(got, Tensor):
             with student_code():
                 found = None
-                if not_finite(got):
+                if not_finite(got) and not explained:  # (the section's words say why)
                     found = point_at_overflow(
                         fn, args, self.names, self.finite_form, reference=self.reference
                     )
@@ -189,41 +208,15 @@ class FunctionExercise(Exercise):
         with student_code():
             lines, where = point_at_value(fn, self.reference, args, self.names, self.finite_form)
             if where.pop("overflow", False):  # an overflow is the whole story
+                if explained:  # told in the section's words already
+                    return self.result("wrong", said)
                 return self.result("wrong", problems + lines, **where)
-            if explained or form_problem(got, want, expect=self.expect):
-                # said already, or a wrong shape: the op to blame if one is, else nothing
-                return self.result(
-                    "wrong", problems + list(explained) + (lines if where else []), **where
-                )
+            if explained:  # said already: the op to blame if one is, else nothing
+                return self.result("wrong", said + (lines if where else []), **where)
+            if form_problem(got, want, expect=self.expect):  # a wrong shape: not "combined"
+                missing = self._missing_quantity(fn, args, combined=False)
+                return self.result("wrong", problems + (lines if where else []) + missing, **where)
             return self.result("wrong", problems + lines + tail(), **where)
-
-    def _factor_on_every_input(self, fn, cases, got):
-        """A one-number result cannot show a factor (compare.py sees one across elements):
-        across the inputs it can. The line says so without the value asked for."""
-        if not one_number(got) or len(cases) < 2:
-            return []
-        ratios = []
-        for case in cases:
-            args = [as_input(a) for a in case]
-            try:
-                with student_code():
-                    mine = fn(*args)
-            except Exception:  # the first input's message says enough
-                return []
-            theirs = self.reference(*args)
-            if not (one_number(mine) and one_number(theirs)):
-                return []
-            mine, theirs = (float(as_array(v).reshape(-1)[0]) for v in (mine, theirs))
-            if not np.isfinite(mine) or abs(theirs) < 1e-6:
-                return []
-            ratios.append(mine / theirs)
-        c = ratios[0]
-        if c == 0 or abs(abs(c) - 1) < 1e-3 or not np.allclose(ratios, c, rtol=1e-3):
-            return []
-        return [
-            f"on each of the {len(ratios)} inputs your result is the right one times the same "
-            "number: a constant factor is missing or extra"
-        ]
 
     def _advice_for(self, fn):
         """The advice for errors of the answer ``fn``: a text, or a function of the error."""
@@ -235,7 +228,8 @@ class FunctionExercise(Exercise):
         advice = self.advice(fn, None) if callable(self.advice) else self.advice
         return [advice] if advice else []
 
-    def _missing_quantity(self, fn, args):
+    def _missing_quantity(self, fn, args, combined=True):
+        """The first quantity the tape never makes, else (``combined``) how they combine."""
         if not self.quantities:
             return []
         made = tape_values(fn, args)
@@ -243,7 +237,7 @@ class FunctionExercise(Exercise):
             value = as_array(quantity(*args))
             if not any(v.shape == value.shape and np.all(isclose(v, value)) for v in made):
                 return [f"no value on your tape is {name}"]
-        return [self.combined] if self.combined else []
+        return [self.combined] if self.combined and combined else []
 
     def _gradients(self, fn, args, call, want, draw):
         """None when every derivative agrees, else the wrong Result."""
@@ -292,8 +286,8 @@ class FunctionExercise(Exercise):
         if callable(advice):  # from the gradients the student's VJP gave
             advice = advice([as_array(a) for a in args], np.asarray(upstreams[0]), mine[0])
         effect = None
-        if order == 1 and self._upstream_effect(self.reference, args, upstreams) is None:
-            effect = self._upstream_effect(fn, args, upstreams)  # (a clip is not linear)
+        if order == 1 and upstream_effect(self.reference, args, upstreams) is None:
+            effect = upstream_effect(fn, args, upstreams)  # (a clip is not linear)
         with student_code():
             lines, where = point_at_gradient(
                 fn,
@@ -306,24 +300,3 @@ class FunctionExercise(Exercise):
                 finite_form=self.finite_form,
             )
         return self.result("wrong", problems + lines, **where)
-
-    def _upstream_effect(self, fn, args, upstreams):
-        """How the student's gradient answers the upstream gradient doubling (a correct one
-        doubles): ``"ignores"`` (it stays the same), ``"not linear"`` (it changes otherwise)
-        or None."""
-        first = upstreams[0]
-        doubled = [nest.pack_sequence_as(first, [u * 2 for u in nest.flatten(first)])]
-        try:
-            with student_code():
-                once = derivatives(fn, args, [first])[0]
-                twice = derivatives(fn, args, doubled)[0]
-        except Exception:
-            return None
-        pairs = [(a, b) for a, b in zip(once, twice, strict=True) if a is not None]
-        if not pairs or not any(np.any(np.abs(a) > 1e-6) for a, _ in pairs):
-            return None
-        if all(np.all(isclose(a, b)) for a, b in pairs):
-            return "ignores"
-        if not all(np.all(isclose(2 * a, b)) for a, b in pairs):
-            return "not linear"
-        return None
