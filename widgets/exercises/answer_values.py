@@ -20,3 +20,22 @@ def float_values(value):
         return np.asarray(value.numpy() if isinstance(value, Tensor) else value, np.float64)
     except (TypeError, ValueError):
         return None
+
+
+def matches(value, expected):
+    """Whether ``value`` holds ``expected``'s numbers: the same shape and equal within
+    float32's rounding (as compare.isclose: a sum of float32 products is off by ~1e-6).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> matches(ek.constant([0.1, 0.2]) * 3, np.array([0.3, 0.6])), matches([1.0], [1.0, 1.0])
+    (True, False)
+    """
+    mine = float_values(value)
+    expected = np.asarray(expected, np.float64)
+    return (
+        mine is not None
+        and mine.shape == expected.shape
+        and np.allclose(mine, expected, 1e-4, 1e-5)
+    )

@@ -4,7 +4,7 @@ import numpy as np
 
 import eagerkit as ek
 
-from .answer_values import float_values
+from .answer_values import matches
 from .function_exercise import FunctionExercise
 
 
@@ -55,8 +55,7 @@ def _distance(args, got):
     """1 - cos is the cosine distance, the other quantity of the same name family."""
     a, b = (x.numpy().astype(np.float64) for x in args)
     cosine = a @ b / (np.linalg.norm(a) * np.linalg.norm(b))
-    mine = float_values(got)
-    if mine is not None and mine.size == 1 and np.isclose(mine.item(), 1.0 - cosine, 1e-4, 1e-5):
+    if matches(got, 1.0 - cosine):
         return [
             "that is 1 - cos, the cosine distance; the exercise asks for the similarity "
             "itself, a · b / (|a| |b|)"

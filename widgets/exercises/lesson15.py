@@ -30,8 +30,8 @@ def _one_state(args, got):
     """rnn_step returns the new state alone; a tuple (as model.step's (logits, state)) is not."""
     if isinstance(got, (tuple, list)):
         return [
-            f"rnn_step returns a tuple of {len(got)} values: it returns one tensor, the new "
-            "state, alone (model.step returns logits and a state; this step makes only the state)"
+            "the one asked for is the new state, tanh(x W_x + h W_h + b) (model.step returns "
+            "logits and a state; this step makes only the state)"
         ]
     return []
 
