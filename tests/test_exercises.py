@@ -100,12 +100,31 @@ def test_the_edge_case_the_prompt_names_is_always_among_the_inputs():
 
 
 # --- tolerant where the prompt is silent, strict where it speaks ------------------------------
-def test_float64_and_a_kept_axis_are_accepted_where_the_prompt_is_silent():
-    assert exercise("1.3").check(lambda x: ek.cast(softsign(ek.cast(x, ek.float64)), ek.float64))
+def test_a_float64_result_or_a_kept_axis_is_wrong_even_where_the_prompt_is_silent():
+    # A float64 result breaks the next float32 op; a (1,) loss broadcasts silently later.
+    float64 = exercise("1.3").check(
+        lambda x: ek.cast(softsign(ek.cast(x, ek.float64)), ek.float64), seed=2
+    )
+    assert float64.status == "wrong" and "ek.cast(..., ek.float32)" in repr(float64)
+    cast_back = exercise("1.3").check(
+        lambda x: ek.cast(softsign(ek.cast(x, ek.float64)), ek.float32), seed=2
+    )
+    assert cast_back.status == "right", repr(cast_back)
     keepdims = exercise("5.1").check(
         lambda p, t: ek.reduce_mean(ek.abs(p - t), keepdims=True), seed=2
     )
-    assert keepdims.status == "right", repr(keepdims)
+    assert keepdims.status == "wrong" and "a scalar (shape ()) is expected" in repr(keepdims)
+    assert keepdims.op is None  # the shape alone is wrong: no op is blamed
+
+
+def test_a_numpy_result_is_still_an_answer_where_the_prompt_is_silent():
+    import numpy  # (not np: a test below needs np undefined in this module)
+
+    def numpy_momentum(weight, velocity, grad):
+        v = 0.9 * numpy.asarray(velocity) + numpy.asarray(grad)
+        return numpy.asarray(weight) - 0.1 * v, v
+
+    assert exercise("6.1").check(numpy_momentum, seed=3).status == "right"
 
 
 def test_what_the_prompt_states_is_enforced_and_quoted():
@@ -191,11 +210,13 @@ def test_a_jacobian_is_a_gradient_call_and_values_are_judged_before_the_mechanis
             dy_dx = inner.gradient(y, x)
         return outer.jacobian(dy_dx, x)
 
-    full = repr(exercise("3.3").check(full_jacobian, seed=3))
+    result = exercise("3.3").check(full_jacobian, seed=3)
+    full = repr(result)
     assert "has shape (3, 3) but shape (3,) is expected" in full and "a full Jacobian" in full
     assert "the values are right" not in full
-    # a substitution whose run took another path (its op has another shape) blames no op
-    assert "no single op on your tape is to blame" in full
+    # a substitution whose run took another path (its op has another shape) blames no op,
+    # and a wrong shape is the whole message then (not "no single op ... is to blame")
+    assert result.op is None and "no single op" not in full
     assert exercise("3.3").check(lambda x: _nested(x, jacobian=False)).status == "right"
 
 

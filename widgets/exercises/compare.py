@@ -1,174 +1,65 @@
 """Compare a student's value with the expected one and say, in words, what differs.
 
-Tolerant where the prompt is silent: a tensor, a numpy array and a Python number are the same
-answer; any float dtype will do for floats; a shape that differs only by axes of size 1 (a
-``keepdims=True`` left in) is the same shape. What the prompt *does* state (``Expect``) is
-enforced, and the message quotes the prompt. The order of the checks is the order a student
-can act on: the kind of thing, its shape, its dtype, its device, then the values.
+The order of the checks is the order a student can act on: the kind of thing, its shape,
+its dtype, its device (form.py), then the values.
 
 No sentence shows an expected value: the student's own value, where it is off, and how
-(too large, too small, off by one, the wrong sign, off by one factor everywhere, nan).
+(too large, too small, off by one, the wrong sign, off by one factor everywhere, 0
+everywhere, nan).
 """
 
 import numpy as np
 
 from eagerkit.tensor import Tensor
 
+from .form import ANY, Expect, as_array, describe, form_problem, none_problem, with_article
 from .text import number, short
 
-
-class Expect:
-    """What the prompt states about the answer; each is enforced only when given.
-
-    kind : ``"tensor"`` (an ek.Tensor), ``"int"`` or ``"float"`` (a Python number of that
-        type), else any number-like.
-    dtype : a dtype name such as ``"float32"``.
-    device : a device name such as ``"/sim:0"``.
-    exact_shape : True to refuse size-1 axes the expected shape lacks.
-    quote : the prompt's words, shown when one of these is not met.
-    """
-
-    def __init__(self, kind=None, dtype=None, device=None, exact_shape=False, quote=""):
-        self.kind, self.dtype, self.device = kind, dtype, device
-        self.exact_shape, self.quote = exact_shape, quote
-
-    def said(self):
-        return f' (the exercise says: "{self.quote}")' if self.quote else ""
+__all__ = [  # Expect, ANY and describe live in form.py; lessons import them from here
+    "ANY",
+    "Expect",
+    "describe",
+    "differences",
+    "form_problem",
+    "isclose",
+    "same_values",
+    "short_value",
+    "value_differences",
+]
 
 
-ANY = Expect()
-
-
-def describe(value):
-    """A short description of a value's kind: ``ek.Tensor of shape (3,) ...``, ``float``."""
-    if isinstance(value, Tensor):
-        return f"ek.Tensor of shape {tuple(value.shape)} and dtype {value.dtype.name}"
-    if isinstance(value, np.ndarray):
-        return f"numpy array of shape {value.shape} and dtype {value.dtype}"
-    return type(value).__name__
-
-
-def differences(answer, expected, *, what="your answer", expect=ANY, items=None, close=None):
+def differences(
+    answer, expected, *, what="your answer", expect=ANY, items=None, close=None, inputs_dtype=None
+):
     """Sentences saying how ``answer`` differs from ``expected`` (empty: they agree).
 
     ``items`` names the items of a list answer (``["df/da", "df/db"]``); ``close(got, want)``
-    says which elements agree (default: ``np.isclose`` with rtol 1e-4, atol 1e-5).
+    says which elements agree (default: ``np.isclose`` with rtol 1e-4, atol 1e-5);
+    ``inputs_dtype``: the float dtype of the inputs, which a float result must keep where the
+    expected one keeps it (a float64 result of float32 inputs breaks the next float32 op).
 
     Examples
     --------
     >>> import eagerkit as ek
     >>> differences(ek.constant([1.0, 2.0]), ek.constant([1.0, 3.0]))
     ['your answer differs at element [1]: its value there is 2.0, too small']
-    >>> differences([[1.0], [2.0]], ek.constant([1.0, 2.0]))  # keepdims left in: the same
-    []
+    >>> differences(ek.constant([[1.0], [2.0]]), ek.constant([1.0, 2.0]))  # doctest: +ELLIPSIS
+    ['your answer has shape (2, 1) but shape (2,) is expected: axis 1, of size 1, is extra...']
+    >>> x = ek.constant(2.0)
+    >>> differences(ek.cast(x, ek.float64), x, inputs_dtype="float32")  # doctest: +ELLIPSIS
+    ["your answer has dtype float64 but float32 is expected (the dtype of its inputs)..."]
+    >>> differences([ek.constant(2.0)], ek.constant(2.0))  # doctest: +ELLIPSIS
+    ['your answer is a list of one ek.Tensor; one tensor is expected, not a list holding it...']
     """
     if isinstance(expected, (tuple, list)):
-        return _sequence_differences(answer, expected, what, expect, items, close)
+        return _sequence_differences(answer, expected, what, expect, items, close, inputs_dtype)
     if answer is ...:
         return [f"{what} is still ..., the placeholder"]
-    kind = _kind_problem(answer, expected, what, expect)
-    if kind:
-        return [kind]
-    got, want = _array(answer), _array(expected)
-    if not _same_shape(got.shape, want.shape, expect.exact_shape):
-        return [
-            f"{what} has shape {got.shape} but shape {want.shape} is expected{expect.said()}: "
-            + _shape_reason(got.shape, want.shape)
-        ]
-    dtype = _dtype_problem(answer, got, want, what, expect)
-    if dtype:
-        return [dtype]
-    if expect.device and isinstance(answer, Tensor) and answer._device.name != expect.device:
-        return [
-            f"{what} is on {answer._device.name} but is expected on {expect.device}{expect.said()}"
-        ]
+    form = form_problem(answer, expected, what=what, expect=expect, inputs_dtype=inputs_dtype)
+    if form:
+        return [form]
+    got, want = as_array(answer), as_array(expected)
     return value_differences(got.reshape(want.shape), want, what, close)
-
-
-def _kind_problem(answer, expected, what, expect):
-    if isinstance(expected, str):
-        return (
-            None
-            if isinstance(answer, str)
-            else f"{what} is a {describe(answer)}; a string is expected"
-        )
-    if answer is None:
-        return _none_problem(what)
-    numberlike = (Tensor, np.ndarray, np.number, int, float, bool, np.bool_)
-    if not isinstance(answer, numberlike) and not _nested_numbers(answer):
-        return f"{what} is a {describe(answer)}; a number or a tensor is expected"
-    if expect.kind == "tensor" and not isinstance(answer, Tensor):
-        return f"{what} is a {describe(answer)}; an ek.Tensor is expected{expect.said()}"
-    if expect.kind == "int" and (isinstance(answer, bool) or not isinstance(answer, int)):
-        return f"{what} is a {describe(answer)}; a Python int is expected{expect.said()}"
-    if expect.kind == "float" and (isinstance(answer, bool) or not isinstance(answer, float)):
-        return f"{what} is a {describe(answer)}; a Python float is expected{expect.said()}"
-    return None
-
-
-def _none_problem(what, plural=False):
-    """None where a value belongs: most often a gradient with no path back to its source."""
-    they = "are they gradients" if plural else "is it a gradient"
-    return (
-        f"{what} {'are' if plural else 'is'} None: is a return missing, or {they} that came "
-        "out None (was the source watched, and did every op on the way run inside the tape's "
-        "with block, with ek ops?)"
-    )
-
-
-def _nested_numbers(value):
-    """A (nested) list of numbers, as ``[[1.0, 2.0]]``: a tensor written in Python."""
-    try:
-        array = np.asarray(value)
-    except (ValueError, TypeError):
-        return False
-    return isinstance(value, (list, tuple)) and array.dtype.kind in "biuf"
-
-
-def _dtype_problem(answer, got, want, what, expect):
-    name = answer.dtype.name if isinstance(answer, Tensor) else str(got.dtype)
-    if expect.dtype:
-        if name != expect.dtype:
-            return f"{what} has dtype {name} but {expect.dtype} is expected{expect.said()}"
-        return None
-    if want.dtype.kind == "f" and got.dtype.kind not in "biuf":
-        return f"{what} has dtype {name}; numbers are expected"
-    return None
-
-
-def _shape_reason(got, want):
-    """What a wrong shape usually means, in words a student can act on."""
-    if want and not got:
-        return (
-            "one value per element or row is expected, not one number for all (a mean or a "
-            "sum over every axis?)"
-        )
-    if len(got) < len(want):
-        return (
-            "an axis that must stay was reduced or squeezed away: check the axis of each reduction"
-        )
-    if want and tuple(got) == tuple(want) * 2:
-        return (
-            "one value for each pair of elements (a full Jacobian, or a column broadcast "
-            "against a row?) where one value per element is expected"
-        )
-    if len(got) > len(want):
-        return "an axis is left over: check the axis of each reduction (or a keepdims)"
-    if sorted(got) == sorted(want):
-        return "the same sizes in another order: the axes are swapped (a transpose?)"
-    return "check the axis each reduction or product runs over"
-
-
-def _same_shape(got, want, exact):
-    if got == want:
-        return True
-    if exact or len(got) < len(want):  # an axis squeezed away is a mistake; one kept is not
-        return False
-    return tuple(n for n in got if n != 1) == tuple(n for n in want if n != 1)
-
-
-def _array(value):
-    return np.asarray(value.numpy() if isinstance(value, Tensor) else value)
 
 
 def isclose(got, want, rtol=1e-4, atol=1e-5):
@@ -187,28 +78,42 @@ def same_values(answer, expected):
     """
     if isinstance(expected, (tuple, list)) or not isinstance(answer, (Tensor, np.ndarray)):
         return False
-    got, want = _array(answer), _array(expected)
+    got, want = as_array(answer), as_array(expected)
     if got.shape != want.shape or got.dtype.kind not in "biuf" or want.dtype.kind not in "biuf":
         return False
     return bool(np.all(isclose(got, want)))
 
 
-def _sequence_differences(answer, expected, what, expect, items, close):
+def _sequence_differences(answer, expected, what, expect, items, close, inputs_dtype=None):
     if not isinstance(answer, (tuple, list)):
-        return [f"{what} is a {describe(answer)}; a list of {len(expected)} items is expected"]
+        told = f"{what} is {with_article(describe(answer))}; "
+        if items:  # the prompt's names for them: (new_weight, new_velocity)
+            names = ", ".join(items)
+            return [told + f"{len(items)} items ({names}) are expected: return them all, together"]
+        return [told + f"a list of {len(expected)} items is expected"]
     if len(answer) != len(expected):
         return [f"{what} has {len(answer)} items but {len(expected)} are expected"]
     nones = [i for i, got in enumerate(answer) if got is None]
     if len(nones) > 1:  # one sentence for all: the reason is the same
         names = " and ".join(items[i] if items else f"item {i}" for i in nones)
-        return [_none_problem(f"{names} in {what}", plural=True)]
+        return [none_problem(f"{names} in {what}", plural=True)]
     problems = []
     for i, (got, want) in enumerate(zip(answer, expected, strict=True)):
         item = f"{items[i]} in {what}" if items else f"item {i} of {what}"
-        problems += differences(got, want, what=item, expect=expect, close=close)
-    if problems and len(expected) == 2 and _in_order(answer[::-1], expected, close):
+        problems += differences(
+            got, want, what=item, expect=expect, close=close, inputs_dtype=inputs_dtype
+        )
+    if problems and swapped(answer, expected, close):
         return [f"{what} has the right items in the wrong order (swap them)"]
     return problems
+
+
+def swapped(answer, expected, close=None):
+    """Whether ``answer`` has the two items of ``expected`` in the wrong order."""
+    pair = isinstance(answer, (tuple, list)) and isinstance(expected, (tuple, list))
+    if not pair or len(answer) != 2 or len(expected) != 2:
+        return False
+    return _in_order(answer[::-1], expected, close) and not _in_order(answer, expected, close)
 
 
 def _in_order(answer, expected, close):
@@ -230,6 +135,8 @@ def value_differences(got, want, what, close=None):
     value, target = np.asarray(got[element]), np.asarray(want[element])
     if np.isnan(value.astype(np.float64)) or np.isinf(value.astype(np.float64)):
         return [f"{what} is {number(value)}{at}"]
+    if got.size > 1 and not np.any(got):  # not a factor: nothing of the input got through
+        return [f"{what} is 0 at every element"]
     if _one_factor(got, want, wrong):
         how = "every element is off by the same factor"
         return [f"{what} is {number(value)}{at}: {how} (a constant factor missing or extra)"]
@@ -264,7 +171,7 @@ def short_value(value):
     >>> short_value(np.float32(-2.06)), short_value([[1.0, 2.5]])
     ('-2.06', '[[1.0, 2.5]]')
     """
-    return short(_listed(_array(value).tolist()), 60)
+    return short(_listed(as_array(value).tolist()), 60)
 
 
 def _listed(value):

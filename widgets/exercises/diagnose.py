@@ -39,6 +39,8 @@ class Trace:
         self.tape = GradientTape(persistent=True)
         self.steps = []  # BackwardSteps, in sweep order
         self.dispatched = []  # every op's output, in the order the ops ran
+        self.ran = []  # (op, inputs, output) of every op, forward
+        self.ran_backward = []  # (op, inputs, output) of every op the backward pass ran
         self.tape.listeners.append(self)
         floats = [x for x in inputs if isinstance(x, Tensor) and x.dtype.is_floating]
         with quiet(), running(self._ran), self.tape:
@@ -46,10 +48,23 @@ class Trace:
             self.output = fn(*inputs)
         if _is_float_tensor(self.output) and floats:
             seed = None if upstream is None else _seed(upstream, self.output)
-            self.tape.gradient(self.output, floats, output_gradients=seed)
+            with quiet(), running(lambda *ran: self.ran_backward.append(ran)):
+                self.tape.gradient(self.output, floats, output_gradients=seed)
 
     def _ran(self, op, inputs, output):
         self.dispatched.append(output)
+        self.ran.append((op, inputs, output))
+
+    def record_of(self, output):
+        """The index in ``tape.records`` of the record that made ``output``, or None."""
+        for index, record in enumerate(self.tape.records):
+            if record.output is output:
+                return index
+        return None
+
+    def op_names(self):
+        """The names of the ops that ran forward, in order."""
+        return [getattr(op, "name", type(op).__name__) for op, _, _ in self.ran]
 
     def on_record(self, tape, record):
         pass
@@ -108,7 +123,8 @@ def reference_values(reference):
     return [np.asarray(v) for v in values]
 
 
-def _known(value, pool):
+def known(value, pool):
+    """Whether a right computation makes ``value`` too (it is in ``pool``, shape and all)."""
     return any(v.shape == value.shape and np.all(isclose(value, v)) for v in pool)
 
 
@@ -121,7 +137,7 @@ def first_wrong_value(fn, student, reference, want):
         if i not in used or record.op is READ_VARIABLE:
             continue
         value = np.asarray(record.output.numpy())
-        if _known(value, pool):
+        if known(value, pool):
             continue
         position = student.position(record.output)
         if position is None:
@@ -171,6 +187,15 @@ def nan_source(student):
         for gx, x in zip(step.input_grads, step.record.inputs, strict=False):
             if gx is not None and not np.all(np.isfinite(host(gx, x._device))):
                 return step.index, step
+    return None
+
+
+def silent_users_op(trace):
+    """The first op whose VJP the student wrote that sent back no gradient at all (its
+    gradient function returned None: a missing ``return``), or None."""
+    for step in trace.steps:
+        if is_users_op(step.record.op) and all(g is None for g in step.input_grads):
+            return step.record.op
     return None
 
 

@@ -8,7 +8,9 @@ gives the solution.
 """
 
 import contextlib
+import difflib
 import importlib
+import types
 
 from .compare import ANY, differences
 from .draws import Draws, fresh_seed
@@ -68,18 +70,34 @@ class StudentRaised(Exception):
 @contextlib.contextmanager
 def student_code(when="", advice=None):
     """Around every call into the student's code: an error there is the student's, reported
-    as such; an error anywhere else is the check's own and is raised."""
+    as such, with ``advice`` (a text, or ``advice(error)`` giving one or None); an error
+    anywhere else is the check's own and is raised."""
     try:
         yield
     except (NotAnswered, StudentRaised):
         raise
     except Exception as error:
-        raise StudentRaised(error, when, advice) from error
+        said = advice(error) if callable(advice) else advice  # advice for this error
+        raise StudentRaised(error, when, said) from error
 
 
 # Modules a student reaches for that the lessons do not import (what a NameError means then).
 _LIBRARIES = {"np": "numpy", "numpy": "numpy", "math": "Python's math", "tf": "TensorFlow"}
 _LIBRARIES |= {"torch": "PyTorch", "jnp": "JAX's numpy", "scipy": "scipy"}
+
+
+def _changed_in_place(error):
+    """A line for an AttributeError of a Variable's method called on a tensor, else none."""
+    name = getattr(error, "name", None)
+    if not isinstance(error, AttributeError) or name not in _VARIABLE_METHODS:
+        return []
+    return [
+        f"{name} is a method of ek.Variable; an ek.Tensor is a value that never changes: "
+        "compute the new value and return it"
+    ]
+
+
+_VARIABLE_METHODS = {"assign", "assign_add", "assign_sub", "scatter_update", "scatter_add"}
 
 
 def _other_library(error):
@@ -104,6 +122,7 @@ class Exercise:
 
     needs = ()
     draws_inputs = False  # whether a wrong verdict names the seed of its inputs
+    answer_name = None  # the check cell's variable, where the answer's __name__ is not it
 
     def __init__(self, key, title, *, hints, template=None, placeholder=...):
         self.key, self.title, self.hints = key, title, list(hints)
@@ -123,7 +142,8 @@ class Exercise:
             # Still the placeholder: often an answer whose cell raised before it was defined.
             raised = _raised_before()
             lines = [raised] if raised else [_HOW_TO_ANSWER.format(key=self.key)]
-            return self.result("unanswered", lines)
+            renamed = None if raised else _renamed(answer, self.template)
+            return self.result("unanswered", lines + ([renamed] if renamed else []))
         seed = fresh_seed() if seed is None else int(seed)
         try:
             with check_state(self.needs):
@@ -134,10 +154,10 @@ class Exercise:
             text = short(f"{type(raised.error).__name__}: {raised.error}", 300)
             when = f" {raised.when}" if raised.when else ""
             advice = [raised.advice] if raised.advice else []
-            advice = _other_library(raised.error) + advice
+            advice = _other_library(raised.error) + _changed_in_place(raised.error) + advice
             result = self.result("wrong", [f"your code raised{when} {text}", *advice])
         if result.status == "wrong" and self.draws_inputs:
-            name = getattr(answer, "__name__", "answer")
+            name = self.answer_name or getattr(answer, "__name__", "answer")
             result.lines.append(
                 f"(the inputs were drawn with seed {seed}: "
                 f'exercise("{self.key}").check({name}, seed={seed}) draws them again)'
@@ -225,6 +245,29 @@ def _raised_before():
         f"the cell run just before this check raised {type(error).__name__}: "
         f"{short(error, 240)}. If that was your answer's cell, the answer is still the ... "
         "it was to replace: fix that cell, run it again, then this one"
+    )
+
+
+def _renamed(answer, template):
+    """For a template function the check was given: a line naming the functions the
+    student defined under a name close to it (``soft_sign`` for ``softsign``), or None."""
+    from IPython import get_ipython
+
+    shell, name = get_ipython(), getattr(answer, "__name__", None)
+    if shell is None or not isinstance(answer, types.FunctionType):
+        return None
+    functions = {
+        other: value
+        for other, value in shell.user_ns.items()
+        if isinstance(value, types.FunctionType) and other != name and not other.startswith("_")
+    }
+    close = difflib.get_close_matches(name, list(functions), n=3, cutoff=0.75)
+    close = [other for other in close if not is_template_function(functions[other], template)]
+    if not close:
+        return None
+    return (
+        f"you defined {' and '.join(close)}: is your function named {name}? (the check is "
+        f"given {name}, which is still the exercise's ...)"
     )
 
 

@@ -7,18 +7,36 @@ random upstream gradients (gradients.py), compared only where they exist (``kink
 gradient is traced to the op to blame on the student's tape (pointing.py).
 """
 
+import collections
 import inspect
 
 import numpy as np
 
-from eagerkit import nest
-from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.tensor import Tensor
 
-from .compare import ANY, differences, isclose, same_values, short_value
+from .call_facts import (
+    as_input,
+    derivative_text,
+    factor_on_every_input,
+    float_dtype,
+    floor_division,
+    frozen,
+    integer_mean,
+    no_gradient,
+    not_finite,
+    returned_none,
+    right_eagerly,
+)
+from .compare import ANY, differences, isclose, short_value, swapped
+from .diagnose import Trace, silent_users_op
 from .exercise import Exercise, student_code
-from .gradients import derivatives, output_shapes
+from .form import as_array, form_problem, says_it_all, squeezes_right
+from .gradients import derivatives, output_shapes, upstream_effect
 from .observe import Observation
-from .pointing import point_at_gradient, point_at_value, tape_values
+from .pointing import point_at_gradient, point_at_overflow, point_at_value, tape_values
+from .result import Result
+
+Call = collections.namedtuple("Call", "args call want seen got problems")
 
 
 class FunctionExercise(Exercise):
@@ -37,12 +55,17 @@ class FunctionExercise(Exercise):
         (named as the prompt names them); a wrong answer is told the first one its tape
         never makes, or, when it makes them all, ``combined`` (how they go together, in words).
     advice : what to look at when the answer returns None, raises or returns the wrong kind
-        of thing (a tuple for a tensor), in the section's words.
+        of thing (a tuple for a tensor), in the section's words; or ``advice(fn, error)``
+        giving it (or None) for the answer ``fn`` and what it raised (None if nothing).
     explain : ``explain(args, got) -> [lines]``, what a wrong value most likely means, in the
-        section's words (a fan-out summed wrong, a model not built), never the value asked for.
-    vjp_advice : what to compare a VJP the student wrote with, when it is blamed.
+        section's words (a fan-out summed wrong, a model not built), never the value asked for;
+        when it says something, no op of the tape is looked for.
+    vjp_advice : what to compare a VJP the student wrote with, when it is blamed; or
+        ``vjp_advice(args, upstream, gradients)`` giving it from the student's gradients.
     gradient_close : ``close(got, want)`` for the gradients (default: compare.isclose), for
         a section whose right answers differ by float32 rounding more than that allows.
+    finite_form : how the section's formula stays finite, told when an op of the answer
+        overflows (``exp`` of a large value is inf, and the result nan).
     """
 
     draws_inputs = True
@@ -68,6 +91,7 @@ class FunctionExercise(Exercise):
         explain=None,
         vjp_advice=None,
         gradient_close=None,
+        finite_form=None,
         **kwargs,
     ):
         super().__init__(key, title, hints=hints, **kwargs)
@@ -78,152 +102,193 @@ class FunctionExercise(Exercise):
         self.upstream = upstream or (lambda draw, shape: draw.upstream(shape))
         self.quantities, self.combined, self.advice = quantities or {}, combined, advice
         self.vjp_advice, self.explain = vjp_advice, explain
-        self.gradient_close = gradient_close
+        self.gradient_close, self.finite_form = gradient_close, finite_form
 
     def values_asked(self, draw):
-        return [self.reference(*[_as_input(a) for a in case]) for case in self.inputs(draw)]
+        return [self.reference(*[as_input(a) for a in case]) for case in self.inputs(draw)]
 
     def judge(self, fn, draw):
         if not callable(fn):
             return self.result("wrong", [f"a function is expected, got {type(fn).__name__}"])
-        name = getattr(fn, "__name__", "your function")
         right_before = None  # a call that was right (for a frozen ek.function trace)
         missing = []  # what the first call lacked of the section's mechanism
         cases = self.inputs(draw)
-        for case in cases:
-            args = [_as_input(a) for a in case]
-            names = self.names[: len(args)]  # a parameter with a default may be left out
-            call = f"{name}({', '.join(names)}) with " + ", ".join(
-                f"{n} = {short_value(a)}" for n, a in zip(names, args, strict=True)
-            )
-            want = self.reference(*args)
-            seen = Observation()
-            with student_code(f"in {call}", self.advice), seen.watching():
-                got = fn(*args)
-            if got is None:
-                return self.result("wrong", [_returned_none(call), *self._advice()])
-            problems = differences(got, want, what=call, expect=self.expect, items=self.items)
+        for number, case in enumerate(cases):
+            ran = self._call(fn, case)
+            if isinstance(ran, Result):
+                return ran
+            if ran.problems and squeezes_right(ran.got, ran.want):
+                # an axis of size 1 too many here may be a bigger axis on a later input
+                # (a batch of one): the later input's mistake is the one to tell
+                ran = self._worse_later(fn, cases[number + 1 :]) or ran
+            args, got, want, problems = ran.args, ran.got, ran.want, ran.problems
             if problems:
                 explained = self.explain(args, got) if self.explain else []
-                problems += explained or self._factor_on_every_input(fn, cases, got)
-                return self._wrong_value(fn, args, problems, got, want, right_before)
+                if not explained and isinstance(want, Tensor) and want.dtype.is_floating:
+                    explained = integer_mean(ran.seen) or floor_division(ran.seen)
+                if not explained:
+                    problems += factor_on_every_input(fn, self.reference, cases, got)
+                return self._wrong_value(fn, args, problems, got, want, right_before, explained)
             if self.order:
-                result = self._gradients(fn, args, call, want, draw)
+                result = self._gradients(fn, args, ran.call, want, draw)
                 if result is not None:
                     return result
             if self.mechanism and not missing:
-                with student_code(f"in {call}"):
-                    missing = self.mechanism(fn, seen, args)
-            right_before = call
+                with student_code(f"in {ran.call}"):
+                    missing = self.mechanism(fn, ran.seen, args)
+            right_before = ran.call
         # "the values are right, but ..." only once they are, on every input
         return self.result("wrong", missing) if missing else self.result("right", [])
 
-    def _wrong_value(self, fn, args, problems, got, want, right_before):
-        if right_before and hasattr(fn, "trace_count") and _right_eagerly(fn, args, want):
-            return self.result("wrong", problems + [_frozen(right_before)])
+    def _call(self, fn, case):
+        """``fn`` called on one input case: a ``Call`` (what it returned, how that differs
+        from the reference's), or the Result when it returned None."""
+        args = [as_input(a) for a in case]
+        names = self.names[: len(args)]  # a parameter with a default may be left out
+        call = f"{getattr(fn, '__name__', 'your function')}({', '.join(names)}) with " + ", ".join(
+            f"{n} = {short_value(a)}" for n, a in zip(names, args, strict=True)
+        )
+        want = self.reference(*args)
+        seen = Observation()
+        with student_code(f"in {call}", self._advice_for(fn)), seen.watching():
+            got = fn(*args)
+        if got is None:
+            return self.result("wrong", [returned_none(call), *self._advice(fn)])
+        kinds = {"expect": self.expect, "items": self.items, "inputs_dtype": float_dtype(args)}
+        problems = differences(got, want, what=call, **kinds)
+        return Call(args, call, want, seen, got, problems)
+
+    def _worse_later(self, fn, cases):
+        """The first later call whose mistake is more than axes of size 1, or None."""
+        for case in cases:
+            ran = self._call(fn, case)
+            if isinstance(ran, Result):
+                return None
+            if ran.problems and not squeezes_right(ran.got, ran.want):
+                return ran
+        return None
+
+    def _wrong_value(self, fn, args, problems, got, want, right_before, explained=()):
+        """The Result for a wrong value: ``problems`` (what differs), then ``explained`` (the
+        section's words for it), else the op to blame and what the tape lacks."""
+        if right_before and hasattr(fn, "trace_count") and right_eagerly(fn, args, want):
+            return self.result("wrong", problems + [frozen(right_before)])
+        said = problems + list(explained)
+
+        def tail():  # what the tape lacks, unless the section's words said what is wrong
+            return [] if explained else self._missing_quantity(fn, args)
+
         if isinstance(got, (tuple, list)) and not isinstance(want, (tuple, list)):
-            return self.result("wrong", problems + self._advice())
+            # tensors: what to return says it all; else (a function in it?) the advice
+            tensors = all(isinstance(v, Tensor) for v in got)
+            return self.result("wrong", said + ([] if tensors else self._advice(fn)))
+        if isinstance(want, (tuple, list)) and not isinstance(got, (tuple, list)):
+            return self.result("wrong", said)  # one value for several: that says it all
         if isinstance(got, (tuple, list)):  # no single result to point at on a tape
+            if not all(isinstance(v, Tensor) for v in got) or swapped(got, want):
+                return self.result("wrong", said)  # what they are says it all
             with student_code():
-                return self.result("wrong", problems + self._missing_quantity(fn, args))
-        if same_values(got, want):
-            return self.result("wrong", problems)  # a dtype, a device: no op to blame
+                return self.result("wrong", said + tail())
+        if says_it_all(got, want, expect=self.expect, inputs_dtype=float_dtype(args)):
+            return self.result("wrong", said)  # its kind, dtype, an extra axis: no op to blame
         tensors = all(isinstance(a, Tensor) for a in args)
         # a tape records nothing from integer inputs: there is no op on it to point at
         floating = tensors and any(a.dtype.is_floating for a in args)
         if not floating or not isinstance(got, Tensor):
             with student_code():
-                return self.result("wrong", problems + self._missing_quantity(fn, args))
+                found = None
+                if not_finite(got) and not explained:  # (the section's words say why)
+                    found = point_at_overflow(
+                        fn, args, self.names, self.finite_form, reference=self.reference
+                    )
+                if found is not None:
+                    lines, where = found
+                    where.pop("overflow")
+                    return self.result("wrong", problems + lines, **where)
+                return self.result("wrong", said + tail())
         with student_code():
-            lines, where = point_at_value(fn, self.reference, args, self.names)
-            lines += self._missing_quantity(fn, args)
-        return self.result("wrong", problems + lines, **where)
+            lines, where = point_at_value(fn, self.reference, args, self.names, self.finite_form)
+            if where.pop("overflow", False):  # an overflow is the whole story
+                if explained:  # told in the section's words already
+                    return self.result("wrong", said)
+                return self.result("wrong", problems + lines, **where)
+            if explained:  # said already: the op to blame if one is, else nothing
+                return self.result("wrong", said + (lines if where else []), **where)
+            if form_problem(got, want, expect=self.expect):  # a wrong shape: not "combined"
+                missing = self._missing_quantity(fn, args, combined=False)
+                return self.result("wrong", problems + (lines if where else []) + missing, **where)
+            return self.result("wrong", problems + lines + tail(), **where)
 
-    def _factor_on_every_input(self, fn, cases, got):
-        """A one-number result cannot show a factor (compare.py sees one across elements):
-        across the inputs it can. The line says so without the value asked for."""
-        if not _one_number(got) or len(cases) < 2:
-            return []
-        ratios = []
-        for case in cases:
-            args = [_as_input(a) for a in case]
-            try:
-                with student_code():
-                    mine = fn(*args)
-            except Exception:  # the first input's message says enough
-                return []
-            theirs = self.reference(*args)
-            if not (_one_number(mine) and _one_number(theirs)):
-                return []
-            mine, theirs = float(_array(mine)), float(_array(theirs))
-            if not np.isfinite(mine) or abs(theirs) < 1e-6:
-                return []
-            ratios.append(mine / theirs)
-        c = ratios[0]
-        if c == 0 or abs(abs(c) - 1) < 1e-3 or not np.allclose(ratios, c, rtol=1e-3):
-            return []
-        return [
-            f"on each of the {len(ratios)} inputs your result is the right one times the same "
-            "number: a constant factor is missing or extra"
-        ]
+    def _advice_for(self, fn):
+        """The advice for errors of the answer ``fn``: a text, or a function of the error."""
+        if callable(self.advice):
+            return lambda error: self.advice(fn, error)
+        return self.advice
 
-    def _advice(self):
-        return [self.advice] if self.advice else []
+    def _advice(self, fn):
+        advice = self.advice(fn, None) if callable(self.advice) else self.advice
+        return [advice] if advice else []
 
-    def _missing_quantity(self, fn, args):
+    def _missing_quantity(self, fn, args, combined=True):
+        """The first quantity the tape never makes, else (``combined``) how they combine."""
         if not self.quantities:
             return []
         made = tape_values(fn, args)
         for name, quantity in self.quantities.items():
-            value = _array(quantity(*args))
+            value = as_array(quantity(*args))
             if not any(v.shape == value.shape and np.all(isclose(v, value)) for v in made):
                 return [f"no value on your tape is {name}"]
-        return [self.combined] if self.combined else []
+        return [self.combined] if self.combined and combined else []
 
     def _gradients(self, fn, args, call, want, draw):
         """None when every derivative agrees, else the wrong Result."""
         upstreams = [[self.upstream(draw, s) for s in output_shapes(want)]]
         for _ in range(1, self.order):
-            upstreams.append([draw.upstream(np.shape(_array(a))) for a in args])
+            upstreams.append([draw.upstream(np.shape(as_array(a))) for a in args])
         if len(upstreams[0]) == 1:
             upstreams[0] = upstreams[0][0]
         theirs = derivatives(self.reference, args, upstreams)
         with student_code(f"while taking the gradient of {call}"):
             mine = derivatives(fn, args, upstreams)
+        silent = None
+        if any(g is None for g in mine[0]):  # a gradient function that returned None?
+            with student_code(f"while taking the gradient of {call}"):
+                silent = silent_users_op(Trace(fn, args))
         for order, (got_all, want_all) in enumerate(zip(mine, theirs, strict=True), start=1):
             masks = self._kink_masks(order, args)
             for i, (got, wanted) in enumerate(zip(got_all, want_all, strict=True)):
-                problems = self._compare_gradient(got, wanted, masks[i], order, i, call)
+                problems = self._compare_gradient(got, wanted, masks[i], order, i, call, silent)
+                if problems and silent is not None:  # a missing return: nothing more to say
+                    return self.result("wrong", problems)
                 if problems:
-                    return self._wrong_gradient(fn, args, upstreams, problems, order)
+                    return self._wrong_gradient(fn, args, upstreams, problems, order, mine)
         return None
 
     def _kink_masks(self, order, args):
         if order not in self.kinks:
             return [None] * len(args)
-        return self.kinks[order](*[_array(a) for a in args])
+        return self.kinks[order](*[as_array(a) for a in args])
 
-    def _compare_gradient(self, got, want, mask, order, i, call):
-        what = _derivative_text(order, self.names[i], call)
+    def _compare_gradient(self, got, want, mask, order, i, call, silent=None):
+        what = derivative_text(order, self.names[i], call)
         if want is None:
             return []
         if got is None:
-            return [
-                f"{what} is None: no gradient reaches {self.names[i]} (an op on the way has no "
-                "gradient, such as ek.round or a cast to an integer, or the value left the "
-                "tape through numpy)"
-            ]
+            return [no_gradient(what, self.names[i], silent)]
         got = np.asarray(got).reshape(np.shape(want))
         if mask is not None:  # where the derivative does not exist, any value will do
             got = np.where(mask, want, got)
         return differences(got, np.asarray(want), what=what, close=self.gradient_close)
 
-    def _wrong_gradient(self, fn, args, upstreams, problems, order):
+    def _wrong_gradient(self, fn, args, upstreams, problems, order, mine):
         if not all(isinstance(a, Tensor) for a in args):
             return self.result("wrong", problems)
+        advice = self.vjp_advice
+        if callable(advice):  # from the gradients the student's VJP gave
+            advice = advice([as_array(a) for a in args], np.asarray(upstreams[0]), mine[0])
         effect = None
-        if order == 1 and self._upstream_effect(self.reference, args, upstreams) is None:
-            effect = self._upstream_effect(fn, args, upstreams)  # (a clip is not linear)
+        if order == 1 and upstream_effect(self.reference, args, upstreams) is None:
+            effect = upstream_effect(fn, args, upstreams)  # (a clip is not linear)
         with student_code():
             lines, where = point_at_gradient(
                 fn,
@@ -232,83 +297,7 @@ class FunctionExercise(Exercise):
                 upstreams[0],
                 order=order,
                 upstream_effect=effect,
-                advice=self.vjp_advice,
+                advice=advice,
+                finite_form=self.finite_form,
             )
         return self.result("wrong", problems + lines, **where)
-
-    def _upstream_effect(self, fn, args, upstreams):
-        """How the student's gradient answers the upstream gradient doubling (a correct one
-        doubles): ``"ignores"`` (it stays the same), ``"not linear"`` (it changes otherwise)
-        or None."""
-        first = upstreams[0]
-        doubled = [nest.pack_sequence_as(first, [u * 2 for u in nest.flatten(first)])]
-        try:
-            with student_code():
-                once = derivatives(fn, args, [first])[0]
-                twice = derivatives(fn, args, doubled)[0]
-        except Exception:
-            return None
-        pairs = [(a, b) for a, b in zip(once, twice, strict=True) if a is not None]
-        if not pairs or not any(np.any(np.abs(a) > 1e-6) for a, _ in pairs):
-            return None
-        if all(np.all(isclose(a, b)) for a, b in pairs):
-            return "ignores"
-        if not all(np.all(isclose(2 * a, b)) for a, b in pairs):
-            return "not linear"
-        return None
-
-
-def _as_input(value):
-    """A numpy array or nested list becomes an ek tensor (float32, int32...); a Python number
-    stays one (the function gets what a student's own call would give it)."""
-    if isinstance(value, (np.ndarray, np.generic, list)):
-        return convert_to_tensor(value)
-    return value
-
-
-def _one_number(value):
-    """A Python number or a one-element real tensor (not a list, not a string)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.number, Tensor)):
-        return False
-    if isinstance(value, Tensor) and not (value.dtype.is_floating or value.dtype.is_integer):
-        return False
-    return np.size(_array(value)) == 1
-
-
-def _array(value):
-    return value.numpy() if isinstance(value, Tensor) else np.asarray(value)
-
-
-def _returned_none(call):
-    return (
-        f"{call} returned None: is a return missing, or is it a gradient that came out None "
-        "(was the source watched?)"
-    )
-
-
-def _right_eagerly(fn, args, want):
-    """Whether the Python function inside the ek.function ``fn`` gives ``want`` when run
-    eagerly on ``args``: then the trace is to blame, not the code (which is wrong at these
-    inputs whether traced or not, when this is False)."""
-    try:
-        eager = fn.python_function(*[_as_input(a) for a in args])
-    except Exception:  # the code itself fails here: no trace to blame
-        return False
-    return same_values(eager, want)
-
-
-def _frozen(right_call):
-    return (
-        f"{right_call} was right: an ek.function traced then, and calls with the same shapes "
-        "and dtypes reuse that trace, with every choice Python made while tracing frozen in"
-    )
-
-
-def _derivative_text(order, name, call):
-    upstream = " (times a random upstream gradient)"
-    if order == 1:
-        return f"the gradient of {call}{upstream} with respect to {name}"
-    return (
-        f"the order-{order} derivative (the second derivative, gradient of the gradient) of "
-        f"{call}{upstream} with respect to {name}"
-    )

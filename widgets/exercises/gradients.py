@@ -13,6 +13,9 @@ from eagerkit import nest
 from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor
 
+from .compare import isclose
+from .exercise import student_code
+
 
 def derivatives(fn, inputs, upstreams):
     """``[[array or None per input] per order]``, one order per entry of ``upstreams``.
@@ -80,3 +83,25 @@ def output_shapes(value):
     """The shape of each tensor of an output (a tensor or a list of them), as the upstream
     gradients are drawn."""
     return [tuple(t.shape) if isinstance(t, Tensor) else () for t in nest.flatten(value)]
+
+
+def upstream_effect(fn, args, upstreams):
+    """How the student's gradient answers the upstream gradient doubling (a correct one
+    doubles): ``"ignores"`` (it stays the same), ``"not linear"`` (it changes otherwise)
+    or None."""
+    first = upstreams[0]
+    doubled = [nest.pack_sequence_as(first, [u * 2 for u in nest.flatten(first)])]
+    try:
+        with student_code():
+            once = derivatives(fn, args, [first])[0]
+            twice = derivatives(fn, args, doubled)[0]
+    except Exception:
+        return None
+    pairs = [(a, b) for a, b in zip(once, twice, strict=True) if a is not None]
+    if not pairs or not any(np.any(np.abs(a) > 1e-6) for a, _ in pairs):
+        return None
+    if all(np.all(isclose(a, b)) for a, b in pairs):
+        return "ignores"
+    if not all(np.all(isclose(2 * a, b)) for a, b in pairs):
+        return "not linear"
+    return None

@@ -82,6 +82,8 @@ FunctionExercise(
     },
     combined="your tape makes every piece: check the numerator (the prompt's is 1 /), the "
     "parentheses and what divides what",
+    finite_form="the prompt's form, 1 / (1 + e^(-x)), stays finite: where e^(-x) overflows, "
+    "1 / inf is 0, not nan",
     template="def logistic(x): ...",
     hints=[
         "Four ops: a negation, an exponential, an addition and a division.",

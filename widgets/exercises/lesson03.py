@@ -20,6 +20,16 @@ def _vectors(draw):
     ]
 
 
+def _listed(args, got):
+    """A list holding the gradient: tape.gradient(y, [x]) answers with one per source."""
+    if isinstance(got, (list, tuple)) and len(got) == 1:
+        return [
+            "tape.gradient(y, [x]) gives a list, one gradient per source in the list; "
+            "tape.gradient(y, x) gives the gradient itself"
+        ]
+    return []
+
+
 def _a_tape_gave_it(fn, seen, args):
     if not seen.used_tapes():
         return [
@@ -36,6 +46,7 @@ FunctionExercise(
     inputs=_vectors,
     order=0,
     mechanism=_a_tape_gave_it,
+    explain=_listed,
     template=(
         "def gradient_of_square(x):\n"
         "    with ek.GradientTape() as tape:\n"
@@ -92,6 +103,37 @@ def _second_derivative(x):
     return 12.0 * x * x
 
 
+def _first_derivative_or_listed(args, got):
+    """The first derivative returned (the gradient asked of y again, or dy/dx itself), or a
+    list holding the result."""
+    x = np.asarray(args[0].numpy(), np.float64)
+    try:
+        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
+    except (TypeError, ValueError):
+        return _listed(args, got)
+    if mine.shape == x.shape and np.allclose(mine, 4 * x**3 + 1, rtol=1e-4, atol=1e-5):
+        return [
+            "your result is dy/dx, the first derivative: the second is the gradient of that "
+            "dy/dx, asked of the outer tape (which recorded the inner gradient being computed)"
+        ]
+    return _listed(args, got)
+
+
+def _nested_advice(fn, error):
+    """A gradient of None inside: y (or dy/dx) was computed where a tape did not record it."""
+    if error is not None and "gradient(None" in str(error):
+        return (
+            "a gradient you asked for had a target of None: an inner gradient came out None, "
+            "because a tape records only what runs inside its with-block: compute y inside "
+            "both tapes, from the watched x"
+        )
+    return (
+        "with nested tapes, both tapes watch x, y is computed inside both, and the inner "
+        "gradient is taken inside the outer tape's with-block (so that the outer tape "
+        "records it)"
+    )
+
+
 def _nested_tapes(fn, seen, args):
     used = seen.used_tapes()
     if len(used) < 2 or not seen.nested:
@@ -113,8 +155,8 @@ FunctionExercise(
     inputs=_vectors,
     order=0,
     mechanism=_nested_tapes,
-    advice="with nested tapes, both tapes watch x, and the inner gradient is taken inside the "
-    "outer tape's with-block (so that the outer tape records it)",
+    explain=_first_derivative_or_listed,
+    advice=_nested_advice,
     template="def second_derivative(x): ...",
     hints=[
         "Two tapes, one inside the other, both watching x, and the function computed inside both.",

@@ -31,6 +31,19 @@ _DECORATED = (
 )
 
 
+def _undecorated(fn, error):
+    """The decorator line, only for an answer without the decorator."""
+    return None if hasattr(fn, "__wrapped__") else _DECORATED
+
+
+def _round_advice(fn, error):
+    if "ndarray" in str(error):  # np.round in the forward: a numpy array, not a tensor
+        return "np.round gives a numpy array: ek.round rounds a whole tensor, elementwise"
+    if "converted to Python" in str(error):  # Python's round(x), math.floor(x + 0.5)...
+        return "Python's round works on one number: ek.round rounds a whole tensor, elementwise"
+    return _undecorated(fn, error)
+
+
 def _points(draw):
     return [
         (np.array([-3.0, 0.0, 0.5, 4.0], np.float32),),
@@ -50,9 +63,11 @@ FunctionExercise(
     # derivative (the VJP asked for) is still compared.
     kinks={2: lambda x: [np.abs(x) > 50]},
     mechanism=_a_custom_gradient,
-    advice=_DECORATED,
+    advice=_undecorated,
     vjp_advice="compare grad's result with dy times the prompt's derivative σ(x)(1 − σ(x)), "
     "factor by factor (1 - s included), written with s",
+    finite_form="write the derivative with s alone (s stays between 0 and 1), not with "
+    "e^(-x), which overflows for x below -88",
     template=(
         "@ek.custom_gradient\n"
         "def sigmoid(x):\n"
@@ -85,6 +100,41 @@ def _some_beyond_one(draw, shape):
     return flat.reshape(shape)
 
 
+def _how_clipped(args, upstream, gradients):
+    """What the gradient function did instead of clipping each element to [-1, 1]."""
+    (x,), (got,) = args, gradients
+    if got is None:
+        return None
+    got = np.asarray(got, np.float64).reshape(np.shape(upstream))
+    if np.allclose(got, np.clip(upstream, 0.0, 1.0), atol=1e-5):
+        return (
+            "your bounds are [0, 1]: a negative element of the gradient must keep its sign, "
+            "down to the lower bound the exercise gives"
+        )
+    if np.allclose(got, upstream, atol=1e-5):
+        return "the gradient passes unchanged: nothing clips the incoming gradient"
+    if np.allclose(got, np.clip(x, -1.0, 1.0), atol=1e-5) or np.allclose(got, x, atol=1e-5):
+        return "your gradient function returns x (clipped): it is the incoming gradient to clip"
+    return (
+        "each element of the incoming gradient is clipped on its own (by value), not by the "
+        "norm of the whole gradient"
+    )
+
+
+def _clipped_value(args, got):
+    (x,) = (np.asarray(a.numpy(), np.float64) for a in args)
+    try:
+        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
+    except (TypeError, ValueError):
+        return []
+    if mine.shape == x.shape and np.allclose(mine, np.clip(x, -1.0, 1.0), atol=1e-5):
+        return [
+            "your value is clipped: the value passes through unchanged, and only the "
+            "gradient (in the gradient function) is clipped"
+        ]
+    return []
+
+
 FunctionExercise(
     "4.2",
     "Clip each gradient element",
@@ -92,9 +142,9 @@ FunctionExercise(
     inputs=lambda draw: [(draw.floats((draw.size(3, 7),)),), (draw.floats((2, 3)),)],
     upstream=_some_beyond_one,
     mechanism=_a_custom_gradient,
-    advice=_DECORATED,
-    vjp_advice="each element of the incoming gradient is clipped on its own (by value), not "
-    "by the norm of the whole gradient",
+    advice=_undecorated,
+    explain=_clipped_value,
+    vjp_advice=_how_clipped,
     hints=[
         "Start from clip_gradient_by_norm: the forward pass stays the identity.",
         "Only the function that makes the gradient changes: ek has a clip for each element "
@@ -120,7 +170,7 @@ FunctionExercise(
         (draw.floats((draw.size(1, 6),), -5.0, 5.0, avoid=_HALVES, gap=0.05),),
         (draw.floats((2, 2), -5.0, 5.0, avoid=_HALVES, gap=0.05),),
     ],
-    advice=_DECORATED + "; rounding works on a whole tensor, elementwise, with ek.round",
+    advice=_round_advice,
     vjp_advice="a straight-through estimator's backward pass sends dy on unchanged, as the "
     "identity would",
     hints=[

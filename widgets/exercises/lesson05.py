@@ -56,6 +56,43 @@ def _errors(draw):
     ]
 
 
+def _which_branch(args, got):
+    """Where a wrong half_huber is wrong: m taken as 1.0, one branch's formula, or the
+    condition picking the other branch (said with the prompt's formulas, never values)."""
+    t = np.asarray(args[0].numpy(), np.float64)
+    m = float(args[1]) if len(args) > 1 else 1.0
+    try:
+        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
+    except (TypeError, ValueError):
+        return []
+    if mine.shape != t.shape:
+        return []
+    inner, outer = 0.5 * t * t, m * (np.abs(t) - 0.5 * m)
+    if m != 1.0 and np.allclose(mine, _half_huber_np(t, 1.0), atol=1e-5):
+        return ["half_huber is called here with another m: use the m it is given, not 1.0"]
+    inside = np.abs(t) <= m
+    wrong = ~np.isclose(mine, np.where(inside, inner, outer), rtol=1e-4, atol=1e-5)
+    if np.all(wrong[inside] == 0) and np.any(wrong):  # only outside the margin
+        where, other, formula = ~inside & wrong, inner, "m (|t| − ½ m)"
+    elif np.all(wrong[~inside] == 0) and np.any(wrong):  # only inside
+        where, other, formula = inside & wrong, outer, "½ t²"
+    else:
+        return []
+    side = "|t| > m" if formula.startswith("m") else "|t| ≤ m"
+    if np.allclose(mine[where], other[where], atol=1e-5):
+        return [
+            f"where {side} your values come from the other branch: check the condition "
+            "(with |t|, for negative errors too)"
+        ]
+    negative = " for negative errors only (|t| where the prompt writes |t|?)"
+    only = negative if np.all(t[where] < 0) else ""
+    return [f"your values are wrong where {side}{only}: check that branch, {formula}"]
+
+
+def _half_huber_np(t, m):
+    return np.where(np.abs(t) <= m, 0.5 * t * t, m * (np.abs(t) - 0.5 * m))
+
+
 FunctionExercise(
     "5.2",
     "Huber for a batch, TF's way",
@@ -67,6 +104,7 @@ FunctionExercise(
     combined="your tape makes |t|: check the condition and which branch ek.where picks for "
     "which errors, negative ones too (are the two branches swapped? is |t| used wherever "
     "the prompt writes it?)",
+    explain=_which_branch,
     template="def half_huber(t, m=1.0): ...",
     hints=[
         "One ek.where, deciding per element: ek.where(condition, if_true, if_false).",

@@ -88,20 +88,31 @@ def _batches(draw):
     return cases
 
 
+def _classes_advice(fn, error):
+    """For an error about shapes or axes (an argmax over the examples, of the labels): the
+    predicted classes; other errors (a dtype, a missing name) say enough themselves."""
+    said = str(error)
+    if "dtype" in said or "Attribute" in type(error).__name__:
+        return None
+    if error is None or any(word in said for word in ("broadcast", "axis", "shape")):
+        return "the predicted classes are an argmax over the classes (axis 1), one per example"
+    return None
+
+
 FunctionExercise(
     "7.2",
     "Accuracy of a batch",
     reference=_accuracy,
     inputs=_batches,
     order=0,
-    expect=Expect(dtype="float32", quote="as a float32 scalar tensor"),
+    expect=Expect(kind="tensor", dtype="float32", quote="as a float32 scalar tensor"),
     quantities={
         "each example's predicted class, the index of its largest logit (an argmax over the "
         "classes, axis 1)": lambda logits, labels: ek.argmax(logits, axis=1)
     },
     combined="your tape makes the predicted classes: the accuracy is the fraction (a mean) "
     "of examples whose prediction is their label",
-    advice="the predicted classes are an argmax over the classes (axis 1), one per example",
+    advice=_classes_advice,
     template="def batch_accuracy(logits, labels): ...",
     hints=[
         "The predicted class of each example is the index of its largest logit.",
@@ -121,6 +132,16 @@ def _layers(draw):
     ]
 
 
+def _product_advice(fn, error):
+    """A matmul whose shapes do not fit is about order; anything else, elementwise."""
+    if "matmul" in str(error):
+        return (
+            "x is (batch, inputs) and the kernel (inputs, units): the product is x times "
+            "the kernel, in that order, as they are (the batch stays first)"
+        )
+    return "x times the kernel is a matrix product (ek.matmul), not an elementwise one"
+
+
 FunctionExercise(
     "7.3",
     "A Dense layer's forward pass",
@@ -133,7 +154,7 @@ FunctionExercise(
     },
     combined="your tape makes x @ kernel + bias: relu keeps the positive values and gives 0 "
     "for negative ones (not a leaky relu)",
-    advice="x times the kernel is a matrix product (ek.matmul), not an elementwise one",
+    advice=_product_advice,
     template="def dense_relu(x, kernel, bias): ...",
     hints=[
         "A Dense layer multiplies its input by the kernel, adds the bias, then applies "

@@ -10,6 +10,7 @@ import numpy as np
 
 import eagerkit as ek
 
+from .answer_values import matches
 from .compare import Expect
 from .function_exercise import FunctionExercise
 from .state import GPU, lesson_gpu
@@ -46,11 +47,7 @@ def _matmul_on_gpu(fn, seen, args):
 def _transposed(args, got):
     """counts times its transpose: the commonest other product of counts with itself."""
     counts = args[0].numpy().astype(np.float64)
-    try:
-        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
-    except (TypeError, ValueError):
-        return []
-    if mine.shape == counts.shape and np.allclose(mine, counts @ counts.T):
+    if matches(got, counts @ counts.T):
         return ["that is counts times its transpose: the exercise is counts times counts"]
     return []
 
@@ -97,6 +94,14 @@ def _squares_on_gpu(fn, seen, args):
     return []
 
 
+def _squares_left(args, got):
+    """Each element squared, and not summed: one value per element where one is asked."""
+    x = args[0].numpy().astype(np.float64)
+    if x.size > 1 and matches(got, x * x):
+        return ["that is the square of each element: the exercise sums them too, into one number"]
+    return []
+
+
 def _vectors(draw):
     return [
         (np.array([1.0, -2.0, 3.0], np.float32),),
@@ -111,8 +116,14 @@ FunctionExercise(
     reference=_sum_of_squares_on_gpu,
     inputs=_vectors,
     needs=[GPU],
-    expect=Expect(device="/cpu:0", quote="return the result on /cpu:0"),
+    expect=Expect(
+        kind="tensor",
+        device="/cpu:0",
+        quote="return the result on /cpu:0",
+        shape_quote="square and sum it there",
+    ),
     mechanism=_squares_on_gpu,
+    explain=_squares_left,
     template="def sum_of_squares_on_gpu(x): ...",
     hints=[
         "A copy to another device is an op; the ops on the copy run where the copy is.",

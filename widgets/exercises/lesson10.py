@@ -4,9 +4,11 @@ import numpy as np
 
 import eagerkit as ek
 
+from .answer_values import float_values
 from .compare import differences, short_value
 from .exercise import CustomExercise, student_code
 from .function_exercise import FunctionExercise
+from .text import number
 
 
 def _judge_poly(poly, draw):
@@ -14,7 +16,7 @@ def _judge_poly(poly, draw):
         return [f"a function is expected, got {type(poly).__name__}"]
     before = getattr(poly, "trace_count", None)
     lengths = draw.rng.choice(np.arange(1, 13), 3, replace=False)
-    for number, n in enumerate(lengths):
+    for index, n in enumerate(lengths):
         x = draw.floats((int(n),))
         with student_code(f"in poly(x) with x of length {n}"):
             got = poly(ek.constant(x))
@@ -23,7 +25,7 @@ def _judge_poly(poly, draw):
             ek.constant(3 * x * x + 2 * x + 1),
             what=f"the values of poly(x) with x = {short_value(x)}",
         )
-        if problems and number:
+        if problems and index:
             return problems + [
                 "it was right for the first length: a value computed while tracing (with "
                 "numpy, or a Python number) is frozen into the trace; use ek ops only"
@@ -41,7 +43,7 @@ def _judge_poly(poly, draw):
     return []
 
 
-CustomExercise(
+_POLY = CustomExercise(
     "10.1",
     "One trace for every length",
     judge=_judge_poly,
@@ -50,6 +52,7 @@ CustomExercise(
         "ek.TensorSpec describes the accepted tensors; None in a shape means any size.",
     ],
 )
+_POLY.answer_name = "poly"  # what the check cell passes: not the wrapped function's name
 
 
 def _signs(draw):
@@ -57,6 +60,22 @@ def _signs(draw):
     negative = -draw.positive((n,))
     negative[draw.rng.integers(n)] = 0.0  # 0 is not > 0: -1 there
     return [(draw.positive((n,)),), (negative,), (draw.floats((n,), avoid=(0.0,)),)]
+
+
+def _zero_not_minus_one(args, got):
+    """A sign that is wrong only where x is 0 (ek.sign, x >= 0, x / |x|, a steep tanh): what
+    the prompt asks for there, whether traced or not."""
+    x = args[0].numpy()
+    mine = float_values(got)
+    if mine is None or mine.shape != x.shape or not np.any(x == 0):
+        return []
+    want = np.where(x > 0, 1.0, -1.0)
+    if np.allclose(mine[x != 0], want[x != 0]) and not np.allclose(mine[x == 0], -1.0):
+        return [
+            f"at x = 0 your graph_sign gives {number(mine[x == 0][0])}, and 0 must give -1 "
+            "(the prompt: +1 where x > 0, -1 elsewhere, 0 included); it is right everywhere else"
+        ]
+    return []
 
 
 def _traced(fn, seen, args):
@@ -72,6 +91,7 @@ FunctionExercise(
     inputs=_signs,
     order=0,
     mechanism=_traced,
+    explain=_zero_not_minus_one,
     template="@ek.function\ndef graph_sign(x): ...",
     hints=[
         "A Python if on a tensor's value is decided once, while tracing.",

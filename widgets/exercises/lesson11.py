@@ -4,6 +4,7 @@ import numpy as np
 
 import eagerkit as ek
 
+from .answer_values import matches
 from .function_exercise import FunctionExercise
 
 
@@ -50,6 +51,18 @@ def _cosine(a, b):
     return ek.reduce_sum(a * b) / (ek.norm(a) * ek.norm(b))
 
 
+def _distance(args, got):
+    """1 - cos is the cosine distance, the other quantity of the same name family."""
+    a, b = (x.numpy().astype(np.float64) for x in args)
+    cosine = a @ b / (np.linalg.norm(a) * np.linalg.norm(b))
+    if matches(got, 1.0 - cosine):
+        return [
+            "that is 1 - cos, the cosine distance; the exercise asks for the similarity "
+            "itself, a · b / (|a| |b|)"
+        ]
+    return []
+
+
 def _vectors(draw):
     n = draw.size(2, 6)
     a = draw.floats((n,), avoid=(0.0,))
@@ -75,6 +88,7 @@ FunctionExercise(
     },
     combined="your tape makes the dot product and both norms: check the parentheses (the "
     "dot product is divided by both norms)",
+    explain=_distance,
     template="def cosine_similarity(a, b): ...",
     hints=[
         "The dot product of the two vectors, divided by both their lengths.",

@@ -4,6 +4,7 @@ import numpy as np
 
 import eagerkit as ek
 
+from .answer_values import matches
 from .compare import Expect, describe
 from .exercise import CustomExercise
 from .function_exercise import FunctionExercise
@@ -11,7 +12,9 @@ from .names import op_name
 
 
 def _images_and_weights(draw):
-    examples, features, classes = draw.size(1, 4), draw.size(2, 5), draw.size(2, 4)
+    # Three different sizes first: weights taken as they are, or two axes confused, then
+    # raise the shape error the section reads (or give a shape that says which axes).
+    examples, features, classes = (int(n) for n in draw.rng.choice(np.arange(2, 6), 3, False))
     return [
         (draw.floats((examples, features)), draw.floats((classes, features))),
         (draw.floats((3, 2)), draw.floats((3, 2))),  # as many classes as examples
@@ -19,12 +22,43 @@ def _images_and_weights(draw):
     ]
 
 
+def _scores(images, weights):
+    # The transpose as an op of its own: a reshape in its place is then the op to blame.
+    return ek.matmul(images, ek.transpose(weights))
+
+
+def _reshaped(args, got):
+    """A reshape where a transpose belongs: of the weights, or of a [classes, examples]
+    product. The shape then fits and the values are scrambled."""
+    images, weights = (x.numpy().astype(np.float64) for x in args)
+    examples, classes = images.shape[0], weights.shape[0]
+    features_by_classes = weights.reshape(weights.shape[::-1])
+    product = weights @ images.T  # [classes, examples]
+    reshapes = {
+        "images times weights reshaped to [features, classes]": images @ features_by_classes,
+        "the [classes, examples] product reshaped to [examples, classes]": product.reshape(
+            examples, classes
+        ),
+    }
+    for what, value in reshapes.items():
+        if matches(got, value):
+            return [
+                f"that is {what}: a reshape keeps the order of the elements, so the shape "
+                "fits and the values land in the wrong places. A transpose moves them: "
+                "ek.transpose, or transpose_a=/transpose_b=True in the matmul"
+            ]
+    return []
+
+
 FunctionExercise(
     "13.1",
     "Scores of the right shape",
-    reference=lambda images, weights: ek.matmul(images, weights, transpose_b=True),
+    reference=_scores,
     inputs=_images_and_weights,
     expect=Expect(exact_shape=True, quote="shape [examples, classes]"),
+    explain=_reshaped,
+    advice="images is [examples, features] and weights is [classes, features]: in a matmul "
+    "the features must meet in the middle (a's last axis, b's second-to-last)",
     template="def scores(images, weights): ...",
     hints=[
         "Read the error from the bottom: which op, which shapes, and what it suggests.",

@@ -4,10 +4,12 @@ import numpy as np
 
 import eagerkit as ek
 
-from .compare import Expect
-from .exercise import ValueExercise, student_code
+from .answer_values import matches
+from .compare import Expect, differences
+from .exercise import ValueExercise, _last_cell_error, student_code
 from .function_exercise import FunctionExercise
 from .observe import Observation
+from .text import short
 
 
 def _batched(fn, seen, args):
@@ -50,10 +52,73 @@ FunctionExercise(
     ],
 )
 
-ValueExercise(
+# The lesson's loop: 5 steps from w = [1, 2] with g = 0.5, the rate decaying as 0.1 / (step + 1).
+_STEPS, _START, _GRADIENT = 5, [1.0, 2.0], 0.5
+_RATES = [0.1 / (step + 1) for step in range(_STEPS)]
+_W_AT_THE_FIRST_RATE = np.subtract(_START, _GRADIENT * _STEPS * _RATES[0])  # a rate not decayed
+
+
+def _expected_update():
+    return (ek.constant(_START) - _GRADIENT * sum(_RATES), 1)
+
+
+class TraceOnceExercise(ValueExercise):
+    """14.2: the value of w and how often scaled_update traced. A cell that raised is told
+    first, alone (what it left behind is not the mistake); a count of 0 or of one trace per
+    step says what it means."""
+
+    def judge(self, answer, draw):
+        problems = differences(answer, self.expected(), items=self.items)
+        if not problems:
+            return self.verdict([])
+        error = _last_cell_error()
+        if error is not None:
+            return self.verdict(
+                [
+                    f"the cell run before this check raised {type(error).__name__}: "
+                    f"{short(error, 240)}",
+                    "fix that cell and run it again, then this one (what it left in w and "
+                    "trace_count is not what your loop computes)",
+                ]
+            )
+        if not (isinstance(answer, tuple) and len(answer) == 2):
+            return self.verdict(problems)
+        if answer[1] == 1 and matches(answer[0], _W_AT_THE_FIRST_RATE):
+            return self.verdict([_FIXED_RATE])
+        why = _why_count(answer[1])
+        if why is None:
+            return self.verdict(problems)
+        count_item = self.items[1]
+        return self.verdict([why, *(p for p in problems if not p.startswith(count_item))])
+
+
+_FIXED_RATE = (
+    "w is what the first rate, 0.1, at every step gives: the rate must still decay. Make the "
+    "tensor from each step's learning_rate, inside the loop"
+)
+
+
+def _why_count(count):
+    """What a trace count of 0, or of one per step, means (None for any other count)."""
+    if count == 0:
+        return (
+            "scaled_update.trace_count is 0: scaled_update never ran. Call it in the loop, "
+            "with the rate as a tensor"
+        )
+    if count == _STEPS:
+        return (
+            f"scaled_update traced {_STEPS} times, once per step: a Python float's value is "
+            "part of the trace's signature, so each new rate traces again. Pass the rate as "
+            "a tensor, ek.constant(learning_rate): a tensor is traced by its shape and dtype "
+            "only"
+        )
+    return None
+
+
+TraceOnceExercise(
     "14.2",
     "Trace once",
-    expected=lambda: (ek.constant([1.0, 2.0]) - 0.5 * sum(0.1 / (k + 1) for k in range(5)), 1),
+    expected=_expected_update,
     items=["the resulting value of w", "scaled_update.trace_count"],
     placeholder=(..., 0),
     hints=[

@@ -4,8 +4,10 @@ import numpy as np
 
 import eagerkit as ek
 
+from .answer_values import float_values
 from .compare import isclose
 from .function_exercise import FunctionExercise
+from .text import number
 
 
 def _steps(draw):
@@ -24,6 +26,16 @@ def _steps(draw):
     return cases
 
 
+def _one_state(args, got):
+    """rnn_step returns the new state alone; a tuple (as model.step's (logits, state)) is not."""
+    if isinstance(got, (tuple, list)):
+        return [
+            "the one asked for is the new state, tanh(x W_x + h W_h + b) (model.step returns "
+            "logits and a state; this step makes only the state)"
+        ]
+    return []
+
+
 FunctionExercise(
     "15.1",
     "One step of the RNN",
@@ -35,6 +47,7 @@ FunctionExercise(
         )
     },
     combined="your tape makes x W_x + h W_h + b: the new state is its tanh",
+    explain=_one_state,
     template="def rnn_step(x, h, w_x, w_h, b): ...",
     hints=[
         "The new state mixes the input and the old state: each goes through its own weights.",
@@ -54,6 +67,24 @@ def _logits(draw):
     ]
 
 
+_EXP_OVERFLOWS = 88.7  # e^x is inf in float32 above this
+
+
+def _overflow(args, got):
+    """A softmax written as exp / sum(exp) gives nan once an exp overflows."""
+    logits, temperature = args
+    scaled = np.asarray(logits.numpy(), np.float64) / temperature
+    mine = float_values(got)
+    if mine is None or np.all(np.isfinite(mine)) or scaled.max() < _EXP_OVERFLOWS:
+        return []
+    return [
+        f"the largest scaled logit here is {number(scaled.max())}, and e^x overflows float32 "
+        "to inf above x ≈ 88 (then inf / inf is nan): subtract each row's max from the scaled "
+        "logits before the exp (lesson 08; the probabilities do not change), or use "
+        "ek.nn.softmax, which does"
+    ]
+
+
 FunctionExercise(
     "15.2",
     "Probabilities with a temperature",
@@ -64,6 +95,7 @@ FunctionExercise(
     },
     combined="your tape makes the scaled logits: the probabilities are their softmax over the "
     "last axis, so that each row sums to 1",
+    explain=_overflow,
     # At temperature 0.2 a softmax is nearly one-hot and its gradient a difference of nearly
     # equal float32 terms: exact formulas (log_softmax, logsumexp) differ by 1e-4 there.
     gradient_close=lambda got, want: isclose(got, want, rtol=1e-3, atol=1e-4),

@@ -2,17 +2,23 @@
 
 import inspect
 
-from .diagnose import Trace, first_wrong_value, nan_source, users_op
+from .diagnose import Trace, first_wrong_value, nan_source, reference_values, users_op
+from .overflow import first_overflow, overflow_sentence
 
 WRONG_VALUE = "the first op whose value no correct computation makes"
 WRONG_GRADIENT = "the op whose VJP sends the first wrong gradient"
 MAKES_NAN = "the first op whose VJP turns a finite gradient into nan or inf"
+OVERFLOWS = "the first op that gives inf from finite inputs"
 
 
-def point_at_value(fn, reference, inputs, names):
+def point_at_value(fn, reference, inputs, names, finite_form=None):
     """``(lines, where)`` for a wrong value: the op to blame, or a sentence saying that no
-    single op is to blame."""
+    single op is to blame. An op that overflowed (inf from finite inputs) is blamed first:
+    the nan it leads to is its doing, whatever the formula (``where["overflow"]``)."""
     student = Trace(fn, inputs)
+    overflowed = point_at_overflow(fn, inputs, names, finite_form, reference, student)
+    if overflowed is not None:
+        return overflowed
     index = first_wrong_value(fn, student, Trace(reference, inputs), reference(*inputs))
     if index is None:
         return [
@@ -20,6 +26,23 @@ def point_at_value(fn, reference, inputs, names):
             "give the right result (compare your formula with the exercise's, step by step)"
         ], {}
     return _pointed(fn, student, inputs, names, index, WRONG_VALUE, "")
+
+
+def point_at_overflow(fn, inputs, names, finite_form=None, reference=None, student=None):
+    """``(lines, where)`` naming the first op of ``fn(*inputs)`` that gave inf from finite
+    inputs, values a right computation makes too (``reference``'s: else a wrong value before
+    it is to blame, not the overflow), or None when none did."""
+    student = student or Trace(fn, inputs)
+    pool = reference_values(Trace(reference, inputs)) if reference else None
+    overflowed = first_overflow(student.ran, pool)
+    if overflowed is None:
+        return None
+    op, output = overflowed
+    sentence, index = overflow_sentence(op, finite_form), student.record_of(output)
+    if index is None:  # not recorded (no watched input reaches it): no picture
+        return [f"on your tape {OVERFLOWS} is {op.name}: {sentence}"], {"overflow": True}
+    lines, where = _pointed(fn, student, inputs, names, index, OVERFLOWS, ": " + sentence)
+    return lines, {**where, "overflow": True}
 
 
 def tape_values(fn, inputs):
@@ -33,18 +56,15 @@ def tape_values(fn, inputs):
     return [np.asarray(v) for v in values]
 
 
-def point_at_gradient(fn, inputs, names, upstream, *, order, upstream_effect=None, advice=None):
+def point_at_gradient(
+    fn, inputs, names, upstream, *, order, upstream_effect=None, advice=None, finite_form=None
+):
     """``(lines, where)`` for a wrong gradient whose value was right."""
     student = Trace(fn, inputs, upstream)
     found = nan_source(student)
     if found is not None:
         index, step = found
-        op = step.record.op.name
-        extra = (
-            f". Where {op}'s derivative is infinite (at the edge of its domain), the gradient "
-            "becomes inf there, and an ek.where that discards that branch still multiplies it "
-            "by 0, which gives nan: keep the input of that op inside its domain everywhere"
-        )
+        extra = ". " + _why_nan(student, step.record.op, finite_form)
         return _pointed(fn, student, inputs, names, index, MAKES_NAN, extra)
     index = users_op(student)
     if index is None:
@@ -74,6 +94,31 @@ def point_at_gradient(fn, inputs, names, upstream, *, order, upstream_effect=Non
         extra = ""
     lines, where = _pointed(fn, student, inputs, names, index, WRONG_GRADIENT, extra)
     return lines + ([advice] if advice else []), where
+
+
+def _why_nan(student, op, finite_form):
+    """Why a VJP made nan or inf: an overflow inside it, an ek.where over an infinite
+    derivative (only when a where is on the tape), or an infinite derivative times 0."""
+    overflowed = first_overflow(student.ran_backward)
+    if overflowed is not None:
+        op = overflowed[0]
+        return f"Inside its VJP, {op.name} gives inf from finite inputs: " + overflow_sentence(
+            op, finite_form
+        )
+    edge = (
+        f"Where {op.name}'s derivative is infinite (at the edge of its domain: sqrt at 0, a "
+        "division by 0), the gradient becomes inf there"
+    )
+    if "where" in student.op_names():
+        return (
+            f"{edge}, and an ek.where that discards that branch still multiplies it by 0, "
+            "which gives nan: keep the input of that op inside its domain everywhere"
+        )
+    return (
+        f"{edge}, and an op before it whose own derivative is 0 there multiplies that inf "
+        f"by 0, which gives nan: keep the input of {op.name} away from that edge (write the "
+        "formula without it there)"
+    )
 
 
 def _incoming_name(op):
