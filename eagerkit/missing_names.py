@@ -94,7 +94,7 @@ def shown_name(module):
 
 def tf_spelling(shown, name):
     """TF's spelling of eagerkit's ``shown.name``: ``eagerkit.keras.X`` -> ``tf.keras.X``."""
-    return f"tf{shown[len('eagerkit'):]}.{name}"
+    return f"tf{shown[len('eagerkit') :]}.{name}"
 
 
 def name_namespace(module, shown):
