@@ -40,7 +40,7 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
 from eagerkit import namespaces as _namespaces
 from eagerkit.context import enable_eager_execution, executing_eagerly
 from eagerkit.control_flow import cond, while_loop
-from eagerkit.custom_gradient import custom_gradient
+from eagerkit.custom_gradient import custom_gradient, grad_pass_through
 from eagerkit.data import Iterator
 from eagerkit.devices import (
     DEVICE_PLACEMENT_EXPLICIT,
