@@ -145,6 +145,14 @@ def test_bucket_by_sequence_length_batches_similar_lengths():
         lambda x: ek.size(x), [3, 5], [2, 2, 2], pad_to_bucket_boundary=True
     )
     assert _rows(padded) == [[[1, 0], [2, 2]], [[1, 0]]]  # padded to boundary - 1 = 2
+    pairs = Dataset.from_tensor_slices([1, 2, 4]).map(lambda n: (ek.fill([n], n), n))
+    by_boundary = pairs.bucket_by_sequence_length(
+        lambda x, label: ek.size(x), [3, 6], [2, 2, 2], pad_to_bucket_boundary=True
+    )
+    assert [(x.numpy().tolist(), y.numpy().tolist()) for x, y in by_boundary] == [
+        ([[1, 0], [2, 2]], [1, 2]),
+        ([[4, 4, 4, 4, 0]], [4]),  # bucket 1 pads to its boundary 6, minus 1
+    ]
     same = Dataset.range(4).map(lambda x: ek.fill([2], x))
     unpadded = same.bucket_by_sequence_length(lambda x: ek.size(x), [3], [3, 1], no_padding=True)
     assert _rows(unpadded) == [[[0, 0], [1, 1], [2, 2]], [[3, 3]]]

@@ -1,10 +1,11 @@
 """Dataset methods that regroup elements by key or size: ``group_by_window``,
 ``bucket_by_sequence_length`` and ``rebatch``, and the ``random`` source (TF 2's).
 
-A mixin of ``Dataset``, as ``combining.py``. ``group_by_window`` follows TF's kernel: each
-element goes to the group of its key; a group that reaches its window size is handed, as a
-Dataset, to ``reduce_func``, whose elements come out next; when the input ends, the groups
-left over are handed on in increasing key order (TF keeps them in an ordered map).
+A mixin of ``Dataset``, as ``combining.py`` (the buckets are ``bucketing.py``'s).
+``group_by_window`` follows TF's kernel: each element goes to the group of its key; a group
+that reaches its window size is handed, as a Dataset, to ``reduce_func``, whose elements come
+out next; when the input ends, the groups left over are handed on in increasing key order
+(TF keeps them in an ordered map).
 
 Examples
 --------
@@ -23,13 +24,11 @@ import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.arguments import describe, positive
+from eagerkit.data import bucketing, checks, shuffle, specs, steps, structure
 from eagerkit.data import cardinality as counts
-from eagerkit.data import checks, padding, shuffle, specs, steps, structure
 from eagerkit.data.steps import Failed
 from eagerkit.errors import InvalidArgumentError, ResourceExhaustedError, type_error
 from eagerkit.tensor import Tensor, convert_to_tensor
-
-_INT32_MAX = np.iinfo(np.int32).max
 
 
 class Grouping:
@@ -87,52 +86,22 @@ class Grouping:
         """
         op = "Dataset.bucket_by_sequence_length"
         checks.check_callable(element_length_func, op, "element_length_func")
-        boundaries = [positive(b, "bucket_boundaries", op) for b in _listed(bucket_boundaries)]
-        sizes = [positive(b, "bucket_batch_sizes", op) for b in _listed(bucket_batch_sizes)]
-        if len(sizes) != len(boundaries) + 1:
-            raise InvalidArgumentError(
-                f"{op}: len(bucket_batch_sizes) must equal len(bucket_boundaries) + 1 (one "
-                f"batch size per bucket, the last for lengths >= the last boundary), got "
-                f"{len(sizes)} and {len(boundaries)}",
-                op=op,
-            )
-        if any(a >= b for a, b in itertools.pairwise(boundaries)):
-            raise InvalidArgumentError(
-                f"{op}: bucket_boundaries must increase, got {boundaries}", op=op
-            )
-        flags = [
-            checks.flag(f, op, n) for f, n in ((pad_to_bucket_boundary, "pad"), (no_padding, "no"))
-        ]
+        boundaries, sizes = bucketing.checked_buckets(bucket_boundaries, bucket_batch_sizes, op)
+        to_boundary = checks.flag(pad_to_bucket_boundary, op, "pad_to_bucket_boundary")
         drop = checks.flag(drop_remainder, op, "drop_remainder")
-        lower, upper = [-_INT32_MAX - 1, *boundaries], [*boundaries, _INT32_MAX]
-
-        def bucket_of(*element):
-            length = int(structure.to_tensors(element_length_func(*element)).numpy())
-            bucket = next(
-                i for i, (a, b) in enumerate(zip(lower, upper, strict=True)) if a <= length < b
-            )
-            if flags[0] and bucket == len(boundaries):
-                raise InvalidArgumentError(
-                    f"{op}: with pad_to_bucket_boundary=True, elements must be shorter than "
-                    f"max(bucket_boundaries) = {boundaries[-1]}; this one has length {length}",
-                    op=op,
-                )
-            return convert_to_tensor(bucket, dtype=dtypes.int64)
-
-        def batch_bucket(bucket, window):
-            size = sizes[int(bucket)]
-            if flags[1]:
-                return window.batch(size, drop_remainder=drop)
-            shapes = padded_shapes
-            if flags[0]:  # unknown sizes padded to the bucket's longest length
-                longest = boundaries[int(bucket)] - 1
-                shapes = _filled(padded_shapes, window.element_spec, longest, op)
-            return window.padded_batch(size, shapes, padding_values, drop_remainder=drop)
+        mode = "none" if checks.flag(no_padding, op, "no_padding") else "pad"
+        mode = "boundary" if to_boundary and mode == "pad" else mode
 
         def bucket_size(bucket):
             return convert_to_tensor(sizes[int(bucket)], dtype=dtypes.int64)
 
-        return self.group_by_window(bucket_of, batch_bucket, window_size_func=bucket_size)
+        return self.group_by_window(
+            bucketing.bucket_key(element_length_func, boundaries, to_boundary, op),
+            bucketing.bucket_batcher(
+                boundaries, sizes, padded_shapes, padding_values, mode, drop, op
+            ),
+            window_size_func=bucket_size,
+        )
 
     def rebatch(self, batch_size, drop_remainder=False):
         """The rows of the (batched) elements regrouped into batches of ``batch_size``: as
@@ -143,7 +112,7 @@ class Grouping:
         [[0, 1], [2], [3], [4, 5], [6], [7]]
         """
         op = "Dataset.rebatch"
-        sizes = [positive(s, "batch_size", op) for s in _listed(batch_size)]
+        sizes = [positive(s, "batch_size", op) for s in bucketing.listed(batch_size)]
         if not sizes:
             raise InvalidArgumentError(f"{op}: batch_size must hold at least one size", op=op)
         drop = checks.flag(drop_remainder, op, "drop_remainder")
@@ -331,24 +300,6 @@ def _rebatched(rows, sizes, largest, drop_remainder):
             yield structure.stack(batch, what="Dataset.rebatch")
         except Exception as error:
             yield Failed(error)
-
-
-def _listed(values):
-    """A size or a list of sizes as a list of Python ints (tensors allowed)."""
-    if isinstance(values, Tensor):
-        values = values.numpy().tolist()
-    return list(values) if isinstance(values, (list, tuple, np.ndarray)) else [values]
-
-
-def _filled(padded_shapes, spec, longest, op):
-    """``padded_shapes`` (default: the spec's shapes), one per tensor, with the sizes left
-    open (None, -1) set to ``longest``."""
-    given = padding._per_tensor(spec, padded_shapes, "padded_shapes", op)
-    shapes = []
-    for leaf, shape in zip(structure.flatten(spec), given, strict=True):
-        sizes = leaf.shape if shape is None else padding._sizes(shape)
-        shapes.append([longest if n is None or n == -1 else int(n) for n in sizes])
-    return structure.pack(spec, shapes)
 
 
 def _unknown(dataset):
