@@ -22,12 +22,11 @@ from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops import nn
 from eagerkit.ops.arithmetic import minimum
-from eagerkit.ops.cast import cast
 from eagerkit.ops.math import abs as abs_
 from eagerkit.ops.math import log
 from eagerkit.ops.reduce import reduce_sum
 from eagerkit.ops.shape import squeeze, stop_gradient
-from eagerkit.ops.weighted_loss import Reduction, compute_weighted_loss, weighted_loss
+from eagerkit.ops.weighted_loss import Reduction, as_dtype, compute_weighted_loss, weighted_loss
 from eagerkit.tensor import convert_to_tensor
 
 DEFAULT = Reduction.SUM_BY_NONZERO_WEIGHTS  # TF 1's default reduction
@@ -42,8 +41,8 @@ def _checked_pair(name, labels, predictions, dtype=dtypes.float32):
     predictions = convert_to_tensor(predictions)
     if dtype is None:
         dtype = predictions.dtype
-    predictions = cast(predictions, dtype)
-    labels = cast(convert_to_tensor(labels), dtype)
+    predictions = as_dtype(predictions, dtype)
+    labels = as_dtype(convert_to_tensor(labels), dtype)
     if labels.shape != predictions.shape:
         raise InvalidArgumentError(
             f"{name}: labels have shape {labels.shape} but predictions have shape "

@@ -106,6 +106,11 @@ def checked_weights(op, weights, losses):
     return weights
 
 
+def as_dtype(x, dtype):
+    """``x`` in ``dtype``: itself when it is already (no cast op on the tape)."""
+    return x if x.dtype == dtype else cast(x, dtype)
+
+
 def weighted_loss(op, losses, weights, reduction):
     """The TF 1 reduction of ``losses`` (a tensor) under ``weights``, for the loss ``op``."""
     Reduction.validate(reduction)
@@ -113,21 +118,21 @@ def weighted_loss(op, losses, weights, reduction):
         return reduce_mean(losses)  # fast path: equal to the general one (a test proves it)
     weights = checked_weights(op, weights, losses)
     input_dtype = losses.dtype
-    losses = cast(losses, dtypes.float32)  # TF 1 reduces in float32, then casts back
-    weights = cast(weights, dtypes.float32)
+    losses = as_dtype(losses, dtypes.float32)  # TF 1 reduces in float32, then casts back
+    weights = as_dtype(weights, dtypes.float32)
     weighted = losses * weights
     if reduction == Reduction.NONE:
-        return cast(weighted, input_dtype)
+        return as_dtype(weighted, input_dtype)
     total = reduce_sum(weighted)
     if reduction == Reduction.SUM:
-        return cast(total, input_dtype)
+        return as_dtype(total, input_dtype)
     if reduction == Reduction.MEAN:
         count = reduce_sum(ones_like(losses) * weights)
     elif reduction == Reduction.SUM_OVER_BATCH_SIZE:
         count = cast(size(losses), dtypes.float32)
     else:  # SUM_BY_NONZERO_WEIGHTS: weights that are 0 drop their elements from the count
         count = reduce_sum(ones_like(losses) * cast(weights != 0, dtypes.float32))
-    return cast(divide_no_nan(total, count), input_dtype)
+    return as_dtype(divide_no_nan(total, count), input_dtype)
 
 
 def _is_plain_mean(losses, weights, reduction):
