@@ -153,6 +153,12 @@ def test_bucket_by_sequence_length_batches_similar_lengths():
         ([[1, 0], [2, 2]], [1, 2]),
         ([[4, 4, 4, 4, 0]], [4]),  # bucket 1 pads to its boundary 6, minus 1
     ]
+    bucketing = ek.data.experimental.bucket_by_sequence_length(lambda x: ek.size(x), [3], [2, 2])
+    assert _rows(rows.apply(bucketing)) == _rows(by_length)
+    with pytest.raises(InvalidArgumentError, match=r"len\(bucket_batch_sizes\) must equal"):
+        ek.data.experimental.bucket_by_sequence_length(lambda x: ek.size(x), [3], [2])
+    with pytest.raises(TypeError, match="the transformation takes an ek.data.Dataset, got"):
+        bucketing([1, 2])
     same = Dataset.range(4).map(lambda x: ek.fill([2], x))
     unpadded = same.bucket_by_sequence_length(lambda x: ek.size(x), [3], [3, 1], no_padding=True)
     assert _rows(unpadded) == [[[0, 0], [1, 1], [2, 2]], [[3, 3]]]

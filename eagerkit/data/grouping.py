@@ -176,6 +176,46 @@ def group_by_window(key_func, reduce_func, window_size=None, window_size_func=No
     checks.check_callable(reduce_func, op, "reduce_func")
     _window_sizes(window_size, window_size_func, op)  # refused now, not when applied
 
+    def step(dataset):
+        return dataset.group_by_window(key_func, reduce_func, window_size, window_size_func)
+
+    return _transformation(op, step)
+
+
+def bucket_by_sequence_length(
+    element_length_func,
+    bucket_boundaries,
+    bucket_batch_sizes,
+    padded_shapes=None,
+    padding_values=None,
+    pad_to_bucket_boundary=False,
+    no_padding=False,
+    drop_remainder=False,
+):
+    """TF's ``tf.data.experimental.bucket_by_sequence_length``: the transformation for
+    ``Dataset.apply`` (the same as ``dataset.bucket_by_sequence_length(...)``).
+
+    >>> import eagerkit as ek
+    >>> rows = ek.data.Dataset.from_tensor_slices([1, 4, 2]).map(lambda n: ek.fill([n], n))
+    >>> bucketing = ek.data.experimental.bucket_by_sequence_length(ek.size, [3], [2, 2])
+    >>> [b.numpy().tolist() for b in rows.apply(bucketing)]
+    [[[1, 0], [2, 2]], [[4, 4, 4, 4]]]
+    """
+    op = "bucket_by_sequence_length"
+    checks.check_callable(element_length_func, op, "element_length_func")
+    bucketing.checked_buckets(bucket_boundaries, bucket_batch_sizes, op)  # refused now
+    arguments = (element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes)
+    options = (padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
+
+    def step(dataset):
+        return dataset.bucket_by_sequence_length(*arguments, *options)
+
+    return _transformation(op, step)
+
+
+def _transformation(op, step):
+    """``step`` as a function of a dataset, for ``Dataset.apply`` (anything else refused)."""
+
     def apply(dataset):
         if not isinstance(dataset, Grouping):
             raise type_error(
@@ -183,7 +223,7 @@ def group_by_window(key_func, reduce_func, window_size=None, window_size_func=No
                 "pass it to dataset.apply(...)",
                 op=op,
             )
-        return dataset.group_by_window(key_func, reduce_func, window_size, window_size_func)
+        return step(dataset)
 
     return apply
 
