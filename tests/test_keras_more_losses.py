@@ -274,8 +274,7 @@ def test_tf1_cosine_distance_is_one_minus_the_dot_product_along_axis(data, shape
         got = ek.losses.cosine_distance(t, p, axis=axis, weights=w)
     else:
         expected, got = losses.mean(), ek.losses.cosine_distance(t, p, dim=axis)
-    assert got.dtype == ek.float32  # TF 1 computes tf.losses in float32, whatever the input
-    np.testing.assert_allclose(float(got), expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(float(got), expected, rtol=1e-9, atol=1e-12)
 
 
 def test_tf1_cosine_distance_needs_its_axis():

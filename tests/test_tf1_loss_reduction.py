@@ -134,17 +134,21 @@ def test_nothing_counted_gives_zero_not_nan():
         assert float(empty) == 0.0
 
 
-def test_regression_losses_compute_in_float32_and_cross_entropies_keep_the_logits_dtype():
+def test_float64_stays_float64_and_the_rest_reduces_in_float32():
     f64 = np.array([[0.25, 0.75]], np.float64)
     for name in ("mean_squared_error", "absolute_difference", "huber_loss", "log_loss"):
-        assert getattr(ek.losses, name)(f64, f64).dtype == ek.float32, name
-    assert ek.losses.hinge_loss(f64, f64).dtype == ek.float32
-    assert ek.losses.cosine_distance(f64, f64, axis=1).dtype == ek.float32
-    xent = ek.losses.softmax_cross_entropy(f64, f64)
-    assert xent.dtype == ek.float64  # reduced in float32, cast back (TF 1)
-    assert float(xent) == float(np.float32(float(xent)))
-    assert ek.losses.sigmoid_cross_entropy(f64, f64).dtype == ek.float64
-    assert ek.losses.mean_squared_error([1, 2], [1, 4]).dtype == ek.float32  # integers too
+        assert getattr(ek.losses, name)(f64, f64).dtype == ek.float64, name  # never narrowed
+    assert ek.losses.hinge_loss(f64, f64).dtype == ek.float64
+    assert ek.losses.cosine_distance(f64, f64, axis=1).dtype == ek.float64
+    third = ek.losses.mean_squared_error(
+        np.zeros(3), np.array([1.0, 0.0, 0.0]), weights=[1.0, 1.0, 1.0]
+    )
+    assert float(third) == 1 / 3  # reduced in float64: exact to float64's rounding
+    assert ek.losses.softmax_cross_entropy(f64, f64).dtype == ek.float64
+    assert ek.losses.mean_squared_error([1, 2], [1, 4]).dtype == ek.float32  # TF 1's to_float
+    f16 = ek.constant([0.1, 0.2], ek.float16)
+    half = ek.losses.mean_squared_error(f16, f16 * 2, reduction=R.SUM)
+    assert half.dtype == ek.float16  # reduced in float32, cast back (TF 1)
 
 
 def test_cross_entropies_take_reduction_none():

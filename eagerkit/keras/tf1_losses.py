@@ -2,10 +2,11 @@
 
 ``reduction`` (one of ``ek.losses.Reduction``) says how: TF 1's default divides the
 weighted sum by the number of non-zero weights, which for the default ``weights=1.0`` is
-the plain mean; ``Reduction.NONE`` keeps one loss per element. As in TF 1, the regression
-losses (mean_squared_error, absolute_difference, huber_loss, log_loss, hinge_loss,
-cosine_distance) compute in float32 whatever their inputs' dtype; the cross-entropies keep
-the logits' dtype.
+the plain mean; ``Reduction.NONE`` keeps one loss per element. The regression losses
+(mean_squared_error, absolute_difference, huber_loss, log_loss, hinge_loss,
+cosine_distance) take integer inputs as float32, as TF 1's ``to_float``; unlike TF 1 they
+keep float64 inputs in float64 (eagerkit never narrows a dtype silently: a float64
+gradient check stays exact).
 
 Examples
 --------
@@ -32,15 +33,16 @@ from eagerkit.tensor import convert_to_tensor
 DEFAULT = Reduction.SUM_BY_NONZERO_WEIGHTS  # TF 1's default reduction
 
 
-def _checked_pair(name, labels, predictions, dtype=dtypes.float32):
-    """Labels and predictions as tensors of ``dtype`` (TF 1's ``to_float``; the logits'
-    own dtype for the cross-entropies: ``dtype=None``), refused unless their shapes match."""
+def _checked_pair(name, labels, predictions, to_float=True):
+    """Labels and predictions in the predictions' dtype (float32 for integers with
+    ``to_float``, TF 1's ``to_float``), refused unless their shapes match."""
     if labels is None or predictions is None:
         which = "labels" if labels is None else "predictions"
         raise InvalidArgumentError(f"{name}: {which} must not be None", op=name)
     predictions = convert_to_tensor(predictions)
-    if dtype is None:
-        dtype = predictions.dtype
+    dtype = predictions.dtype
+    if to_float and not dtype.is_floating:
+        dtype = dtypes.float32
     predictions = as_dtype(predictions, dtype)
     labels = as_dtype(convert_to_tensor(labels), dtype)
     if labels.shape != predictions.shape:
@@ -178,7 +180,7 @@ def softmax_cross_entropy(
     <ek.Tensor: shape=(), dtype=float32, numpy=0.6931472>
     """
     name = "softmax_cross_entropy"
-    labels, logits = _checked_pair(name, onehot_labels, logits, dtype=None)
+    labels, logits = _checked_pair(name, onehot_labels, logits, to_float=False)
     if label_smoothing > 0:
         classes = logits.shape[-1]
         labels = labels * (1 - label_smoothing) + label_smoothing / classes
@@ -232,7 +234,7 @@ def sigmoid_cross_entropy(
     <ek.Tensor: shape=(), dtype=float32, numpy=0.6931472>
     """
     name = "sigmoid_cross_entropy"
-    labels, logits = _checked_pair(name, multi_class_labels, logits, dtype=None)
+    labels, logits = _checked_pair(name, multi_class_labels, logits, to_float=False)
     if label_smoothing > 0:
         labels = labels * (1 - label_smoothing) + 0.5 * label_smoothing
     losses = nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)

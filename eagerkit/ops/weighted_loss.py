@@ -2,7 +2,8 @@
 
 Every TF 1 loss computes one loss per element, multiplies it by ``weights`` (a scalar, or a
 tensor of the losses' rank whose sizes are 1 or the losses'), then reduces as ``reduction``
-says. TF 1 does this in float32 whatever the losses' dtype and casts the result back; the
+says. TF 1 does this in float32 whatever the losses' dtype and casts the result back;
+eagerkit does too, float64 losses aside (reduced in float64: never narrowed silently). The
 divisions are "no nan" ones: 0 when nothing is counted (all weights 0, no elements).
 """
 
@@ -118,8 +119,10 @@ def weighted_loss(op, losses, weights, reduction):
         return reduce_mean(losses)  # fast path: equal to the general one (a test proves it)
     weights = checked_weights(op, weights, losses)
     input_dtype = losses.dtype
-    losses = as_dtype(losses, dtypes.float32)  # TF 1 reduces in float32, then casts back
-    weights = as_dtype(weights, dtypes.float32)
+    # TF 1 reduces in float32, then casts back (float64 stays float64 here)
+    working = dtypes.float64 if input_dtype == dtypes.float64 else dtypes.float32
+    losses = as_dtype(losses, working)
+    weights = as_dtype(weights, working)
     weighted = losses * weights
     if reduction == Reduction.NONE:
         return as_dtype(weighted, input_dtype)
@@ -129,9 +132,9 @@ def weighted_loss(op, losses, weights, reduction):
     if reduction == Reduction.MEAN:
         count = reduce_sum(ones_like(losses) * weights)
     elif reduction == Reduction.SUM_OVER_BATCH_SIZE:
-        count = cast(size(losses), dtypes.float32)
+        count = cast(size(losses), working)
     else:  # SUM_BY_NONZERO_WEIGHTS: weights that are 0 drop their elements from the count
-        count = reduce_sum(ones_like(losses) * cast(weights != 0, dtypes.float32))
+        count = reduce_sum(ones_like(losses) * cast(weights != 0, working))
     return as_dtype(divide_no_nan(total, count), input_dtype)
 
 
@@ -174,8 +177,8 @@ def compute_weighted_loss(
     Returns
     -------
     Tensor
-        The losses' dtype (reduced in float32): the losses' shape for ``Reduction.NONE``,
-        else a scalar.
+        The losses' dtype (reduced in float32, or float64 for float64 losses): the losses'
+        shape for ``Reduction.NONE``, else a scalar.
 
     Examples
     --------
