@@ -261,6 +261,8 @@ class GradientTape:
         return target
 
     def _start_backward(self):
+        if recording.graph_tracers:  # a gradient inside ek.function: its graph holds sizes
+            recording.graph_tracers[-1].bind_shapes()
         if self._spent:
             raise RuntimeError(
                 "A non-persistent GradientTape can only be used to compute one set of "

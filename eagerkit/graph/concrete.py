@@ -47,6 +47,7 @@ class ConcreteFunction:
         self._positions = call.positions  # where the tensor arguments sit among the leaves
         self.input_specs = call.specs
         self.guards = tracer.guards  # what a later call must find for a replay (trace.py)
+        self.shape_bound = tracer.shape_bound  # its specs are the traced call's sizes
         self.output_specs = [TensorSpec.from_tensor(t) for t in traced_outputs]
         self.traced_graph = tracer.graph(traced_outputs)
         self.graph, self.optimizations = optimize(self.traced_graph)
@@ -71,9 +72,15 @@ class ConcreteFunction:
             for spec, t in zip(self.input_specs, tensors, strict=True)
         ):
             got = ", ".join(_describe(t) for t in tensors)
+            why = (
+                " (it takes a gradient inside, and a gradient's graph holds the sizes it was "
+                "traced with, so its None sizes were fixed then)"
+                if self.shape_bound
+                else ""
+            )
             raise InvalidArgumentError(
                 f"ConcreteFunction {self.graph.name!r} was traced for tensors "
-                f"{list(self.input_specs)} but got {got or 'no tensors'}; call the "
+                f"{list(self.input_specs)}{why} but got {got or 'no tensors'}; call the "
                 "ek.function itself to trace for new shapes or dtypes.",
                 op=self.graph.name,
             )

@@ -172,6 +172,10 @@ class Function:
 
     def _find(self, call):
         concrete = self._traces.get(call.key, self._calls)
+        if concrete is not None and concrete.shape_bound and not fits(concrete, call):
+            # Traced for other sizes (an input_signature's key is one for all): the trace
+            # for this call's sizes, if there is one (see Tracer.bind_shapes).
+            concrete = self._traces.get((call.key, _sizes(call)), self._calls)
         if concrete is not None or call.general is None:
             return concrete if concrete is None or _guards_hold(concrete) else None
         concrete = self._general.get(call.general, self._calls)
@@ -194,7 +198,9 @@ class Function:
             self._instances_traced.add(instance)
         self.trace_count += 1
         self._traces.put(call.key, concrete, self._calls)
-        if call.general is not None and not all(s.fully_defined for s in specs):
+        if concrete.shape_bound:
+            self._traces.put((call.key, _sizes(call)), concrete, self._calls)
+        if call.general is not None and not all(s.fully_defined for s in concrete.input_specs):
             self._general.put(call.general, concrete, self._calls)
         return concrete
 
@@ -239,6 +245,8 @@ class Function:
         if tracer.created_variables and not self._creation_allowed(call):
             tracer.retire()
             raise _variable_creation_error()
+        if tracer.shape_bound:  # right for this call's sizes only (Tracer.bind_shapes)
+            specs = tuple(TensorSpec.from_tensor(call.leaves[i]) for i in call.positions)
         traced = TracedCall(
             self._signature, call.structure, call.leaves, call.positions, specs, self._name
         )
@@ -320,6 +328,11 @@ def _innermost_user_line(traceback):
             found = line_of(filename, traceback.tb_lineno)
         traceback = traceback.tb_next
     return found
+
+
+def _sizes(call):
+    """The shapes of a call's tensor arguments: the key of a trace bound to them."""
+    return tuple(tuple(call.leaves[i].shape) for i in call.positions)
 
 
 def _guards_hold(concrete):

@@ -72,6 +72,7 @@ class Tracer:
         self.created_variables = []  # Variables made while tracing (TF allows it once)
         self.variable_slices = {}  # id(v[key] traced) -> (v, key): its assign writes v[key]
         self.guards = []  # f() -> whether a later call may replay this trace (see add_guard)
+        self.shape_bound = False  # a gradient was taken while tracing (see bind_shapes)
         self._node_of = {}  # id(tensor) -> Node
         self._variable_nodes = {}  # id(variable) or id(its array) -> its latest read Node
         self._alive = []  # the tensors it saw, kept alive so no id is reused mid-trace
@@ -186,6 +187,16 @@ class Tracer:
         while root.parent is not None:
             root = root.parent
         root.guards.append(holds)
+
+    def bind_shapes(self):
+        """A gradient is taken while tracing: the VJPs build their ops with the sizes of this
+        call (a reshape back to x's shape, a sum broadcast back), so the finished graph is
+        right for these sizes only. A trace for relaxed shapes (None sizes) then keeps the
+        sizes it was traced with, and a call with other sizes traces again."""
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        root.shape_bound = True
 
     def forget_variable_reads(self):
         """After a write (or a subgraph that may write), the next read is a new node."""
