@@ -10,6 +10,7 @@ import numpy as np
 
 import eagerkit as ek
 
+from .answer_values import matches
 from .compare import Expect
 from .function_exercise import FunctionExercise
 from .state import GPU, lesson_gpu
@@ -46,11 +47,7 @@ def _matmul_on_gpu(fn, seen, args):
 def _transposed(args, got):
     """counts times its transpose: the commonest other product of counts with itself."""
     counts = args[0].numpy().astype(np.float64)
-    try:
-        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
-    except (TypeError, ValueError):
-        return []
-    if mine.shape == counts.shape and np.allclose(mine, counts @ counts.T):
+    if matches(got, counts @ counts.T):
         return ["that is counts times its transpose: the exercise is counts times counts"]
     return []
 
@@ -100,11 +97,7 @@ def _squares_on_gpu(fn, seen, args):
 def _squares_left(args, got):
     """Each element squared, and not summed: one value per element where one is asked."""
     x = args[0].numpy().astype(np.float64)
-    try:
-        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
-    except (TypeError, ValueError):
-        return []
-    if x.size > 1 and mine.shape == x.shape and np.allclose(mine, x * x, rtol=1e-4):
+    if x.size > 1 and matches(got, x * x):
         return ["that is the square of each element: the exercise sums them too, into one number"]
     return []
 
@@ -126,7 +119,8 @@ FunctionExercise(
     expect=Expect(
         kind="tensor",
         device="/cpu:0",
-        quote="square and sum it there, and return the result on /cpu:0",
+        quote="return the result on /cpu:0",
+        shape_quote="square and sum it there",
     ),
     mechanism=_squares_on_gpu,
     explain=_squares_left,

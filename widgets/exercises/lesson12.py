@@ -16,6 +16,7 @@ import eagerkit as ek
 from eagerkit.backprop import vjp_ops
 from eagerkit.devices import get_device
 
+from .answer_values import matches
 from .diagnose import is_users_op
 from .exercise import StudentRaised, student_code
 from .function_exercise import FunctionExercise
@@ -96,7 +97,7 @@ def _advice(error, part):
         )
     if isinstance(error, TypeError) and "Python scalar" in str(error):
         return (
-            "math.* works on one Python number, not on arrays: in a forward use xp.* "
+            "math.* (and float()) work on one Python number, not on arrays: in a forward use xp.* "
             "(xp.sqrt, xp.hypot, ...), in a VJP ops.* (or ans)"
         )
     return None
@@ -140,11 +141,7 @@ def _planes(draw):
 def _root_left_out(args, got):
     """x² + y², the square of the length: the forward without its square root."""
     x, y = (a.numpy().astype(np.float64) for a in args)
-    try:
-        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
-    except (TypeError, ValueError):
-        return []
-    if mine.shape == x.shape and np.allclose(mine, x * x + y * y, rtol=1e-4):
+    if matches(got, x * x + y * y):
         return ["that is x² + y², the square of the length: the forward's square root is missing"]
     return []
 

@@ -4,6 +4,7 @@ import numpy as np
 
 import eagerkit as ek
 
+from .answer_values import matches
 from .compare import Expect, differences
 from .exercise import ValueExercise, _last_cell_error, student_code
 from .function_exercise import FunctionExercise
@@ -82,7 +83,7 @@ class TraceOnceExercise(ValueExercise):
             )
         if not (isinstance(answer, tuple) and len(answer) == 2):
             return self.verdict(problems)
-        if answer[1] == 1 and _close(answer[0], _W_AT_THE_FIRST_RATE):
+        if answer[1] == 1 and matches(answer[0], _W_AT_THE_FIRST_RATE):
             return self.verdict([_FIXED_RATE])
         why = _why_count(answer[1])
         if why is None:
@@ -95,14 +96,6 @@ _FIXED_RATE = (
     "w is what the first rate, 0.1, at every step gives: the rate must still decay. Make the "
     "tensor from each step's learning_rate, inside the loop"
 )
-
-
-def _close(got, want):
-    try:
-        mine = got.numpy() if hasattr(got, "numpy") else got
-        return bool(np.allclose(np.asarray(mine, np.float64), want, rtol=1e-5))
-    except (TypeError, ValueError):
-        return False
 
 
 def _why_count(count):

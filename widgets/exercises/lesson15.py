@@ -4,6 +4,7 @@ import numpy as np
 
 import eagerkit as ek
 
+from .answer_values import float_values
 from .compare import isclose
 from .function_exercise import FunctionExercise
 from .text import number
@@ -29,8 +30,8 @@ def _one_state(args, got):
     """rnn_step returns the new state alone; a tuple (as model.step's (logits, state)) is not."""
     if isinstance(got, (tuple, list)):
         return [
-            f"rnn_step returns a tuple of {len(got)} values: it returns one tensor, the new "
-            "state, alone (model.step returns logits and a state; this step makes only the state)"
+            "the one asked for is the new state, tanh(x W_x + h W_h + b) (model.step returns "
+            "logits and a state; this step makes only the state)"
         ]
     return []
 
@@ -73,11 +74,8 @@ def _overflow(args, got):
     """A softmax written as exp / sum(exp) gives nan once an exp overflows."""
     logits, temperature = args
     scaled = np.asarray(logits.numpy(), np.float64) / temperature
-    try:
-        mine = np.asarray(got.numpy() if hasattr(got, "numpy") else got, np.float64)
-    except (TypeError, ValueError):
-        return []
-    if np.all(np.isfinite(mine)) or scaled.max() < _EXP_OVERFLOWS:
+    mine = float_values(got)
+    if mine is None or np.all(np.isfinite(mine)) or scaled.max() < _EXP_OVERFLOWS:
         return []
     return [
         f"the largest scaled logit here is {number(scaled.max())}, and e^x overflows float32 "
