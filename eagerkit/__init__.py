@@ -40,7 +40,7 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
 from eagerkit import namespaces as _namespaces
 from eagerkit.context import enable_eager_execution, executing_eagerly
 from eagerkit.control_flow import cond, while_loop
-from eagerkit.custom_gradient import custom_gradient
+from eagerkit.custom_gradient import custom_gradient, grad_pass_through
 from eagerkit.data import Iterator
 from eagerkit.devices import (
     DEVICE_PLACEMENT_EXPLICIT,
@@ -80,7 +80,6 @@ from eagerkit.graph.concrete import ConcreteFunction as _ConcreteFunction
 from eagerkit.graph.polymorphic_function import Function as _Function
 from eagerkit.graph.signature import TensorSpec
 from eagerkit.io import decode_csv, read_file
-from eagerkit.keras import initializers, layers  # TF1's tf.layers are Keras' layers
 from eagerkit.keras import tf1_losses as losses  # TF1's tf.losses: (labels, predictions)
 from eagerkit.keras import tf1_metrics as metrics  # tfe.metrics: float64 results
 from eagerkit.keras.models import Model, Network, Sequential
@@ -233,6 +232,9 @@ from eagerkit.variable_slices import VariableSlice as _VariableSlice
 from eagerkit.variables import Variable, convert_to_tensor
 
 newaxis = None
+# TF 1's tf.layers / tf.initializers are Keras' (the same members), under their own names.
+layers = _namespaces.second_name("eagerkit.layers", keras.layers)
+initializers = _namespaces.second_name("eagerkit.initializers", keras.initializers)
 
 
 def __getattr__(name):
@@ -264,5 +266,7 @@ _namespaces.install(
     _namespaces.module_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES),
     returned=(_Function, _ConcreteFunction, _VariableSlice),
 )
+# Each answers a name it lacks under the name the user wrote (ek.losses, not its file's).
+_namespaces.name_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES)
 
 __version__ = "0.1.0"

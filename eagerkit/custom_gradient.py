@@ -116,3 +116,58 @@ class _VariableWatcher:
     def __exit__(self, *exc_info):
         self._tape.__exit__(*exc_info)
         self.variables = list(self._tape.watched_variables())
+
+
+def grad_pass_through(f):
+    """``f`` forward, the identity backward: the straight-through estimator (TF 2's
+    ``tf.grad_pass_through``).
+
+    ``grad_pass_through(f)(x)`` computes ``f(x)``, but its gradient is the upstream gradient
+    itself, as if ``f`` were the identity: rounding or quantizing in the forward pass while
+    the gradient flows on unchanged. Variables ``f`` reads get no gradient through it. As in
+    TF, ``f`` takes one tensor (keyword arguments are passed on as they are) and returns one
+    of the same shape.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> round_straight_through = ek.grad_pass_through(ek.round)
+    >>> x = ek.Variable([0.2, 1.7])
+    >>> with ek.GradientTape() as tape:
+    ...     y = round_straight_through(x) * 3.0
+    >>> y
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0., 6.], dtype=float32)>
+    >>> tape.gradient(y, x)  # ek.round's own gradient would be 0
+    <ek.Tensor: shape=(2,), dtype=float32, numpy=array([3., 3.], dtype=float32)>
+    """
+    name = getattr(f, "__name__", type(f).__name__)
+    if not callable(f):
+        raise errors.type_error(
+            f"grad_pass_through: f must be a function of a tensor, got {type(f).__name__}; "
+            "pass the function itself, e.g. ek.grad_pass_through(ek.round)(x)",
+            op="grad_pass_through",
+        )
+
+    @functools.wraps(f)
+    def passed_through(x, **kwargs):
+        def forward_f(x):
+            y = convert_to_tensor(f(x, **kwargs))  # (a variable's assign returns the variable)
+
+            def identity_gradient(dy, variables=None):
+                if tuple(dy.shape) != tuple(x.shape):  # the identity cannot map dy onto x
+                    raise errors.InvalidArgumentError(
+                        f"grad_pass_through({name}): {name} turned shape {x.shape} into "
+                        f"{y.shape}, so the upstream gradient cannot pass through unchanged; "
+                        "wrap only functions that keep the shape (round, clip, quantize)",
+                        op="grad_pass_through",
+                    )
+                if variables is not None:  # variables f read get no gradient (TF's rule)
+                    return dy, [None] * len(variables)
+                return dy
+
+            return y, identity_gradient
+
+        forward_f.__name__ = name  # (errors and the tape's record name f)
+        return custom_gradient(forward_f)(x)
+
+    return boundary.returned(passed_through, "grad_pass_through", f)

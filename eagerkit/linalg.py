@@ -44,8 +44,12 @@ def matrix_transpose(a, name=None):
     return transpose(x, perm)
 
 
-def matvec(a, b, transpose_a=False, name=None):
+def matvec(
+    a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None
+):
     """Matrix times vector: ``a @ b`` for a (batch of) matrix ``a`` and vector(s) ``b``.
+
+    ``transpose_a``, ``adjoint_a`` and the sparse hints are ``ek.linalg.matmul``'s.
 
     Examples
     --------
@@ -60,7 +64,10 @@ def matvec(a, b, transpose_a=False, name=None):
             "[1.0, 2.0]",
             op="matvec",
         )
-    return squeeze(matmul(a, expand_dims(vector, -1), transpose_a=transpose_a), axis=-1)
+    column = expand_dims(vector, -1)
+    hints = {"a_is_sparse": a_is_sparse, "b_is_sparse": b_is_sparse}
+    product = matmul(a, column, transpose_a=transpose_a, adjoint_a=adjoint_a, **hints)
+    return squeeze(product, axis=-1)
 
 
 __all__ = [

@@ -1,11 +1,13 @@
 """TF names eagerkit does not have, and what to use instead.
 
 eagerkit is a teaching subset of TensorFlow. Code ported from TF's tutorials meets names it
-lacks; rather than Python's bare "module 'eagerkit' has no attribute 'compat'", the
-modules ``eagerkit``, ``eagerkit.keras`` and ``eagerkit.keras.layers`` answer a lookup of
-such a name (PEP 562's module ``__getattr__``) with an ``AttributeError`` that says so and
-names what to use instead. It is still an ``AttributeError`` (``hasattr`` says False), and
-for a name not in the table (a typo) Python's own "Did you mean ...?" still follows.
+lacks; rather than Python's bare "module 'eagerkit' has no attribute 'compat'", every
+public namespace (``ek``, ``ek.keras``, ``ek.losses``, ...) answers a lookup of such a name
+(PEP 562's module ``__getattr__``) with an ``AttributeError`` that says so and names what to
+use instead. It is still an ``AttributeError`` (``hasattr`` says False), and for a name not
+in the table (a typo) Python's own "Did you mean ...?" still follows. The error names the
+namespace as the user wrote it, ``module 'eagerkit.losses'``, even where the module behind
+it has another name (``eagerkit.keras.tf1_losses``).
 
 Examples
 --------
@@ -69,12 +71,42 @@ MISSING = {
         "RandomFlip": "ek.image.flip_left_right in a Dataset.map",
         "experimental": "",
     },
+    "eagerkit.losses": {
+        "add_loss": "add the terms yourself, total = loss_a + loss_b (executing eagerly, "
+        "nothing collects losses)",
+        "get_losses": "keep the losses you compute in a Python list",
+        "get_total_loss": "add the losses yourself, plus sum(model.losses) for a Keras "
+        "model's regularization terms",
+        "get_regularization_loss": "sum(model.losses) for a Keras model's regularization terms",
+        "get_regularization_losses": "model.losses, a Keras model's regularization terms",
+        "mean_pairwise_squared_error": "",
+    },
 }
-TF_PREFIX = {
-    "eagerkit": "tf",
-    "eagerkit.keras": "tf.keras",
-    "eagerkit.keras.layers": "tf.keras.layers",
-}
+# The name users write for a public namespace whose module has another one (ek.losses is
+# eagerkit.keras.tf1_losses); filled by name_namespace when eagerkit is imported.
+SHOWN_AS = {}
+
+
+def shown_name(module):
+    """``module``'s name as users write it: ``eagerkit.losses``, not its file's name."""
+    return SHOWN_AS.get(module, module.__name__)
+
+
+def tf_spelling(shown, name):
+    """TF's spelling of eagerkit's ``shown.name``: ``eagerkit.keras.X`` -> ``tf.keras.X``."""
+    return f"tf{shown[len('eagerkit') :]}.{name}"
+
+
+def name_namespace(module, shown):
+    """Let ``module`` answer a missing name as the namespace ``shown`` (``eagerkit.losses``),
+    through its own ``__getattr__`` where it has one, else through one given here."""
+    SHOWN_AS[module] = shown
+    if "__getattr__" not in vars(module):
+
+        def missing(name):  # PEP 562: called only for names the module lacks
+            raise attribute_error(module, name)
+
+        module.__getattr__ = missing
 
 
 def attribute_error(module, name):
@@ -83,12 +115,13 @@ def attribute_error(module, name):
     A name in the table says what to use instead; any other one gets Python's own message
     and ``name``/``obj`` set, so Python adds "Did you mean ...?" for a typo.
     """
-    plain = f"module '{module.__name__}' has no attribute '{name}'"
+    shown = shown_name(module)
+    plain = f"module '{shown}' has no attribute '{name}'"
     if name[:2] == "__":  # at once: IPython and pytest probe modules for dunders
         return AttributeError(plain, name=name, obj=module)
-    instead = MISSING.get(module.__name__, {}).get(name)
+    instead = MISSING.get(shown, {}).get(name)
     if instead is None:
         return AttributeError(plain, name=name, obj=module)
-    tf_name = f"{TF_PREFIX[module.__name__]}.{name}"
+    tf_name = tf_spelling(shown, name)
     told = f"{plain}: eagerkit, a teaching subset of TensorFlow, has no {tf_name}"
     return AttributeError(f"{told}. Instead: {instead}" if instead else f"{told}.")

@@ -8,9 +8,11 @@ it, so a name added to a namespace is wrapped and fuzzed without being listed an
 """
 
 import inspect
+import sys
 import types
 
 from eagerkit.boundary import CONSTRUCTION, public, public_method
+from eagerkit.missing_names import name_namespace
 
 
 def install(namespaces, returned=()):
@@ -121,3 +123,32 @@ def module_namespaces(root, names):
         if isinstance(module, types.ModuleType) and module not in found:
             found.append(module)
     return found
+
+
+def second_name(name, target):
+    """A module ``name`` with ``target``'s names: TF 1's ``tf.layers`` holds Keras' layers,
+    yet ``ek.layers.X`` must fail as ``ek.layers``, not ``ek.keras.layers``; one module
+    object cannot answer under two names, so the second name gets its own (same members).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.layers.Dense is ek.keras.layers.Dense
+    True
+    """
+    module = types.ModuleType(name, target.__doc__)
+    for attribute, value in vars(target).items():
+        if not attribute.startswith("_"):
+            setattr(module, attribute, value)
+    module.__all__ = list(target.__all__)
+    sys.modules[name] = module  # (import eagerkit.layers works too)
+    return module
+
+
+def name_namespaces(root, names):
+    """Each public namespace ``root.<dotted>`` answers a missing name under that name."""
+    for dotted in names:
+        module = root
+        for part in dotted.split("."):
+            module = getattr(module, part)
+        name_namespace(module, f"{root.__name__}.{dotted}")

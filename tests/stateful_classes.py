@@ -52,6 +52,7 @@ STATELESS = {
     ek.UnconnectedGradients: "an Enum",
     ek.image.ResizeMethod: "an Enum",
     ek.keras.losses.Reduction: "an Enum",
+    ek.losses.Reduction: "string constants: TF 1's reduction keys",
     ek.config.LogicalDevice: "a record of a device's name and type",
     ek.config.PhysicalDevice: "a record of a device's name and type",
     ek.train.LBFGSResult: "a namedtuple of results",

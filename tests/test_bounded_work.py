@@ -110,6 +110,9 @@ BOUNDED = {
         iter(ek.data.Dataset.range(3).repeat().padded_batch(HUGE))
     ),
     "Combining.window.size": lambda: next(iter(ek.data.Dataset.range(3).repeat().window(HUGE))),
+    "Grouping.rebatch.batch_size": lambda: next(
+        iter(ek.data.Dataset.range(3).repeat().batch(2).rebatch(HUGE))
+    ),
     "Dataset.shuffle.buffer_size": lambda: next(
         iter(ek.data.Dataset.range(3).repeat().shuffle(HUGE))
     ),

@@ -49,6 +49,10 @@ HOST_ONLY = {
         "sample_from_datasets draws which dataset is next on the host, from host copies of the "
         "weights (.numpy())",
     ),
+    "data/grouping.py": (
+        {"numpy.random.default_rng"},
+        "Dataset.random draws its numbers on the host, then makes them tensors",
+    ),
     "arguments.py": ({"numpy.asarray"}, "a Python value (a list, a number) read on the host"),
     "io.py": (
         {"numpy.array", "numpy.asarray", "numpy.frombuffer", "numpy.shape"},

@@ -144,7 +144,7 @@ def test_polyval_matches_numpy_with_gradients_for_x_and_coefficients(coeffs, x):
         (lambda: ek.searchsorted([1.0], 1.0), r"need rank >= 1"),
         (lambda: ek.searchsorted([[1.0]], [[1.0], [2.0]]), r"same leading dimensions"),
         (lambda: ek.searchsorted([1.0], [1.0], side="middle"), r"'left' or 'right'"),
-        (lambda: ek.math.in_top_k([0.5], [[1.0]], 1), r"targets must be integer class ids"),
+        (lambda: ek.math.in_top_k([0.5], [[1.0]], 1), r"targets are integer class ids"),
         (lambda: ek.math.in_top_k([0, 1], [[1.0]], 1), r"predictions must be \[batch, classes\]"),
         (lambda: ek.math.in_top_k([0], [[1.0]], -1), r"k must be >= 0"),
         (lambda: ek.math.confusion_matrix([0, -1], [0, 0]), r"class ids >= 0, got -1; drop"),

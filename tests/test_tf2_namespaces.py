@@ -34,10 +34,12 @@ def test_tf2_spellings_compute_what_tf_computes():
 
 # --- the Keras-style pieces live together under eagerkit/keras ---------------------------------
 def test_tf1_names_are_the_keras_folder_pieces():
-    assert ek.layers is ek.keras.layers
-    assert ek.initializers is ek.keras.initializers
+    # (their own module objects, so a missing name is reported as ek.layers.X: the same members)
+    assert ek.layers.Dense is ek.keras.layers.Dense and ek.layers.__all__ == ek.keras.layers.__all__
+    assert ek.initializers.Zeros is ek.keras.initializers.Zeros
     assert ek.Model is ek.keras.Model and ek.Sequential is ek.keras.Sequential
     assert ek.losses is ek.keras.tf1_losses and ek.metrics is ek.keras.tf1_metrics
+    assert ek.losses.Reduction is ek.keras.tf1_losses.Reduction
     assert ek.layers.Dense.__module__ == "eagerkit.keras.layers.core"
     # TF1's tf.losses gives one scalar; Keras' function gives one loss per example.
     assert ek.losses.mean_squared_error([[0.0, 1.0]], [[1.0, 1.0]]).shape == ()

@@ -27,6 +27,7 @@ from eagerkit.arguments import count_or_all, describe, positive, whole_number
 from eagerkit.data import cardinality as counts
 from eagerkit.data import checks, generator, shuffle, specs, steps, structure
 from eagerkit.data.combining import Combining
+from eagerkit.data.grouping import Grouping
 from eagerkit.data.iterator import Iterator
 from eagerkit.data.joining import Joining
 from eagerkit.data.reading import Reading
@@ -36,13 +37,14 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 _OP = "Dataset"
 
 
-class Dataset(Joining, Reading, Combining):
+class Dataset(Joining, Reading, Combining, Grouping):
     """A re-readable stream of elements; build one with ``from_tensor_slices`` & co.
 
     Its joining steps (``zip``, ``concatenate``, ``enumerate``, ``unbatch``, ...) live in
     ``joining.py``, its reading ones (``cache``, ``reduce``, ``as_numpy_iterator``, ``len``)
     in ``reading.py``, its regrouping and mixing ones (``window``, ``interleave``,
-    ``sample_from_datasets``, ...) in ``combining.py``.
+    ``sample_from_datasets``, ...) in ``combining.py``, its grouping ones (``group_by_window``,
+    ``rebatch``, ``random``, ...) in ``grouping.py``.
     """
 
     def __init__(

@@ -23,8 +23,8 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 def padded(elements, padded_shapes, padding_values, op):
     """``elements`` (one batch) with each tensor padded to its batch-wide shape."""
     first = elements[0]
-    shapes = _per_tensor(first, padded_shapes, "padded_shapes", op)
-    fills = _per_tensor(first, padding_values, "padding_values", op)
+    shapes = per_tensor(first, padded_shapes, "padded_shapes", op)
+    fills = per_tensor(first, padding_values, "padding_values", op)
     columns = [structure.flatten(first)]
     for position, element in enumerate(elements[1:], start=1):
         if not structure.same_structure(first, element):
@@ -43,7 +43,7 @@ def padded(elements, padded_shapes, padding_values, op):
     return [structure.pack(first, leaves) for leaves in columns]
 
 
-def _per_tensor(element, given, what, op):
+def per_tensor(element, given, what, op):
     """``given`` (None, one value for all, or the element's structure) as one entry per
     tensor of ``element``, in ``structure.flatten``'s order."""
     count = len(structure.flatten(element))
@@ -91,7 +91,7 @@ def _target_shape(tensors, wanted, op):
     longest = [max(t.shape[axis] for t in tensors) for axis in range(rank)]
     if wanted is None:
         return longest
-    sizes = [None if s is None else whole_number(s, "each size", op) for s in _sizes(wanted)]
+    sizes = [None if s is None else whole_number(s, "each size", op) for s in sizes_of(wanted)]
     if len(sizes) != rank:
         raise InvalidArgumentError(
             f"{op}: padded_shapes {sizes} has rank {len(sizes)} but the elements' tensors "
@@ -109,7 +109,7 @@ def _target_shape(tensors, wanted, op):
     return [most if size is None else size for size, most in zip(sizes, longest, strict=True)]
 
 
-def _sizes(shape):
+def sizes_of(shape):
     """A padded shape as a list: a list, tuple, TensorShape or int tensor of sizes."""
     if isinstance(shape, Tensor):
         return [int(s) for s in shape.numpy().reshape(-1)]
@@ -145,13 +145,13 @@ def padded_spec(spec, padded_shapes, op):
     from eagerkit.graph.signature import TensorSpec
 
     leaves = structure.flatten(spec)
-    wanted = _per_tensor(spec, padded_shapes, "padded_shapes", op)
+    wanted = per_tensor(spec, padded_shapes, "padded_shapes", op)
     padded = []
     for leaf, shape in zip(leaves, wanted, strict=True):
         rank = None if leaf.shape is None else len(leaf.shape)
         if shape is None:
             sizes = None if rank is None else (None,) * rank
         else:
-            sizes = tuple(None if s is None or s == -1 else int(s) for s in _sizes(shape))
+            sizes = tuple(None if s is None or s == -1 else int(s) for s in sizes_of(shape))
         padded.append(TensorSpec(sizes, leaf.dtype))
     return structure.pack(spec, padded)

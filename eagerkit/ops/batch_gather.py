@@ -7,7 +7,9 @@ element ``β`` gathers ``params[β]`` along ``axis - b`` by ``indices[β]``. The
 It is a composition, so gradients and ``ek.function`` come with it: the indices are
 flattened past the batch axes, broadcast over the axes of ``params`` beside ``axis``, and
 ``take_along_axis`` (a primitive with a gradient) picks the values; a reshape gives the
-indices' own axes back.
+indices' own axes back. No step bakes the traced batch size in (inside ``ek.function``
+with relaxed shapes each call uses its own): new axes come from ``expand_dims``, the
+broadcast from adding zeros, the reshapes (several picked axes only) use -1 for the batch.
 """
 
 import math
@@ -84,18 +86,32 @@ def _check_range(params, indices, axis):
 
 
 def _batched(params, indices, axis, b):
-    from eagerkit.ops.reshaping import reshape
-    from eagerkit.ops.shape import broadcast_to
+    """The gather by ops whose parameters are axes, not the traced sizes, so that inside
+    ``ek.function`` with relaxed shapes every call's own batch size is used."""
+    from eagerkit.ops.cast import cast
+    from eagerkit.ops.creation import zeros_like
+    from eagerkit.ops.reshaping import _expand_dims, reshape
+    from eagerkit.ops.shape import shape
     from eagerkit.ops.sorting import _take_along_axis
 
-    batch, middle = tuple(params.shape[:b]), tuple(params.shape[b:axis])
-    after, picked = tuple(params.shape[axis + 1 :]), tuple(indices.shape[b:])
-    count = math.prod(picked)
+    after = params.ndim - axis - 1
+    picked = tuple(indices.shape[b:])
     if params.shape[axis]:  # -1 is the last position (a gradient adds up positions >= 0)
-        indices = indices % params.shape[axis]
-    # The indices as batch + (1,) * middle + (count,) + (1,) * after, then broadcast to
-    # params' shape with `count` at `axis`: take_along_axis picks along `axis` elementwise.
-    spread = reshape(indices, batch + (1,) * len(middle) + (count,) + (1,) * len(after))
-    spread = broadcast_to(spread, batch + middle + (count,) + after)
+        length = cast(shape(params)[axis], indices.dtype)  # (each call's own length)
+        indices = indices % length
+    # (-1 for the first axis, where the batch may vary; an empty tensor needs its sizes)
+    first = -1 if indices.size else indices.shape[0]
+    if len(picked) != 1:  # the picked axes as one
+        indices = reshape(indices, (first, *indices.shape[1:b], math.prod(picked)))
+    # The indices as batch + (1,) * middle + (count,) + (1,) * after, broadcast over params
+    # (zeros of params' shape with one position at `axis`): take_along_axis then picks along
+    # `axis` elementwise.
+    inserted = (*range(b, axis), *range(axis + 1, axis + 1 + after))
+    spread = _expand_dims(indices, axis=inserted)
+    one_position = params[(slice(None),) * axis + (slice(0, 1),)]
+    spread = spread + zeros_like(one_position, dtype=spread.dtype)
     taken = _take_along_axis(params, spread, axis=axis)
-    return reshape(taken, batch + middle + picked + after)
+    if len(picked) == 1:
+        return taken
+    first = -1 if taken.size else params.shape[0]
+    return reshape(taken, (first, *params.shape[1:axis], *picked, *params.shape[axis + 1 :]))

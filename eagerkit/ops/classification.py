@@ -35,8 +35,12 @@ def in_top_k(targets, predictions, k, name=None):
     """Whether each row's target class is among its ``k`` highest predictions.
 
     ``predictions`` is ``[batch, classes]`` (float), ``targets`` ``[batch]`` class ids. Classes
-    tied with the k-th highest score all count as in the top k, as in TF. Note TF2's argument
-    order: targets first.
+    tied with the k-th highest score all count as in the top k, as in TF.
+
+    TF 2 writes ``in_top_k(targets, predictions, k)``, TF 1 ``in_top_k(predictions, targets,
+    k)``; both are accepted. The dtypes tell the two orders apart without doubt (predictions
+    are floats, targets integers), so code from either version runs unchanged; two floats or
+    two integers are refused, with the cast that fixes them.
 
     Examples
     --------
@@ -44,27 +48,41 @@ def in_top_k(targets, predictions, k, name=None):
     >>> scores = [[0.1, 0.7, 0.2], [0.5, 0.3, 0.2]]
     >>> ek.math.in_top_k([2, 1], scores, k=2)
     <ek.Tensor: shape=(2,), dtype=bool, numpy=array([ True,  True])>
-    >>> ek.math.in_top_k([2, 1], scores, k=1)
-    <ek.Tensor: shape=(2,), dtype=bool, numpy=array([False, False])>
+    >>> ek.nn.in_top_k(scores, [1, 1], 1)  # TF 1's order
+    <ek.Tensor: shape=(2,), dtype=bool, numpy=array([ True, False])>
     """
     op = "in_top_k"
-    predictions = convert_to_tensor(predictions)
-    targets = convert_to_tensor(targets)
+    targets, predictions = _in_either_order(
+        convert_to_tensor(targets), convert_to_tensor(predictions)
+    )
     k = arguments.size(k, "k", op)
     if predictions.ndim != 2 or targets.ndim != 1 or targets.shape[0] != predictions.shape[0]:
         raise InvalidArgumentError(
             f"{op}: predictions must be [batch, classes] and targets [batch], got shapes "
-            f"{predictions.shape} and {targets.shape}; TF2's order is in_top_k(targets, "
-            "predictions, k)",
-            op=op,
-        )
-    if not targets.dtype.is_integer:
-        raise InvalidArgumentError(
-            f"{op}: targets must be integer class ids, got {targets.dtype.name}; TF2's order "
-            "is in_top_k(targets, predictions, k)",
+            f"{predictions.shape} and {targets.shape}",
             op=op,
         )
     return _in_top_k(predictions, targets, k=k)
+
+
+def _in_either_order(first, second):
+    """(targets, predictions) from TF 2's order or TF 1's (the float one is predictions)."""
+    if first.dtype.is_floating and second.dtype.is_integer:
+        first, second = second, first  # TF 1's in_top_k(predictions, targets, k)
+    if first.dtype.is_integer and second.dtype.is_floating:
+        return first, second
+    both = f"{first.dtype.name} and {second.dtype.name}"
+    if first.dtype.is_floating and second.dtype.is_floating:
+        fix = "targets are integer class ids: pass ek.cast(targets, ek.int32)"
+    elif first.dtype.is_integer and second.dtype.is_integer:
+        fix = "predictions are float scores: pass ek.cast(predictions, ek.float32)"
+    else:
+        fix = "predictions must be float scores and targets integer class ids"
+    raise InvalidArgumentError(
+        f"in_top_k: got {both}, so neither order fits (TF 2: in_top_k(targets, predictions, "
+        f"k); TF 1: in_top_k(predictions, targets, k)); {fix}",
+        op="in_top_k",
+    )
 
 
 def _class_ids(values, what, op):

@@ -68,7 +68,9 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
                 f"the tensor; pass 0 <= begin and begin + size <= {length} (size -1: to the end)",
                 op="slice",
             )
-        key.append(builtins.slice(start, stop))
+        # size -1 stays "to the end" (None), not the traced length: inside ek.function with
+        # relaxed shapes each call slices to its own end
+        key.append(builtins.slice(start, None if count == -1 else stop))
     return x[tuple(key)]
 
 

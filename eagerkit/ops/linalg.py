@@ -1,8 +1,11 @@
 """Matrix multiplication (the one linear-algebra primitive) and tensordot built on it."""
 
+from eagerkit import dtypes
 from eagerkit.arguments import axis_index, size
 from eagerkit.dtypes import COMPLEX, NUMERIC
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.ops.cast import cast
+from eagerkit.ops.complex import conj
 from eagerkit.registry import defop
 from eagerkit.tensor import convert_to_tensor
 
@@ -52,18 +55,89 @@ def _matmul_vjp_b(ops, g, ans, a, b, transpose_a=False, transpose_b=False):
 _matmul.defvjp(_matmul_vjp_a, _matmul_vjp_b)
 
 
-def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
+def matmul(
+    a,
+    b,
+    transpose_a=False,
+    transpose_b=False,
+    adjoint_a=False,
+    adjoint_b=False,
+    a_is_sparse=False,
+    b_is_sparse=False,
+    output_type=None,
+    name=None,
+):
     """Matrix product ``a @ b`` (batched over leading dimensions), optionally transposing.
+
+    Parameters
+    ----------
+    a, b : tensor-like
+        Rank >= 2; the last two axes are the matrices, the others are broadcast batches.
+    transpose_a, transpose_b : bool
+        Use the transpose of ``a`` (``b``).
+    adjoint_a, adjoint_b : bool
+        Use the adjoint, the conjugate transpose (for real inputs, the transpose). One of
+        transpose and adjoint per side, as in TF.
+    a_is_sparse, b_is_sparse : bool
+        TF's hint that a matrix is mostly zeros (a faster kernel, the same values); as in
+        TF, only for plain 2-D matrices.
+    output_type : DType, optional
+        The result's dtype: the inputs' (None), or int32 for int8/uint8 inputs (TF's only
+        other case; the products are summed in int32, so they cannot overflow int8).
 
     Examples
     --------
     >>> import eagerkit as ek
     >>> print(ek.matmul([[2.0]], [[2.0]]))
     ek.Tensor([[4.]], shape=(1, 1), dtype=float32)
+    >>> ek.linalg.matmul([[1.0, 2.0]], [[3.0, 4.0]], adjoint_b=True)
+    <ek.Tensor: shape=(1, 1), dtype=float32, numpy=array([[11.]], dtype=float32)>
     """
+    for side, transposed, adjoint in (("a", transpose_a, adjoint_a), ("b", transpose_b, adjoint_b)):
+        if transposed and adjoint:
+            raise InvalidArgumentError(
+                f"matmul: only one of transpose_{side} and adjoint_{side} can be True (the "
+                f"adjoint already transposes: pass adjoint_{side}=True alone)",
+                op="matmul",
+            )
+    if adjoint_a or adjoint_b or a_is_sparse or b_is_sparse or output_type is not None:
+        a, b = _as_plain_product(
+            a, b, adjoint_a, adjoint_b, a_is_sparse or b_is_sparse, output_type
+        )
+        transpose_a, transpose_b = transpose_a or adjoint_a, transpose_b or adjoint_b
     if transpose_a or transpose_b:
         return _matmul(a, b, transpose_a=bool(transpose_a), transpose_b=bool(transpose_b))
     return _matmul(a, b)  # no flags recorded: the plain product takes the engine's fast paths
+
+
+def _as_plain_product(a, b, adjoint_a, adjoint_b, sparse_hint, output_type):
+    """``a`` and ``b`` ready for a (transposing) product: conjugated for an adjoint, cast
+    for an int32 ``output_type``; TF's refusals of the hints and output types it lacks."""
+    a, b = convert_to_tensor(a), convert_to_tensor(b)
+    if sparse_hint and (a.ndim != 2 or b.ndim != 2):
+        raise InvalidArgumentError(
+            f"matmul: a_is_sparse/b_is_sparse are hints for plain 2-D matrices (TF's MatMul), "
+            f"got shapes {tuple(a.shape)} and {tuple(b.shape)}; drop them for a batched product",
+            op="matmul",
+        )
+    if adjoint_a and a.dtype.is_complex:  # the adjoint of a real matrix is its transpose
+        a = conj(a)
+    if adjoint_b and b.dtype.is_complex:
+        b = conj(b)
+    if output_type is None:
+        return a, b
+    output_type = dtypes.as_dtype(output_type)
+    if output_type == a.dtype == b.dtype:
+        return a, b
+    small = (dtypes.int8, dtypes.uint8)
+    if output_type == dtypes.int32 and a.dtype in small and b.dtype in small:
+        return cast(a, dtypes.int32), cast(b, dtypes.int32)
+    raise InvalidArgumentError(
+        f"matmul: output_type={output_type.name} for {a.dtype.name} and {b.dtype.name} inputs; "
+        "TF gives another dtype only as int32 for int8/uint8 inputs: cast the result instead, "
+        f"ek.cast(ek.matmul(a, b), ek.{output_type.name})",
+        op="matmul",
+    )
 
 
 def tensordot(a, b, axes, name=None):

@@ -2,7 +2,10 @@
 expand_dims and squeeze (ek.reshape, ...; re-exported by ops/shape.py).
 
 Their gradients move the incoming gradient back the same way (reshape back, transpose by
-the inverse permutation).
+the inverse permutation). ``expand_dims`` and ``squeeze`` are primitives of their own whose
+parameters are axes, never sizes: inside ``ek.function`` with relaxed shapes
+(``reduce_retracing``, ``input_signature`` with None) a reshape to the traced sizes would
+freeze the first trace's batch size.
 """
 
 from eagerkit import arguments
@@ -84,6 +87,21 @@ def transpose(a, perm=None, name=None):
     return _transpose(a, perm=perm)
 
 
+@defop("expand_dims")
+def _expand_dims(xp, x, *, axis):
+    return xp.expand_dims(x, axis)  # axis: a tuple of positions in the result
+
+
+@defop("squeeze")
+def _squeeze(xp, x, *, axis):
+    return xp.squeeze(x, axis=axis)  # axis: a tuple of length-1 axes of x
+
+
+# Each undoes the other: the gradient of an inserted axis drops it, and back.
+_expand_dims.defvjp(lambda ops, g, ans, x, axis: ops.squeeze(g, axis=axis))
+_squeeze.defvjp(lambda ops, g, ans, x, axis: ops.expand_dims(g, axis=axis))
+
+
 def expand_dims(input, axis, name=None):  # noqa: A002 - TF's argument name
     """Insert a length-1 axis at ``axis``.
 
@@ -101,8 +119,7 @@ def expand_dims(input, axis, name=None):  # noqa: A002 - TF's argument name
             f"(valid: {-x.ndim - 1} to {x.ndim})",
             op="expand_dims",
         )
-    axis %= x.ndim + 1
-    return reshape(x, x.shape[:axis] + (1,) + x.shape[axis:])
+    return _expand_dims(x, axis=(axis % (x.ndim + 1),))
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002 - TF's argument name
@@ -123,6 +140,5 @@ def squeeze(input, axis=None, name=None):  # noqa: A002 - TF's argument name
 
 
 def squeeze_axes(x, axis):
-    """Reshape away the (length-1) axes in ``axis`` (None: all of them)."""
-    axes = normalize_axis(axis, x.ndim)
-    return reshape(x, tuple(n for i, n in enumerate(x.shape) if i not in axes))
+    """Drop the (length-1) axes in ``axis`` (None: all of them)."""
+    return _squeeze(x, axis=tuple(sorted(normalize_axis(axis, x.ndim))))

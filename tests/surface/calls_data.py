@@ -123,6 +123,22 @@ DATASET_METHODS = {
         fresh(lambda: ek.data.Dataset.range(2)),
         check=lambda r: [int(x) for x in r] == [1, 1],
     ),
+    "group_by_window": call(
+        lambda x: ek.cast(x % 2, ek.int64),
+        lambda key, window: window.batch(2),
+        2,
+        check=lambda r: [b.numpy().tolist() for b in r] == [[1, 3], [2, 4], [6], [5]],
+    ),
+    "bucket_by_sequence_length": call(
+        lambda x: x,
+        [3],
+        [2, 3],
+        check=lambda r: [b.numpy().tolist() for b in r] == [[1, 2], [3, 4, 5], [6]],
+    ),
+    "rebatch": call(
+        [3, 1], on=lambda: _dataset().batch(4), check=lambda r: len([b for b in r]) == 3
+    ),
+    "random": call(seed=1, check=lambda r: len([int(x) for x in r.take(3)]) == 3),
 }
 CALLS = {
     "ek.data.Dataset": call(lambda: iter([P3]), "one element"),
@@ -136,6 +152,16 @@ CALLS = {
     "ek.Iterator.get_next": call(check=lambda r: int(r) == 1),
     "ek.data.experimental.cardinality": call(
         fresh(lambda: _dataset().repeat()), check=lambda r: int(r) == -1
+    ),
+    "ek.data.experimental.group_by_window": call(
+        lambda x: ek.cast(x % 2, ek.int64), lambda key, window: window.batch(3), 3
+    ),
+    "ek.data.experimental.bucket_by_sequence_length": call(lambda x: x, [3], [2, 3]),
+    # (group_by_window's transformation runs the same code: declared once, here)
+    "ek.data.experimental.bucket_by_sequence_length()": call(
+        fresh(_dataset),
+        on=lambda: ek.data.experimental.bucket_by_sequence_length(lambda x: x, [3], [2, 3]),
+        check=lambda r: [b.numpy().tolist() for b in r] == [[1, 2], [3, 4, 5], [6]],
     ),
     "ek.data.experimental.make_csv_dataset": call(
         fresh(_csv_file), 2, label_name="label", shuffle=False, num_epochs=1
@@ -176,6 +202,11 @@ _TEXT_METHODS = {  # where lines differ from numbers: a file's length is unknown
     "take_while": call(lambda line: ek.strings.length(line) > 0),
     "window": call(2),
     "interleave": call(lambda line: ek.data.Dataset.from_tensors(line), 2),
+    "group_by_window": call(
+        lambda line: ek.cast(ek.strings.length(line), ek.int64), lambda key, w: w.batch(2), 2
+    ),
+    "bucket_by_sequence_length": call(lambda line: ek.strings.length(line), [11], [1, 1]),
+    "rebatch": call(1, on=lambda: ek.data.TextLineDataset(_text_file()).batch(2)),
 }
 for _entry in walk.methods("ek.data.TextLineDataset", _TEXT).values():
     _declared = _TEXT_METHODS.get(_entry.attribute, DATASET_METHODS[_entry.attribute])

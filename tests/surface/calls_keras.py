@@ -88,6 +88,17 @@ CALLS.update(
         "ek.losses.softmax_cross_entropy": call(ONE_HOT, F23),
         "ek.losses.sparse_softmax_cross_entropy": call(LABELS, F23),
         "ek.losses.sigmoid_cross_entropy": call(BINARY, F23),
+        "ek.losses.log_loss": call(
+            BINARY,
+            PROBS,
+            numpy=lambda t, p: (-t * np.log(p + 1e-7) - (1 - t) * np.log(1 - p + 1e-7)).mean(),
+        ),
+        "ek.losses.hinge_loss": call(
+            BINARY, F23, numpy=lambda t, p: np.maximum(0, 1 - (2 * t - 1) * p).mean()
+        ),
+        "ek.losses.Reduction": call(),
+        "ek.losses.Reduction.all": call(check=lambda r: len(r) == 6),
+        "ek.losses.Reduction.validate": call("none", check=lambda r: r is None),
         "ek.losses.cosine_distance": call(
             ONE_HOT, PROBS, axis=1, numpy=lambda t, p, axis: (1 - (t * p).sum(1)).mean()
         ),

@@ -46,6 +46,10 @@ CALLS = {
     "ek.implicit_value_and_gradients()": call(check=lambda r: float(r[0]) == 30.0),
     "ek.custom_gradient": call(lambda x: (x, lambda dy: dy)),
     "ek.custom_gradient()": call(P3, on=lambda: _clipped_identity, numpy=lambda x: x),
+    "ek.grad_pass_through": call(ek.round),
+    "ek.grad_pass_through()": call(
+        P3, on=lambda: ek.grad_pass_through(ek.round), numpy=lambda x: x.round()
+    ),
     "ek.function": call(_double),
     "ek.function()": call(P3, numpy=lambda x: 2 * x, strict=True),  # a list is a Python value
     "ek.function().get_concrete_function": call(P3, strict=True),
