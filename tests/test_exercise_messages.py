@@ -157,3 +157,24 @@ def test_a_gradient_function_without_return_is_asked_about_its_return():
     _, text = _run("4.1", sigmoid)
     assert "the gradient function of your sigmoid returned None (is its return missing?)" in text
     assert "ek.round" not in text
+
+
+def test_assign_on_a_tensor_is_told_that_a_tensor_never_changes():
+    def momentum_step(weight, velocity, grad):
+        velocity.assign(0.9 * velocity + grad)
+        return weight - 0.1 * velocity, velocity
+
+    result, text = _run("6.1", momentum_step)
+    assert result.status == "wrong" and "AttributeError" in text
+    assert "assign is a method of ek.Variable; an ek.Tensor is a value that never changes" in text
+
+
+def test_an_integer_mean_and_a_floor_division_are_named_where_a_float_is_asked():
+    def batch_accuracy(logits, labels):
+        hits = ek.equal(ek.cast(ek.argmax(logits, axis=1), ek.int32), labels)
+        return ek.cast(ek.reduce_mean(ek.cast(hits, ek.int32)), ek.float32)
+
+    _, text = _run("7.2", batch_accuracy)
+    assert "a mean of integers is an integer" in text and "no single op" not in text
+    _, text = _run("2.2", lambda x: 1.0 // (1.0 + ek.exp(-x)))
+    assert "// is floor division" in text and "off by the same factor" not in text

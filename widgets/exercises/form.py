@@ -229,7 +229,7 @@ def _shape_reason(got, want, squeezable=True):
     the values are right once the extra axes of size 1 are dropped)."""
     extra = _extra_axes(got, want)
     if extra and not squeezable:
-        return "an axis is left over: check the axis each reduction or product runs over"
+        return _LEFT_OVER
     if extra:
         which = f"{_axes(extra)}, of size 1, {'is' if len(extra) == 1 else 'are'} extra"
         why = "(kept by a keepdims=True, or made by a matrix product with a vector)"
@@ -241,6 +241,11 @@ def _shape_reason(got, want, squeezable=True):
             )
         axis = extra[0] if len(extra) == 1 else tuple(extra)
         return f"{which} {why}: drop the keepdims, or remove it with ek.squeeze(..., axis={axis})"
+    if got and not want:
+        return (
+            "several values where one number is expected: a sum or a mean missing, or one "
+            "over too few axes?"
+        )
     if want and not got:
         return (
             "one value per element or row is expected, not one number for all (a mean or a "
@@ -261,10 +266,13 @@ def _shape_reason(got, want, squeezable=True):
             "against a row?) where one value per element is expected"
         )
     if len(got) > len(want):
-        return "an axis is left over: check the axis of each reduction (or a keepdims)"
+        return _LEFT_OVER
     if sorted(got) == sorted(want):
         return "the same sizes in another order: the axes are swapped (a transpose?)"
     return "check the axis each reduction or product runs over"
+
+
+_LEFT_OVER = "an axis is left over: check the axis each reduction or product runs over"
 
 
 def _layout(shape):

@@ -115,10 +115,19 @@ def _how_clipped(args, upstream, gradients):
         return "the gradient passes unchanged: nothing clips the incoming gradient"
     if np.allclose(got, np.clip(x, -1.0, 1.0), atol=1e-5) or np.allclose(got, x, atol=1e-5):
         return "your gradient function returns x (clipped): it is the incoming gradient to clip"
-    return (
-        "each element of the incoming gradient is clipped on its own (by value), not by the "
-        "norm of the whole gradient"
-    )
+    scale = float(np.sum(got * upstream) / max(np.sum(upstream * upstream), 1e-12))
+    if 0 < scale < 1 and np.allclose(got, scale * upstream, atol=1e-5):  # scaled as a whole
+        return (
+            "each element of the incoming gradient is clipped on its own (by value), not by "
+            "the norm of the whole gradient"
+        )
+    inside = np.abs(upstream) <= 1.0
+    if np.any(inside) and not np.allclose(got[inside], upstream[inside], atol=1e-5):
+        return (
+            "elements of the incoming gradient inside [-1, 1] changed too: they pass unchanged, "
+            "and only those beyond are clipped"
+        )
+    return "the elements of the incoming gradient beyond [-1, 1] must end at -1 or 1"
 
 
 def _clipped_value(args, got):
