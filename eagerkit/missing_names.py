@@ -40,8 +40,13 @@ MISSING = {
         "global_variables_initializer": "an ek.Variable holds its value from creation",
         "get_variable": "make one with ek.Variable(initial_value)",
         "variable_scope": "layers own their variables; ek.name_scope names ops",
-        "map_fn": "loop in Python and ek.stack the results",
-        "vectorized_map": "loop in Python and ek.stack the results",
+        # Lesson 14 teaches the first way: one op over the whole batch, not one per row.
+        "map_fn": "write the function for the whole batch at once (elementwise ops, and "
+        "reductions with axis=, such as ek.reduce_max(x, axis=1)); where no op fits, "
+        "loop in Python and ek.stack the results (one op per element: slow)",
+        "vectorized_map": "write the function for the whole batch at once (elementwise ops, "
+        "and reductions with axis=, such as ek.reduce_max(x, axis=1)), which is what "
+        "vectorized_map makes of it",
         "mixed_precision": "train in float32 (the default)",
         "profiler": "time steps with Python's time.perf_counter",
         "experimental": "",

@@ -109,3 +109,14 @@ def test_ek_print_is_still_found_and_star_import_keeps_pythons_print():
     names = {}
     exec("from eagerkit import *", names)  # noqa: S102 - what a notebook's first cell does
     assert "print" not in names and "matmul" in names
+
+
+@pytest.mark.parametrize("name", ["map_fn", "vectorized_map"])
+def test_a_map_over_rows_is_told_the_whole_batch_way_first(name):
+    """Lesson 14 asks for one op over the whole batch (exercise 14.1: no loop); the advice
+    must not send a student who reaches for tf.map_fn to a Python loop first, nor give
+    14.1's answer away."""
+    error = _error_of(ek, name)
+    instead = str(error).split("Instead: ", 1)[1]
+    assert instead.startswith("write the function for the whole batch at once")
+    assert "sqrt" not in instead and "x * x" not in instead
