@@ -31,25 +31,28 @@ def pack_sequence_as(structure, leaves):
     {'b': 2, 'a': [1, (3,)]}
     """
     remaining = iter(leaves)
-
-    def build(node):
-        if isinstance(node, dict):
-            built = {key: build(node[key]) for key in sorted(node)}
-            return {key: built[key] for key in node}
-        if isinstance(node, (list, tuple)):
-            items = [build(item) for item in node]
-            if isinstance(node, tuple) and hasattr(node, "_fields"):
-                return type(node)(*items)
-            return type(node)(items)
-        try:
-            return next(remaining)
-        except StopIteration:
-            raise _count_error(structure, leaves) from None
-
-    packed = build(structure)
+    packed = _packed(structure, remaining, structure, leaves)
     if next(remaining, _END) is not _END:
         raise _count_error(structure, leaves)
     return packed
+
+
+def _packed(node, remaining, structure, leaves):
+    """``node`` with each leaf replaced by the next of ``remaining``. A module function, not
+    a closure calling itself: such a closure is a reference cycle, which would keep the
+    leaves (a gradient's arrays) alive until the garbage collector runs."""
+    if isinstance(node, dict):
+        built = {key: _packed(node[key], remaining, structure, leaves) for key in sorted(node)}
+        return {key: built[key] for key in node}
+    if isinstance(node, (list, tuple)):
+        items = [_packed(item, remaining, structure, leaves) for item in node]
+        if isinstance(node, tuple) and hasattr(node, "_fields"):
+            return type(node)(*items)
+        return type(node)(items)
+    try:
+        return next(remaining)
+    except StopIteration:
+        raise _count_error(structure, leaves) from None
 
 
 _END = object()
