@@ -21,12 +21,17 @@ The MLP step also runs as numpy written by hand (the forward, the gradients deri
 paper, the updates in place): what numpy's own kernels cost for the same step, a floor for
 any engine that computes on numpy.
 
+Under each MLP step, the page faults per step of each contender (counted apart, after the
+timing): a fault is a fresh page of a newly made array, zeroed by the system on its first
+write, and at the full batch they cost more than the arithmetic of the elementwise ops.
+
 The contenders take turns in every round and each figure is the median of its rounds, so a
 busy neighbour slows both columns alike; the ratio eagerkit / PyTorch is printed beside
 the issue's target. Both run single-threaded (PyTorch's intra-op pool, numpy's BLAS).
 """
 
 import os
+import resource
 import sys
 
 import numpy as np
@@ -271,6 +276,25 @@ def bench_mlp(dtype):
         row(name, *paired_microseconds(cases, 15, repeat)["ek"])
         cases = {"numpy": (numpy_step, (images, one_hot)), "torch": (torch_step, torch_args)}
         row("  numpy by hand, same step", *paired_microseconds(cases, 15, repeat)["numpy"])
+        faults = {
+            who: page_faults_per_step(step, args, 10 * repeat)
+            for who, step, args in (
+                ("eagerkit", ek_step, ek_args),
+                ("PyTorch", torch_step, torch_args),
+                ("numpy by hand", numpy_step, (images, one_hot)),
+            )
+        }
+        print("    page faults per step: " + ", ".join(f"{k} {v:.0f}" for k, v in faults.items()))
+
+
+def page_faults_per_step(step, args, steps):
+    """Minor page faults per call of ``step``: each is a fresh page of a new array that the
+    kernel zeroes on its first write (backends/host_pool.py keeps eagerkit's big arrays)."""
+    step(*args)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(steps):
+        step(*args)
+    return (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / steps
 
 
 def bench_tape(dtype):

@@ -4,6 +4,7 @@ Each VJP returns the gradient in the *output's* shape; the engine sums it back d
 a broadcast input's shape (backprop.unbroadcast), so no VJP here worries about that.
 """
 
+from eagerkit.backends import host_pool
 from eagerkit.backends.fusion import elementwise
 from eagerkit.dtypes import COMPLEX, FLOATING, NUMERIC, TRUEDIV
 from eagerkit.ops.compare import _where
@@ -28,7 +29,8 @@ def add(xp, x, y):
     >>> ek.constant(["a", "b"]) + "!"
     <ek.Tensor: shape=(2,), dtype=string, numpy=array([b'a!', b'b!'], dtype=object)>
     """
-    return x + y
+    out = host_pool.elementwise_output(x, y)  # a big host result: into a reused array
+    return x + y if out is None else xp.add(x, y, out=out)
 
 
 add.defvjp(
@@ -40,7 +42,8 @@ add.defvjp(
 @defop("subtract", dtypes=NUMERIC_OR_COMPLEX)
 def subtract(xp, x, y):
     """x - y, elementwise."""
-    return x - y
+    out = host_pool.elementwise_output(x, y)
+    return x - y if out is None else xp.subtract(x, y, out=out)
 
 
 subtract.defvjp(
@@ -59,7 +62,8 @@ def multiply(xp, x, y):
     >>> ek.multiply(3.0, 3.0)
     <ek.Tensor: shape=(), dtype=float32, numpy=9.0>
     """
-    return x * y
+    out = host_pool.elementwise_output(x, y)
+    return x * y if out is None else xp.multiply(x, y, out=out)
 
 
 multiply.defvjp(

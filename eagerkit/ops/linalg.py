@@ -2,6 +2,7 @@
 
 from eagerkit import dtypes
 from eagerkit.arguments import axis_index, size
+from eagerkit.backends import host_pool
 from eagerkit.dtypes import COMPLEX, NUMERIC
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.cast import cast
@@ -30,7 +31,8 @@ def _matmul(xp, a, b, *, transpose_a=False, transpose_b=False):
             "(transpose_a=/transpose_b=) or fix the shapes.",
             op="matmul",
         )
-    return xp.matmul(a, b)
+    out = host_pool.matmul_output(a, b)  # a big host result: into a reused array
+    return xp.matmul(a, b) if out is None else xp.matmul(a, b, out=out)
 
 
 def _swap_last_axes(xp, m):

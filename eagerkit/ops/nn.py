@@ -8,6 +8,7 @@ other ops, so their gradients come for free. Stability comes from how they are c
 import numpy as np
 
 from eagerkit.arguments import axis_index
+from eagerkit.backends import host_pool
 from eagerkit.backends.fusion import elementwise
 from eagerkit.backends.shared_vectors import shared_vector, zeros_like_host
 from eagerkit.dtypes import FLOATING
@@ -37,7 +38,7 @@ def relu(xp, x):
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
     """
     if type(x) is np.ndarray:  # numpy: the same maximum against zeros, faster (reference_relu)
-        return xp.maximum(x, zeros_like_host(x))
+        return xp.maximum(x, zeros_like_host(x), out=host_pool.like(x))
     return xp.maximum(x, 0)
 
 
@@ -50,10 +51,11 @@ def reference_relu(xp, x):
 
 
 def _relu_grad_on_host(xp, g, ans):
-    keep = (ans > 0).astype(g.dtype)
-    if keep.shape != g.shape:  # g broadcasts over ans: the product is a bigger array
-        return keep * g
-    keep *= g  # a new array of g's shape: multiplied in place, no second one
+    if g.shape != ans.shape:  # g broadcasts over ans: the product is a bigger array
+        return (ans > 0).astype(g.dtype) * g
+    keep = host_pool.empty(g.shape, g.dtype)  # written whole: 1 where ans > 0, else 0
+    xp.greater(ans, 0, out=keep)
+    keep *= g  # multiplied in place, no second array
     return keep
 
 
@@ -89,7 +91,8 @@ def _bias_add(xp, value, bias):
             f"{tuple(bias.shape)}",
             op="bias_add",
         )
-    return value + bias
+    out = host_pool.elementwise_output(value, bias)  # a big host result: into a reused array
+    return value + bias if out is None else xp.add(value, bias, out=out)
 
 
 @defop("bias_add_grad", dtypes=FLOATING)

@@ -1,0 +1,135 @@
+"""Big host arrays used again: a memory pool for the CPU, as cupy keeps one for the GPU.
+
+Why: glibc hands a big freed block back to the system, and the next array of that size
+gets fresh pages, each zeroed by the kernel on its first write (a page fault). An eager
+training step makes and frees the same big arrays every step (a layer's output, its
+gradient), so it pays those faults every step: at the full digits batch, an MLP step made
+350-1,200 faults per step and spent a third of its time in them (benchmarks/idiomatic.py
+prints the faults per step of each contender). numpy by hand dodges most of them by
+writing in place; eagerkit cannot, as a tape keeps every intermediate value.
+
+How: the pool keeps every array it hands out, and an array is free again once nothing but
+the pool holds it: ``sys.getrefcount`` then says what it says of an array only the pool
+holds (counted once at import, with the same steps, as each Python counts its own
+temporary references). Anything that can still read the array holds a reference: the
+Tensor made with it, a view of it (a view holds its base), a user's numpy name for it
+(``Tensor.numpy()`` returns the array itself), a memoryview. So a reused array is one
+nobody can read any more, and the kernels write every element of it.
+
+Only what the kernels ask for is pooled: plain numpy arrays (not the simulated GPU's) of
+at least ``MIN_BYTES``; smaller ones come from glibc's heap without faults. The pool
+holds at most ``LIMIT_BYTES`` in all: when a new array would pass it, the free ones are
+let go first, and past that the array is made as usual and not kept.
+
+One thread at a time (the GIL): an array being handed out is still held by the loop's own
+name, so a second caller sees it taken.
+
+Examples
+--------
+>>> import numpy as np
+>>> a = empty((512, 256), np.float64)  # 1 MiB: from the pool
+>>> address = a.ctypes.data
+>>> del a  # nothing holds it now but the pool
+>>> empty((512, 256), np.float64).ctypes.data == address  # the same memory, again
+True
+"""
+
+from sys import getrefcount
+
+import numpy as np
+
+MIN_BYTES = 1 << 18  # 256 KiB: numpy's own threshold for reusing a temporary in place
+LIMIT_BYTES = 1 << 28  # 256 MiB held at most, free or in use
+
+_buckets = {}  # (shape, dtype) -> the arrays of that shape and dtype handed out
+_held = 0  # bytes of every array in the buckets
+
+
+def _count_of_a_free_array():
+    """What ``getrefcount`` says, in ``empty``'s loop, of an array only the pool holds."""
+    bucket = [np.empty(0)]
+    for array in bucket:
+        return getrefcount(array)
+
+
+FREE = _count_of_a_free_array()
+
+
+def empty(shape, dtype):
+    """An uninitialised C-ordered numpy array nobody else holds, from the pool when big.
+
+    ``shape`` is a tuple of ints, ``dtype`` a numpy dtype. The caller writes every element.
+    """
+    dtype = np.dtype(dtype)
+    nbytes = dtype.itemsize
+    for n in shape:
+        nbytes *= n
+    if nbytes < MIN_BYTES:
+        return np.empty(shape, dtype)
+    global _held
+    key = (shape, dtype)
+    for array in _buckets.get(key, ()):
+        if getrefcount(array) == FREE:  # the same steps as _count_of_a_free_array
+            return array
+    array = np.empty(shape, dtype)
+    if _held + nbytes > LIMIT_BYTES:
+        release()  # make room: let go of every free array
+    if _held + nbytes <= LIMIT_BYTES:
+        _buckets.setdefault(key, []).append(array)
+        _held += nbytes
+    return array
+
+
+def like(x):
+    """``empty(x.shape, x.dtype)`` for a numpy array ``x``, or None for any other array (the
+    kernel then makes its result as usual)."""
+    if type(x) is not np.ndarray or x.nbytes < MIN_BYTES:
+        return None
+    return empty(x.shape, x.dtype)
+
+
+def elementwise_output(x, y):
+    """An array for ``ufunc(x, y, out=...)`` of two float numpy arrays of one dtype, where
+    one of them has the result's shape (the other broadcasts into it: ``x @ w + b``), or
+    None when the kernel should make its result as usual."""
+    if type(x) is not np.ndarray or type(y) is not np.ndarray:
+        return None
+    big = x if x.size >= y.size else y
+    if big.nbytes < MIN_BYTES or x.dtype is not y.dtype or x.dtype.kind not in "fc":
+        return None  # small, or of two dtypes, or ints and bools (some ufuncs change those)
+    if x.shape != y.shape and np.broadcast_shapes(x.shape, y.shape) != big.shape:
+        return None
+    return empty(big.shape, big.dtype)
+
+
+def matmul_output(a, b):
+    """An array for ``matmul(a, b, out=...)`` of two float numpy matrices of one dtype whose
+    sides fit, or None when the kernel should make its result as usual."""
+    if type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype:
+        return None
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0] or a.dtype.kind not in "fc":
+        return None
+    if a.shape[0] * b.shape[1] * a.itemsize < MIN_BYTES:
+        return None
+    return empty((a.shape[0], b.shape[1]), a.dtype)
+
+
+def release():
+    """Let go of every free array (those in use stay in the pool)."""
+    global _held
+    for key, bucket in list(_buckets.items()):
+        in_use = []
+        for array in bucket:
+            if getrefcount(array) == FREE:  # the same steps as _count_of_a_free_array
+                _held -= array.nbytes
+            else:
+                in_use.append(array)
+        if in_use:
+            _buckets[key] = in_use
+        else:
+            del _buckets[key]
+
+
+def held_bytes():
+    """Bytes held by the pool: its free arrays and those in use."""
+    return _held
