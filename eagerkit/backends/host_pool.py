@@ -22,7 +22,10 @@ holds at most ``LIMIT_BYTES`` in all: when a new array would pass it, the free o
 let go first, and past that the array is made as usual and not kept.
 
 One thread at a time (the GIL): an array being handed out is still held by the loop's own
-name, so a second caller sees it taken.
+name, so a second caller sees it taken. Two things a reference does not cover: a weak
+reference (``weakref.ref(t.numpy())``) still reaches an array after its last holder let
+go, as the pool keeps it alive, and a raw address (``array.ctypes.data``) outlives it, as
+it does without the pool.
 
 Examples
 --------

@@ -264,7 +264,7 @@ def reference_reduce_logsumexp(input_tensor, axis=None, keepdims=False):
 def _logsumexp(xp, x, axis, keepdims):
     # reference_reduce_logsumexp's steps on arrays, in its order, so the same bits come out.
     if x.size:
-        top = x.max(axis=axis, keepdims=True)  # array methods: xp.max/xp.sum, unwrapped
+        top = _shift(xp, x, axis)
         top = xp.where(xp.isfinite(top), top, xp.zeros((), x.dtype))  # TF shifts by 0 there
     else:  # over no elements: the sum is 0 and the answer log(0) = -inf, as in TF
         top = xp.zeros(kept_shape(x.shape, axis), x.dtype)
@@ -272,6 +272,21 @@ def _logsumexp(xp, x, axis, keepdims):
     if keepdims:
         return total
     return total.reshape(tuple(n for i, n in enumerate(x.shape) if i not in axis))
+
+
+def _shift(xp, x, axis):
+    """``x.max(axis=axis, keepdims=True)``, the max that logsumexp subtracts.
+
+    numpy reduces a short contiguous axis one row at a time: the max over the last axis of
+    logits (1437, 10) took 113 us in float32. With more rows than columns, the max down the
+    columns of the transposed copy gives the same values in 17 us (as sparse softmax
+    cross-entropy's table does). The only possible difference, on a tie of -0.0 and 0.0,
+    is which of the two comes out, and as a shift they give the same bits: x - top and
+    log(...) + top agree for both (tests/test_logsumexp.py compares the bits).
+    """
+    if type(x) is np.ndarray and x.ndim == 2 and axis == (1,) and x.shape[0] >= x.shape[1]:
+        return xp.ascontiguousarray(x.T).max(axis=0).reshape(-1, 1)
+    return x.max(axis=axis, keepdims=True)  # array methods: xp.max/xp.sum, unwrapped
 
 
 reduce_logsumexp = _reduction(
