@@ -4,7 +4,6 @@ Each VJP returns the gradient in the *output's* shape; the engine sums it back d
 a broadcast input's shape (backprop.unbroadcast), so no VJP here worries about that.
 """
 
-from eagerkit.backends import host_pool
 from eagerkit.backends.fusion import elementwise
 from eagerkit.dtypes import COMPLEX, FLOATING, NUMERIC, TRUEDIV
 from eagerkit.ops.compare import _where
@@ -29,8 +28,7 @@ def add(xp, x, y):
     >>> ek.constant(["a", "b"]) + "!"
     <ek.Tensor: shape=(2,), dtype=string, numpy=array([b'a!', b'b!'], dtype=object)>
     """
-    out = host_pool.elementwise_output(x, y)  # a big host result: into a reused array
-    return x + y if out is None else xp.add(x, y, out=out)
+    return x + y
 
 
 add.defvjp(
@@ -42,8 +40,7 @@ add.defvjp(
 @defop("subtract", dtypes=NUMERIC_OR_COMPLEX)
 def subtract(xp, x, y):
     """x - y, elementwise."""
-    out = host_pool.elementwise_output(x, y)
-    return x - y if out is None else xp.subtract(x, y, out=out)
+    return x - y
 
 
 subtract.defvjp(
@@ -62,8 +59,7 @@ def multiply(xp, x, y):
     >>> ek.multiply(3.0, 3.0)
     <ek.Tensor: shape=(), dtype=float32, numpy=9.0>
     """
-    out = host_pool.elementwise_output(x, y)
-    return x * y if out is None else xp.multiply(x, y, out=out)
+    return x * y
 
 
 multiply.defvjp(
