@@ -8,7 +8,6 @@ that way, drops every other reference, runs every pooled kernel again many times
 the freed array may become) and reads the held value again.
 """
 
-import contextlib
 import copy
 import gc
 import pickle
@@ -17,11 +16,19 @@ import weakref
 
 import numpy as np
 import pytest
+from pool_churn import (
+    check_holder,
+    churn,
+    graph_step,
+    in_pool,
+    pool_everything,
+    pooled_result,
+    tight_limit,
+)
 
 import eagerkit as ek
 from eagerkit.backends import host_pool
 
-SHAPE = (512, 256)  # float32: 512 KiB, past host_pool.MIN_BYTES
 HOLDERS = {}  # name -> hold(t): a pooled result t held that way; returns its reader
 
 
@@ -30,73 +37,6 @@ def _on_the_host():
     """The pool serves numpy arrays: every tensor here lives on the CPU, GPU or not."""
     with ek.device("/cpu:0"):
         yield
-
-
-@contextlib.contextmanager
-def pool_everything():
-    """``host_pool.MIN_BYTES = 0``: every result of a pooled kernel is pooled, small too."""
-    before = host_pool.MIN_BYTES
-    host_pool.MIN_BYTES = 0
-    try:
-        yield
-    finally:
-        host_pool.MIN_BYTES = before
-        host_pool.release()  # the small free arrays go: later tests see the usual pool
-
-
-@contextlib.contextmanager
-def tight_limit(arrays=3):
-    """``host_pool.LIMIT_BYTES`` of a few big results: ``release`` runs again and again."""
-    before = host_pool.LIMIT_BYTES
-    host_pool.release()
-    host_pool.LIMIT_BYTES = host_pool.held_bytes() + arrays * np.prod(SHAPE) * 4
-    try:
-        yield
-    finally:
-        host_pool.LIMIT_BYTES = before
-
-
-def in_pool(array):
-    return any(a is array for bucket in host_pool._buckets.values() for a in bucket)
-
-
-def pooled_result(shape=SHAPE, seed=1):
-    """A fresh result of a pooled kernel (x + 0), random values; the pool made its array."""
-    values = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
-    t = ek.add(ek.constant(values), ek.zeros(shape))
-    assert in_pool(t._data), "the test needs a pooled result"
-    return t
-
-
-# The same work as a graph: its compiled function writes into dead temporaries (replay.py).
-_graph = ek.function(lambda x, y: ek.nn.relu(x * y + y) - x)
-
-
-def churn(shape=SHAPE):
-    """Every pooled kernel, many times, over results of ``shape``: each may take a freed
-    array and writes it whole with values no held result has. Returns some of them."""
-    x = ek.constant(np.full(shape, -7.0, np.float32))
-    kept = []
-    for step in range(8):
-        w = ek.eye(shape[1]) * (step + 2.0)
-        b = ek.fill([shape[1]], 5.0 + step)
-        with ek.GradientTape() as tape:  # relu's gradient, matmul's and multiply's
-            tape.watch(x)
-            y = ek.nn.relu(ek.nn.bias_add(ek.matmul(x, w), b)) * x
-        results = [x + x, x - y, x * x, y, tape.gradient(y, x), _graph(x, y)]
-        kept.append(results[step % len(results)])  # some stay in use, the rest are freed
-    return kept
-
-
-def check_holder(hold, shape=SHAPE):
-    t = pooled_result(shape)
-    reader = hold(t)
-    before = np.array(reader(), copy=True)
-    del t
-    gc.collect()
-    kept = churn(shape)
-    np.testing.assert_array_equal(reader(), before)
-    return kept
 
 
 def holder(name):
@@ -273,7 +213,7 @@ def _(t):
 
 @holder("ek.function: a returned result")
 def _(t):
-    result = _graph(t, t)
+    result = graph_step(t, t)
     return result.numpy
 
 
