@@ -52,9 +52,10 @@ def in_pool(array):
 
 
 def pooled_result(shape=SHAPE, seed=1):
-    """A fresh result of a pooled kernel (x + 0), random values; the pool made its array."""
+    """A fresh result of a pooled kernel (bias_add of zeros), random values; the pool made
+    its array."""
     values = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
-    t = ek.add(ek.constant(values), ek.zeros(shape))
+    t = ek.nn.bias_add(ek.constant(values), ek.zeros(shape[-1:]))
     assert in_pool(t._data), "the test needs a pooled result"
     return t
 
@@ -83,7 +84,7 @@ def churn(shape=SHAPE, tapes=True):
         results = [x + x, x - y, x * x, y, tape.gradient(y, x), graph_step(x, y)]
         kept.append(results[step % len(results)])  # some stay in use, the rest are freed
     for _ in range(free_arrays(shape) if tapes else 0):  # then every free one, wherever it is
-        kept.append(x * 3.0)
+        kept.append(ek.nn.bias_add(x, ek.fill([shape[1]], 3.0)))
     return kept
 
 
