@@ -4,8 +4,9 @@ Kernels that work in place (``out=``, ``-=``) must own the array they write. A c
 numpy may skip (``ascontiguousarray`` of an array already in that order, ``astype(copy=
 False)``) hands them the input itself instead. So every gradient-check case
 (tests/op_cases.py: every differentiable primitive and the composites) runs forwards and
-backwards on inputs laid out both ways, C order and Fortran order (a transpose's view),
-and every input must read the same afterwards.
+backwards on inputs laid out three ways, C order, Fortran order (a transpose's view) and
+every other row of a bigger array (a slice's view), and every input must read the same
+afterwards.
 """
 
 import numpy as np
@@ -17,11 +18,20 @@ import eagerkit as ek
 CASES = cases()
 
 
-@pytest.mark.parametrize("layout", ["C", "F"])
+def laid_out(array, layout):
+    """``array``'s values in C order, Fortran order, or as every other row of a bigger one."""
+    if layout != "strided" or array.ndim == 0:
+        return np.asarray(array, order=layout[0])
+    holder = np.zeros((2 * array.shape[0], *array.shape[1:]), array.dtype)
+    holder[::2] = array
+    return holder[::2]  # a view with gaps: neither C- nor Fortran-contiguous
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
 @pytest.mark.parametrize(("name", "fn", "args"), CASES, ids=[c[0] for c in CASES])
 def test_an_op_and_its_gradient_leave_their_inputs_unchanged(name, fn, args, layout):
     with ek.device("/cpu:0"):
-        inputs = [ek.constant(np.asarray(a, order=layout)) for a in args]
+        inputs = [ek.constant(laid_out(np.asarray(a), layout)) for a in args]
         before = [np.array(t.numpy(), copy=True) for t in inputs]
         with ek.GradientTape() as tape:
             for t in inputs:
