@@ -253,7 +253,7 @@ def _(t):
         go.wait()
         out["value"] = a.copy()
 
-    thread = threading.Thread(target=later, args=(t.numpy(),))
+    thread = threading.Thread(target=later, args=(t.numpy(),), daemon=True)  # never blocks exit
     thread.start()
 
     def read():

@@ -156,15 +156,16 @@ def test_a_failed_op_changes_no_held_value_and_gives_its_array_back():
 
 def test_two_threads_running_pooled_ops_never_share_an_array():
     def work(seed, wrong):
-        x = pooled_result(seed=seed)
-        w = ek.constant(np.eye(SHAPE[1], dtype=np.float32) * 0.5)
-        for _ in range(10):  # matmul lets go of the GIL: the other thread runs meanwhile
-            y, z = ek.matmul(x, w), ek.nn.relu(x) - x
-            expected = (x.numpy() * 0.5, np.maximum(x.numpy(), 0) - x.numpy())
-            churn(tapes=False)
-            wrong += [
-                not np.array_equal(a.numpy(), b) for a, b in zip((y, z), expected, strict=True)
-            ]
+        with ek.device("/cpu:0"):  # device scopes may be per thread: the host, here too
+            x = pooled_result(seed=seed)
+            w = ek.constant(np.eye(SHAPE[1], dtype=np.float32) * 0.5)
+            for _ in range(10):  # matmul lets go of the GIL: the other thread runs meanwhile
+                y, z = ek.matmul(x, w), ek.nn.relu(x) - x
+                expected = (x.numpy() * 0.5, np.maximum(x.numpy(), 0) - x.numpy())
+                churn(tapes=False)
+                wrong += [
+                    not np.array_equal(a.numpy(), b) for a, b in zip((y, z), expected, strict=True)
+                ]
 
     wrong = [], []
     threads = [

@@ -53,7 +53,9 @@ def _sparse_softmax_cross_entropy(xp, logits, labels):
     # numpy reduces fast along one long axis but slowly along many short ones (a call per
     # row): with more rows than classes, the table is transposed and reduced down columns.
     if count >= classes:
-        table, axis = xp.ascontiguousarray(rows.T), 0
+        # a C-ordered copy always: ascontiguousarray would hand back rows.T itself where it
+        # is already contiguous (one class, or transposed logits), and we write the table
+        table, axis = rows.T.copy(), 0
         cells = flat_labels * count + xp.arange(count)  # where (label, row) sits in the table
     else:
         table, axis = rows.copy(), 1
