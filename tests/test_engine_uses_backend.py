@@ -45,9 +45,13 @@ HOST_ONLY = {
     "data/dataset.py": ({"numpy.random.default_rng"}, "the shuffle order is drawn on the host"),
     "data/csv_dataset.py": ({"numpy.asarray"}, "a CSV field parsed on the host, then a tensor"),
     "data/combining.py": (
-        {"numpy.random.default_rng", "numpy.full", "numpy.all", "numpy.any", "numpy.isfinite"},
-        "sample_from_datasets draws which dataset is next on the host, from host copies of the "
-        "weights (.numpy())",
+        {"numpy.random.default_rng"},
+        "sample_from_datasets draws which dataset is next on the host",
+    ),
+    "data/mixing.py": (
+        {"numpy.full", "numpy.all", "numpy.any", "numpy.isfinite"},
+        "sample_from_datasets' weights are checked and normalized on the host, from host "
+        "copies (.numpy()), for the host's random draw",
     ),
     "data/grouping.py": (
         {"numpy.random.default_rng"},

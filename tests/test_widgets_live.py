@@ -120,7 +120,7 @@ def test_bad_logs_fail_clearly_and_change_nothing():
     with pytest.raises(
         TypeError,
         match="metric 'loss' must be a number or a one-element "
-        r"tensor, got a float32 tensor of shape \(3,\); reduce it first",
+        r"tensor, got float32\[3\]; reduce it first \(ek.reduce_mean\)$",
     ):
         curve.log(0, loss=ek.constant([1.0, 2.0, 3.0]))
     with pytest.raises(ValueError, match="give at least one metric"):
@@ -132,10 +132,10 @@ def test_bad_logs_fail_clearly_and_change_nothing():
 @pytest.mark.parametrize(
     ("value", "described"),
     [
-        (0.5, "the float 0.5"),
-        (np.float32(0.5), "the float32 np.float32(0.5)"),
-        (ek.constant(0.5), "a float32 tensor of shape ()"),
-        (np.array([0.5, 0.25]), "a float64 numpy array of shape (2,)"),
+        (0.5, "0.5"),
+        (np.float32(0.5), "np.float32(0.5)"),
+        (ek.constant(0.5), "float32[]"),
+        (np.array([0.5, 0.25]), "ndarray float64[2]"),
     ],
 )
 def test_a_loss_passed_as_the_step_is_told_to_name_its_metric(value, described):
@@ -169,7 +169,7 @@ def test_a_metric_may_be_what_numpy_gives_back():
     curve.flush(final=True)
     runs = curve.history["runs"]["main"]
     assert [runs[m]["y"] for m in ("loss", "accuracy", "count")] == [[0.5], [0.75], [3]]
-    with pytest.raises(TypeError, match=r"got a NoneType$"):  # nothing to reduce in a None
+    with pytest.raises(TypeError, match=r"tensor, got None$"):  # nothing to reduce in a None
         curve.log(loss=None)
 
 
@@ -355,20 +355,20 @@ def test_what_is_not_a_pair_or_a_variable_is_named():
     w = ek.Variable(np.zeros(2, "float32"), name="w")
     flow = GradientFlow([w])
     expected = r"GradientFlow.log: expected \(gradient, variable\) pairs, .* got "
-    with pytest.raises(TypeError, match=expected + r"an ek.Variable of shape \(2,\)"):
+    with pytest.raises(TypeError, match=expected + r"Variable float32\[2\] among them$"):
         flow.log([w, ek.constant([1.0, 1.0])])  # the list, not zip(grads, variables)
-    with pytest.raises(TypeError, match=expected + "a tuple of 3 items"):
+    with pytest.raises(TypeError, match=expected + "tuple of 3 among them$"):
         flow.log([(ek.constant([1.0, 1.0]), w, 0.1)])
-    with pytest.raises(TypeError, match=r"got a ndarray as the gradient of 'w:0'$"):
+    with pytest.raises(TypeError, match=r"got ndarray float32\[2\] as the gradient of 'w:0'; "):
         flow.log([(np.ones(2, "float32"), w)])
     flow.flush(final=True)
     assert flow.history["steps"] == []
     made = r"GradientFlow: expected a model \(anything with trainable_variables\), .* got "
-    with pytest.raises(TypeError, match=made + "a str 'model'$"):
+    with pytest.raises(TypeError, match=made + "'model'$"):
         GradientFlow("model")
-    with pytest.raises(TypeError, match=made + r"a list of 2 items, holding an ek.Tensor of"):
+    with pytest.raises(TypeError, match=made + r"list of 2, holding float32\[\]$"):
         GradientFlow([w, ek.constant(1.0)])
-    with pytest.raises(TypeError, match=made + r"an ek.Variable of shape \(2,\)$"):
+    with pytest.raises(TypeError, match=made + r"Variable float32\[2\]$"):
         GradientFlow(w)  # one variable: put it in a list
     unbuilt = GradientFlow(ek.keras.Sequential([ek.keras.layers.Dense(2)]))  # no weights yet
     unbuilt.flush(final=True)

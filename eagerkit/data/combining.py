@@ -1,7 +1,8 @@
 """Dataset methods that regroup elements or mix datasets: ``window``, ``interleave``,
 ``counter``, ``sample_from_datasets`` and ``choose_from_datasets`` (the tf.data guide's).
 
-A mixin of ``Dataset``, as ``joining.py``. Each follows TF's kernel, so the order of the
+A mixin of ``Dataset``, as ``joining.py`` (the streams of the steps that read several
+datasets are in ``mixing.py``). Each follows TF's kernel, so the order of the
 elements is TF's: ``interleave`` cycles through ``cycle_length`` open datasets taking
 ``block_length`` elements from each, and opens the next input's dataset in the slot of one
 that ended; ``sample_from_datasets`` draws with numpy's seeded generator (deterministic given
@@ -27,9 +28,9 @@ import numpy as np
 from eagerkit import dtypes
 from eagerkit.arguments import describe, positive
 from eagerkit.data import cardinality as counts
-from eagerkit.data import checks, shuffle, specs, steps, structure
+from eagerkit.data import checks, mixing, shuffle, specs, steps, structure
 from eagerkit.data.steps import Failed
-from eagerkit.errors import InvalidArgumentError, ResourceExhaustedError, type_error
+from eagerkit.errors import ResourceExhaustedError, type_error
 from eagerkit.tensor import convert_to_tensor
 
 # interleave's cycle_length when None (TF: AUTOTUNE, the machine's CPU count): a fixed
@@ -96,7 +97,7 @@ class Combining:
         block = _optional_count(block_length, "block_length", op, 1)
 
         def make_iterator():
-            return _interleaved(self._make_iterator(), map_func, cycle, block, op)
+            return mixing.interleaved(self._make_iterator(), map_func, cycle, block, op)
 
         name = getattr(map_func, "__name__", "function")
         spec = lambda: specs.of_datasets(self, map_func, op)  # noqa: E731
@@ -143,15 +144,15 @@ class Combining:
         [0, 1, 2, 10, 11, 12]
         """
         op = "Dataset.sample_from_datasets"
-        datasets = _datasets(datasets, op)
-        probabilities = _weights(weights, len(datasets), op)
+        datasets = mixing.checked_datasets(datasets, op)
+        probabilities = mixing.normalized_weights(weights, len(datasets), op)
         base = shuffle.base_seed(seed)
         stop = checks.flag(stop_on_empty_dataset, op, "stop_on_empty_dataset")
         passes = itertools.count()
 
         def make_iterator():
             rng = np.random.default_rng([base, next(passes)])
-            return _sampled([d._make_iterator() for d in datasets], probabilities, rng, stop)
+            return mixing.sampled([d._make_iterator() for d in datasets], probabilities, rng, stop)
 
         spec = lambda: specs.common([d.element_spec for d in datasets], op)  # noqa: E731
         return _source(make_iterator, f"sample_from_datasets({len(datasets)})", _UNKNOWN, spec)
@@ -169,7 +170,7 @@ class Combining:
         [0, 10, 11, 1]
         """
         op = "Dataset.choose_from_datasets"
-        datasets = _datasets(datasets, op)
+        datasets = mixing.checked_datasets(datasets, op)
         from eagerkit.data.dataset import Dataset
 
         if not isinstance(choice_dataset, Dataset):
@@ -189,7 +190,7 @@ class Combining:
 
         def make_iterator():
             sources = [d._make_iterator() for d in datasets]
-            return _chosen(sources, choice_dataset._make_iterator(), stop, op)
+            return mixing.chosen(sources, choice_dataset._make_iterator(), stop, op)
 
         spec = lambda: specs.common([d.element_spec for d in datasets], op)  # noqa: E731
         return _source(make_iterator, f"choose_from_datasets({len(datasets)})", _UNKNOWN, spec)
@@ -258,127 +259,3 @@ def _window_count(count, shift, reach, drop_remainder):
     if drop_remainder:
         return 0 if count < reach else (count - reach) // shift + 1
     return -(-count // shift)
-
-
-# --- interleave --------------------------------------------------------------------------------
-def _interleaved(source, map_func, cycle, block, op):
-    """TF's interleave: slots read ``block`` elements in turn; an empty slot opens the next
-    input element's dataset (in place), an ended one closes and the cycle moves on."""
-    slots, index, taken, ended = {}, 0, 0, False  # slot number -> its open iterator
-    while not ended or slots:
-        current = slots.get(index)
-        if current is not None:
-            element = next(current, None)
-            if element is not None:
-                yield element
-                taken += 1
-                if taken == block:
-                    index, taken = (index + 1) % cycle, 0
-                continue
-            del slots[index]
-            index, taken = (index + 1) % cycle, 0
-        elif not ended:
-            element = next(source, None)
-            if element is None:
-                ended = True
-            elif type(element) is Failed:
-                yield element
-            else:
-                opened = _opened(map_func, element, op)
-                if type(opened) is Failed:
-                    yield opened
-                else:
-                    slots[index] = opened
-        else:  # no input left to open: on to the next open slot (TF skips the empty ones)
-            later = [i for i in slots if i > index]
-            index, taken = min(later) if later else min(slots), 0
-
-
-def _opened(map_func, element, op):
-    """An iterator over ``map_func(element)``'s dataset, or a Failed with why not."""
-    from eagerkit.data.joining import Joining
-
-    try:
-        inner = steps.call(map_func, element)
-    except Exception as error:  # the element's error, raised when it comes out
-        return Failed(error)
-    if not isinstance(inner, Joining):
-        return Failed(
-            InvalidArgumentError(
-                f"{op}: map_func must return an ek.data.Dataset, got {describe(inner)}; for "
-                "one value per element use .map",
-                op=op,
-            )
-        )
-    return inner._make_iterator()
-
-
-# --- sample_from_datasets, choose_from_datasets ---------------------------------------------------
-def _datasets(datasets, op):
-    from eagerkit.data.dataset import Dataset
-
-    found = list(datasets) if isinstance(datasets, (list, tuple)) else None
-    if not found or not all(isinstance(d, Dataset) for d in found):
-        raise type_error(
-            f"{op}: datasets must be a non-empty list of ek.data.Datasets, got "
-            f"{describe(datasets)}",
-            op=op,
-        )
-    return found
-
-
-def _weights(weights, count, op):
-    """The probabilities (``weights`` normalized; None: equal), or a clear error."""
-    if weights is None:
-        return np.full(count, 1.0 / count)
-    given = convert_to_tensor(weights)
-    numeric = given.dtype.is_floating or given.dtype.is_integer
-    values = given.numpy().astype(np.float64) if numeric else np.full(count, np.nan)
-    if values.shape != (count,) or not np.all(np.isfinite(values)) or np.any(values < 0):
-        raise InvalidArgumentError(
-            f"{op}: weights must be {count} finite numbers >= 0 (one per dataset), got "
-            f"{describe(weights)}",
-            op=op,
-        )
-    if values.sum() <= 0:
-        raise InvalidArgumentError(f"{op}: weights must not all be 0, got {values.tolist()}", op=op)
-    return values / values.sum()
-
-
-def _sampled(sources, probabilities, rng, stop):
-    live = list(range(len(sources)))
-    while live:
-        weights = probabilities[live]
-        if weights.sum() <= 0:
-            return
-        pick = live[rng.choice(len(live), p=weights / weights.sum())]
-        element = next(sources[pick], None)
-        if element is None:
-            if stop:
-                return
-            live.remove(pick)
-            continue
-        yield element
-
-
-def _chosen(sources, choices, stop, op):
-    for choice in choices:
-        if type(choice) is Failed:
-            yield choice
-            continue
-        index = int(choice)
-        if not 0 <= index < len(sources):
-            yield Failed(
-                InvalidArgumentError(
-                    f"{op}: choice {index} is out of range: there are {len(sources)} datasets "
-                    f"(valid choices: 0 to {len(sources) - 1})",
-                    op=op,
-                )
-            )
-            continue
-        element = next(sources[index], None)
-        if element is None:
-            if stop:
-                return
-            continue
-        yield element

@@ -1,7 +1,8 @@
 """Dataset methods that regroup elements by key or size: ``group_by_window``,
 ``bucket_by_sequence_length`` and ``rebatch``, and the ``random`` source (TF 2's).
 
-A mixin of ``Dataset``, as ``combining.py`` (the buckets are ``bucketing.py``'s).
+A mixin of ``Dataset``, as ``combining.py`` (the buckets are ``bucketing.py``'s, the stream
+of ``group_by_window`` is ``window_groups.py``'s).
 ``group_by_window`` follows TF's kernel: each element goes to the group of its key; a group
 that reaches its window size is handed, as a Dataset, to ``reduce_func``, whose elements come
 out next; when the input ends, the groups left over are handed on in increasing key order
@@ -27,8 +28,15 @@ from eagerkit.arguments import describe, positive
 from eagerkit.data import bucketing, checks, shuffle, specs, steps, structure
 from eagerkit.data import cardinality as counts
 from eagerkit.data.steps import Failed
+from eagerkit.data.window_groups import (
+    element_key,
+    grouped,
+    reduced_dataset,
+    window_of,
+    window_sizes,
+)
 from eagerkit.errors import InvalidArgumentError, ResourceExhaustedError, type_error
-from eagerkit.tensor import Tensor, convert_to_tensor
+from eagerkit.tensor import convert_to_tensor
 
 
 class Grouping:
@@ -49,15 +57,15 @@ class Grouping:
         op = "Dataset.group_by_window"
         checks.check_callable(key_func, op, "key_func")
         checks.check_callable(reduce_func, op, "reduce_func")
-        size_of = _window_sizes(window_size, window_size_func, op)
+        size_of = window_sizes(window_size, window_size_func, op)
 
         def make_iterator():
-            return _grouped(self._make_iterator(), key_func, reduce_func, size_of, self, op)
+            return grouped(self._make_iterator(), key_func, reduce_func, size_of, self, op)
 
         def spec():  # the spec of reduce_func's dataset for a window of the first element
             first = specs.first_elements(self, "element_spec", count=1)[0]
-            key = _key(key_func, first, op)
-            return _reduced(reduce_func, key, _window([first], self), op).element_spec
+            key = element_key(key_func, first, op)
+            return reduced_dataset(reduce_func, key, window_of([first], self), op).element_spec
 
         name = getattr(reduce_func, "__name__", "function")
         return self._then(make_iterator, f"group_by_window({name})", _unknown(self), spec)
@@ -174,7 +182,7 @@ def group_by_window(key_func, reduce_func, window_size=None, window_size_func=No
     op = "group_by_window"
     checks.check_callable(key_func, op, "key_func")
     checks.check_callable(reduce_func, op, "reduce_func")
-    _window_sizes(window_size, window_size_func, op)  # refused now, not when applied
+    window_sizes(window_size, window_size_func, op)  # refused now, not when applied
 
     def step(dataset):
         return dataset.group_by_window(key_func, reduce_func, window_size, window_size_func)
@@ -226,94 +234,6 @@ def _transformation(op, step):
         return step(dataset)
 
     return apply
-
-
-def _window_sizes(window_size, window_size_func, op):
-    """key -> the window size: ``window_size`` or ``window_size_func`` (exactly one)."""
-    if (window_size is None) == (window_size_func is None):
-        raise InvalidArgumentError(
-            f"{op}: give either window_size or window_size_func (one, not "
-            f"{'both' if window_size is not None else 'neither'})",
-            op=op,
-        )
-    if window_size is not None:
-        size = positive(window_size, "window_size", op)
-        return lambda key: size
-    checks.check_callable(window_size_func, op, "window_size_func")
-
-    def size_of(key):
-        size = convert_to_tensor(window_size_func(key))
-        if size.dtype != dtypes.int64 or size.shape != ():
-            raise InvalidArgumentError(
-                f"{op}: window_size_func must return an int64 scalar, got {describe(size)}",
-                op=op,
-            )
-        return positive(int(size), "window size", op)  # TF: must be greater than zero
-
-    return size_of
-
-
-def _key(key_func, element, op):
-    key = structure.to_tensors(steps.call(key_func, element))
-    if not isinstance(key, Tensor) or key.dtype != dtypes.int64 or key.shape != ():
-        raise InvalidArgumentError(
-            f"{op}: key_func must return an int64 scalar, got {describe(key)}; e.g. "
-            "lambda x: ek.cast(x % 2, ek.int64)",
-            op=op,
-        )
-    return key
-
-
-def _reduced(reduce_func, key, window, op):
-    from eagerkit.data.joining import Joining
-
-    result = reduce_func(key, window)
-    if not isinstance(result, Joining):
-        raise type_error(
-            f"{op}: reduce_func must return an ek.data.Dataset, got {describe(result)}; e.g. "
-            "lambda key, window: window.batch(32)",
-            op=op,
-        )
-    return result
-
-
-def _window(elements, dataset):
-    from eagerkit.data.combining import _source
-
-    spec = lambda: dataset.element_spec  # noqa: E731
-    return _source(lambda: iter(elements), f"window({len(elements)})", len(elements), spec)
-
-
-def _grouped(source, key_func, reduce_func, size_of, dataset, op):
-    """``group_by_window``'s stream (see the module's docstring)."""
-    groups, sizes = {}, {}
-
-    def flush(key):
-        window = _window(groups.pop(key), dataset)
-        try:
-            reduced = _reduced(reduce_func, convert_to_tensor(key, dtype=dtypes.int64), window, op)
-        except Exception as error:
-            return iter([Failed(error)])
-        return reduced._make_iterator()
-
-    for element in source:
-        if type(element) is Failed:
-            yield element
-            continue
-        try:
-            key = int(_key(key_func, element, op))
-            if key not in sizes:
-                sizes[key] = size_of(convert_to_tensor(key, dtype=dtypes.int64))
-            if key not in groups:  # a window as big as memory holds, not one read forever
-                steps.fits(sizes[key], element, op, "window_size")
-        except Exception as error:  # the element's error, raised when it comes out
-            yield Failed(error)
-            continue
-        groups.setdefault(key, []).append(element)
-        if len(groups[key]) == sizes[key]:
-            yield from flush(key)
-    for key in sorted(groups):  # what is left, in increasing key order (TF's ordered map)
-        yield from flush(key)
 
 
 def _rebatched(rows, sizes, largest, drop_remainder):

@@ -79,3 +79,14 @@ def example(spec):
 
     shape = () if spec.shape is None else [1 if n is None else n for n in spec.shape]
     return (zeros if spec.dtype == dtypes.string else ones)(shape, dtype=spec.dtype)
+
+
+def call_sizes(call):
+    """The shapes of a call's tensor arguments: the key of a trace bound to them."""
+    return tuple(tuple(call.leaves[i].shape) for i in call.positions)
+
+
+def guards_hold(concrete):
+    """Whether a call may replay ``concrete``: what its trace assumed still holds (an
+    iterator its loop read to the end holds as many elements as the trace read)."""
+    return all(holds() for holds in concrete.guards)

@@ -18,13 +18,16 @@ from eagerkit.graph.calls import (
     Call,
     argument_names,
     as_tensor,
+    call_sizes,
     example,
     fits,
+    guards_hold,
     keep,
     tensor_shapes_key,
 )
 from eagerkit.graph.concrete import ConcreteFunction, TracedCall, prepare_output
-from eagerkit.graph.deferred import is_user_file, line_of, raise_needed_failure
+from eagerkit.graph.deferred import raise_needed_failure
+from eagerkit.graph.located_errors import located
 from eagerkit.graph.signature import (
     TensorSpec,
     bind,
@@ -175,11 +178,11 @@ class Function:
         if concrete is not None and concrete.shape_bound and not fits(concrete, call):
             # Traced for other sizes (an input_signature's key is one for all): the trace
             # for this call's sizes, if there is one (see Tracer.bind_shapes).
-            concrete = self._traces.get((call.key, _sizes(call)), self._calls)
+            concrete = self._traces.get((call.key, call_sizes(call)), self._calls)
         if concrete is not None or call.general is None:
-            return concrete if concrete is None or _guards_hold(concrete) else None
+            return concrete if concrete is None or guards_hold(concrete) else None
         concrete = self._general.get(call.general, self._calls)
-        if concrete is not None and fits(concrete, call) and _guards_hold(concrete):
+        if concrete is not None and fits(concrete, call) and guards_hold(concrete):
             return concrete
         return None
 
@@ -199,7 +202,7 @@ class Function:
         self.trace_count += 1
         self._traces.put(call.key, concrete, self._calls)
         if concrete.shape_bound:
-            self._traces.put((call.key, _sizes(call)), concrete, self._calls)
+            self._traces.put((call.key, call_sizes(call)), concrete, self._calls)
         if call.general is not None and not all(s.fully_defined for s in concrete.input_specs):
             self._general.put(call.general, concrete, self._calls)
         return concrete
@@ -301,44 +304,6 @@ def _variable_creation_error():
         "sure the tf.Variable is only created once or created outside tf.function. See "
         "https://www.tensorflow.org/guide/function#creating_tfvariables for more information."
     )
-
-
-def located(error, name, args, kwargs):
-    """``error``, raised by an op inside ek.function ``name``, as eager code words it (the
-    op's own message, ``matmul: ...``) with where it happened: the function, the line of
-    the user's code that made the call, and what the function was called with."""
-    if error.op == "Function" or getattr(error, "located", False):
-        return error  # the function's own message (a call that does not fit), or an inner one's
-    from eagerkit.boundary import _describe
-
-    where = getattr(error, "where", None) or _innermost_user_line(error.__traceback__)
-    line = "" if where is None else f", line {where[0]}" + (f": {where[1]}" if where[1] else "")
-    called = _describe(args, kwargs) or "no arguments"
-    error.message = f"{error.message} (inside ek.function {name!r}{line}; called with {called})"
-    error.args, error.op, error.located = (error.message,), "Function", True
-    return error
-
-
-def _innermost_user_line(traceback):
-    """The user's innermost line in ``traceback`` (the error went through it), or None."""
-    found = None
-    while traceback is not None:
-        filename = traceback.tb_frame.f_code.co_filename
-        if is_user_file(filename):
-            found = line_of(filename, traceback.tb_lineno)
-        traceback = traceback.tb_next
-    return found
-
-
-def _sizes(call):
-    """The shapes of a call's tensor arguments: the key of a trace bound to them."""
-    return tuple(tuple(call.leaves[i].shape) for i in call.positions)
-
-
-def _guards_hold(concrete):
-    """Whether a call may replay ``concrete``: what its trace assumed still holds (an
-    iterator its loop read to the end holds as many elements as the trace read)."""
-    return all(holds() for holds in concrete.guards)
 
 
 def _map(function, structure):

@@ -19,7 +19,7 @@ import numpy as np
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.optimizer_options import KerasOptions
 from eagerkit.keras.optimizers import Adam
-from eagerkit.train.optimizer import Optimizer, _check_hyper, _value
+from eagerkit.train.optimizer import Optimizer, _value
 
 
 class AdamW(Adam):
@@ -104,8 +104,7 @@ class Adadelta(KerasOptions, Optimizer):
     ):
         rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
         super().__init__(rate, name)
-        self.rho = _check_hyper(rho, "rho", self)
-        self.epsilon = _check_hyper(epsilon, "epsilon", self)
+        self._keep_hypers(rho=rho, epsilon=epsilon)
 
     def _update(self, xp, value, g, slots, step):
         value = self._decayed(value)
@@ -150,9 +149,7 @@ class Adamax(KerasOptions, Optimizer):
     ):
         rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
         super().__init__(rate, name)
-        self.beta_1 = _check_hyper(beta_1, "beta_1", self)
-        self.beta_2 = _check_hyper(beta_2, "beta_2", self)
-        self.epsilon = _check_hyper(epsilon, "epsilon", self)
+        self._keep_hypers(beta_1=beta_1, beta_2=beta_2, epsilon=epsilon)
 
     def _update(self, xp, value, g, slots, step):
         value = self._decayed(value)
@@ -198,9 +195,7 @@ class Nadam(KerasOptions, Optimizer):
     ):
         rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
         super().__init__(rate, name)
-        self.beta_1 = _check_hyper(beta_1, "beta_1", self)
-        self.beta_2 = _check_hyper(beta_2, "beta_2", self)
-        self.epsilon = _check_hyper(epsilon, "epsilon", self)
+        self._keep_hypers(beta_1=beta_1, beta_2=beta_2, epsilon=epsilon)
 
     def _update(self, xp, value, g, slots, step):
         value = self._decayed(value)

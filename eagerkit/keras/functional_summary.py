@@ -10,7 +10,7 @@ once), and which of its outputs.
 from eagerkit import nest
 from eagerkit.keras.keras_tensor import shape_text
 from eagerkit.keras.layers.input_layer import InputLayer
-from eagerkit.keras.models import summary_table
+from eagerkit.keras.model_summary import summary_table
 
 
 def summary_lines(model):

@@ -22,6 +22,7 @@ from eagerkit.keras.model_saving import (
     model_from_json,
     save_model,
 )
+from eagerkit.keras.model_summary import summary_lines
 from eagerkit.keras.training import Training
 from eagerkit.tensor import Tensor
 
@@ -128,51 +129,7 @@ class Network(Layer):
                 "summary().",
                 op="summary",
             )
-        print_fn("\n".join(_summary_lines(self)))
-
-
-def _summary_lines(model):
-    """The summary table: one row per direct sublayer, then totals."""
-    rows = [
-        (f"{layer.name} ({type(layer).__name__})", _shape_text(layer), f"{layer.count_params():,}")
-        for layer in model.layers
-    ]
-    return summary_table(model, ("Layer (type)", "Output Shape", "Param #"), rows)
-
-
-def summary_table(model, header, rows):
-    """``Model: "name"``, the rows under ``header`` in columns padded to fit, then totals.
-    A cell may be a list of lines (a layer connected to several others)."""
-    rows = [[cell if isinstance(cell, list) else [cell] for cell in row] for row in rows]
-    table = [[[h] for h in header], *rows]
-    widths = [max(len(line) for row in table for line in row[i]) for i in range(len(header))]
-    widths = [width + 3 for width in widths[:-1]] + widths[-1:]  # 3 spaces between columns
-    rule = "=" * sum(widths)
-
-    def lines(row):
-        height = max(len(cell) for cell in row)
-        for j in range(height):
-            cells = [cell[j] if j < len(cell) else "" for cell in row]
-            yield "".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
-
-    total = model.count_params()
-    trainable = sum(v.size for v in model.trainable_variables)
-    return [
-        f'Model: "{model.name}"',
-        rule,
-        *lines(table[0]),
-        rule,
-        *[line for row in rows for line in lines(row)],
-        rule,
-        f"Total params: {total:,}",
-        f"Trainable params: {trainable:,}",
-        f"Non-trainable params: {total - trainable:,}",
-    ]
-
-
-def _shape_text(layer):
-    shape = layer.last_output_shape
-    return "multiple" if shape is None else str(shape)
+        print_fn("\n".join(summary_lines(self)))
 
 
 class Model(Training, ModelSaving, Network):

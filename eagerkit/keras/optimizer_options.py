@@ -28,7 +28,7 @@ from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.serialization import deserialize_keras_object, serialize_keras_object
 from eagerkit.ops import misc
 from eagerkit.train.checks import checked_pairs, number
-from eagerkit.train.optimizer import Optimizer, _value
+from eagerkit.train.optimizer import Optimizer, _check_hyper, _value
 
 # What Keras 2.11+ writes into an optimizer's config that eagerkit has no use for: loading
 # such a config drops them (the moving average of weights, XLA, the legacy flag).
@@ -74,6 +74,13 @@ class KerasOptions:
             self._schedule = learning_rate
             return lambda: learning_rate(self.iterations)
         return learning_rate
+
+    def _keep_hypers(self, **hypers):
+        """Check each hyperparameter (a number >= 0, or a callable that gives one) and keep
+        it under its Keras name: ``self._keep_hypers(rho=rho, epsilon=epsilon)``."""
+        checked = {name: _check_hyper(value, name, self) for name, value in hypers.items()}
+        for name, value in checked.items():
+            setattr(self, name, value)
 
     def _decayed(self, value):
         """``value`` after Keras' decoupled weight decay, ``value - value * wd * lr`` (the

@@ -29,7 +29,7 @@ from eagerkit.keras import schedules
 from eagerkit.keras.optimizer_options import KerasOptions
 from eagerkit.train.adagrad import AdagradOptimizer
 from eagerkit.train.adam import AdamOptimizer
-from eagerkit.train.optimizer import Optimizer, _check_hyper, _value
+from eagerkit.train.optimizer import Optimizer, _value
 from eagerkit.train.rmsprop import RMSPropOptimizer
 
 
@@ -63,7 +63,7 @@ class SGD(KerasOptions, Optimizer):
     ):
         rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
         super().__init__(rate, name)
-        self.momentum = _check_hyper(momentum, "momentum", self)
+        self._keep_hypers(momentum=momentum)
         self.nesterov = bool(nesterov)
         self.slot_names = ("momentum",) if callable(momentum) or self.momentum > 0 else ()
 
@@ -196,7 +196,7 @@ class Adagrad(KerasOptions, AdagradOptimizer):
     ):
         rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
         super().__init__(rate, initial_accumulator_value, name=name)
-        self.epsilon = _check_hyper(epsilon, "epsilon", self)
+        self._keep_hypers(epsilon=epsilon)
 
     def _update(self, xp, value, g, slots, step):
         value = self._decayed(value)

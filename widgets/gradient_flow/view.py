@@ -21,6 +21,7 @@ import time
 import numpy as np
 import traitlets
 
+from eagerkit.arguments import describe
 from eagerkit.tensor import Tensor
 
 from ..common.live import LiveWidget
@@ -257,7 +258,7 @@ def _named(source):
     def refused(holding=""):  # only on failure: describing the source may read the device
         return TypeError(
             "GradientFlow: expected a model (anything with trainable_variables), a list of "
-            f"ek.Variables or a dict name -> Variable; got {_what(source)}{holding}"
+            f"ek.Variables or a dict name -> Variable; got {describe(source)}{holding}"
         )
 
     collection = hasattr(source, "trainable_variables") or hasattr(source, "__iter__")
@@ -266,7 +267,7 @@ def _named(source):
     named = named_variables(source)
     for _, variable in named:
         if not _is_variable(variable):
-            raise refused(f", holding {_what(variable)}")
+            raise refused(f", holding {describe(variable)}")
     return named
 
 
@@ -276,18 +277,8 @@ def _pair(item):
         return item
     raise TypeError(
         "GradientFlow.log: expected (gradient, variable) pairs, as optimizer.apply_gradients "
-        f"takes them (zip(grads, model.trainable_variables)); got {_what(item)} among them"
+        f"takes them (zip(grads, model.trainable_variables)); got {describe(item)} among them"
     )
-
-
-def _what(value):
-    """A short description of a value for an error message: its kind, and its shape."""
-    if isinstance(value, Tensor):
-        kind = "an ek.Variable" if value._is_variable else "an ek.Tensor"
-        return f"{kind} of shape {tuple(value.shape)}"
-    if isinstance(value, (tuple, list, dict)):
-        return f"a {type(value).__name__} of {len(value)} items"
-    return f"a {type(value).__name__} {value!r}"[:80]
 
 
 def _check_gradient(grad, variable):
@@ -295,7 +286,8 @@ def _check_gradient(grad, variable):
     if not isinstance(grad, Tensor):
         raise TypeError(
             f"GradientFlow.log: expected (gradient, variable) pairs of tensors, got "
-            f"a {type(grad).__name__} as the gradient of {variable.name!r}"
+            f"{describe(grad)} as the gradient of {variable.name!r}; log what tape.gradient "
+            "returns (an array: ek.constant(array))"
         )
     if grad.shape != variable.shape or grad.dtype != variable.dtype:
         raise ValueError(

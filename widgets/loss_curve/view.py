@@ -21,6 +21,7 @@ import time
 import numpy as np
 import traitlets
 
+from eagerkit.arguments import describe
 from eagerkit.devices import CPU
 from eagerkit.tensor import Tensor
 
@@ -161,7 +162,7 @@ class LossCurve(LiveWidget, LossCurveCallback):
         many = isinstance(value, (Tensor, np.ndarray)) and value.size != 1
         raise TypeError(
             f"LossCurve.log: metric {name!r} must be a number or a one-element tensor, got "
-            f"{_describe(value)}" + ("; reduce it first (ek.reduce_mean)" if many else "")
+            f"{describe(value)}" + ("; reduce it first (ek.reduce_mean)" if many else "")
         )
 
     def track(self, iterable, display=True):
@@ -286,19 +287,10 @@ def _step_number(step, metrics):
         return int(step)
     if not metrics and isinstance(step, (numbers.Real, Tensor, np.ndarray)):
         raise TypeError(
-            f"LossCurve.log: its first argument is the step, and {_describe(step)} is not one; "
+            f"LossCurve.log: its first argument is the step, and {describe(step)} is not one; "
             "name the metric you log: log(loss=value), or log(step, loss=value)"
         )
     raise TypeError(
         f"LossCurve.log: the step must be an integer (or an integer global-step tensor), got "
-        f"{_describe(step)}; leave it out to count the calls: log(loss=value)"
+        f"{describe(step)}; leave it out to count the calls: log(loss=value)"
     )
-
-
-def _describe(value):
-    if isinstance(value, (Tensor, np.ndarray)):
-        kind = "tensor" if isinstance(value, Tensor) else "numpy array"
-        return f"a {value.dtype.name} {kind} of shape {tuple(value.shape)}"
-    if isinstance(value, numbers.Number):
-        return f"the {type(value).__name__} {value!r}"
-    return f"a {type(value).__name__}"

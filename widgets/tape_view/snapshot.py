@@ -35,11 +35,7 @@ def tape_png(graph, drawing):
         return _words_png(["0 records.", *textwrap.wrap(graph["notice"] or "", 72)])
     width, height = max(drawing["width"], 200), max(drawing["height"], 60)
     scale = min(1.0, MAX_INCHES * 100 / max(width, height))
-    figure = Figure(figsize=(width * scale / 100, height * scale / 100), dpi=100)
-    axes = figure.add_axes((0, 0, 1, 1))
-    axes.set_xlim(0, width)
-    axes.set_ylim(height, 0)  # y grows downwards, as in the browser
-    axes.axis("off")
+    figure, axes = _canvas(width, height, scale)
     points = 10 * 0.72 * scale  # the browser's 10 px font, in points at 100 dpi
     alias = drawing["alias"]
     marks = {}
@@ -87,14 +83,21 @@ def tape_png(graph, drawing):
 def _words_png(lines):
     """A picture of a few lines of text, in the font and size of the boxes' labels."""
     width, height = 8 * 2 + 7 * max(len(line) for line in lines), 12 + 15 * len(lines)
-    figure = Figure(figsize=(width / 100, height / 100), dpi=100)
-    axes = figure.add_axes((0, 0, 1, 1))
-    axes.set_xlim(0, width)
-    axes.set_ylim(height, 0)
-    axes.axis("off")
+    figure, axes = _canvas(width, height)
     for i, line in enumerate(lines):
         _text(axes, 8, 4 + 15 * (i + 1) - 3, line, 10 * 0.72, weight="bold" if i == 0 else "normal")
     return to_png(figure)
+
+
+def _canvas(width, height, scale=1.0):
+    """A figure of ``width`` x ``height`` browser pixels (``scale`` px per px at 100 dpi)
+    and axes over all of it in those pixels, without ticks or frame."""
+    figure = Figure(figsize=(width * scale / 100, height * scale / 100), dpi=100)
+    axes = figure.add_axes((0, 0, 1, 1))
+    axes.set_xlim(0, width)
+    axes.set_ylim(height, 0)  # y grows downwards, as in the browser
+    axes.axis("off")
+    return figure, axes
 
 
 def _draw_box(axes, box, points, mark, bad, show_grads):

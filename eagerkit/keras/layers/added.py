@@ -30,6 +30,7 @@ import contextlib
 from eagerkit import nest
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.keras.keras_tensor import KerasTensor
+from eagerkit.keras.layers.layer_tree import modules_within
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 # Until some layer adds a loss or metric, nothing is looked for: a model call skips clearing,
@@ -64,7 +65,7 @@ class AddedLossesAndMetrics:
         found = []
         if not _ANY_ADDED[0]:
             return found
-        for layer in _layers_within(self):
+        for layer in modules_within(self):
             state = vars(layer)
             for loss in state.get("_added_losses", ()):
                 found.append(loss() if callable(loss) else loss)
@@ -100,7 +101,7 @@ class AddedLossesAndMetrics:
         if not _ANY_ADDED[0]:
             return []
         return [
-            pair for layer in _layers_within(self) for pair in vars(layer).get("_added_metrics", ())
+            pair for layer in modules_within(self) for pair in vars(layer).get("_added_metrics", ())
         ]
 
 
@@ -152,7 +153,7 @@ def taken_back(layer):
             list(vars(inner).get("_added_losses", ())),
             list(vars(inner).get("_added_metrics", ())),
         )
-        for inner in _layers_within(layer)
+        for inner in modules_within(layer)
     ]
     try:
         yield
@@ -173,7 +174,7 @@ def clear(layer):
     if not _ANY_ADDED[0]:
         return []
     forgotten = []
-    for inner in _layers_within(layer):
+    for inner in modules_within(layer):
         state = vars(inner)
         forgotten.append(
             (inner, state.pop("_added_losses", None), state.pop("_added_metrics", None))
@@ -187,7 +188,7 @@ def put_back(layer, forgotten):
     if not _ANY_ADDED[0]:
         return
     held = {id(inner): (losses, metrics) for inner, losses, metrics in forgotten}
-    for inner in _layers_within(layer):
+    for inner in modules_within(layer):
         state = vars(inner)
         state.pop("_added_losses", None)
         state.pop("_added_metrics", None)
@@ -196,19 +197,3 @@ def put_back(layer, forgotten):
             state["_added_losses"] = losses
         if metrics is not None:
             state["_added_metrics"] = metrics
-
-
-def _layers_within(layer):
-    """``layer`` and every Module reachable through its attributes, each once."""
-    from eagerkit.keras.layers.base import _attribute_values
-    from eagerkit.module import Module
-
-    found, seen, pending = [], {id(layer)}, [layer]
-    while pending:
-        current = pending.pop()
-        found.append(current)
-        for value in _attribute_values(current):
-            if isinstance(value, Module) and id(value) not in seen:
-                seen.add(id(value))
-                pending.append(value)
-    return found

@@ -6,7 +6,6 @@ kept in an attribute (or in a list, tuple or dict attribute) belongs to the laye
 ``variables`` collects them all, in the order they were created.
 """
 
-import functools
 import inspect
 
 from eagerkit import dtypes, random
@@ -22,6 +21,7 @@ from eagerkit.keras.layers.added import (
 )
 from eagerkit.keras.layers.config import LayerConfig
 from eagerkit.keras.layers.functional_links import FunctionalLinks
+from eagerkit.keras.layers.layer_tree import attribute_values, owned_variables
 from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.keras.layers.weight_lists import WeightLists
 from eagerkit.module import Module, snake_case
@@ -113,7 +113,7 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "build" in vars(cls):  # a layer built by hand is built, as in Keras
-            cls.build = _marking_built(vars(cls)["build"])
+            cls.build = first_call.marking_built(vars(cls)["build"])
 
     # --- calling ----------------------------------------------------------------------------
     def __call__(self, inputs, *args, **kwargs):
@@ -158,7 +158,7 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
         try:
             # A failed call puts checkpoint values back in wait and takes back its draws.
             with taking_back_restores(), random.taking_back_draws():
-                self.build(_shape_of(inputs))
+                self.build(first_call.shape_of(inputs))
                 self.built = True
                 restore_deferred(self)  # values a checkpoint restored before they existed
                 return self.call(inputs, *args, **kwargs)
@@ -225,21 +225,21 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
     @property
     def variables(self):
         """Every variable of this layer and the layers inside it, in creation order."""
-        return [v for v, _ in _owned(self)]
+        return [v for v, _ in owned_variables(self)]
 
     weights = variables
 
     @property
     def trainable_variables(self):
         """The variables an optimizer should change (trainable, in trainable layers)."""
-        return [v for v, trainable in _owned(self) if trainable]
+        return [v for v, trainable in owned_variables(self) if trainable]
 
     trainable_weights = trainable_variables
 
     @property
     def non_trainable_variables(self):
         """Variables kept out of training (e.g. BatchNormalization's moving averages)."""
-        return [v for v, trainable in _owned(self) if not trainable]
+        return [v for v, trainable in owned_variables(self) if not trainable]
 
     non_trainable_weights = non_trainable_variables
 
@@ -251,29 +251,7 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
         return f"<{type(self).__name__} '{self.name}'>"
 
 
-def _shape_of(inputs):
-    if isinstance(inputs, (list, tuple)):
-        return [tuple(x.shape) for x in inputs]
-    return tuple(inputs.shape)
-
-
 _TAKES_TRAINING = {}
-
-
-def _marking_built(build):
-    """``build`` that marks the layer built when it returns: after ``layer.build(shape)``
-    called by hand (then ``layer.kernel.assign(...)``), the first call uses those weights
-    instead of building new ones. Values a checkpoint restored before the weights existed
-    are put in them then, as a first call does."""
-
-    @functools.wraps(build)
-    def build_and_mark(self, *args, **kwargs):
-        result = build(self, *args, **kwargs)
-        self.built = True
-        restore_deferred(self)
-        return result
-
-    return build_and_mark
 
 
 def _takes_training(cls):
@@ -301,44 +279,10 @@ def sublayers(layer):
     ['a', 'b']
     """
     found, seen = [], {id(layer)}
-    for value in _attribute_values(layer):
+    for value in attribute_values(layer):
         if isinstance(value, Layer) and id(value) not in seen:
             seen.add(id(value))
             found.append(value)
-    return found
-
-
-def _attribute_values(obj):
-    """The values of ``obj``'s attributes, in assignment order, with the items of lists,
-    tuples and dicts (and of containers inside them) in place of the containers."""
-    stack = list(reversed(list(vars(obj).values())))
-    while stack:
-        value = stack.pop()
-        if isinstance(value, (list, tuple)):
-            stack.extend(reversed(value))
-        elif isinstance(value, dict):
-            stack.extend(reversed(list(value.values())))
-        else:
-            yield value
-
-
-def _owned(layer):
-    """(variable, trainable) for every variable reachable from ``layer``, by creation order."""
-    found, seen_layers, seen_vars = [], set(), set()
-    pending = [(layer, layer.trainable)]
-    while pending:
-        current, trainable = pending.pop()
-        if id(current) in seen_layers:
-            continue
-        seen_layers.add(id(current))
-        for value in _attribute_values(current):
-            if isinstance(value, Variable):
-                if id(value) not in seen_vars:
-                    seen_vars.add(id(value))
-                    found.append((value, trainable and value.trainable))
-            elif isinstance(value, Module):  # a Layer, or a plain ek.Module inside one
-                pending.append((value, trainable and getattr(value, "trainable", True)))
-    found.sort(key=lambda pair: pair[0]._creation_index)
     return found
 
 

@@ -1,25 +1,11 @@
 """Conv2D and 2-D pooling layers over images (NHWC, or NCHW with data_format)."""
 
-from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import regularizers
-from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
+from eagerkit.keras.layers.kernel_layer import ConvLayer, checked_data_format
 from eagerkit.keras.layers.sizes import size_pair, whole_number
 from eagerkit.ops.conv import conv2d, padding_name
-from eagerkit.ops.nn import bias_add
 from eagerkit.ops.pool import avg_pool, max_pool
 from eagerkit.ops.shape import transpose
-
-_FORMATS = ("channels_last", "channels_first")
-
-
-def _data_format(value, layer):
-    if value not in _FORMATS:
-        raise ValueError(
-            f"{layer}: data_format must be 'channels_last' (NHWC) or 'channels_first' (NCHW), "
-            f"got {value!r}"
-        )
-    return value
 
 
 def _to_nhwc(inputs, data_format):
@@ -33,7 +19,7 @@ def _from_nhwc(outputs, data_format):
 _IMAGE = "[batch, height, width, channels]"
 
 
-class Conv2D(Layer):
+class Conv2D(ConvLayer):
     """2-D convolution: ``filters`` learned kernels slid over the image.
 
     Examples
@@ -66,48 +52,28 @@ class Conv2D(Layer):
         self.kernel_size = size_pair(kernel_size, "kernel_size", self)
         self.strides = size_pair(strides, "strides", self)
         self.padding = padding_name(padding, "Conv2D")
-        self.data_format = _data_format(data_format, "Conv2D")
+        self.data_format = checked_data_format(data_format, "Conv2D")
         self.dilation_rate = size_pair(dilation_rate, "dilation_rate", self)
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = kernel_initializer
-        self.bias_initializer = bias_initializer
-        self.kernel_regularizer = regularizers.resolve(
-            kernel_regularizer, "Conv2D", "kernel_regularizer"
+        self._keep_kernel_arguments(
+            activation,
+            use_bias,
+            kernel_initializer,
+            bias_initializer,
+            kernel_regularizer,
+            bias_regularizer,
         )
-        self.bias_regularizer = regularizers.resolve(bias_regularizer, "Conv2D", "bias_regularizer")
 
     def build(self, input_shape):
         check_rank(self, input_shape, 4, _IMAGE)
-        channels = input_shape[-1 if self.data_format == "channels_last" else 1]
-        self.kernel = self.add_weight(
-            "kernel",
-            list(self.kernel_size) + [channels, self.filters],
-            self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-        )
-        self.bias = None
-        if self.use_bias:
-            self.bias = self.add_weight(
-                "bias", [self.filters], self.bias_initializer, regularizer=self.bias_regularizer
-            )
+        channels = self._input_channels(input_shape)
+        self._add_kernel_and_bias(list(self.kernel_size) + [channels, self.filters], self.filters)
 
     def call(self, inputs):
         check_rank(self, inputs.shape, 4, _IMAGE)
         x = _to_nhwc(inputs, self.data_format)
-        if x.shape[3] != self.kernel.shape[2]:
-            raise InvalidArgumentError(
-                f"Conv2D layer '{self.name}' was built for images with {self.kernel.shape[2]} "
-                f"channels but got shape {inputs.shape} ({self.data_format}). Feed images with "
-                "that many channels, or use a new layer for the new input.",
-                op=self.name,
-            )
+        self._check_channels(x, inputs)
         outputs = conv2d(x, self.kernel, self.strides, self.padding, self.dilation_rate)
-        if self.bias is not None:
-            outputs = bias_add(outputs, self.bias)
-        if self.activation is not None:
-            outputs = self.activation(outputs)
-        return _from_nhwc(outputs, self.data_format)
+        return _from_nhwc(self._biased_and_activated(outputs), self.data_format)
 
 
 class _Pooling2D(Layer):
@@ -122,7 +88,7 @@ class _Pooling2D(Layer):
         self.pool_size = size_pair(pool_size, "pool_size", self)
         self.strides = self.pool_size if strides is None else size_pair(strides, "strides", self)
         self.padding = padding_name(padding, type(self).__name__)
-        self.data_format = _data_format(data_format, type(self).__name__)
+        self.data_format = checked_data_format(data_format, type(self).__name__)
 
     def call(self, inputs):
         check_rank(self, inputs.shape, 4, _IMAGE)

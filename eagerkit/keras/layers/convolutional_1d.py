@@ -14,14 +14,11 @@ Examples
 """
 
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import regularizers
-from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
-from eagerkit.keras.layers.convolutional import _data_format
+from eagerkit.keras.layers.kernel_layer import ConvLayer, checked_data_format
 from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.ops.conv import padding_name
 from eagerkit.ops.conv_compositions import conv1d
-from eagerkit.ops.nn import bias_add
 from eagerkit.ops.pool import avg_pool1d, max_pool1d
 from eagerkit.ops.rearrange import pad
 from eagerkit.ops.shape import transpose
@@ -63,7 +60,7 @@ def _conv_padding(padding):
     return name
 
 
-class Conv1D(Layer):
+class Conv1D(ConvLayer):
     """1-D convolution: ``filters`` learned kernels of ``kernel_size`` steps slid along a
     sequence; the kernel is ``[kernel_size, channels, filters]``.
 
@@ -74,6 +71,9 @@ class Conv1D(Layer):
     >>> conv(ek.ones([4, 20, 2])).shape
     TensorShape([4, 8, 8])
     """
+
+    _WHAT = "sequences"
+    _KERNEL_CHANNELS = 1
 
     def __init__(
         self,
@@ -97,51 +97,32 @@ class Conv1D(Layer):
         self.kernel_size = (size_one(kernel_size, "kernel_size", self),)
         self.strides = (size_one(strides, "strides", self),)
         self.padding = _conv_padding(padding)
-        self.data_format = _data_format(data_format, "Conv1D")
+        self.data_format = checked_data_format(data_format, "Conv1D")
         self.dilation_rate = (size_one(dilation_rate, "dilation_rate", self),)
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = kernel_initializer
-        self.bias_initializer = bias_initializer
-        self.kernel_regularizer = regularizers.resolve(
-            kernel_regularizer, "Conv1D", "kernel_regularizer"
+        self._keep_kernel_arguments(
+            activation,
+            use_bias,
+            kernel_initializer,
+            bias_initializer,
+            kernel_regularizer,
+            bias_regularizer,
         )
-        self.bias_regularizer = regularizers.resolve(bias_regularizer, "Conv1D", "bias_regularizer")
 
     def build(self, input_shape):
         check_rank(self, input_shape, 3, _SEQUENCE)
-        channels = input_shape[-1 if self.data_format == "channels_last" else 1]
-        self.kernel = self.add_weight(
-            "kernel",
-            [self.kernel_size[0], channels, self.filters],
-            self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-        )
-        self.bias = None
-        if self.use_bias:
-            self.bias = self.add_weight(
-                "bias", [self.filters], self.bias_initializer, regularizer=self.bias_regularizer
-            )
+        channels = self._input_channels(input_shape)
+        self._add_kernel_and_bias([self.kernel_size[0], channels, self.filters], self.filters)
 
     def call(self, inputs):
         check_rank(self, inputs.shape, 3, _SEQUENCE)
         x = _to_nwc(inputs, self.data_format)
-        if x.shape[2] != self.kernel.shape[1]:
-            raise InvalidArgumentError(
-                f"Conv1D layer '{self.name}' was built for sequences with {self.kernel.shape[1]} "
-                f"channels but got shape {inputs.shape} ({self.data_format}). Feed sequences "
-                "with that many channels, or use a new layer for the new input.",
-                op=self.name,
-            )
+        self._check_channels(x, inputs)
         padding = self.padding
         if padding == "CAUSAL":  # pad the start only: step t sees steps <= t
             x = pad(x, [[0, 0], [self.dilation_rate[0] * (self.kernel_size[0] - 1), 0], [0, 0]])
             padding = "VALID"
         outputs = conv1d(x, self.kernel, self.strides[0], padding, dilations=self.dilation_rate[0])
-        if self.bias is not None:
-            outputs = bias_add(outputs, self.bias)
-        if self.activation is not None:
-            outputs = self.activation(outputs)
+        outputs = self._biased_and_activated(outputs)
         return _to_nwc(outputs, self.data_format)  # the same transpose takes it back
 
 
@@ -157,7 +138,7 @@ class _Pooling1D(Layer):
         self.pool_size = (size_one(pool_size, "pool_size", self),)
         self.strides = self.pool_size if strides is None else (size_one(strides, "strides", self),)
         self.padding = padding_name(padding, type(self).__name__)
-        self.data_format = _data_format(data_format, type(self).__name__)
+        self.data_format = checked_data_format(data_format, type(self).__name__)
 
     def call(self, inputs):
         check_rank(self, inputs.shape, 3, _SEQUENCE)

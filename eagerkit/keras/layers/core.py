@@ -4,21 +4,20 @@ import numbers
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import regularizers
-from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
+from eagerkit.keras.layers.kernel_layer import KernelLayer
 from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import equal
 from eagerkit.ops.creation import random_uniform
 from eagerkit.ops.indexing import gather
 from eagerkit.ops.linalg import matmul
-from eagerkit.ops.nn import bias_add
 from eagerkit.ops.reduce import reduce_all
 from eagerkit.ops.shape import reshape
 from eagerkit.tensor import convert_to_tensor
 
 
-class Dense(Layer):
+class Dense(KernelLayer):
     """``activation(inputs @ kernel + bias)``; the kernel is made on the first call.
 
     Inputs of rank > 2 are multiplied along their last axis.
@@ -45,14 +44,14 @@ class Dense(Layer):
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.units = whole_number(units, "units", self)
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = kernel_initializer
-        self.bias_initializer = bias_initializer
-        self.kernel_regularizer = regularizers.resolve(
-            kernel_regularizer, "Dense", "kernel_regularizer"
+        self._keep_kernel_arguments(
+            activation,
+            use_bias,
+            kernel_initializer,
+            bias_initializer,
+            kernel_regularizer,
+            bias_regularizer,
         )
-        self.bias_regularizer = regularizers.resolve(bias_regularizer, "Dense", "bias_regularizer")
 
     def build(self, input_shape):
         if len(input_shape) < 2:
@@ -61,17 +60,7 @@ class Dense(Layer):
                 f"got shape {tuple(input_shape)}. Add a batch axis, e.g. ek.reshape(x, [1, -1]).",
                 op=self.name,
             )
-        self.kernel = self.add_weight(
-            "kernel",
-            [input_shape[-1], self.units],
-            self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-        )
-        self.bias = None
-        if self.use_bias:
-            self.bias = self.add_weight(
-                "bias", [self.units], self.bias_initializer, regularizer=self.bias_regularizer
-            )
+        self._add_kernel_and_bias([input_shape[-1], self.units], self.units)
 
     def call(self, inputs):
         features = self.kernel.shape[0]
@@ -87,9 +76,7 @@ class Dense(Layer):
         else:  # fold the leading axes into one batch axis for a single matrix product
             flat = matmul(reshape(inputs, [-1, features]), self.kernel)
             outputs = reshape(flat, inputs.shape[:-1] + (self.units,))
-        if self.bias is not None:
-            outputs = bias_add(outputs, self.bias)  # one op, as TF's Dense records it
-        return outputs if self.activation is None else self.activation(outputs)
+        return self._biased_and_activated(outputs)
 
 
 class Dropout(Layer):

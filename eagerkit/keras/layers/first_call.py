@@ -1,4 +1,4 @@
-"""Undoing a layer's failed first call: the build it started is taken back.
+"""A layer's build: on its first call, or by hand; and undone when the first call fails.
 
 A layer builds its variables on its first call. If that call then fails (wrong dtype, a
 shape the layer cannot take), the layer would be left built for input it never accepted;
@@ -6,10 +6,15 @@ shape the layer cannot take), the layer would be left built for input it never a
 inside it, so a failed call changes nothing.
 """
 
+import functools
+
+from eagerkit.keras.layers.layer_tree import attribute_values
+from eagerkit.train.tracking import restore_deferred
+
 
 def attributes_before(layer):
     """The attributes of ``layer`` and of every layer inside it, to undo a failed build."""
-    from eagerkit.keras.layers.base import Layer, _attribute_values
+    from eagerkit.keras.layers.base import Layer
 
     found, pending = {}, [layer]
     while pending:
@@ -19,7 +24,7 @@ def attributes_before(layer):
             if "_weights" in attributes:  # add_weight appends to it: keep a copy of the list
                 attributes["_weights"] = list(attributes["_weights"])
             found[id(current)] = (current, attributes)
-            pending.extend(v for v in _attribute_values(current) if isinstance(v, Layer))
+            pending.extend(v for v in attribute_values(current) if isinstance(v, Layer))
     return list(found.values())
 
 
@@ -28,3 +33,26 @@ def restore(saved):
     for layer, attributes in saved:
         vars(layer).clear()
         vars(layer).update(attributes)
+
+
+def shape_of(inputs):
+    """What ``build`` is given: the shape of ``inputs`` (a list of shapes for several)."""
+    if isinstance(inputs, (list, tuple)):
+        return [tuple(x.shape) for x in inputs]
+    return tuple(inputs.shape)
+
+
+def marking_built(build):
+    """``build`` that marks the layer built when it returns: after ``layer.build(shape)``
+    called by hand (then ``layer.kernel.assign(...)``), the first call uses those weights
+    instead of building new ones. Values a checkpoint restored before the weights existed
+    are put in them then, as a first call does."""
+
+    @functools.wraps(build)
+    def build_and_mark(self, *args, **kwargs):
+        result = build(self, *args, **kwargs)
+        self.built = True
+        restore_deferred(self)
+        return result
+
+    return build_and_mark

@@ -8,7 +8,8 @@ ends with one of them instead of Flatten to accept images of any size; the 1D on
 """
 
 from eagerkit.keras.layers.base import Layer, check_rank
-from eagerkit.keras.layers.convolutional import _IMAGE, _data_format
+from eagerkit.keras.layers.convolutional import _IMAGE
+from eagerkit.keras.layers.kernel_layer import checked_data_format
 from eagerkit.ops.reduce import reduce_max, reduce_mean
 
 
@@ -21,7 +22,7 @@ class _GlobalPooling(Layer):
 
     def __init__(self, data_format="channels_last", keepdims=False, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = _data_format(data_format, type(self).__name__)
+        self.data_format = checked_data_format(data_format, type(self).__name__)
         self.keepdims = bool(keepdims)
 
     def call(self, inputs):

@@ -16,14 +16,12 @@ Examples
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.image.resize import resize
-from eagerkit.keras import regularizers
-from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
-from eagerkit.keras.layers.convolutional import _IMAGE, _data_format, _from_nhwc, _to_nhwc
+from eagerkit.keras.layers.convolutional import _IMAGE, _from_nhwc, _to_nhwc
+from eagerkit.keras.layers.kernel_layer import ConvLayer, checked_data_format
 from eagerkit.keras.layers.sizes import size_pair, whole_number
 from eagerkit.ops.conv import padding_name
 from eagerkit.ops.conv_compositions import conv2d_transpose
-from eagerkit.ops.nn import bias_add
 
 
 def deconv_output_length(size, kernel, padding, output_padding, stride, dilation):
@@ -43,7 +41,7 @@ def deconv_output_length(size, kernel, padding, output_padding, stride, dilation
     return (size - 1) * stride + span - 2 * cut + output_padding
 
 
-class Conv2DTranspose(Layer):
+class Conv2DTranspose(ConvLayer):
     """The transposed 2-D convolution: each input pixel spreads a learned ``kernel_size``
     patch over an image ``strides`` times larger. The kernel is
     ``[height, width, filters, channels]``.
@@ -55,6 +53,8 @@ class Conv2DTranspose(Layer):
     >>> layer(ek.ones([1, 4, 4, 3])).shape
     TensorShape([1, 10, 10, 2])
     """
+
+    _KERNEL_CHANNELS = 3
 
     def __init__(
         self,
@@ -82,17 +82,15 @@ class Conv2DTranspose(Layer):
         self.output_padding = None
         if output_padding is not None:
             self.output_padding = self._checked_output_padding(output_padding)
-        self.data_format = _data_format(data_format, "Conv2DTranspose")
+        self.data_format = checked_data_format(data_format, "Conv2DTranspose")
         self.dilation_rate = size_pair(dilation_rate, "dilation_rate", self)
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = kernel_initializer
-        self.bias_initializer = bias_initializer
-        self.kernel_regularizer = regularizers.resolve(
-            kernel_regularizer, "Conv2DTranspose", "kernel_regularizer"
-        )
-        self.bias_regularizer = regularizers.resolve(
-            bias_regularizer, "Conv2DTranspose", "bias_regularizer"
+        self._keep_kernel_arguments(
+            activation,
+            use_bias,
+            kernel_initializer,
+            bias_initializer,
+            kernel_regularizer,
+            bias_regularizer,
         )
 
     def _checked_output_padding(self, output_padding):
@@ -111,30 +109,13 @@ class Conv2DTranspose(Layer):
 
     def build(self, input_shape):
         check_rank(self, input_shape, 4, _IMAGE)
-        channels = input_shape[-1 if self.data_format == "channels_last" else 1]
-        self.kernel = self.add_weight(
-            "kernel",
-            list(self.kernel_size) + [self.filters, channels],
-            self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-        )
-        self.bias = None
-        if self.use_bias:
-            self.bias = self.add_weight(
-                "bias", [self.filters], self.bias_initializer, regularizer=self.bias_regularizer
-            )
+        channels = self._input_channels(input_shape)
+        self._add_kernel_and_bias(list(self.kernel_size) + [self.filters, channels], self.filters)
 
     def call(self, inputs):
         check_rank(self, inputs.shape, 4, _IMAGE)
         x = _to_nhwc(inputs, self.data_format)
-        if x.shape[3] != self.kernel.shape[3]:
-            raise InvalidArgumentError(
-                f"Conv2DTranspose layer '{self.name}' was built for images with "
-                f"{self.kernel.shape[3]} channels but got shape {inputs.shape} "
-                f"({self.data_format}). Feed images with that many channels, or use a new "
-                "layer for the new input.",
-                op=self.name,
-            )
+        self._check_channels(x, inputs)
         paddings = self.output_padding or (None, None)
         height, width = (
             deconv_output_length(
@@ -168,11 +149,7 @@ class Conv2DTranspose(Layer):
                 "pass another output_padding (or leave it None)",
                 op=self.name,
             ) from None
-        if self.bias is not None:
-            outputs = bias_add(outputs, self.bias)
-        if self.activation is not None:
-            outputs = self.activation(outputs)
-        return _from_nhwc(outputs, self.data_format)
+        return _from_nhwc(self._biased_and_activated(outputs), self.data_format)
 
 
 class UpSampling2D(Layer):
@@ -194,7 +171,7 @@ class UpSampling2D(Layer):
     def __init__(self, size=(2, 2), data_format="channels_last", interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
         self.size = size_pair(size, "size", self)
-        self.data_format = _data_format(data_format, "UpSampling2D")
+        self.data_format = checked_data_format(data_format, "UpSampling2D")
         if interpolation not in self._METHODS:
             raise InvalidArgumentError(
                 f"UpSampling2D: interpolation must be one of {list(self._METHODS)}, got "
