@@ -118,7 +118,7 @@ def example_weights(sample_weight, like, where, dtype):
             "per prediction",
             op=where,
         )
-    return weights * ones_like(like)
+    return weights * ones_like(like, dtype=weights.dtype)  # like's shape, the weights' dtype
 
 
 def _shape(value):
