@@ -1,5 +1,7 @@
 """Lesson 13 (debugging): a shape error fixed, a gradient kept finite, the op a NaN starts at."""
 
+import re
+
 import numpy as np
 
 import eagerkit as ek
@@ -50,6 +52,23 @@ def _reshaped(args, got):
     return []
 
 
+_MIDDLE = (
+    "images is [examples, features] and weights is [classes, features]: in a matmul the "
+    "features must meet in the middle (a's last axis, b's second-to-last)"
+)
+# Every op error quotes its inputs' shapes: that alone does not make an error about shapes.
+_INPUT_SHAPES = re.compile(r"\(input shapes: (?:\([^)]*\)(?:, )?)*\)")
+
+
+def _features_advice(fn, error):
+    """The features meeting in the middle, for an error about shapes only (a matmul's inner
+    sizes, a broadcast, a reshape); a dtype, a misspelt keyword or a missing return say
+    enough themselves."""
+    said = _INPUT_SHAPES.sub("", str(error))
+    about_shapes = any(word in said for word in ("dimension", "broadcast", "shape"))
+    return _MIDDLE if isinstance(error, ValueError) and about_shapes else None
+
+
 FunctionExercise(
     "13.1",
     "Scores of the right shape",
@@ -57,8 +76,7 @@ FunctionExercise(
     inputs=_images_and_weights,
     expect=Expect(exact_shape=True, quote="shape [examples, classes]"),
     explain=_reshaped,
-    advice="images is [examples, features] and weights is [classes, features]: in a matmul "
-    "the features must meet in the middle (a's last axis, b's second-to-last)",
+    advice=_features_advice,
     template="def scores(images, weights): ...",
     hints=[
         "Read the error from the bottom: which op, which shapes, and what it suggests.",
