@@ -1,12 +1,11 @@
 """Lesson 13 (debugging): a shape error fixed, a gradient kept finite, the op a NaN starts at."""
 
-import re
-
 import numpy as np
 
 import eagerkit as ek
 
 from .answer_values import matches
+from .call_facts import about_shapes
 from .compare import Expect, describe
 from .exercise import CustomExercise
 from .function_exercise import FunctionExercise
@@ -56,17 +55,11 @@ _MIDDLE = (
     "images is [examples, features] and weights is [classes, features]: in a matmul the "
     "features must meet in the middle (a's last axis, b's second-to-last)"
 )
-# Every op error quotes its inputs' shapes: that alone does not make an error about shapes.
-_INPUT_SHAPES = re.compile(r"\(input shapes: (?:\([^)]*\)(?:, )?)*\)")
 
 
 def _features_advice(fn, error):
-    """The features meeting in the middle, for an error about shapes only (a matmul's inner
-    sizes, a broadcast, a reshape); a dtype, a misspelt keyword or a missing return say
-    enough themselves."""
-    said = _INPUT_SHAPES.sub("", str(error))
-    about_shapes = any(word in said for word in ("dimension", "broadcast", "shape"))
-    return _MIDDLE if isinstance(error, ValueError) and about_shapes else None
+    """The features meeting in the middle, for an error about shapes only."""
+    return _MIDDLE if about_shapes(error) else None
 
 
 FunctionExercise(
