@@ -80,7 +80,6 @@ MISSING = {
         "model's regularization terms",
         "get_regularization_loss": "sum(model.losses) for a Keras model's regularization terms",
         "get_regularization_losses": "model.losses, a Keras model's regularization terms",
-        "mean_pairwise_squared_error": "",
     },
 }
 # The name users write for a public namespace whose module has another one (ek.losses is

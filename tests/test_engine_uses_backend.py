@@ -72,8 +72,9 @@ HOST_ONLY = {
     "graph/graph.py": ({"numpy.asarray"}, "prints a constant after an explicit to_host copy"),
     "graph/optimize.py": ({"numpy.asarray"}, "hashes a constant after an explicit to_host copy"),
     "keras/metric_inputs.py": (
-        {"numpy.asarray"},
-        "a Python value given to a metric (a number, a list) is read on the host, then a tensor",
+        {"numpy.asarray", "numpy.shape"},
+        "a Python value given to a metric (a number, a list) is read on the host, then a "
+        "tensor; the shape of such a value is read there too (same_rank)",
     ),
     "keras/confusion_counts.py": (
         {"numpy.all", "numpy.nanmax", "numpy.nanmin"},

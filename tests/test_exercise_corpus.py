@@ -6,7 +6,9 @@ only the student copies (``author`` TA A, TA B; TA C for the exercises added sin
 the first answers their checks' author wrote, ``author`` checks; TA D for the answers that
 showed a check wrong in session 7). Each entry is run where its
 lesson gives it (tests/exercise_lessons.py: the lesson's cells above it, then the answer's
-cells, then the lesson's own check cell), with a fixed seed so the run repeats.
+cells, then the lesson's own check cell), with a fixed seed so the run repeats. An entry's
+``should_not_mention`` lists advice its message must not give (advice meant for another
+mistake).
 """
 
 import functools
@@ -105,6 +107,16 @@ def leaked(text, values):
     return sorted(set(numbers) & values)
 
 
+def said_wrongly(entry, text):
+    """The entry's ``should_not_mention`` words (advice that does not fit its mistake) that
+    ``text`` says, matched exactly: a tolerant match would find them everywhere."""
+    return [
+        f"{entry['id']}: says {term!r}, which does not fit its mistake: {text}"
+        for term in entry.get("should_not_mention", [])
+        if term.lower() in text.lower()
+    ]
+
+
 def agrees(entry, outcome):
     """The check's verdict against the entry's: a wrong answer may also be "not answered yet"
     when it is the placeholder, or when its own cell raised before defining the answer."""
@@ -135,6 +147,7 @@ def test_every_answer_gets_its_verdict_and_wrong_ones_their_reason(number):
                 failures.append(
                     f"{entry['id']}: {says} {entry['should_mention']}: {outcome['text']}"
                 )
+            failures += said_wrongly(entry, outcome["text"])
         if outcome["status"] == "wrong" and leaked(outcome["text"], asked(entry["exercise"])):
             failures.append(
                 f"{entry['id']}: the message shows a value asked for: {outcome['text']}"

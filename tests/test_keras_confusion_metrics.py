@@ -21,13 +21,17 @@ COUNTS = {
     "fn": metrics.FalseNegatives,
 }
 ON_THRESHOLDS = [0.0, 0.25, 0.5, 0.7, 1.0]  # predictions drawn here sit exactly on thresholds
+# float32's 0.3 and 0.7 (a float32 model's output on the threshold), and float64 values
+# between them and float64's: above the threshold in float64, on it in float32
+NEAR_THRESHOLDS = [float(np.float32(0.3)), float(np.float32(0.7)), 0.3 + 1e-9, 0.7 - 1e-9]
 
 
-def reference_counts(y_true, y_pred, thresholds, weights=None):
-    """Every example against every threshold: positive when strictly above."""
-    y_true, y_pred = np.ravel(y_true), np.ravel(y_pred).astype(np.float64)
-    weights = np.ones_like(y_pred) if weights is None else np.ravel(weights)
-    above = y_pred[:, None] > np.asarray(thresholds)[None, :]
+def reference_counts(y_true, y_pred, thresholds, weights=None, dtype=np.float32):
+    """Every example against every threshold: positive when strictly above, both compared in
+    the metric's dtype (float32 unless it was made with another), as Keras compares them."""
+    y_true, y_pred = np.ravel(y_true), np.ravel(y_pred).astype(dtype)
+    weights = np.ones(y_pred.shape) if weights is None else np.ravel(weights)
+    above = y_pred[:, None] > np.asarray(thresholds, dtype)[None, :]
     label = (y_true != 0)[:, None]
     w = weights[:, None]
     return {
@@ -48,7 +52,7 @@ def batches(draw, min_size=0):
     one_class = draw(st.sampled_from([None, 0, 1]))  # all-negative, all-positive batches too
     labels = st.just(one_class) if one_class is not None else st.sampled_from([0, 1])
     y_true = np.array(draw(st.lists(labels, min_size=n, max_size=n)), dtype=np.float64)
-    values = st.one_of(st.sampled_from(ON_THRESHOLDS), st.floats(0, 1))
+    values = st.one_of(st.sampled_from(ON_THRESHOLDS + NEAR_THRESHOLDS), st.floats(0, 1))
     y_pred = np.array(draw(st.lists(values, min_size=n, max_size=n)), dtype=np.float64)
     weight = st.one_of(st.just(0.0), st.floats(0.01, 3))  # counts are float32, as Keras'
     weights = draw(st.one_of(st.none(), hnp.arrays(np.float64, n, elements=weight)))
@@ -60,6 +64,49 @@ THRESHOLD_LISTS = st.one_of(
     st.sampled_from(ON_THRESHOLDS),
     st.lists(st.sampled_from(ON_THRESHOLDS + [0.3]), min_size=1, max_size=4),
 )
+
+
+# labels [1, 0, 1, 0] with every prediction on the threshold (nothing above), then just above
+ON_AND_ABOVE = {
+    metrics.TruePositives: (0.0, 2.0),
+    metrics.FalsePositives: (0.0, 2.0),
+    metrics.TrueNegatives: (2.0, 0.0),
+    metrics.FalseNegatives: (2.0, 0.0),
+    metrics.Precision: (0.0, 0.5),
+    metrics.Recall: (0.0, 1.0),
+}
+
+
+@pytest.mark.parametrize("make", list(ON_AND_ABOVE), ids=lambda make: make.__name__)
+@pytest.mark.parametrize("threshold", [0.1, 0.3, 0.7, 0.9])
+def test_a_float32_prediction_on_a_threshold_is_not_above_it_as_in_keras(make, threshold):
+    """Keras compares in float32: float32's 0.3 is not above the threshold 0.3 (in float64
+    it would be: float32's 0.3 is 0.30000001...), nor is a float64 value that rounds to it;
+    the next float32 up is."""
+    on, (on_result, above_result) = np.float32(threshold), ON_AND_ABOVE[make]
+    y_true = np.array([1.0, 0.0, 1.0, 0.0])
+    for y_pred in (np.full(4, on), np.full(4, float(on)), np.full(4, threshold + 1e-9)):
+        metric = make(thresholds=threshold)
+        metric.update_state(y_true, y_pred)
+        assert float(metric.result()) == on_result
+    metric = make(thresholds=threshold)
+    metric.update_state(y_true, np.full(4, np.nextafter(on, np.float32(1))))
+    assert float(metric.result()) == above_result
+
+
+def test_a_float64_metric_compares_in_float64():
+    """The dtype is the metric's, as Keras casts to its variables' dtype."""
+    metric = metrics.TruePositives(thresholds=0.3, dtype="float64")
+    metric.update_state([1.0], np.array([np.float32(0.3)]))  # 0.30000001... > 0.3
+    assert float(metric.result()) == 1.0
+
+
+def test_auc_counts_a_float32_prediction_on_its_threshold_below_it():
+    y_true, y_pred = [1.0, 0.0], np.array([0.3, 0.3], np.float32)
+    metric = metrics.AUC(thresholds=[0.3])
+    metric.update_state(y_true, y_pred)
+    tp = metric.variables[0].numpy()  # thresholds -eps, 0.3, 1 + eps
+    assert tp.tolist() == [1.0, 0.0, 0.0]
 
 
 @settings(max_examples=60, deadline=None)

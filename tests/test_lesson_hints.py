@@ -162,3 +162,45 @@ def test_squares_not_summed_quote_the_words_about_the_sum_not_the_device():
     said = _text(exercise("9.2").check(sum_of_squares_on_gpu, seed=1))
     assert '"square and sum it there"' in said and '/cpu:0")' not in said
     assert "the square of each element: the exercise sums them too" in said
+
+
+@settings(max_examples=15, deadline=None)
+@given(SEEDS)
+def test_a_pairing_mistake_in_11_1_is_told_the_dot_products_whether_it_raises_or_not(seed):
+    """A plain matmul, or a sum over the candidates, raises on some draws of sizes and gives
+    wrong values on others: either way the message names what each score is."""
+    wrong = (
+        lambda embed, weights, bias: ek.matmul(embed, weights) + bias,
+        lambda embed, weights, bias: ek.reduce_sum(ek.expand_dims(embed, 1) * weights, 1) + bias,
+    )
+    for pair_scores in wrong:
+        result = exercise("11.1").check(pair_scores, seed=seed)
+        assert result.status == "wrong"
+        assert "dot product of each candidate" in _text(result), _text(result)
+
+
+@settings(max_examples=15, deadline=None)
+@given(SEEDS)
+def test_columns_named_one_by_one_in_14_1_are_told_the_sum_over_each_row_at_every_seed(seed):
+    def row_norms(x):
+        return ek.sqrt(x[:, 0] ** 2 + x[:, 1] ** 2)
+
+    result = exercise("14.1").check(row_norms, seed=seed)
+    assert result.status == "wrong"
+    assert "sum of the squares of each row" in _text(result), _text(result)
+
+
+def test_13_1_says_the_features_meet_in_the_middle_only_for_a_shape_error():
+    def transposed_images(images, weights):
+        return ek.matmul(images, weights, transpose_a=True)
+
+    def integer_weights(images, weights):
+        return ek.matmul(images, ek.cast(ek.transpose(weights), ek.int32))
+
+    def no_return(images, weights):
+        ek.matmul(images, weights, transpose_b=True)
+
+    assert "meet in the middle" in _text(exercise("13.1").check(transposed_images, seed=2))
+    for answer in (integer_weights, no_return):
+        result = exercise("13.1").check(answer, seed=2)
+        assert result.status == "wrong" and "meet in the middle" not in _text(result), result

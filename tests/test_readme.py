@@ -60,3 +60,19 @@ def test_the_source_map_names_files_that_exist():
     assert len(paths) >= 10
     missing = [p for p in paths if not (ROOT / p).exists()]
     assert not missing, f"README names files that do not exist: {missing}"
+
+
+def test_the_source_map_names_every_keras_layer():
+    """Each layer class of ek.keras.layers, by its Keras name (an alias such as MaxPool2D for
+    MaxPooling2D is the same class: its longest name is the one listed)."""
+    import eagerkit as ek
+
+    layers = ek.keras.layers
+    classes = {}
+    for name in layers.__all__:
+        value = getattr(layers, name)
+        if isinstance(value, type) and issubclass(value, layers.Layer):
+            classes[value] = max(classes.get(value, ""), name, key=len)
+    row = next(line for line in README.splitlines() if line.startswith("| `eagerkit/keras/` |"))
+    unnamed = sorted(name for name in classes.values() if f"`{name}`" not in row)
+    assert len(classes) >= 35 and not unnamed, f"README's eagerkit/keras/ row lacks {unnamed}"

@@ -131,7 +131,7 @@ class AUC(ConfusionMetric):
         with ``from_logits=True``)."""
         where = "AUC.update_state"
         if self.from_logits:
-            y_pred = sigmoid(metric_tensor(y_pred, where, dtypes.float64))
+            y_pred = sigmoid(metric_tensor(y_pred, where, self.dtype))  # as Keras: its dtype
         counts = confusion_counts(
             where,
             y_true,
@@ -140,6 +140,7 @@ class AUC(ConfusionMetric):
             sample_weight,
             multi_label=self.multi_label,
             label_weights=self.label_weights,
+            dtype=self.dtype,
         )
         self._add_counts(counts)
 

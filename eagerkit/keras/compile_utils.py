@@ -21,9 +21,9 @@ import inspect
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import builtin_objects, losses, metrics
+from eagerkit.keras.metric_inputs import same_rank
 from eagerkit.keras.serialization import deserialize_keras_object, lookup
 from eagerkit.keras.tf1_metrics import Metric as AnyMetric
-from eagerkit.ops.shape import expand_dims
 from eagerkit.tensor import Tensor, convert_to_tensor
 from eagerkit.train.optimizer import Optimizer
 
@@ -128,13 +128,11 @@ def _unwrapped(function):
 
 
 def aligned(y_true, y_pred):
-    """``y_true`` with a size-1 last axis added when ``y_pred`` has one more axis of size 1
-    (labels of shape (batch,) against predictions (batch, 1)), as Keras' losses align them."""
+    """Targets and outputs brought to one rank as Keras' losses and metrics bring them
+    (``metric_inputs.same_rank``: labels of shape (batch,) against outputs (batch, 1))."""
     if not isinstance(y_true, Tensor):
         y_true = convert_to_tensor(y_true)
-    if y_true.ndim + 1 == y_pred.ndim and y_pred.shape[-1] == 1:
-        return expand_dims(y_true, -1)
-    return y_true
+    return same_rank(y_true, y_pred, "fit")
 
 
 def per_output(spec, output_names, what):

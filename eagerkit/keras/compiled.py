@@ -14,7 +14,7 @@ import numbers
 from eagerkit import nest
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import compile_utils
-from eagerkit.keras.metrics import Mean, MeanMetricWrapper
+from eagerkit.keras.metrics import Mean
 from eagerkit.keras.tf1_metrics import Metric as AnyMetric
 from eagerkit.ops.reduce import reduce_sum
 from eagerkit.tensor import convert_to_tensor
@@ -176,8 +176,8 @@ class CompiledLoss:
                     "it in fit() / evaluate(): pass y, the targets",
                     op="fit",
                 )
-            y = compile_utils.aligned(targets[i], outputs[i])
-            value = fn(y, outputs[i], sample_weight)
+            y, output = compile_utils.aligned(targets[i], outputs[i])
+            value = fn(y, output, sample_weight)
             if self.per_output[i] is not None:
                 self.per_output[i].update_state(value, sample_weight=batch)
             terms.append(value * weight if weight != 1.0 else value)
@@ -223,9 +223,7 @@ class CompiledMetrics:
         for index, metric, weighted in self._slots:
             if targets[index] is None:
                 continue
-            y = targets[index]
-            if isinstance(metric, MeanMetricWrapper):  # Keras aligns the shapes for these
-                y = compile_utils.aligned(y, outputs[index])
+            y = targets[index]  # the metrics align (batch,) with (batch, 1) themselves
             weight = sample_weight if weighted else None
             if weight is None:
                 metric.update_state(y, outputs[index])

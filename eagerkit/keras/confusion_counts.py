@@ -4,11 +4,12 @@ negatives when a prediction counts as positive above each threshold.
 
 As Keras' ``update_confusion_matrix_variables``: predictions must be probabilities in
 ``[0, 1]``; a prediction is positive when it is strictly greater than the threshold, a label
-when it is not 0; ``top_k`` keeps only the k largest predictions of each row (the others
-count as negative); ``class_id`` looks at one column only. The counting is eagerkit ops,
-so it runs inside ``ek.function`` too, in time linear in the batch plus the number of
-thresholds (one search in the sorted thresholds and one segment sum, not a batch x
-thresholds table).
+when it is not 0; both are compared in the metric's dtype (float32 by default: a float32
+prediction exactly on a threshold such as 0.3 is not above it, as in Keras); ``top_k``
+keeps only the k largest predictions of each row (the others count as negative);
+``class_id`` looks at one column only. The counting is eagerkit ops, so it runs inside
+``ek.function`` too, in time linear in the batch plus the number of thresholds (one search
+in the sorted thresholds and one segment sum, not a batch x thresholds table).
 
 Examples
 --------
@@ -100,18 +101,20 @@ def confusion_counts(
     class_id=None,
     multi_label=False,
     label_weights=None,
+    dtype=dtypes.float32,
 ):
     """``{"tp", "fp", "tn", "fn"}``: each a float64 tensor with one count per threshold
-    (``[thresholds, labels]`` when ``multi_label``). Everything is checked first: a bad
-    argument raises before anything is counted."""
+    (``[thresholds, labels]`` when ``multi_label``), the predictions compared with the
+    thresholds in ``dtype`` (the metric's, as Keras compares them). Everything is checked
+    first: a bad argument raises before anything is counted."""
     y_true = metric_tensor(y_true, where)
-    y_pred = metric_tensor(y_pred, where, dtypes.float64)
+    y_pred = metric_tensor(y_pred, where, dtype)  # cast before the check, as Keras does
     fix = "pass one label per prediction (0/1 labels, probabilities in [0, 1])"
     y_true, y_pred = matched_last_axis(y_true, y_pred, where, fix)
     _check_probabilities(y_pred, where)
     weights = example_weights(sample_weight, y_pred, where, dtypes.float64)
     if weights is None:
-        weights = ones_like(y_pred)
+        weights = ones_like(y_pred, dtype=dtypes.float64)  # counted in float64
     if top_k is not None:
         y_pred = _keep_top_k(y_pred, top_k, where)
     if class_id is not None:
@@ -163,7 +166,8 @@ def _counted(positive, y_pred, weights, thresholds):
     the thresholds, not a table of examples x thresholds.
     """
     order = sorted(range(len(thresholds)), key=lambda i: thresholds[i])  # stable, as given
-    ascending = constant([thresholds[i] for i in order], dtypes.float64)
+    # the thresholds in the predictions' dtype: 0.3 is float32's 0.3 beside float32 scores
+    ascending = constant([thresholds[i] for i in order], y_pred.dtype)
     labels = y_pred.shape[-1]
     bins = len(thresholds) + 1
     # thresholds < y_pred, per prediction (searchsorted takes them flat), [examples, labels]

@@ -145,7 +145,9 @@ class _ThresholdCount(ConfusionMetric):
     def update_state(self, y_true, y_pred, sample_weight=None):
         """Count this batch's labels (0/1) against its predictions (in [0, 1])."""
         where = f"{type(self).__name__}.update_state"
-        counts = confusion_counts(where, y_true, y_pred, self.thresholds, sample_weight)
+        counts = confusion_counts(
+            where, y_true, y_pred, self.thresholds, sample_weight, dtype=self.dtype
+        )
         self._add_counts(counts)
 
     def _compute(self, counts):
@@ -229,7 +231,14 @@ class _RatioMetric(ConfusionMetric):
         """Count this batch's labels (0/1) against its predictions (in [0, 1])."""
         where = f"{type(self).__name__}.update_state"
         counts = confusion_counts(
-            where, y_true, y_pred, self.thresholds, sample_weight, self.top_k, self.class_id
+            where,
+            y_true,
+            y_pred,
+            self.thresholds,
+            sample_weight,
+            self.top_k,
+            self.class_id,
+            dtype=self.dtype,
         )
         self._add_counts(counts)
 

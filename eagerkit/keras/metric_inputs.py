@@ -25,7 +25,7 @@ from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import equal
 from eagerkit.ops.creation import ones_like
-from eagerkit.ops.shape import reshape
+from eagerkit.ops.shape import expand_dims, reshape
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 host_check = at_every_call  # a check of values: eagerly now, in ek.function at every call
@@ -118,16 +118,56 @@ def example_weights(sample_weight, like, where, dtype):
             "per prediction",
             op=where,
         )
-    return weights * ones_like(like)
+    return weights * ones_like(like, dtype=weights.dtype)  # like's shape, the weights' dtype
+
+
+def _shape(value):
+    """``value``'s shape, read without converting it (None for a ragged list: the metric's
+    own check then refuses it by name)."""
+    if isinstance(value, Tensor):
+        return tuple(value.shape)
+    try:
+        return np.shape(value)  # host data (lists, numpy arrays): no device is read
+    except ValueError:
+        return None
+
+
+def same_rank(y_true, y_pred, where="metric"):
+    """Keras' ``squeeze_or_expand_to_same_rank``: labels and predictions whose ranks differ
+    by one, the larger with a last axis of 1 (labels (batch,) beside predictions (batch, 1)),
+    are brought to one rank: a rank-1 side gains that axis, otherwise the larger loses it.
+    Other pairs are returned as they are (and as given: lists stay lists), so a metric never
+    broadcasts (batch,) against (batch, 1) into (batch, batch). ``fit`` aligns its targets
+    with this too.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> [tuple(t.shape) for t in same_rank([1.0, 0.0], ek.constant([[0.9], [0.2]]))]
+    [(2, 1), (2, 1)]
+    >>> [tuple(t.shape) for t in same_rank(ek.zeros((2, 3)), ek.zeros((2, 3, 1)))]
+    [(2, 3), (2, 3)]
+    """
+    true_shape, pred_shape = _shape(y_true), _shape(y_pred)
+    if true_shape is None or pred_shape is None:
+        return y_true, y_pred
+    if len(pred_shape) == len(true_shape) + 1 and pred_shape[-1:] == (1,):
+        if len(true_shape) == 1:
+            y_true = expand_dims(metric_tensor(y_true, where), -1)
+        else:
+            y_pred = without_last_axis(metric_tensor(y_pred, where))
+    elif len(true_shape) == len(pred_shape) + 1 and true_shape[-1:] == (1,):
+        if len(pred_shape) == 1:
+            y_pred = expand_dims(metric_tensor(y_pred, where), -1)
+        else:
+            y_true = without_last_axis(metric_tensor(y_true, where))
+    return y_true, y_pred
 
 
 def matched_last_axis(y_true, y_pred, where, fix):
-    """Keras' ``squeeze_or_expand_dimensions``: a trailing axis of 1 on one side goes; then
-    the shapes must match (``fix`` says what to pass)."""
-    if y_pred.ndim == y_true.ndim + 1 and tuple(y_pred.shape[-1:]) == (1,):
-        y_pred = without_last_axis(y_pred)
-    elif y_true.ndim == y_pred.ndim + 1 and tuple(y_true.shape[-1:]) == (1,):
-        y_true = without_last_axis(y_true)
+    """Labels and predictions (tensors) brought to one rank (``same_rank``); then their
+    shapes must match (``fix`` says what to pass)."""
+    y_true, y_pred = same_rank(y_true, y_pred, where)
     if tuple(y_true.shape) != tuple(y_pred.shape):
         raise InvalidArgumentError(
             f"{where}: y_true has shape {tuple(y_true.shape)} but y_pred has shape "

@@ -20,7 +20,13 @@ Examples
 
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras.metric_inputs import equal_values, metric_tensor, without_last_axis
+from eagerkit.keras.metric_inputs import (
+    equal_values,
+    example_weights,
+    metric_tensor,
+    same_rank,
+    without_last_axis,
+)
 from eagerkit.keras.tf1_metrics import Metric as _Metric
 from eagerkit.ops.cast import cast
 from eagerkit.ops.reduce import argmax, reduce_mean
@@ -128,8 +134,12 @@ class MeanMetricWrapper(Metric):
         self.fn, self.fn_kwargs = fn, fn_kwargs
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        """Add the per-example values of this batch."""
-        self._add(self.fn(y_true, y_pred, **self.fn_kwargs), sample_weight)
+        """Add the per-example values of this batch: labels (batch,) beside predictions
+        (batch, 1) are first brought to one rank, as Keras does (``same_rank``), and one
+        ``sample_weight`` per example is spread over the example's values."""
+        y_true, y_pred = same_rank(y_true, y_pred, self.name)
+        values = metric_tensor(self.fn(y_true, y_pred, **self.fn_kwargs), self.name, self.dtype)
+        self._accumulate(values, example_weights(sample_weight, values, self.name, self.dtype))
 
 
 def _class_ids(name, y_true, y_pred):
@@ -150,7 +160,7 @@ def _hits(y_true, y_pred):
 
 
 def accuracy(y_true, y_pred):
-    """1 where ``y_true == y_pred``, else 0 (same shapes).
+    """1 where ``y_true == y_pred``, else 0 (same shapes, or ranks one apart: ``same_rank``).
 
     Examples
     --------
@@ -158,7 +168,7 @@ def accuracy(y_true, y_pred):
     >>> ek.keras.metrics.accuracy([1, 2, 3], [1, 2, 0]).numpy().tolist()
     [1.0, 1.0, 0.0]
     """
-    y_true, y_pred = _class_ids("accuracy", y_true, y_pred)
+    y_true, y_pred = same_rank(*_class_ids("accuracy", y_true, y_pred), "accuracy")
     if tuple(y_true.shape) != tuple(y_pred.shape):
         raise InvalidArgumentError(
             f"accuracy: y_true has shape {tuple(y_true.shape)} but y_pred has shape "
@@ -176,8 +186,14 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
     >>> import eagerkit as ek
     >>> ek.keras.metrics.binary_accuracy([[1.0, 0.0], [1.0, 1.0]], [[0.7, 0.2], [0.4, 0.9]])
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([1. , 0.5], dtype=float32)>
+
+    Labels (batch,) beside predictions (batch, 1) are compared example by example, as in
+    Keras (not broadcast to (batch, batch)):
+
+    >>> ek.keras.metrics.binary_accuracy([1.0, 0.0, 1.0], [[0.7], [0.6], [0.2]])
+    <ek.Tensor: shape=(3,), dtype=float32, numpy=array([1., 0., 0.], dtype=float32)>
     """
-    y_true, y_pred = _class_ids("binary_accuracy", y_true, y_pred)
+    y_true, y_pred = same_rank(*_class_ids("binary_accuracy", y_true, y_pred), "binary_accuracy")
     threshold = metric_tensor(threshold, "binary_accuracy")  # a string would meet no op
     if threshold.ndim:
         raise InvalidArgumentError(

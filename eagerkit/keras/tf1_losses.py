@@ -19,40 +19,23 @@ Examples
 <ek.Tensor: shape=(), dtype=float32, numpy=0.6931472>
 """
 
-from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras.pairwise_loss import mean_pairwise_squared_error
 from eagerkit.ops import nn
 from eagerkit.ops.arithmetic import minimum
 from eagerkit.ops.math import abs as abs_
 from eagerkit.ops.math import log
 from eagerkit.ops.reduce import reduce_sum
 from eagerkit.ops.shape import squeeze, stop_gradient
-from eagerkit.ops.weighted_loss import Reduction, as_dtype, compute_weighted_loss, weighted_loss
+from eagerkit.ops.weighted_loss import (
+    Reduction,
+    checked_pair,
+    compute_weighted_loss,
+    weighted_loss,
+)
 from eagerkit.tensor import convert_to_tensor
 
 DEFAULT = Reduction.SUM_BY_NONZERO_WEIGHTS  # TF 1's default reduction
-
-
-def _checked_pair(name, labels, predictions, to_float=True):
-    """Labels and predictions in the predictions' dtype (float32 for integers with
-    ``to_float``, TF 1's ``to_float``), refused unless their shapes match."""
-    if labels is None or predictions is None:
-        which = "labels" if labels is None else "predictions"
-        raise InvalidArgumentError(f"{name}: {which} must not be None", op=name)
-    predictions = convert_to_tensor(predictions)
-    dtype = predictions.dtype
-    if to_float and not dtype.is_floating:
-        dtype = dtypes.float32
-    predictions = as_dtype(predictions, dtype)
-    labels = as_dtype(convert_to_tensor(labels), dtype)
-    if labels.shape != predictions.shape:
-        raise InvalidArgumentError(
-            f"{name}: labels have shape {labels.shape} but predictions have shape "
-            f"{predictions.shape}; they must match (reshape one, e.g. ek.reshape(labels, "
-            f"{list(predictions.shape)}))",
-            op=name,
-        )
-    return labels, predictions
 
 
 def mean_squared_error(
@@ -71,7 +54,7 @@ def mean_squared_error(
     >>> ek.losses.mean_squared_error([0.0, 0.0], [1.0, 3.0], weights=[1.0, 0.0])
     <ek.Tensor: shape=(), dtype=float32, numpy=1.0>
     """
-    labels, predictions = _checked_pair("mean_squared_error", labels, predictions)
+    labels, predictions = checked_pair("mean_squared_error", labels, predictions)
     losses = (predictions - labels) ** 2
     return weighted_loss("mean_squared_error", losses, weights, reduction)
 
@@ -87,7 +70,7 @@ def absolute_difference(
     >>> ek.losses.absolute_difference([0.0, 0.0], [1.0, -3.0])
     <ek.Tensor: shape=(), dtype=float32, numpy=2.0>
     """
-    labels, predictions = _checked_pair("absolute_difference", labels, predictions)
+    labels, predictions = checked_pair("absolute_difference", labels, predictions)
     losses = abs_(predictions - labels)
     return weighted_loss("absolute_difference", losses, weights, reduction)
 
@@ -113,7 +96,7 @@ def huber_loss(
     >>> ek.losses.huber_loss([0.0, 0.0], [0.5, 3.0], reduction=ek.losses.Reduction.NONE)
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0.125, 2.5  ], dtype=float32)>
     """
-    labels, predictions = _checked_pair("huber_loss", labels, predictions)
+    labels, predictions = checked_pair("huber_loss", labels, predictions)
     error = abs_(predictions - labels)
     quadratic = minimum(error, delta)  # the part of the error inside the squared zone
     linear = error - quadratic  # (not relu(error - delta): its gradient at delta would be 1)
@@ -138,7 +121,7 @@ def log_loss(
     >>> ek.losses.log_loss([1.0, 0.0], [0.5, 0.5])
     <ek.Tensor: shape=(), dtype=float32, numpy=0.69314694>
     """
-    labels, predictions = _checked_pair("log_loss", labels, predictions)
+    labels, predictions = checked_pair("log_loss", labels, predictions)
     losses = -labels * log(predictions + epsilon) - (1 - labels) * log(1 - predictions + epsilon)
     return weighted_loss("log_loss", losses, weights, reduction)
 
@@ -154,7 +137,7 @@ def hinge_loss(
     >>> ek.losses.hinge_loss([1.0, 0.0], [0.5, 0.5], reduction=ek.losses.Reduction.NONE)
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 1.5], dtype=float32)>
     """
-    labels, logits = _checked_pair("hinge_loss", labels, logits)
+    labels, logits = checked_pair("hinge_loss", labels, logits)
     signs = 2 * labels - 1  # TF 1's labels are 0 or 1
     losses = nn.relu(1 - signs * logits)
     return weighted_loss("hinge_loss", losses, weights, reduction)
@@ -180,7 +163,7 @@ def softmax_cross_entropy(
     <ek.Tensor: shape=(), dtype=float32, numpy=0.6931472>
     """
     name = "softmax_cross_entropy"
-    labels, logits = _checked_pair(name, onehot_labels, logits, to_float=False)
+    labels, logits = checked_pair(name, onehot_labels, logits, to_float=False)
     if label_smoothing > 0:
         classes = logits.shape[-1]
         labels = labels * (1 - label_smoothing) + label_smoothing / classes
@@ -234,7 +217,7 @@ def sigmoid_cross_entropy(
     <ek.Tensor: shape=(), dtype=float32, numpy=0.6931472>
     """
     name = "sigmoid_cross_entropy"
-    labels, logits = _checked_pair(name, multi_class_labels, logits, to_float=False)
+    labels, logits = checked_pair(name, multi_class_labels, logits, to_float=False)
     if label_smoothing > 0:
         labels = labels * (1 - label_smoothing) + 0.5 * label_smoothing
     losses = nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)
@@ -275,7 +258,7 @@ def cosine_distance(
             "for rows of [batch, features]",
             op="cosine_distance",
         )
-    labels, predictions = _checked_pair("cosine_distance", labels, predictions)
+    labels, predictions = checked_pair("cosine_distance", labels, predictions)
     losses = 1 - reduce_sum(labels * predictions, axis=axis, keepdims=True)
     return weighted_loss("cosine_distance", losses, weights, reduction)
 
@@ -294,4 +277,5 @@ __all__ = [
     "sparse_softmax_cross_entropy",
     "sigmoid_cross_entropy",
     "cosine_distance",
+    "mean_pairwise_squared_error",
 ]

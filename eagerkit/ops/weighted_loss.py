@@ -112,6 +112,28 @@ def as_dtype(x, dtype):
     return x if x.dtype == dtype else cast(x, dtype)
 
 
+def checked_pair(name, labels, predictions, to_float=True):
+    """Labels and predictions in the predictions' dtype (float32 for integers with
+    ``to_float``, TF 1's ``to_float``), refused unless their shapes match."""
+    if labels is None or predictions is None:
+        which = "labels" if labels is None else "predictions"
+        raise InvalidArgumentError(f"{name}: {which} must not be None", op=name)
+    predictions = convert_to_tensor(predictions)
+    dtype = predictions.dtype
+    if to_float and not dtype.is_floating:
+        dtype = dtypes.float32
+    predictions = as_dtype(predictions, dtype)
+    labels = as_dtype(convert_to_tensor(labels), dtype)
+    if labels.shape != predictions.shape:
+        raise InvalidArgumentError(
+            f"{name}: labels have shape {labels.shape} but predictions have shape "
+            f"{predictions.shape}; they must match (reshape one, e.g. ek.reshape(labels, "
+            f"{list(predictions.shape)}))",
+            op=name,
+        )
+    return labels, predictions
+
+
 def weighted_loss(op, losses, weights, reduction):
     """The TF 1 reduction of ``losses`` (a tensor) under ``weights``, for the loss ``op``."""
     Reduction.validate(reduction)

@@ -12,6 +12,13 @@ from .declare import SAMPLE, call, fresh
 from .values import BINARY, F3, F23, I3, LABELS, ONE_HOT, P23, PROBS, variable
 
 CLASSES = walk.public_callables()
+
+
+def _pairwise_mean(d):
+    """The mean over the pairs i < j of (d_i - d_j) ** 2 (a sum over i != j counts each twice)."""
+    return ((d[:, None] - d[None, :]) ** 2).sum() / (d.size * (d.size - 1))
+
+
 CALLS = {}
 
 
@@ -95,6 +102,9 @@ CALLS.update(
         ),
         "ek.losses.hinge_loss": call(
             BINARY, F23, numpy=lambda t, p: np.maximum(0, 1 - (2 * t - 1) * p).mean()
+        ),
+        "ek.losses.mean_pairwise_squared_error": call(
+            ONE_HOT, PROBS, numpy=lambda t, p: sum(_pairwise_mean(d) for d in p - t)
         ),
         "ek.losses.Reduction": call(),
         "ek.losses.Reduction.all": call(check=lambda r: len(r) == 6),

@@ -1,6 +1,8 @@
 """Facts about one call of a student's function, and the sentences a function exercise says
 about them (what is None, what froze in a trace, which derivative is compared)."""
 
+import re
+
 import numpy as np
 
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -8,6 +10,26 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 from .compare import same_values
 from .exercise import student_code
 from .form import as_array
+
+# Every op error quotes its inputs' shapes: that alone does not make an error about shapes.
+_INPUT_SHAPES = re.compile(r"\(input shapes: (?:\([^)]*\)(?:, )?)*\)")
+
+
+def about_shapes(error):
+    """Whether the answer's ``error`` is about shapes (a matmul's inner sizes, a broadcast, a
+    reshape), where an exercise's words about its axes fit; a dtype, a misspelt keyword or a
+    missing return say enough themselves.
+
+    Examples
+    --------
+    >>> about_shapes(ValueError("matmul: inner dimensions do not match: a is (3, 2) ..."))
+    True
+    >>> about_shapes(ValueError("matmul: expected float32, got int32 (input shapes: (3, 2))"))
+    False
+    """
+    said = _INPUT_SHAPES.sub("", str(error))
+    words = ("dimension", "broadcast", "shape")
+    return isinstance(error, ValueError) and any(word in said for word in words)
 
 
 def as_input(value):

@@ -5,6 +5,7 @@ import numpy as np
 import eagerkit as ek
 
 from .answer_values import matches
+from .call_facts import about_shapes
 from .function_exercise import FunctionExercise
 
 
@@ -26,18 +27,30 @@ def _batches(draw):
     return cases
 
 
+_DOT_PRODUCTS = (
+    "the dot product of each candidate's weights with its center word (a sum over dim, the "
+    "last axis)"
+)
+
+
+def _dot_products_advice(fn, error):
+    """An error about shapes: what the scores are made of (what the tape would be checked
+    for, had the answer run), on every draw of sizes, where it raises on some only."""
+    return f"each score is {_DOT_PRODUCTS}" if about_shapes(error) else None
+
+
 FunctionExercise(
     "11.1",
     "Scores of the candidates",
     reference=_pair_scores,
     inputs=_batches,
     quantities={
-        "the dot product of each candidate's weights with its center word (a sum over dim, "
-        "the last axis)": lambda embed, weights, bias: ek.reduce_sum(
+        _DOT_PRODUCTS: lambda embed, weights, bias: ek.reduce_sum(
             weights * ek.expand_dims(embed, 1), axis=2
         )
     },
     combined="your tape makes every dot product: check the bias",
+    advice=_dot_products_advice,
     template="def pair_scores(embed, weights, bias): ...",
     hints=[
         "embed is (batch, dim), weights (batch, candidates, dim), bias (batch, candidates).",

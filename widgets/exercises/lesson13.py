@@ -5,6 +5,7 @@ import numpy as np
 import eagerkit as ek
 
 from .answer_values import matches
+from .call_facts import about_shapes
 from .compare import Expect, describe
 from .exercise import CustomExercise
 from .function_exercise import FunctionExercise
@@ -50,6 +51,17 @@ def _reshaped(args, got):
     return []
 
 
+_MIDDLE = (
+    "images is [examples, features] and weights is [classes, features]: in a matmul the "
+    "features must meet in the middle (a's last axis, b's second-to-last)"
+)
+
+
+def _features_advice(fn, error):
+    """The features meeting in the middle, for an error about shapes only."""
+    return _MIDDLE if about_shapes(error) else None
+
+
 FunctionExercise(
     "13.1",
     "Scores of the right shape",
@@ -57,8 +69,7 @@ FunctionExercise(
     inputs=_images_and_weights,
     expect=Expect(exact_shape=True, quote="shape [examples, classes]"),
     explain=_reshaped,
-    advice="images is [examples, features] and weights is [classes, features]: in a matmul "
-    "the features must meet in the middle (a's last axis, b's second-to-last)",
+    advice=_features_advice,
     template="def scores(images, weights): ...",
     hints=[
         "Read the error from the bottom: which op, which shapes, and what it suggests.",

@@ -30,6 +30,17 @@ def _batched(fn, seen, args):
     return []
 
 
+def _columns_advice(fn, error):
+    """An index past the columns (``x[:, 1]`` on a batch one column wide): columns named one
+    by one, where the rows have any width."""
+    if "out of range for axis 1" not in str(error):
+        return None
+    return (
+        "the rows have any number of columns, here fewer than your code names one by one: "
+        "the sum of the squares of each row is one reduction over axis 1, whatever the width"
+    )
+
+
 FunctionExercise(
     "14.1",
     "Row norms without a loop",
@@ -45,6 +56,7 @@ FunctionExercise(
         "the sum of the squares of each row (over axis 1)": lambda x: ek.reduce_sum(x * x, axis=1)
     },
     combined="your tape makes each row's sum of squares: a norm is its square root (sqrt)",
+    advice=_columns_advice,
     template="def row_norms(x): ...",
     hints=[
         "One op can square every element of the batch at once.",
