@@ -28,7 +28,9 @@ def page(lab, browser):
     page.context.close()
 
 
-def _run_all_cells(page):
+def _run_all_cells(page, first_cells=None):
+    """Run every cell (Run All), or with ``first_cells`` only that many from the top, which
+    leaves the next cell active (for notebook:run-all-below)."""
     page.wait_for_selector(".jp-NotebookPanel", timeout=KERNEL_WAIT_MS)
     # Wait for the kernel once, then run everything (Run All has no default shortcut).
     page.wait_for_function(
@@ -41,6 +43,17 @@ def _run_all_cells(page):
     )
     # Do not await the command: it resolves only when every cell has finished, which
     # _wait_until_all_ran waits for (the tests read live views while cells still run).
+    if first_cells is not None:
+        page.evaluate(
+            """async (count) => {
+                window.eagerkitRanAll = false;
+                for (let i = 0; i < count; i++) {
+                    await window.jupyterapp.commands.execute('notebook:run-cell-and-select-next');
+                }
+            }""",
+            first_cells,
+        )
+        return
     page.evaluate(
         """() => {
             window.eagerkitRanAll = false;
