@@ -26,11 +26,17 @@ come from glibc's heap without faults. The pool
 holds at most ``LIMIT_BYTES`` in all: when a new array would pass it, the free ones are
 let go first, and past that the array is made as usual and not kept.
 
+A weak reference (``weakref.ref(t.numpy())``) holds nothing but would still reach a free
+array, which the pool keeps alive: such an array is never handed out again (``release``
+lets it go, and the weak reference then dies, as it would have without the pool). A raw
+address (``array.ctypes.data``) outlives its array, with the pool or without.
+
+What a user sees: memory freed with ``del`` stays in the process, up to ``LIMIT_BYTES``,
+until a new array would pass the limit or ``release()`` is called.
+
 One thread at a time (the GIL): an array being handed out is still held by the loop's own
-name, so a second caller sees it taken. Two things a reference does not cover: a weak
-reference (``weakref.ref(t.numpy())``) still reaches an array after its last holder let
-go, as the pool keeps it alive, and a raw address (``array.ctypes.data``) outlives it, as
-it does without the pool.
+name, so a second caller sees it taken. The byte count is not guarded against threads that
+interleave; at worst an array leaves the pool early, and no value changes.
 
 Examples
 --------
@@ -43,11 +49,12 @@ True
 """
 
 from sys import getrefcount
+from weakref import getweakrefcount
 
 import numpy as np
 
 MIN_BYTES = 1 << 18  # 256 KiB: numpy's own threshold for reusing a temporary in place
-LIMIT_BYTES = 1 << 28  # 256 MiB held at most, free or in use
+LIMIT_BYTES = 1 << 26  # 64 MiB held at most, free or in use (see release)
 
 _buckets = {}  # (shape, dtype) -> the arrays of that shape and dtype handed out
 _held = 0  # bytes of every array in the buckets
@@ -77,7 +84,9 @@ def empty(shape, dtype):
     global _held
     key = (shape, dtype)
     for array in _buckets.get(key, ()):
-        if getrefcount(array) == FREE:  # the same steps as _count_of_a_free_array
+        # Free: the same steps as _count_of_a_free_array; and no weak reference reaches it
+        # (one would read the new values where, without the pool, it would find it dead).
+        if getrefcount(array) == FREE and not getweakrefcount(array):
             return array
     array = np.empty(shape, dtype)
     if _held + nbytes > LIMIT_BYTES:
