@@ -71,7 +71,10 @@ def public(function, name=None):
             if not isinstance(outcome, BaseException):
                 return outcome  # given a KerasTensor: a node of a functional model
             shown = _shown(outcome, label, args, kwargs, function)
-            raise shown from shown.__cause__  # see ek.debugging.disable_traceback_filtering()
+            try:
+                raise shown from shown.__cause__  # see ek.debugging.disable_traceback_filtering()
+            finally:
+                del shown, outcome  # its traceback holds this frame: a cycle, until gc ran
 
     at_the_boundary.__boundary__ = True
     return at_the_boundary
@@ -147,7 +150,10 @@ def public_method(function, method_name):
             if method_name not in CONSTRUCTION:
                 label += "." + method_name
             shown = _shown(error, label, args, kwargs, function, self)
-            raise shown from shown.__cause__  # see ek.debugging.disable_traceback_filtering()
+            try:
+                raise shown from shown.__cause__  # see ek.debugging.disable_traceback_filtering()
+            finally:
+                del shown  # its traceback holds this frame: a cycle, until gc ran
 
     at_the_boundary.__boundary__ = True
     return at_the_boundary

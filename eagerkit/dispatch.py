@@ -42,7 +42,10 @@ def call(op, inputs, params):
         shown = op_error(op, inputs, outcome, params)
         if recording.graph_tracers:  # inside ek.function: maybe an op nothing needs
             return deferred(op, inputs, params, shown)
-        raise shown from shown.__cause__
+        try:
+            raise shown from shown.__cause__
+        finally:
+            del shown, outcome  # its traceback holds this frame: a cycle, until gc ran
     output = Tensor(data, device)
     if anyone_recording():
         after(op, inputs, arrays, output, params)

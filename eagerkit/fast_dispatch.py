@@ -71,7 +71,10 @@ def fast_function(op):
             shown = dispatch.op_error(op, inputs, error, params)
             if recording.graph_tracers:  # inside ek.function: maybe an op nothing needs
                 return dispatch.deferred(op, inputs, params, shown)
-            raise shown from shown.__cause__
+            try:
+                raise shown from shown.__cause__
+            finally:
+                del shown  # its traceback holds this frame: a cycle, until gc ran
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
         if recording.on:
@@ -127,7 +130,10 @@ def mixed_function(op):
             shown = dispatch.op_error(op, inputs, error, params)
             if recording.graph_tracers:  # inside ek.function: maybe an op nothing needs
                 return dispatch.deferred(op, inputs, params, shown)
-            raise shown from shown.__cause__
+            try:
+                raise shown from shown.__cause__
+            finally:
+                del shown  # (a cycle otherwise: see above)
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
         if recording.on:
@@ -163,7 +169,10 @@ def unary_function(op):
                     data = forward(device.xp, a)
                 except (OpError, *KERNEL_ERRORS) as error:
                     shown = dispatch.op_error(op, (x,), error)
-                    raise shown from shown.__cause__
+                    try:
+                        raise shown from shown.__cause__
+                    finally:
+                        del shown  # (a cycle otherwise: see above)
                 output = new(Tensor)
                 output._data, output._device, output._recorded_by = data, device, None
                 if recording.on:
@@ -212,7 +221,10 @@ def binary_function(op):
                     if recording.graph_tracers and (kind_x is Variable or kind_y is Variable):
                         return general(x, y)  # inside ek.function: its rules for failed ops
                     shown = dispatch.op_error(op, (x, y), error)
-                    raise shown from shown.__cause__
+                    try:
+                        raise shown from shown.__cause__
+                    finally:
+                        del shown  # (a cycle otherwise: see above)
                 output = new(Tensor)
                 output._data, output._device, output._recorded_by = data, device, None
                 if recording.on:
@@ -253,7 +265,10 @@ def binary_function(op):
             if recording.graph_tracers:  # inside ek.function: its rules for failed ops
                 return None  # (``general`` runs the op again and applies them)
             shown = dispatch.op_error(op, (x, y), error)
-            raise shown from shown.__cause__
+            try:
+                raise shown from shown.__cause__
+            finally:
+                del shown  # (a cycle otherwise: see above)
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
         if recording.on:

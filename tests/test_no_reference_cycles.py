@@ -1,7 +1,9 @@
 """A training step leaves no reference cycle behind: what it made (a tape's values, the
 gradients' arrays) is freed when the step ends, not when the garbage collector next runs,
 so the memory (and the host pool's arrays, backends/host_pool.py) serves the next step.
-A closure calling itself (nest.pack_sequence_as's did) is such a cycle."""
+A closure calling itself (nest.pack_sequence_as's did) is such a cycle; so is an error
+raised from a name of the frame that raises it (the traceback holds the frame, the frame
+the name), which would keep a failed op's inputs and arrays."""
 
 import collections
 import gc
@@ -60,6 +62,33 @@ def nested_sources():
     return step
 
 
+def failed_ops():
+    """Ops that fail and are caught, as an exercise check or a notebook cell does: by each
+    path (an op's fast path, a binary op on tensors, beside a number, on Variables, a unary
+    op, the general dispatch with parameters)."""
+    a, b = ek.constant(np.ones((2, 3), np.float32)), ek.constant(np.ones((4, 5), np.float32))
+    v = ek.Variable(np.ones((4, 5), np.float32))
+    attempts = [
+        lambda: ek.matmul(a, b),
+        lambda: a + b,
+        lambda: a + v,
+        lambda: ek.matmul(a, b, transpose_b=True),
+        lambda: ek.reshape(a, [7]),
+        lambda: ek.constant([1, 2]) + 0.5,
+        lambda: ek.sqrt(ek.constant([1, 2])),
+        lambda: ek.keras.layers.Dense(2)(ek.constant([1, 2])),  # a method at the boundary
+    ]
+
+    def step():
+        for attempt in attempts:
+            try:
+                attempt()
+            except (ValueError, TypeError):  # eagerkit's errors are both, as TF's are
+                pass
+
+    return step
+
+
 def _ours(thing):
     """Whether ``thing``, found in a cycle, is eagerkit's or an array: pytest-xdist's own
     thread makes garbage of its own meanwhile, which the collector finds too."""
@@ -73,7 +102,7 @@ def _named(thing):
     return getattr(thing, "__qualname__", type(thing).__name__)
 
 
-@pytest.mark.parametrize("make", [eager_step, function_step, keras_fit, nested_sources])
+@pytest.mark.parametrize("make", [eager_step, function_step, keras_fit, nested_sources, failed_ops])
 def test_a_step_leaves_no_reference_cycle(make):
     step = make()
     step()  # first calls build layers, trace functions and make slots
