@@ -22,9 +22,9 @@ every small op a few percent (a chain of (10,) ops, ``x * w + b``), and the one 
 each makes per layer is reused by glibc's heap without faults once the others stay here
 (an MLP step at the full digits batch: about 0 faults per step either way). Only plain
 numpy arrays (not the simulated GPU's) of at least ``MIN_BYTES`` are pooled; smaller ones
-come from glibc's heap without faults. The pool
-holds at most ``LIMIT_BYTES`` in all: when a new array would pass it, the free ones are
-let go first, and past that the array is made as usual and not kept.
+come from glibc's heap without faults. The pool holds at most ``LIMIT_BYTES`` in all:
+when a new array would pass it, the free ones are let go first, and past that the array
+is made as usual and not kept.
 
 A weak reference (``weakref.ref(t.numpy())``) holds nothing but would still reach a free
 array, which the pool keeps alive: such an array is never handed out again (``release``
