@@ -181,9 +181,12 @@ def _seed_gradients(targets, seeds, needed, on_tensors):
     for target, seed in zip(targets, seeds, strict=True):
         if id(target) not in needed:
             continue
-        if seed is None:
-            seed = Tensor(ones_like_target(target), target._device)
-        seed = seed if on_tensors else seed._data
+        if seed is None:  # ones, as an array or (on tensors) a Tensor
+            seed = ones_like_target(target)
+            if on_tensors:
+                seed = Tensor(seed, target._device)
+        elif not on_tensors:
+            seed = seed._data
         previous = grads.get(id(target))
         grads[id(target)] = seed if previous is None else previous + seed
     return grads

@@ -33,6 +33,8 @@ Every other record (a variable read, a custom gradient, concat, a binary op with
 such as ``matmul(a, b, transpose_b=True)``) answers ``op.input_gradients`` as in the reference.
 """
 
+import numpy as np
+
 from eagerkit.backprop import _needing_gradients, _result, _seed_gradients, vjp_ops
 from eagerkit.registry import OpDef
 from eagerkit.tape_records import READ_VARIABLE, OneInputRecord, TwoInputRecord
@@ -136,13 +138,18 @@ def _accumulate(grads, owned, x, gx):
         owned.add(id(total))
 
 
+_sum = np.add.reduce
+
+
 def unbroadcast_array(g, shape):
     """``backprop.unbroadcast(ops, g, shape)`` for a raw array ``g``: the same sum (reduce_sum's
     kernel, ``sum(axis, dtype=g.dtype)``, over axes already known to be valid) and reshape."""
     extra = g.ndim - len(shape)
-    axes = tuple(range(extra)) + tuple(
-        extra + i for i, n in enumerate(shape) if n == 1 and g.shape[extra + i] != 1
-    )
+    axes = list(range(extra))  # the leading axes broadcasting added, then each axis of 1
+    for i, n in enumerate(shape):  # it stretched (a loop: no generator, once per bias)
+        if n == 1 and g.shape[extra + i] != 1:
+            axes.append(extra + i)
     if axes:
-        g = g.sum(axis=axes, dtype=g.dtype)
+        axes = tuple(axes)  # numpy's add.reduce is what its sum calls, without sum's Python wrapper
+        g = _sum(g, axes, g.dtype) if type(g) is np.ndarray else g.sum(axis=axes, dtype=g.dtype)
     return g.reshape(shape)

@@ -14,11 +14,23 @@ def flatten(structure):
     >>> flatten({"b": 2, "a": [1, (3,)]})
     [1, 3, 2]
     """
+    leaves = []
+    _flatten_into(structure, leaves)
+    return leaves
+
+
+def _flatten_into(structure, leaves):
+    """Append the leaves of ``structure`` to ``leaves``. Private, so that the recursion
+    calls the plain function, not the public one inside the error boundary (namespaces.py
+    wraps ``flatten``, as ``ek.nest.flatten``, where it is defined)."""
     if isinstance(structure, dict):
-        return [leaf for key in sorted(structure) for leaf in flatten(structure[key])]
-    if isinstance(structure, (list, tuple)):
-        return [leaf for item in structure for leaf in flatten(item)]
-    return [structure]
+        for key in sorted(structure):
+            _flatten_into(structure[key], leaves)
+    elif isinstance(structure, (list, tuple)):
+        for item in structure:
+            _flatten_into(item, leaves)
+    else:
+        leaves.append(structure)
 
 
 def pack_sequence_as(structure, leaves):
@@ -30,6 +42,13 @@ def pack_sequence_as(structure, leaves):
     >>> pack_sequence_as({"b": 0, "a": [0, (0,)]}, [1, 3, 2])
     {'b': 2, 'a': [1, (3,)]}
     """
+    kind = type(structure)
+    if (kind is list or kind is tuple) and type(leaves) is list and len(leaves) == len(structure):
+        for item in structure:  # a flat list (tape.gradient(loss, variables)): a copy will do
+            if isinstance(item, (dict, list, tuple)):
+                break
+        else:
+            return kind(leaves)
     remaining = iter(leaves)
     packed = _packed(structure, remaining, structure, leaves)
     if next(remaining, _END) is not _END:

@@ -15,8 +15,12 @@ from eagerkit.tensor import convert_to_tensor
 
 
 def kept_shape(shape, axis):
-    """The shape a reduction over ``axis`` has with keepdims=True."""
-    return tuple(1 if i in axis else n for i, n in enumerate(shape))
+    """The shape a reduction over ``axis`` (normalized: non-negative axes) has with
+    keepdims=True."""
+    kept = list(shape)
+    for i in axis:  # a loop, not a generator: a third of the time (every reduction's VJP)
+        kept[i] = 1
+    return tuple(kept)
 
 
 def _reduction(name, allowed, kernel, doc, differentiable=True):
