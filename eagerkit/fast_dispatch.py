@@ -17,7 +17,7 @@ tests/test_dispatch.py proves that every one of them gives the answers and the e
 
 import inspect
 
-from eagerkit import dispatch, operands, recording
+from eagerkit import dispatch, operands, recording, sole_tape
 from eagerkit.dispatch import KERNEL_ERRORS, inputs_by_keyword
 from eagerkit.errors import OpError
 from eagerkit.recording import NO_PARAMS
@@ -78,15 +78,15 @@ def fast_function(op):
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
         if recording.on:
-            if differentiable and recording.sole_tape is not None:
+            tape = recording.sole_tape
+            if differentiable and tape is not None:
                 if plain:
-                    recording.record_on_sole_tape(op, inputs, output, params or NO_PARAMS)
+                    sole_tape.record(tape, op, inputs, output, params or NO_PARAMS)
                 elif len(inputs) == 2 and not params:  # x @ w: the two-input recording
                     x, y = inputs
-                    recording.record_pair_on_sole_tape(op, x, y, *arrays, output)
+                    sole_tape.record_pair(tape, op, x, y, *arrays, output)
                 else:  # Variables or Python numbers: what they stood for is recorded
-                    record = recording.record_reads_on_sole_tape
-                    record(op, inputs, arrays, output, params or NO_PARAMS)
+                    sole_tape.record_reads(tape, op, inputs, arrays, output, params or NO_PARAMS)
             else:
                 dispatch.after(op, inputs, arrays, output, params)
         return output
@@ -137,8 +137,9 @@ def mixed_function(op):
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
         if recording.on:
-            if differentiable and recording.sole_tape is not None:
-                recording.record_on_sole_tape(op, inputs, output, params or NO_PARAMS)
+            tape = recording.sole_tape
+            if differentiable and tape is not None:
+                sole_tape.record(tape, op, inputs, output, params or NO_PARAMS)
             else:
                 dispatch.after(op, inputs, arrays, output, params)
         return output
@@ -176,8 +177,9 @@ def unary_function(op):
                 output = new(Tensor)
                 output._data, output._device, output._recorded_by = data, device, None
                 if recording.on:
-                    if differentiable and recording.sole_tape is not None:
-                        recording.record_on_sole_tape(op, (x,), output, NO_PARAMS)
+                    tape = recording.sole_tape
+                    if differentiable and tape is not None:
+                        sole_tape.record(tape, op, (x,), output, NO_PARAMS)
                     else:
                         dispatch.after(op, (x,), (a,), output, NO_PARAMS)
                 return output
@@ -196,7 +198,7 @@ def binary_function(op):
     As ``unary_function``: two Tensors or Variables (``x * w``) of one dtype on one
     unrestricted device are computed here, a Python float beside one of them (``x * 0.5``)
     next, and anything else (a list, two dtypes) goes to ``fast_function``. A Variable is
-    recorded as its read (``recording.record_pair_on_sole_tape``).
+    recorded as its read (``sole_tape.record_pair``).
     """
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable
@@ -228,8 +230,9 @@ def binary_function(op):
                 output = new(Tensor)
                 output._data, output._device, output._recorded_by = data, device, None
                 if recording.on:
-                    if differentiable and recording.sole_tape is not None:
-                        recording.record_pair_on_sole_tape(op, x, y, a, b, output)
+                    tape = recording.sole_tape
+                    if differentiable and tape is not None:
+                        sole_tape.record_pair(tape, op, x, y, a, b, output)
                     else:
                         dispatch.after(op, (x, y), (a, b), output, NO_PARAMS)
                 return output
@@ -272,8 +275,9 @@ def binary_function(op):
         output = new(Tensor)
         output._data, output._device, output._recorded_by = data, device, None
         if recording.on:
-            if differentiable and recording.sole_tape is not None:
-                recording.record_pair_on_sole_tape(op, x, y, a, b, output)
+            tape = recording.sole_tape
+            if differentiable and tape is not None:
+                sole_tape.record_pair(tape, op, x, y, a, b, output)
             else:
                 dispatch.after(op, (x, y), (a, b), output, NO_PARAMS)
         return output

@@ -8,7 +8,7 @@ every op:
 
 - ``on``: does anyone listen at all? When not, an op costs no recording work;
 - ``sole_tape``: the one active tape when it is the only listener (the common case), or
-  None. ``record_on_sole_tape`` records on it in one step; ``record`` is the general path.
+  None. sole_tape.py records on it in one step; ``record`` here is the general path.
 
 An op goes onto every active tape that watches one of its inputs. A Variable among the
 inputs is recorded as a read (``read_variable``), so a later ``assign`` cannot change what
@@ -16,13 +16,11 @@ the gradient sees. GradientTape (tape.py) is the user's side of the same lists.
 """
 
 import contextlib
-from sys import getrefcount
 
 from eagerkit.tape_records import (  # noqa: F401 - TapeRecord, READ_VARIABLE for readers
     READ_VARIABLE,
     OneInputRecord,
     TapeRecord,
-    TwoInputRecord,
     make_record,
 )
 from eagerkit.tensor import Tensor
@@ -34,7 +32,6 @@ on = False  # someone listens: a tape, a tracer or a callback
 sole_tape = None  # the only active tape, when no tracer and no callback listens either
 tape_opened = []  # f(tape) as each tape's with-block begins (the widgets note source lines)
 NO_PARAMS = {}  # the params of every op called without any: one dict, never written to
-_new = object.__new__  # the fast paths below fill a record's slots without calling __init__
 
 
 def _listeners_changed():
@@ -122,93 +119,6 @@ def record(op, inputs, output, params):
             tape._append(entry)
 
 
-def record_on_sole_tape(op, inputs, output, params):
-    """``record(op, inputs, output, params)`` when ``sole_tape`` is the only tape.
-
-    The common case of a training loop, written out in one function: the inputs are Tensors
-    (no Variable, no Python number: what ``recorded_inputs`` would keep as they are).
-    tests/test_recording.py proves that it records what ``record`` records.
-    """
-    tape = sole_tape
-    mark, watched = tape._mark, tape._watched_by_id
-    for x in inputs:  # as tape._watches(x), for each input
-        by = x._recorded_by
-        if by is mark or id(x) in watched or (type(by) is tuple and mark in by):
-            break
-    else:
-        return  # the tape watches none of the inputs
-    if len(inputs) == 1:  # make_record(op, inputs, output, params), without __init__ calls
-        entry = _new(OneInputRecord)
-        entry.op, entry.x, entry.output, entry.params = op, inputs[0], output, params
-    elif len(inputs) == 2:
-        entry = _new(TwoInputRecord)
-        entry.x, entry.y = inputs
-        entry.op, entry.output, entry.params = op, output, params
-    else:
-        entry = TapeRecord(op, inputs, output, params)
-    tape.records.append(entry)
-    output._recorded_by = mark
-    if tape._listeners:
-        for listener in tape._listeners:
-            listener.on_record(tape, entry)
-
-
-def record_reads_on_sole_tape(op, inputs, arrays, output, params):
-    """``recorded_inputs`` then ``record`` when ``sole_tape`` is the only listener, for an op
-    whose inputs may be Variables or Python numbers (``x * w``, ``x * 0.5``).
-
-    The same steps in the same order, in one function: a Variable becomes its read
-    (``read_on_sole_tape``), a number the constant Tensor it was converted to, and the op
-    goes on the tape if the tape watches one of them. tests/test_recording.py proves that it
-    records what ``recorded_inputs`` and ``record`` record.
-    """
-    kept = []
-    for x, array in zip(inputs, arrays, strict=True):
-        if type(x) is Tensor:
-            kept.append(x)
-        elif isinstance(x, Tensor):
-            kept.append(read_on_sole_tape(x) if x._is_variable else x)
-        else:
-            kept.append(Tensor(array, output._device))  # a Python or numpy constant
-    record_on_sole_tape(op, tuple(kept), output, params)
-
-
-def record_pair_on_sole_tape(op, x, y, a, b, output):
-    """``record_reads_on_sole_tape(op, (x, y), (a, b), output, NO_PARAMS)`` written out for
-    an op on two inputs without params (``x * w``, ``x * 0.5``, ``x @ w``): no list, no
-    zip, no second call.
-
-    The same steps in the same order: ``x`` then ``y`` becomes what the record keeps (a
-    Tensor as it is, a Variable its read, a number the constant Tensor of its array), then
-    the op goes on the tape if the tape watches one of them. tests/test_recording.py proves
-    that it records what ``recorded_inputs`` and ``record`` record.
-    """
-    if type(x) is not Tensor:
-        if isinstance(x, Tensor):
-            x = read_on_sole_tape(x) if x._is_variable else x
-        else:
-            x = Tensor(a, output._device)  # a Python or numpy constant
-    if type(y) is not Tensor:
-        if isinstance(y, Tensor):
-            y = read_on_sole_tape(y) if y._is_variable else y
-        else:
-            y = Tensor(b, output._device)
-    tape = sole_tape
-    mark, watched = tape._mark, tape._watched_by_id
-    by = x._recorded_by  # as tape._watches(x) or tape._watches(y)
-    if not (by is mark or id(x) in watched or (type(by) is tuple and mark in by)):
-        by = y._recorded_by
-        if not (by is mark or id(y) in watched or (type(by) is tuple and mark in by)):
-            return  # the tape watches neither input
-    entry = _new(TwoInputRecord)  # make_record(op, (x, y), output, NO_PARAMS), no __init__
-    entry.op, entry.x, entry.y, entry.output, entry.params = op, x, y, output, NO_PARAMS
-    tape.records.append(entry)
-    output._recorded_by = mark
-    if tape._listeners:
-        for listener in tape._listeners:
-            listener.on_record(tape, entry)
-
-
 def recorded_inputs(inputs, arrays, device):
     """The inputs a record keeps: Tensors as they are, a variable's read, a constant's Tensor."""
     for x in inputs:
@@ -253,69 +163,6 @@ def read_variable(variable, tapes=None):
         for tape in watching:
             tape._append(entry)
     return read
-
-
-def read_on_sole_tape(variable):
-    """``read_variable(variable)`` when ``sole_tape`` is the only listener, in one function.
-
-    The same decisions: the tape starts watching a trainable float variable it reads (unless
-    made with ``watch_accessed_variables=False``); the latest read is reused if it holds the
-    current value and, when the tape watches the variable, the tape recorded it; otherwise a
-    new read is made and, when watched, recorded. tests/test_recording.py proves it equal.
-
-    One saving the general path does not make: a new read recorded on a fresh tape (each
-    training step's) refills the variable's latest read instead of making another, when
-    nothing but the variable holds it (``sys.getrefcount``: the tape that recorded it is
-    gone). Nobody can tell the two apart, as numpy reuses a temporary nobody else holds.
-    """
-    tape, read, data = sole_tape, variable._last_read, variable._data
-    mark = tape._mark
-    if read is not None and read._data is data and read._recorded_by is mark:
-        return read  # the commonest: this tape recorded this read already
-    key, watched = id(variable), tape._watched_by_id
-    if key in watched:
-        if read is not None and read._data is data:
-            by = read._recorded_by
-            if id(read) in watched or (type(by) is tuple and mark in by):
-                return read  # as tape._watches(read): this tape recorded this read already
-    elif tape._watch_accessed and variable.trainable and data.dtype.kind in "fc":
-        # The tape starts watching it (as tape._watch_one: floats and complex only). It
-        # did not watch it before, so it recorded no read of it: a new read, recorded.
-        watched[key] = variable  # which keeps it alive, so its id stays its own
-    else:  # not watched: nothing to record, any read of the current value will do
-        if read is None or read._data is not data:
-            read = variable._last_read = Tensor(data, variable._device)
-        return read
-    # A new read: Tensor(data, device), slots filled without __init__. The latest read when
-    # nothing else holds it (no record, no op: a tape that finished freed its records) is
-    # refilled instead: the same as freeing it and making another, which nobody can tell.
-    if read is None or getrefcount(read) != REFS_WHEN_UNSHARED:
-        read = variable._last_read = _new(Tensor)
-    read._data, read._device, read._recorded_by = data, variable._device, mark
-    entry = _new(OneInputRecord)  # OneInputRecord(READ_VARIABLE, ...), without __init__
-    entry.op, entry.x, entry.output, entry.params = READ_VARIABLE, variable, read, NO_PARAMS
-    tape.records.append(entry)  # as tape._append, for an output no other tape marked
-    if tape._listeners:
-        for listener in tape._listeners:
-            listener.on_record(tape, entry)
-    return read
-
-
-def _refs_of_an_unshared_read():
-    """What ``sys.getrefcount`` says, in read_on_sole_tape, of a read that its variable
-    alone holds: counted once, with the same steps (each Python counts its own temporary
-    references; 3 in CPython 3.11: the slot, the local name, the call's argument)."""
-
-    class Holder:
-        __slots__ = ("_last_read",)
-
-    variable = Holder()
-    variable._last_read = object()
-    read = variable._last_read
-    return getrefcount(read)
-
-
-REFS_WHEN_UNSHARED = _refs_of_an_unshared_read()
 
 
 def reusable_read(variable):

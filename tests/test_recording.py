@@ -1,7 +1,7 @@
 """Recording's fast path records what its general path records, and variable reads are reused.
 
-``recording.record_on_sole_tape`` takes the common case (one tape, nobody else listening)
-in one function; ``recording.record`` is the general path. Every case of the op table
+sole_tape.py takes the common case (one tape, nobody else listening) in one function
+each; ``recording.record`` is the general path. Every case of the op table
 (tests/op_cases.py), a model reading Variables, nested tapes and listeners are run twice:
 once as they are, once with a do-nothing execution callback, which makes the tape share
 the ops with another listener and so sends every op down the general path. Both runs must
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from op_cases import cases
 
 import eagerkit as ek
-from eagerkit import recording
+from eagerkit import recording, sole_tape
 
 
 def _describe(tape, names):
@@ -289,7 +289,7 @@ def _pair_records(op_name, kinds, values, general):
     values=st.tuples(st.floats(0.25, 4.0), st.floats(0.25, 4.0)),
 )
 def test_two_operand_fast_recording_matches_the_general_path(op_name, kinds, values):
-    """recording.record_pair_on_sole_tape (``x * w``, ``x * 0.5``, ``0.5 * w``) records and
+    """sole_tape.record_pair (``x * w``, ``x * 0.5``, ``0.5 * w``) records and
     differentiates what the general path does, for every mix of operand kinds."""
     assert _pair_records(op_name, kinds, values, False) == _pair_records(
         op_name, kinds, values, True
@@ -302,7 +302,7 @@ _MATRIX_KINDS = ("watched tensor", "tensor", "variable", "frozen variable")
 @pytest.mark.parametrize("kinds", [(a, b) for a in _MATRIX_KINDS for b in _MATRIX_KINDS])
 def test_a_two_input_op_with_params_records_variables_alike_on_both_paths(kinds):
     """``x @ w`` goes through fast_dispatch.fast_function, which records two inputs through
-    record_pair_on_sole_tape: the same records and gradients as the general path."""
+    sole_tape.record_pair: the same records and gradients as the general path."""
     results = []
     for general in (False, True):
         x, w = (
@@ -361,7 +361,7 @@ def _interleaved_tapes(plan, general):
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()), max_size=6))
 def test_a_refilled_read_is_never_one_a_kept_tape_holds(plan):
-    """read_on_sole_tape refills the variable's latest read when nothing else holds it
+    """sole_tape.read refills the variable's latest read when nothing else holds it
     (sys.getrefcount): kept tapes, persistent or not, gradients taken or not, assigns in
     between, give the records and gradients the general path (always a new read) gives."""
     fast = _interleaved_tapes(plan, general=False)
@@ -370,14 +370,14 @@ def test_a_refilled_read_is_never_one_a_kept_tape_holds(plan):
 
 
 def test_a_read_nothing_else_holds_is_refilled_and_one_still_held_is_not(monkeypatch):
-    made = []  # the Tensors read_on_sole_tape makes (a refill makes none)
+    made = []  # the Tensors sole_tape.read makes (a refill makes none)
 
     def counting_new(cls):
         if cls is ek.Tensor:
             made.append(cls)
         return object.__new__(cls)
 
-    monkeypatch.setattr(recording, "_new", counting_new)
+    monkeypatch.setattr(sole_tape, "_new", counting_new)
     w = ek.Variable([1.0, 2.0])
     for factor in (2.0, 3.0):  # each tape dropped before the next: w alone holds the read
         with ek.GradientTape() as tape:
