@@ -64,7 +64,7 @@ from eagerkit.keras.layers.merge import (
     subtract,
 )
 from eagerkit.keras.layers.normalization import BatchNormalization
-from eagerkit.keras.layers.recurrent import GRU, LSTM
+from eagerkit.keras.layers.recurrent import GRU, LSTM, SimpleRNN
 from eagerkit.keras.layers.rescaling import Rescaling
 from eagerkit.keras.layers.upsampling import Conv2DTranspose, UpSampling2D
 from eagerkit.missing_names import attribute_error as _attribute_error
@@ -127,6 +127,7 @@ __all__ = [
     "subtract",
     "GRU",
     "LSTM",
+    "SimpleRNN",
     "AveragePooling1D",
     "AveragePooling2D",
     "AvgPool1D",
