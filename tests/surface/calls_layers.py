@@ -52,6 +52,9 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.keras.layers.LSTM": call(4, sample=[SEQUENCE]),
     "ek.keras.layers.GRU": call(4, sample=[SEQUENCE]),
     "ek.keras.layers.SimpleRNN": call(4, go_backwards=True, sample=[SEQUENCE]),
+    "ek.keras.layers.Bidirectional": call(
+        fresh(lambda: ek.keras.layers.GRU(4, return_sequences=True)), "sum", sample=[SEQUENCE]
+    ),
     "ek.keras.layers.Add": call(sample=[PAIR]),
     "ek.keras.layers.Average": call(sample=[PAIR]),
     "ek.keras.layers.Maximum": call(sample=[PAIR]),

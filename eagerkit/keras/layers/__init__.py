@@ -17,6 +17,7 @@ import sys
 from eagerkit.keras.layers.activation import Activation
 from eagerkit.keras.layers.activation_layers import ELU, LeakyReLU, ReLU, Softmax
 from eagerkit.keras.layers.base import Layer
+from eagerkit.keras.layers.bidirectional import Bidirectional
 from eagerkit.keras.layers.convolutional import (
     AveragePooling2D,
     AvgPool2D,
@@ -125,6 +126,7 @@ __all__ = [
     "minimum",
     "multiply",
     "subtract",
+    "Bidirectional",
     "GRU",
     "LSTM",
     "SimpleRNN",
