@@ -63,8 +63,6 @@ MISSING = {
     },
     "eagerkit.keras.layers": {
         "Lambda": "write a Layer subclass, or apply ek ops to ek.keras.Input tensors",
-        "SimpleRNN": "ek.keras.layers.GRU or LSTM",
-        "Bidirectional": "a second LSTM on the inputs reversed in time (x[:, ::-1]), concatenated",
         "TimeDistributed": "Dense is applied along the last axis of any rank already",
         "MultiHeadAttention": "",
         "ZeroPadding2D": "ek.pad in a Layer subclass",

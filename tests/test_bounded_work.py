@@ -197,7 +197,8 @@ BOUNDED = {
         sequence, ek.ones([1, 1, 3]), [1, 2**62, 1], 2**61
     ),
     "LSTM.__init__.units": _built(lambda: ek.keras.layers.LSTM(2**62), sequence),
-    "_Recurrent.__init__.units": _built(lambda: ek.keras.layers.GRU(2**62), sequence),
+    "_Gated.__init__.units": _built(lambda: ek.keras.layers.GRU(2**62), sequence),
+    "_Recurrent.__init__.units": _built(lambda: ek.keras.layers.SimpleRNN(2**62), sequence),
     "Training.fit.epochs": lambda: _model().fit(rows[:, :2], rows[:, :1], epochs=10**30),
     "Training.fit.steps_per_epoch": lambda: _model().fit(
         _batches((rows[:, :2], rows[:, :1])), steps_per_epoch=HUGE

@@ -116,6 +116,13 @@ LAYERS = {  # name: (layer with every weight regularizer it takes, input, {weigh
         SEQUENCES,
         {"kernel": C, "recurrent_kernel": A},
     ),
+    "SimpleRNN": (
+        lambda: keras.layers.SimpleRNN(
+            3, kernel_regularizer=B, recurrent_regularizer=C, bias_regularizer=A
+        ),
+        SEQUENCES,
+        {"kernel": B, "recurrent_kernel": C, "bias": A},
+    ),
     "BatchNormalization": (
         lambda: keras.layers.BatchNormalization(gamma_regularizer=A, beta_regularizer=B),
         np.ones((2, 3), np.float32),

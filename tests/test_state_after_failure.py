@@ -292,6 +292,8 @@ def layer_and_input(cls):
         layers.Embedding: (lambda: layers.Embedding(5, 3), ek.constant([[1, 2], [3, 4]])),
         layers.LSTM: (lambda: layers.LSTM(3), sequence),
         layers.GRU: (lambda: layers.GRU(3), sequence),
+        layers.SimpleRNN: (lambda: layers.SimpleRNN(3), sequence),
+        layers.Bidirectional: (lambda: layers.Bidirectional(layers.LSTM(3)), sequence),
         layers.BatchNormalization: (lambda: layers.BatchNormalization(), x4),
         layers.LayerNormalization: (lambda: layers.LayerNormalization(), x4),
         layers.Normalization: (lambda: layers.Normalization(), x4),

@@ -51,6 +51,10 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.keras.layers.InputLayer": call(input_shape=[3], sample=[F23]),
     "ek.keras.layers.LSTM": call(4, sample=[SEQUENCE]),
     "ek.keras.layers.GRU": call(4, sample=[SEQUENCE]),
+    "ek.keras.layers.SimpleRNN": call(4, go_backwards=True, sample=[SEQUENCE]),
+    "ek.keras.layers.Bidirectional": call(
+        fresh(lambda: ek.keras.layers.GRU(4, return_sequences=True)), "sum", sample=[SEQUENCE]
+    ),
     "ek.keras.layers.Add": call(sample=[PAIR]),
     "ek.keras.layers.Average": call(sample=[PAIR]),
     "ek.keras.layers.Maximum": call(sample=[PAIR]),
@@ -126,6 +130,8 @@ def _build(layer_name, declared):
 def _step(layer_name, built):
     if layer_name.endswith("LSTM"):
         return call(ek.ones([2, 16]), [ek.ones([2, 4]), ek.ones([2, 4])], on=built, strict=True)
+    if layer_name.endswith("SimpleRNN"):  # one block of 4 units: no gates
+        return call(ek.ones([2, 4]), [ek.ones([2, 4])], on=built, strict=True)
     return call(ek.ones([2, 12]), [ek.ones([2, 4])], on=built, strict=True)
 
 

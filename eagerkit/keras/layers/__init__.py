@@ -17,6 +17,7 @@ import sys
 from eagerkit.keras.layers.activation import Activation
 from eagerkit.keras.layers.activation_layers import ELU, LeakyReLU, ReLU, Softmax
 from eagerkit.keras.layers.base import Layer
+from eagerkit.keras.layers.bidirectional import Bidirectional
 from eagerkit.keras.layers.convolutional import (
     AveragePooling2D,
     AvgPool2D,
@@ -64,7 +65,7 @@ from eagerkit.keras.layers.merge import (
     subtract,
 )
 from eagerkit.keras.layers.normalization import BatchNormalization
-from eagerkit.keras.layers.recurrent import GRU, LSTM
+from eagerkit.keras.layers.recurrent import GRU, LSTM, SimpleRNN
 from eagerkit.keras.layers.rescaling import Rescaling
 from eagerkit.keras.layers.upsampling import Conv2DTranspose, UpSampling2D
 from eagerkit.missing_names import attribute_error as _attribute_error
@@ -125,8 +126,10 @@ __all__ = [
     "minimum",
     "multiply",
     "subtract",
+    "Bidirectional",
     "GRU",
     "LSTM",
+    "SimpleRNN",
     "AveragePooling1D",
     "AveragePooling2D",
     "AvgPool1D",

@@ -1,7 +1,8 @@
-"""LSTM and GRU: recurrent layers written as a plain Python loop over time.
+"""SimpleRNN, LSTM and GRU: recurrent layers written as a plain Python loop over time.
 
 That loop is the point of eager execution: no ``dynamic_rnn``, no graph-time unrolling,
-just one step after another, each recorded on the tape like any other op.
+just one step after another, each recorded on the tape like any other op. The three differ
+only in their step (``_step``): the loop, the weights and the states are shared.
 """
 
 from eagerkit.arguments import describe
@@ -19,20 +20,20 @@ _SEQUENCE = "[batch, time, features]"
 
 
 class _Recurrent(Layer):
-    """What LSTM and GRU share: weights for ``gates`` blocks of ``units``, the time loop.
+    """What the three share: weights for ``gates`` blocks of ``units``, the time loop.
 
     A subclass sets ``gates`` and ``states`` (how many state tensors it carries, the
-    output first) and defines ``step(x_part, state) -> new state``.
+    output first) and defines ``_step(x_part, state) -> new state``.
     """
 
     def __init__(
         self,
         units,
         activation="tanh",
-        recurrent_activation="sigmoid",
         use_bias=True,
         return_sequences=False,
         return_state=False,
+        go_backwards=False,
         kernel_initializer="glorot_uniform",
         recurrent_initializer="glorot_uniform",
         bias_initializer="zeros",
@@ -45,9 +46,9 @@ class _Recurrent(Layer):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.units = whole_number(units, "units", self)
         self.activation = activations.get(activation)
-        self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias
         self.return_sequences, self.return_state = return_sequences, return_state
+        self.go_backwards = go_backwards
         self.initializers = (kernel_initializer, recurrent_initializer, bias_initializer)
         name = type(self).__name__
         self.kernel_regularizer, self.recurrent_regularizer, self.bias_regularizer = (
@@ -92,7 +93,8 @@ class _Recurrent(Layer):
             else self._given_state(initial_state, batch)
         )
         outputs = []
-        for t in range(steps):
+        # go_backwards reads the sequence from its end; outputs stay in the order they came.
+        for t in reversed(range(steps)) if self.go_backwards else range(steps):
             state = self._step(projected[:, t], state)
             outputs.append(state[0])
         result = stack(outputs, axis=1) if self.return_sequences else outputs[-1]
@@ -111,8 +113,8 @@ class _Recurrent(Layer):
             name = type(self).__name__
             raise InvalidArgumentError(
                 f"{name}: {what} must be a list of {self.states} tensors of shape "
-                f"[batch, units] = [{batch}, {self.units}] ({name}'s "
-                f"{'(h, c)' if self.states == 2 else '(h,)'}), got {describe(initial_state)}",
+                f"[batch, units] = [{batch}, {self.units}] ({name}'s {state_names(self)}), got "
+                f"{describe(initial_state)}",
                 op=name,
             )
         return [convert_to_tensor(s) for s in given]
@@ -125,7 +127,50 @@ class _Recurrent(Layer):
         return [z[:, i * u : (i + 1) * u] for i in range(self.gates)]
 
 
-class LSTM(_Recurrent):
+def state_names(layer):
+    """What the states of recurrent ``layer`` are called, for messages: ``(h, c)`` or ``(h,)``."""
+    return "(h, c)" if layer.states == 2 else "(h,)"
+
+
+def _apply(activation, z):
+    """``activation(z)``; None (``activation=None`` or ``"linear"``) leaves ``z`` as it is."""
+    return z if activation is None else activation(z)
+
+
+class SimpleRNN(_Recurrent):
+    """The plainest recurrence: ``h' = activation(x W + h U + b)``, and ``h'`` is the output.
+
+    One block of ``units`` (no gates), one state; Keras' argument order (``units``,
+    ``activation``, ``use_bias``, ...). Over a long sequence its gradients vanish or explode,
+    which is why LSTM and GRU add gates.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> rnn = ek.keras.layers.SimpleRNN(4, return_sequences=True)
+    >>> rnn(ek.zeros([2, 5, 3])).shape, rnn.count_params()  # 4 * (3 + 4 + 1)
+    (TensorShape([2, 5, 4]), 32)
+    """
+
+    gates, states = 1, 1  # state: (h,)
+
+    def _step(self, x_part, state):
+        """One time step: h -> h'."""
+        (h,) = state
+        return [_apply(self.activation, x_part + matmul(h, self.recurrent_kernel))]
+
+
+class _Gated(_Recurrent):
+    """LSTM and GRU: gates, squashed by ``recurrent_activation``, decide what flows on."""
+
+    def __init__(
+        self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True, **kwargs
+    ):
+        super().__init__(units, activation, use_bias, **kwargs)
+        self.recurrent_activation = activations.get(recurrent_activation)
+
+
+class LSTM(_Gated):
     """Long short-term memory: gates decide what the cell state forgets, adds and shows.
 
     Keras' gate order (input, forget, cell, output); the forget bias starts at 1.
@@ -161,13 +206,13 @@ class LSTM(_Recurrent):
         """One time step: (h, c) -> (h', c')."""
         h, c = state
         i, f, candidate, o = self._split(x_part + matmul(h, self.recurrent_kernel))
-        gate = self.recurrent_activation
-        c = gate(f) * c + gate(i) * self.activation(candidate)
-        h = gate(o) * self.activation(c)
+        gate, squash = self.recurrent_activation, self.activation
+        c = _apply(gate, f) * c + _apply(gate, i) * _apply(squash, candidate)
+        h = _apply(gate, o) * _apply(squash, c)
         return [h, c]
 
 
-class GRU(_Recurrent):
+class GRU(_Gated):
     """Gated recurrent unit: an update gate blends the old state with a candidate.
 
     Gate order (update, reset, candidate); the reset gate is applied before the recurrent
@@ -189,7 +234,7 @@ class GRU(_Recurrent):
         u = self.units
         kernel = self.recurrent_kernel
         z_r = matmul(h, kernel[:, : 2 * u])
-        z = self.recurrent_activation(x_z + z_r[:, :u])
-        r = self.recurrent_activation(x_r + z_r[:, u:])
-        candidate = self.activation(x_h + matmul(r * h, kernel[:, 2 * u :]))
+        z = _apply(self.recurrent_activation, x_z + z_r[:, :u])
+        r = _apply(self.recurrent_activation, x_r + z_r[:, u:])
+        candidate = _apply(self.activation, x_h + matmul(r * h, kernel[:, 2 * u :]))
         return [z * h + (1 - z) * candidate]
