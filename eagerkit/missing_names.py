@@ -66,7 +66,6 @@ MISSING = {
         "SimpleRNN": "ek.keras.layers.GRU or LSTM",
         "Bidirectional": "a second LSTM on the inputs reversed in time (x[:, ::-1]), concatenated",
         "TimeDistributed": "Dense is applied along the last axis of any rank already",
-        "MultiHeadAttention": "",
         "ZeroPadding2D": "ek.pad in a Layer subclass",
         "TextVectorization": "ek.strings to split, and a Python dict of ids",
         "RandomFlip": "ek.image.flip_left_right in a Dataset.map",
