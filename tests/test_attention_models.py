@@ -152,3 +152,28 @@ def test_a_tape_view_shows_the_attention_step_by_step():
     groups = [g["label"] for g in view.graph["groups"] if g["kind"] == "layer"]
     assert "attend (MultiHeadAttention)" in groups
     assert sum(label.endswith("(EinsumDense)") for label in groups) == 4
+
+
+def test_on_the_simulated_gpu_the_values_and_gradients_are_the_cpus():
+    """The simulated GPU refuses host arrays and implicit copies, as cupy does: the masks
+    (numpy arrays here) and the causal mask must be made on the layer's device."""
+    x = rng.standard_normal((2, 4, 5)).astype(np.float32)
+    mask = rng.random((2, 4, 4)) > 0.2
+
+    def run():
+        ek.set_random_seed(5)  # the same initial weights on both devices
+        mha, luong = layers.MultiHeadAttention(2, 3), layers.Attention(use_scale=True)
+        with ek.GradientTape() as tape:
+            y = mha(ek.constant(x), x, attention_mask=mask, use_causal_mask=True)
+            z = luong([y, x], mask=[mask[:, 0], None], use_causal_mask=True)
+            loss = ek.reduce_sum(z * z)
+        return z, tape.gradient(loss, mha.trainable_variables + luong.trainable_variables)
+
+    on_cpu, cpu_grads = run()
+    ek.devices.enable_simulated_gpu()
+    with ek.device("/sim:0"):
+        on_sim, sim_grads = run()
+    assert on_sim.device.endswith("SIM:0") and all(g.device.endswith("SIM:0") for g in sim_grads)
+    np.testing.assert_allclose(on_sim.numpy(), on_cpu.numpy(), rtol=1e-5, atol=1e-6)
+    for sim, cpu in zip(sim_grads, cpu_grads, strict=True):
+        np.testing.assert_allclose(sim.numpy(), cpu.numpy(), rtol=1e-4, atol=1e-5)
