@@ -64,7 +64,6 @@ MISSING = {
     "eagerkit.keras.layers": {
         "Lambda": "write a Layer subclass, or apply ek ops to ek.keras.Input tensors",
         "TimeDistributed": "Dense is applied along the last axis of any rank already",
-        "MultiHeadAttention": "",
         "ZeroPadding2D": "ek.pad in a Layer subclass",
         "TextVectorization": "ek.strings to split, and a Python dict of ids",
         "RandomFlip": "ek.image.flip_left_right in a Dataset.map",

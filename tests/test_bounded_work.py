@@ -26,7 +26,7 @@ SIZE_NAMES = frozenset(
     max_iterations num_rows num_columns k size target_height target_width input_dim
     output_dim pool_size strides num_epochs num_rows_for_inference n maxlen
     num_or_size_splits limit paddings epochs steps steps_per_epoch validation_steps
-    num_thresholds num_labels""".split()
+    num_thresholds num_labels num_heads key_dim value_dim""".split()
 )
 HUGE = 2**40
 HUGE_SHAPE = [2**40, 2**40]  # numpy refuses it before allocating anything
@@ -199,6 +199,15 @@ BOUNDED = {
     "LSTM.__init__.units": _built(lambda: ek.keras.layers.LSTM(2**62), sequence),
     "_Gated.__init__.units": _built(lambda: ek.keras.layers.GRU(2**62), sequence),
     "_Recurrent.__init__.units": _built(lambda: ek.keras.layers.SimpleRNN(2**62), sequence),
+    "MultiHeadAttention.__init__.num_heads": lambda: ek.keras.layers.MultiHeadAttention(2**62, 2)(
+        sequence, sequence
+    ),
+    "MultiHeadAttention.__init__.key_dim": lambda: ek.keras.layers.MultiHeadAttention(2, 2**62)(
+        sequence, sequence
+    ),
+    "MultiHeadAttention.__init__.value_dim": lambda: ek.keras.layers.MultiHeadAttention(
+        2, 2, value_dim=2**62
+    )(sequence, sequence),
     "Training.fit.epochs": lambda: _model().fit(rows[:, :2], rows[:, :1], epochs=10**30),
     "Training.fit.steps_per_epoch": lambda: _model().fit(
         _batches((rows[:, :2], rows[:, :1])), steps_per_epoch=HUGE

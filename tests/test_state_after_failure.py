@@ -301,6 +301,12 @@ def layer_and_input(cls):
         layers.InputLayer: (lambda: layers.InputLayer(input_shape=(4,)), x4),
         layers.Concatenate: (lambda: layers.Concatenate(), pair),
         layers.Dot: (lambda: layers.Dot(axes=1), pair),
+        layers.Attention: (
+            lambda: layers.Attention(use_scale=True, score_mode="concat"),
+            [sequence, sequence * 2],
+        ),
+        # It takes (query, value): a layer around it calls it with a value of its own.
+        layers.MultiHeadAttention: (lambda: AttendTo(sequence), sequence),
         ek.Sequential: (lambda: ek.Sequential([layers.Dense(3), layers.Dense(2)]), x4),
     }
     if cls in made:
@@ -327,6 +333,20 @@ def Pair(base):
             return self.second(ek.nn.relu(self.first(inputs)))
 
     return Pair()
+
+
+def AttendTo(value):
+    """A layer whose inputs are the queries of a MultiHeadAttention attending to ``value``."""
+
+    class AttendTo(ek.keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.attention = ek.keras.layers.MultiHeadAttention(num_heads=2, key_dim=2)
+
+        def call(self, inputs, training=None):
+            return self.attention(inputs, value, training=training)
+
+    return AttendTo()
 
 
 def layer_state(layer):

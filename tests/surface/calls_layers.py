@@ -63,6 +63,8 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.keras.layers.Subtract": call(sample=[PAIR]),
     "ek.keras.layers.Concatenate": call(sample=[PAIR]),
     "ek.keras.layers.Dot": call(axes=1, sample=[PAIR]),
+    "ek.keras.layers.Attention": call(use_scale=True, sample=[[SEQUENCE, SEQUENCE * 2]]),
+    "ek.keras.layers.MultiHeadAttention": call(2, 3, sample=[SEQUENCE, SEQUENCE * 2]),
     "ek.keras.layers.Layer": call(sample=[F23]),
     "ek.Sequential": call(fresh(lambda: [ek.keras.layers.Dense(2)]), sample=[F23]),
     "ek.Model": call(fresh_arguments(_functional_model), sample=[F23]),  # functional API
@@ -89,7 +91,8 @@ def _methods(layer_name, declared):
             layer(*sample)
         return layer
 
-    shape = [x.shape for x in sample[0]] if isinstance(sample[0], list) else sample[0].shape
+    # One shape per argument of the call (MultiHeadAttention's build takes two).
+    shapes = [[x.shape for x in s] if isinstance(s, list) else s.shape for s in sample]
     templates = calls_training.layer_methods(built)
     templates["get_layer"] = call(index=0, on=_network, check=_is_layer)
     if layer_name in MODELS:
@@ -97,7 +100,7 @@ def _methods(layer_name, declared):
     return templates | {
         "__call__": call(SAMPLE, raises=raises),
         "call": call(SAMPLE, on=built, raises=raises, strict=True),  # layer(x) converts x
-        "build": call(shape),
+        "build": call(*shapes),
         "__repr__": call(check=lambda r: r.startswith("<")),
         "__setattr__": call("note", 1.5, fixed=(0,)),
         "add_weight": call("w", [2, 2]),

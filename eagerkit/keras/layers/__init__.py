@@ -16,6 +16,7 @@ import sys
 
 from eagerkit.keras.layers.activation import Activation
 from eagerkit.keras.layers.activation_layers import ELU, LeakyReLU, ReLU, Softmax
+from eagerkit.keras.layers.attention import Attention
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.bidirectional import Bidirectional
 from eagerkit.keras.layers.convolutional import (
@@ -64,6 +65,7 @@ from eagerkit.keras.layers.merge import (
     multiply,
     subtract,
 )
+from eagerkit.keras.layers.multi_head_attention import MultiHeadAttention
 from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.recurrent import GRU, LSTM, SimpleRNN
 from eagerkit.keras.layers.rescaling import Rescaling
@@ -106,6 +108,8 @@ def deserialize(config, custom_objects=None):
 
 __all__ = [
     "Activation",
+    "Attention",
+    "MultiHeadAttention",
     "ELU",
     "LeakyReLU",
     "ReLU",

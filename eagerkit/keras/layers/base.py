@@ -158,13 +158,18 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
         try:
             # A failed call puts checkpoint values back in wait and takes back its draws.
             with taking_back_restores(), random.taking_back_draws():
-                self.build(first_call.shape_of(inputs))
+                self.build(*self._build_shapes(inputs, args, kwargs))
                 self.built = True
                 restore_deferred(self)  # values a checkpoint restored before they existed
                 return self.call(inputs, *args, **kwargs)
         except BaseException:
             first_call.restore(unbuilt)
             raise
+
+    def _build_shapes(self, inputs, args, kwargs):
+        """What the first call passes to ``build``: the shape of ``inputs`` (a layer whose
+        call takes several tensors, as MultiHeadAttention's, passes each one's shape)."""
+        return (first_call.shape_of(inputs),)
 
     def _convert(self, inputs):
         if type(inputs) is Tensor and inputs._data.dtype == self.dtype.as_numpy_dtype:
