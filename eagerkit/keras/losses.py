@@ -5,10 +5,11 @@ that to one scalar, the mean over the batch (Keras' "sum over batch size"), with
 optional ``sample_weight`` per example. Labels of shape (batch,) beside predictions of
 shape (batch, 1) are brought to one rank, as Keras 3 does: by every loss object, and by the
 functions Keras aligns (``mean_squared_error``, ``mean_absolute_error``,
-``mean_absolute_percentage_error``, ``huber``, ``log_cosh``, ``cosine_similarity``). TF1's ``tf.losses`` (``labels, predictions`` first,
-one scalar) stay at ``ek.losses``. ``Loss``, ``Reduction`` and ``LossFunctionWrapper``, the
-machinery of the loss objects, are in loss_base.py; the hinge losses in hinge_losses.py,
-``KLDivergence``, ``Poisson``, ``LogCosh`` and ``CosineSimilarity`` in divergence_losses.py.
+``mean_absolute_percentage_error``, ``huber``, ``log_cosh``, ``cosine_similarity``).
+TF1's ``tf.losses`` (``labels, predictions`` first, one scalar) stay at ``ek.losses``.
+``Loss``, ``Reduction`` and ``LossFunctionWrapper``, the machinery of the loss objects, are
+in loss_base.py; the hinge losses in hinge_losses.py, ``KLDivergence``, ``Poisson``,
+``LogCosh`` and ``CosineSimilarity`` in divergence_losses.py.
 
 Examples
 --------
