@@ -165,8 +165,7 @@ def _shape_fix(labels, predictions):
         return "they must be equal: drop the labels' last axis, ek.squeeze(labels, axis=-1)"
     if predictions == (*labels, 1):
         return (
-            "they must be equal: drop the predictions' last axis, "
-            "ek.squeeze(predictions, axis=-1)"
+            "they must be equal: drop the predictions' last axis, ek.squeeze(predictions, axis=-1)"
         )
     return "pass class ids for both (e.g. ek.argmax(logits, axis=1))"
 
