@@ -12,6 +12,7 @@ both shapes named, and ``fit`` trains on such labels.
 """
 
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -94,6 +95,26 @@ def test_the_enumeration_finds_every_loss():
     }
 
 
+# Over one class a categorical cross-entropy is 0 whatever the values: Keras warns of it.
+ONE_CLASS_WARNED = {"CategoricalCrossentropy", "SparseCategoricalCrossentropy"}
+ONE_CLASS_WARNED |= {"categorical_crossentropy", SPARSE}
+
+
+def warned(name, call, *args):
+    """``call(*args)``, checking that it warns (a SyntaxWarning, as Keras) exactly where the
+    predictions have one class and the loss is categorical."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call(*args)
+    said = [str(w.message) for w in caught if issubclass(w.category, SyntaxWarning)]
+    if name in ONE_CLASS_WARNED:
+        assert said and all("one class, so every loss is 0" in text for text in said), said
+        assert "categorical_crossentropy: y_pred has shape (" in said[0]
+    else:
+        assert not said, said
+    return result
+
+
 def batch_values(batch, seed, sparse):
     """Labels (0/1; class 0 only where sparse, the predictions then having one class) and
     predictions in (0, 1), as float32 (the values every loss here takes)."""
@@ -112,15 +133,17 @@ def column(values):
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)
 def test_every_loss_object_aligns_ranks_one_apart(cls, batch, seed):
     labels, predictions = batch_values(batch, seed, cls is losses.SparseCategoricalCrossentropy)
+    name = cls.__name__
     for reduction in ("none", "sum_over_batch_size"):
         loss = cls(reduction=reduction)
-        expected = loss(column(labels), column(predictions)).numpy()
+        expected = warned(name, loss, column(labels), column(predictions)).numpy()
         assert expected.shape == ((batch,) if reduction == "none" else ())
         for y_true, y_pred in [
             (labels, column(predictions)),  # (batch,) beside (batch, 1)
             (column(labels), predictions),  # the mirror image
         ]:
-            np.testing.assert_allclose(loss(y_true, y_pred).numpy(), expected, rtol=1e-6)
+            got = warned(name, loss, y_true, y_pred).numpy()
+            np.testing.assert_allclose(got, expected, rtol=1e-6)
 
 
 @settings(max_examples=15, deadline=None)
@@ -129,13 +152,14 @@ def test_every_loss_object_aligns_ranks_one_apart(cls, batch, seed):
 def test_loss_functions_align_where_keras_does(function, batch, seed):
     name = function.__name__
     labels, predictions = batch_values(batch, seed, name == SPARSE)
-    expected = function(column(labels), column(predictions)).numpy()
+    expected = warned(name, function, column(labels), column(predictions)).numpy()
     assert expected.shape == (batch,)
     if name in ALIGNING:
         for y_true, y_pred in [(labels, column(predictions)), (column(labels), predictions)]:
             np.testing.assert_allclose(function(y_true, y_pred).numpy(), expected, rtol=1e-6)
     elif name == SPARSE:  # labels (batch,) beside one class: the usual sparse call
-        np.testing.assert_allclose(function(labels, column(predictions)).numpy(), expected)
+        got = warned(name, function, labels, column(predictions)).numpy()
+        np.testing.assert_allclose(got, expected)
     else:  # Keras broadcasts these into (batch, batch); eagerkit refuses, and says why
         cls = {"kl_divergence": "KLDivergence"}.get(name) or name.title().replace("_", "")
         for y_true, y_pred, fix in [
@@ -161,6 +185,13 @@ def test_aligned_values_are_per_example_not_a_broadcast_table():
     assert float(losses.MeanAbsolutePercentageError()(y_true, y_pred)) == 6.25  # 100/4/4
     assert float(losses.Huber()(y_true, y_pred)) == 0.125  # 0.5 * 1 ** 2 / 4
     assert float(losses.Hinge()([1.0, 0.0], [[0.5], [0.2]])) == pytest.approx(0.85)  # .5, 1.2
+
+
+def test_a_categorical_loss_over_one_class_warns_as_keras_and_is_zero():
+    loss = losses.CategoricalCrossentropy()
+    assert float(warned("CategoricalCrossentropy", loss, [1.0, 0.0], [[0.3], [0.6]])) < 1e-6
+    two_classes = warned("two classes: no warning", loss, [[0.0, 1.0]], [[0.3, 0.7]])
+    assert float(two_classes) == pytest.approx(-np.log(0.7), rel=1e-6)
 
 
 SHAPES_THAT_DIFFER = [((4, 2), (4, 3)), ((4,), (4, 2)), ((4, 3), (4,)), ((4, 2, 1), (4, 3))]

@@ -11,6 +11,9 @@ Examples
 'sum'
 """
 
+import warnings
+
+from eagerkit.autograph import _user_stacklevel
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.keras.metric_inputs import same_rank
 from eagerkit.ops.cast import cast
@@ -60,6 +63,20 @@ def _fix(name, true_shape, pred_shape):
             f"Keras does; called as a function, reshape y_true to {tuple(pred_shape)})"
         )
     return " (for integer class ids use sparse_categorical_crossentropy)"
+
+
+def warn_one_class(name, y_pred):
+    """Keras' warning for a categorical cross-entropy over one class (``y_pred`` shaped
+    (batch, 1)): a distribution over one class is 1, so every loss is 0 and nothing trains.
+    A SyntaxWarning, as Keras' (a filter written for Keras catches it here too)."""
+    if y_pred.ndim and y_pred.shape[-1] == 1:
+        warnings.warn(
+            f"{name}: y_pred has shape {tuple(y_pred.shape)}, one class, so every loss is 0; "
+            "give one column per class, or for two classes one probability per example to "
+            "binary_crossentropy",
+            SyntaxWarning,
+            stacklevel=_user_stacklevel(),  # the user's call, past eagerkit's frames
+        )
 
 
 class Reduction:

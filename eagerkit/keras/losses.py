@@ -23,7 +23,7 @@ Examples
 """
 
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras.loss_base import EPSILON, Loss, LossFunctionWrapper, Reduction  # noqa: F401 - Loss: re-exported
+from eagerkit.keras.loss_base import EPSILON, Loss, LossFunctionWrapper, Reduction, warn_one_class  # noqa: F401 - Loss: re-exported
 from eagerkit.keras.loss_base import checked_pair as _pair
 from eagerkit.ops import nn
 from eagerkit.ops.arithmetic import maximum, minimum
@@ -121,6 +121,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     [0.0513, 2.3026]
     """
     y_true, y_pred = _pair("categorical_crossentropy", y_true, y_pred)
+    warn_one_class("categorical_crossentropy", y_pred)
     classes = y_pred.shape[-1] if y_pred.ndim else 1
     y_true = _smoothed(y_true, label_smoothing, classes, "categorical_crossentropy")
     if from_logits:
