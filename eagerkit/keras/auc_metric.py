@@ -197,8 +197,10 @@ def _evenly_spaced(points):
     """Whether ``points`` (0, the inner thresholds, 1) are ``i / (n - 1)`` to within epsilon,
     at least one inner threshold among them (Keras' ``is_evenly_distributed_thresholds``)."""
     count = len(points)
-    even = np.arange(count, dtype=np.float32) / max(count - 1, 1)
-    return count >= 3 and bool(np.allclose(points, even, atol=EPSILON))
+    even = [i / max(count - 1, 1) for i in range(count)]
+    # numpy's allclose as Keras calls it: |a - b| <= atol + rtol |b|, atol epsilon, rtol 1e-5
+    close = all(abs(a - b) <= EPSILON + 1e-5 * abs(b) for a, b in zip(points, even, strict=True))
+    return count >= 3 and close
 
 
 def _interpolated_pr_auc(tp, fp, tn, fn):
