@@ -106,8 +106,9 @@ class AUC(ConfusionMetric):
             check_count(count, MAX_THRESHOLDS, "num_thresholds", where, why)
             inner = [(i + 1) / (count - 1) for i in range(count - 2)]
         self.thresholds = [0.0 - EPSILON, *inner, 1.0 + EPSILON]
-        # Keras buckets predictions by arithmetic where the thresholds are i / (n - 1)
-        self._evenly_spaced = _evenly_spaced([0.0, *inner, 1.0])
+        # Keras buckets predictions by arithmetic where the thresholds are i / (n - 1): always
+        # when it made them (num_thresholds=2 too), and when given ones are so spaced
+        self._evenly_spaced = not self._given_thresholds or _evenly_spaced([0.0, *inner, 1.0])
         self.num_thresholds = len(self.thresholds)
         self.multi_label, self.from_logits = bool(multi_label), bool(from_logits)
         self.num_labels = checked_whole(num_labels, "num_labels", where, 1)
