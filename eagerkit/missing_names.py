@@ -20,6 +20,11 @@ AttributeError: module 'eagerkit' has no attribute 'estimator': eagerkit, a teac
 False
 """
 
+_EAGER_METRIC = (
+    "a metric object, {}: call it on each batch and read .result() (TF1's tf.metrics "
+    "functions do not run eagerly)"
+)
+
 # What each module lacks: TF's name -> what to use instead ("" where eagerkit has nothing).
 MISSING = {
     "eagerkit": {
@@ -77,6 +82,28 @@ MISSING = {
         "model's regularization terms",
         "get_regularization_loss": "sum(model.losses) for a Keras model's regularization terms",
         "get_regularization_losses": "model.losses, a Keras model's regularization terms",
+    },
+    # TF1's tf.metrics functions build graph update ops and raise "not supported when eager
+    # execution is enabled"; executing eagerly, TF1 used the tfe.metrics objects instead.
+    "eagerkit.metrics": {
+        "accuracy": _EAGER_METRIC.format("ek.metrics.Accuracy()"),
+        "mean": _EAGER_METRIC.format("ek.metrics.Mean()"),
+        "auc": _EAGER_METRIC.format("ek.keras.metrics.AUC()"),
+        "precision": _EAGER_METRIC.format("ek.keras.metrics.Precision()"),
+        "recall": _EAGER_METRIC.format("ek.keras.metrics.Recall()"),
+        "precision_at_thresholds": _EAGER_METRIC.format(
+            "ek.keras.metrics.Precision(thresholds=[...])"
+        ),
+        "recall_at_thresholds": _EAGER_METRIC.format("ek.keras.metrics.Recall(thresholds=[...])"),
+        "true_positives": _EAGER_METRIC.format("ek.keras.metrics.TruePositives()"),
+        "false_positives": _EAGER_METRIC.format("ek.keras.metrics.FalsePositives()"),
+        "true_negatives": _EAGER_METRIC.format("ek.keras.metrics.TrueNegatives()"),
+        "false_negatives": _EAGER_METRIC.format("ek.keras.metrics.FalseNegatives()"),
+        "mean_squared_error": _EAGER_METRIC.format("ek.keras.metrics.MeanSquaredError()"),
+        "mean_absolute_error": _EAGER_METRIC.format("ek.keras.metrics.MeanAbsoluteError()"),
+        "root_mean_squared_error": _EAGER_METRIC.format("ek.keras.metrics.RootMeanSquaredError()"),
+        "mean_iou": "",
+        "mean_per_class_accuracy": "",
     },
 }
 # The name users write for a public namespace whose module has another one (ek.losses is

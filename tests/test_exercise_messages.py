@@ -178,3 +178,44 @@ def test_an_integer_mean_and_a_floor_division_are_named_where_a_float_is_asked()
     assert "a mean of integers is an integer" in text and "no single op" not in text
     _, text = _run("2.2", lambda x: 1.0 // (1.0 + ek.exp(-x)))
     assert "// is floor division" in text and "off by the same factor" not in text
+
+
+def _accuracy_with(argmax_axis, cast=True):
+    def batch_accuracy(logits, labels):
+        predicted = ek.argmax(logits, axis=argmax_axis)
+        predicted = ek.cast(predicted, ek.int32) if cast else predicted
+        return ek.reduce_mean(ek.cast(ek.equal(predicted, labels), ek.float32))
+
+    return batch_accuracy
+
+
+def _no_return(logits, labels):
+    ek.argmax(logits, axis=1)
+
+
+CLASSES_ADVICE = "the predicted classes are an argmax over the classes (axis 1), one per example"
+
+
+@pytest.mark.parametrize(
+    "answer, advised",
+    [
+        (_accuracy_with(0), True),  # over the examples: (classes,) beside (examples,)
+        (_accuracy_with(2), True),  # an axis the logits lack
+        (_no_return, True),
+        (_accuracy_with(1, cast=False), False),  # int64 beside int32: the dtype error says it
+        (lambda logits, labels: logits.argmax(axis=1), False),  # a missing name says it
+    ],
+)
+def test_accuracy_advice_follows_the_shared_check_of_shape_errors(answer, advised):
+    result, text = _run("7.2", answer)
+    assert result.status == "wrong"
+    assert (CLASSES_ADVICE in text) is advised, text
+
+
+def test_an_axis_the_tensor_lacks_is_an_error_about_shapes_in_every_lesson():
+    def pair_scores(embed, weights, bias):  # rank 3 has no axis 3
+        return ek.reduce_sum(weights * ek.expand_dims(embed, 1), axis=3) + bias
+
+    result, text = _run("11.1", pair_scores)
+    assert result.status == "wrong" and "axis 3 is out of range" in text
+    assert "each score is the dot product of each candidate's weights" in text

@@ -26,12 +26,18 @@ ON_THRESHOLDS = [0.0, 0.25, 0.5, 0.7, 1.0]  # predictions drawn here sit exactly
 NEAR_THRESHOLDS = [float(np.float32(0.3)), float(np.float32(0.7)), 0.3 + 1e-9, 0.7 - 1e-9]
 
 
-def reference_counts(y_true, y_pred, thresholds, weights=None, dtype=np.float32):
+def reference_counts(y_true, y_pred, thresholds, weights=None, dtype=np.float32, even=False):
     """Every example against every threshold: positive when strictly above, both compared in
-    the metric's dtype (float32 unless it was made with another), as Keras compares them."""
+    the metric's dtype (float32 unless it was made with another), as Keras compares them.
+    ``even``: AUC's thresholds i / (n - 1), where Keras compares nothing: a prediction p is
+    above the first max(ceil(p * (n - 1)), 1) of them, the product in ``dtype``."""
     y_true, y_pred = np.ravel(y_true), np.ravel(y_pred).astype(dtype)
     weights = np.ones(y_pred.shape) if weights is None else np.ravel(weights)
-    above = y_pred[:, None] > np.asarray(thresholds, dtype)[None, :]
+    if even:
+        first = np.maximum(np.ceil(y_pred * dtype(len(thresholds) - 1)), 1)
+        above = np.arange(len(thresholds))[None, :] < first[:, None]
+    else:
+        above = y_pred[:, None] > np.asarray(thresholds, dtype)[None, :]
     label = (y_true != 0)[:, None]
     w = weights[:, None]
     return {
@@ -194,11 +200,11 @@ def test_top_k_and_class_id_as_keras(data, rows, classes, top_k, class_id):
 
 
 # --- AUC ------------------------------------------------------------------------------------
-def reference_auc(y_true, y_pred, weights, inner, curve, method):
+def reference_auc(y_true, y_pred, weights, inner, curve, method, even=False):
     """Keras' AUC written out: thresholds -eps, inner..., 1 + eps; Riemann sums of the curve,
     or Davis & Goadrich's interpolation of precision for the PR curve."""
     thresholds = [-1e-7, *inner, 1 + 1e-7]
-    c = reference_counts(y_true, y_pred, thresholds, weights)
+    c = reference_counts(y_true, y_pred, thresholds, weights, even=even)
     tp, fp, tn, fn = c["tp"], c["fp"], c["tn"], c["fn"]
     if curve == "PR" and method == "interpolation":
         total = 0.0
@@ -230,7 +236,7 @@ def test_auc_matches_keras_sums(batch, curve, method, num_thresholds):
     )
     metric.update_state(y_true, y_pred, sample_weight=weights)
     inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
-    expected = reference_auc(y_true, y_pred, weights, inner, curve, method)
+    expected = reference_auc(y_true, y_pred, weights, inner, curve, method, even=True)
     np.testing.assert_allclose(float(metric.result()), expected, rtol=1e-5, atol=1e-6)
     assert metric.thresholds[0] == -1e-7 and metric.thresholds[-1] == 1 + 1e-7
     assert len(metric.thresholds) == num_thresholds
@@ -297,7 +303,9 @@ def test_label_weights_weigh_the_columns_when_not_multi_label():
     m = metrics.AUC(num_thresholds=5, label_weights=[2.0, 0.5])
     m.update_state(y_true, y_pred)
     weights = np.broadcast_to([2.0, 0.5], y_pred.shape)
-    expected = reference_auc(y_true, y_pred, weights, [0.25, 0.5, 0.75], "ROC", "interpolation")
+    expected = reference_auc(
+        y_true, y_pred, weights, [0.25, 0.5, 0.75], "ROC", "interpolation", even=True
+    )
     np.testing.assert_allclose(float(m.result()), expected, rtol=1e-6)
 
 

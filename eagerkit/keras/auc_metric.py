@@ -1,8 +1,13 @@
 """Keras' ``AUC``: the area under the ROC curve (or the precision-recall curve), from
 confusion counts at fixed thresholds; metrics.py re-exports it.
 
-As Keras: ``num_thresholds`` (200) thresholds evenly spaced over [0, 1], plus one just below
-0 and one just above 1, so the curve runs from (1, 1) to (0, 0). The area is a Riemann sum
+As Keras: ``num_thresholds`` (200) thresholds evenly spaced over [0, 1], the two ends moved
+out to just below 0 and just above 1, so the curve runs from (1, 1) to (0, 0). With such
+evenly spaced thresholds Keras does not compare a prediction ``p`` with each: it puts it
+above the first ``ceil(p * (n - 1))`` (in float32), and so does eagerkit; the two differ
+only for some predictions sitting within a float32 step of a threshold (``float32(103 /
+199)`` is above its own threshold). Thresholds given as a list are bucketed so too when
+they are evenly spaced, and otherwise compared (strictly above). The area is a Riemann sum
 over the thresholds: ``summation_method="interpolation"`` takes the mean height of each
 step (trapezoids; on the PR curve, Davis & Goadrich's interpolation of precision, as
 Keras), ``"minoring"`` the lower and ``"majoring"`` the higher end.
@@ -101,6 +106,9 @@ class AUC(ConfusionMetric):
             check_count(count, MAX_THRESHOLDS, "num_thresholds", where, why)
             inner = [(i + 1) / (count - 1) for i in range(count - 2)]
         self.thresholds = [0.0 - EPSILON, *inner, 1.0 + EPSILON]
+        # Keras buckets predictions by arithmetic where the thresholds are i / (n - 1): always
+        # when it made them (num_thresholds=2 too), and when given ones are so spaced
+        self._evenly_spaced = not self._given_thresholds or _evenly_spaced([0.0, *inner, 1.0])
         self.num_thresholds = len(self.thresholds)
         self.multi_label, self.from_logits = bool(multi_label), bool(from_logits)
         self.num_labels = checked_whole(num_labels, "num_labels", where, 1)
@@ -141,6 +149,7 @@ class AUC(ConfusionMetric):
             multi_label=self.multi_label,
             label_weights=self.label_weights,
             dtype=self.dtype,
+            evenly_spaced=self._evenly_spaced,
         )
         self._add_counts(counts)
 
@@ -183,6 +192,16 @@ class AUC(ConfusionMetric):
         if self._given_thresholds:  # only the user's: the two end ones are added again
             config["thresholds"] = self.thresholds[1:-1]
         return {**config, **super().get_config()}
+
+
+def _evenly_spaced(points):
+    """Whether ``points`` (0, the inner thresholds, 1) are ``i / (n - 1)`` to within epsilon,
+    at least one inner threshold among them (Keras' ``is_evenly_distributed_thresholds``)."""
+    count = len(points)
+    even = [i / max(count - 1, 1) for i in range(count)]
+    # numpy's allclose as Keras calls it: |a - b| <= atol + rtol |b|, atol epsilon, rtol 1e-5
+    close = all(abs(a - b) <= EPSILON + 1e-5 * abs(b) for a, b in zip(points, even, strict=True))
+    return count >= 3 and close
 
 
 def _interpolated_pr_auc(tp, fp, tn, fn):

@@ -29,12 +29,14 @@ from eagerkit.keras.metric_inputs import (
     matched_last_axis,
     metric_tensor,
 )
+from eagerkit.ops.arithmetic import maximum
 from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import logical_not, not_equal
 from eagerkit.ops.compare import where as where_
 from eagerkit.ops.creation import constant, ones_like, zeros_like
 from eagerkit.ops.creation import range as range_
 from eagerkit.ops.indexing import gather, one_hot
+from eagerkit.ops.math import ceil
 from eagerkit.ops.reduce import reduce_max, reduce_sum
 from eagerkit.ops.reshaping import reshape
 from eagerkit.ops.scan import cumsum
@@ -102,11 +104,17 @@ def confusion_counts(
     multi_label=False,
     label_weights=None,
     dtype=dtypes.float32,
+    evenly_spaced=False,
 ):
     """``{"tp", "fp", "tn", "fn"}``: each a float64 tensor with one count per threshold
     (``[thresholds, labels]`` when ``multi_label``), the predictions compared with the
     thresholds in ``dtype`` (the metric's, as Keras compares them). Everything is checked
-    first: a bad argument raises before anything is counted."""
+    first: a bad argument raises before anything is counted.
+
+    ``evenly_spaced``: the thresholds are AUC's ``i / (n - 1)``, the two ends moved out by
+    epsilon; then, as Keras' AUC, each prediction is put above the first
+    ``ceil(p * (n - 1))`` of them (at least one) by arithmetic in ``dtype``, not compared
+    (the product can round a float32 prediction sitting on a threshold above it)."""
     y_true = metric_tensor(y_true, where)
     y_pred = metric_tensor(y_pred, where, dtype)  # cast before the check, as Keras does
     fix = "pass one label per prediction (0/1 labels, probabilities in [0, 1])"
@@ -133,7 +141,11 @@ def confusion_counts(
     if not multi_label:
         flat = [-1, 1]  # every prediction one example of a single label
         counts = _counted(
-            reshape(positive, flat), reshape(y_pred, flat), reshape(weights, flat), thresholds
+            reshape(positive, flat),
+            reshape(y_pred, flat),
+            reshape(weights, flat),
+            thresholds,
+            evenly_spaced,
         )
         return {name: reshape(values, [-1]) for name, values in counts.items()}
     if y_pred.ndim != 2:
@@ -142,7 +154,7 @@ def confusion_counts(
             f"{tuple(y_pred.shape)}",
             op=where,
         )
-    return _counted(positive, y_pred, weights, thresholds)
+    return _counted(positive, y_pred, weights, thresholds, evenly_spaced)
 
 
 def _label_weights(label_weights, shape, where):
@@ -156,7 +168,7 @@ def _label_weights(label_weights, shape, where):
     return weights
 
 
-def _counted(positive, y_pred, weights, thresholds):
+def _counted(positive, y_pred, weights, thresholds, evenly_spaced=False):
     """The four counts per threshold and label, for ``[examples, labels]`` tensors.
 
     With the thresholds sorted, ``searchsorted`` gives each prediction the number of
@@ -170,8 +182,12 @@ def _counted(positive, y_pred, weights, thresholds):
     ascending = constant([thresholds[i] for i in order], y_pred.dtype)
     labels = y_pred.shape[-1]
     bins = len(thresholds) + 1
-    # thresholds < y_pred, per prediction (searchsorted takes them flat), [examples, labels]
-    above = reshape(searchsorted(ascending, reshape(y_pred, [-1]), side="left"), [-1, labels])
+    if evenly_spaced:  # Keras' buckets: ceil(p * (n - 1)) - 1, at least 0, plus the first
+        steps = constant(len(thresholds) - 1, y_pred.dtype)
+        bucket = maximum(ceil(reshape(y_pred, [-1]) * steps) - 1.0, 0.0)
+        above = reshape(cast(bucket, dtypes.int32) + 1, [-1, labels])
+    else:  # thresholds < y_pred, per prediction (searchsorted takes them flat)
+        above = reshape(searchsorted(ascending, reshape(y_pred, [-1]), side="left"), [-1, labels])
     negative = cast(logical_not(positive), dtypes.int32)
     # one histogram per (truth, label): segment (negative, thresholds below, label); the
     # label's column broadcasts over the examples, however many a call brings

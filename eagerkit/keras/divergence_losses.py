@@ -62,7 +62,7 @@ def log_cosh(y_true, y_pred):
     >>> [round(float(v), 3) for v in ek.keras.losses.log_cosh([[0.0, 0.0]], [[1.0, -1000.0]])]
     [499.87]
     """
-    y_true, y_pred = checked_pair("log_cosh", y_true, y_pred)
+    y_true, y_pred = checked_pair("log_cosh", y_true, y_pred, align=True)
     error = y_pred - y_true
     return reduce_mean(error + softplus(-2.0 * error) - math.log(2.0), axis=-1)
 
@@ -79,7 +79,7 @@ def cosine_similarity(y_true, y_pred, axis=-1):
     >>> [round(float(v), 4) for v in loss]  # 45 degrees apart, then parallel
     [-0.7071, -1.0]
     """
-    y_true, y_pred = checked_pair("cosine_similarity", y_true, y_pred)
+    y_true, y_pred = checked_pair("cosine_similarity", y_true, y_pred, align=True)
     y_true, y_pred = l2_normalize(y_true, axis=axis), l2_normalize(y_pred, axis=axis)
     return -reduce_sum(y_true * y_pred, axis=axis)
 

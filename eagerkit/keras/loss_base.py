@@ -1,7 +1,9 @@
 """The loss objects' machinery: ``Loss`` reduces the per-example losses its ``call`` gives
 (by ``Reduction``) with an optional ``sample_weight``; ``LossFunctionWrapper`` makes a loss
-object of a per-example function; ``checked_pair`` readies a loss function's arguments.
-losses.py, hinge_losses.py and divergence_losses.py have Keras' own losses built on them.
+object of a per-example function and, as Keras 3's does, first brings labels of shape
+(batch,) and predictions of shape (batch, 1) to one rank (``same_rank``, the metrics'
+helper); ``checked_pair`` readies a loss function's arguments. losses.py, hinge_losses.py
+and divergence_losses.py have Keras' own losses built on them.
 
 Examples
 --------
@@ -9,27 +11,72 @@ Examples
 'sum'
 """
 
+import warnings
+
+from eagerkit.autograph import _user_stacklevel
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
+from eagerkit.keras.metric_inputs import same_rank
 from eagerkit.ops.cast import cast
 from eagerkit.ops.reduce import reduce_sum
+from eagerkit.ops.safe_math import divide_no_nan
+from eagerkit.ops.shape import size
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 EPSILON = 1e-7  # Keras clips probabilities to [EPSILON, 1 - EPSILON] before taking logs
 
 
-def checked_pair(name, y_true, y_pred):
-    """``y_pred`` as a float tensor and ``y_true`` cast to its dtype, shapes checked."""
+def checked_pair(name, y_true, y_pred, align=False):
+    """``y_pred`` as a float tensor and ``y_true`` cast to its dtype, shapes checked.
+
+    ``align``: first bring ranks one apart, the larger with a last axis of 1, to one rank
+    (``same_rank``), as Keras 3's functions that call ``squeeze_or_expand_to_same_rank`` do
+    (mean_squared_error, huber, ...). The others (the cross-entropies, hinges, KL, Poisson)
+    do not, and there Keras would broadcast (batch,) against (batch, 1) into a
+    (batch, batch) table: eagerkit refuses that pair instead, and says what aligns it.
+    """
     y_pred = convert_to_tensor(y_pred)
     if not y_pred.dtype.is_floating:
         y_pred = cast(y_pred, "float32")
     y_true = cast(convert_to_tensor(y_true), y_pred.dtype)
+    if align:
+        y_true, y_pred = same_rank(y_true, y_pred, name, "a loss's values")
     if y_true.shape != y_pred.shape:
         raise InvalidArgumentError(
             f"{name}: y_true has shape {y_true.shape} but y_pred has shape {y_pred.shape}; "
-            "they must match (for integer class ids use sparse_categorical_crossentropy)",
+            f"they must match{_fix(name, y_true.shape, y_pred.shape)}",
             op=name,
         )
     return y_true, y_pred
+
+
+_CLASS_NAMES = {"kl_divergence": "KLDivergence"}  # the one class not spelled from its function
+
+
+def _fix(name, true_shape, pred_shape):
+    """What to do about shapes that do not match: for shapes one last axis of 1 apart (which
+    this function does not align, as in Keras), the loss object or a reshape."""
+    longer, shorter = sorted((tuple(true_shape), tuple(pred_shape)), key=len, reverse=True)
+    if longer == (*shorter, 1):  # one rank apart, and matching once aligned
+        cls = _CLASS_NAMES.get(name) or "".join(word.capitalize() for word in name.split("_"))
+        return (
+            f" (the loss object ek.keras.losses.{cls}() and fit align a last axis of 1 as "
+            f"Keras does; called as a function, reshape y_true to {tuple(pred_shape)})"
+        )
+    return " (for integer class ids use sparse_categorical_crossentropy)"
+
+
+def warn_one_class(name, y_pred):
+    """Keras' warning for a categorical cross-entropy over one class (``y_pred`` shaped
+    (batch, 1)): a distribution over one class is 1, so every loss is 0 and nothing trains.
+    A SyntaxWarning, as Keras' (a filter written for Keras catches it here too)."""
+    if y_pred.ndim and y_pred.shape[-1] == 1:
+        warnings.warn(
+            f"{name}: y_pred has shape {tuple(y_pred.shape)}, one class, so every loss is 0; "
+            "give one column per class, or for two classes one probability per example to "
+            "binary_crossentropy",
+            SyntaxWarning,
+            stacklevel=_user_stacklevel(),  # the user's call, past eagerkit's frames
+        )
 
 
 class Reduction:
@@ -88,7 +135,9 @@ class Loss:
         total = reduce_sum(losses)
         if self.reduction == Reduction.SUM:
             return total
-        return total / max(losses.size, 1)  # mean over the batch; an empty batch gives 0
+        # mean over the batch, its size an op (inside ek.function it follows each call's
+        # batch, not the traced one); an empty batch gives 0
+        return divide_no_nan(total, cast(size(losses), total.dtype))
 
     def get_config(self):
         """The arguments that rebuild this loss (``from_config``), as Keras saves them."""
@@ -119,7 +168,8 @@ class LossFunctionWrapper(Loss):
         self.fn, self.fn_kwargs = fn, kwargs
 
     def call(self, y_true, y_pred):
-        """The per-example losses."""
+        """The per-example losses, labels and predictions first brought to one rank."""
+        y_true, y_pred = same_rank(y_true, y_pred, self.name or "loss", "a loss's values")
         return self.fn(y_true, y_pred, **self.fn_kwargs)
 
     def get_config(self):

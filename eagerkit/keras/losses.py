@@ -2,10 +2,14 @@
 
 The functions give one loss per example (the mean over the last axis); the classes reduce
 that to one scalar, the mean over the batch (Keras' "sum over batch size"), with an
-optional ``sample_weight`` per example. TF1's ``tf.losses`` (``labels, predictions`` first,
-one scalar) stay at ``ek.losses``. ``Loss``, ``Reduction`` and ``LossFunctionWrapper``, the
-machinery of the loss objects, are in loss_base.py; the hinge losses in hinge_losses.py,
-``KLDivergence``, ``Poisson``, ``LogCosh`` and ``CosineSimilarity`` in divergence_losses.py.
+optional ``sample_weight`` per example. Labels of shape (batch,) beside predictions of
+shape (batch, 1) are brought to one rank, as Keras 3 does: by every loss object, and by the
+functions Keras aligns (``mean_squared_error``, ``mean_absolute_error``,
+``mean_absolute_percentage_error``, ``huber``, ``log_cosh``, ``cosine_similarity``).
+TF1's ``tf.losses`` (``labels, predictions`` first, one scalar) stay at ``ek.losses``.
+``Loss``, ``Reduction`` and ``LossFunctionWrapper``, the machinery of the loss objects, are
+in loss_base.py; the hinge losses in hinge_losses.py, ``KLDivergence``, ``Poisson``,
+``LogCosh`` and ``CosineSimilarity`` in divergence_losses.py.
 
 Examples
 --------
@@ -14,10 +18,12 @@ Examples
 <ek.Tensor: shape=(), dtype=float32, numpy=0.75>
 >>> ek.keras.losses.mean_squared_error([[0.0, 1.0]], [[1.0, 1.0]])
 <ek.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
+>>> ek.keras.losses.MeanSquaredError()([1.0, 2.0], [[1.0], [4.0]])  # (2,) beside (2, 1)
+<ek.Tensor: shape=(), dtype=float32, numpy=2.0>
 """
 
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras.loss_base import EPSILON, Loss, LossFunctionWrapper, Reduction  # noqa: F401 - Loss: re-exported
+from eagerkit.keras.loss_base import EPSILON, Loss, LossFunctionWrapper, Reduction, warn_one_class  # noqa: F401 - Loss: re-exported
 from eagerkit.keras.loss_base import checked_pair as _pair
 from eagerkit.ops import nn
 from eagerkit.ops.arithmetic import maximum, minimum
@@ -34,13 +40,13 @@ from eagerkit.train.checks import number
 
 def mean_squared_error(y_true, y_pred):
     """Mean of (y_pred - y_true) ** 2 over the last axis, one value per example."""
-    y_true, y_pred = _pair("mean_squared_error", y_true, y_pred)
+    y_true, y_pred = _pair("mean_squared_error", y_true, y_pred, align=True)
     return reduce_mean((y_pred - y_true) ** 2, axis=-1)
 
 
 def mean_absolute_error(y_true, y_pred):
     """Mean of |y_pred - y_true| over the last axis."""
-    y_true, y_pred = _pair("mean_absolute_error", y_true, y_pred)
+    y_true, y_pred = _pair("mean_absolute_error", y_true, y_pred, align=True)
     return reduce_mean(abs_(y_pred - y_true), axis=-1)
 
 
@@ -54,14 +60,14 @@ def mean_absolute_percentage_error(y_true, y_pred):
     >>> ek.keras.losses.mean_absolute_percentage_error([[2.0, 4.0]], [[1.0, 5.0]])
     <ek.Tensor: shape=(1,), dtype=float32, numpy=array([37.5], dtype=float32)>
     """
-    y_true, y_pred = _pair("mean_absolute_percentage_error", y_true, y_pred)
+    y_true, y_pred = _pair("mean_absolute_percentage_error", y_true, y_pred, align=True)
     scale = maximum(abs_(y_true), EPSILON)
     return 100.0 * reduce_mean(abs_(y_true - y_pred) / scale, axis=-1)
 
 
 def huber(y_true, y_pred, delta=1.0):
     """Squared error up to ``delta``, linear beyond, averaged over the last axis."""
-    y_true, y_pred = _pair("huber", y_true, y_pred)
+    y_true, y_pred = _pair("huber", y_true, y_pred, align=True)
     error = abs_(y_pred - y_true)
     quadratic = minimum(error, delta)
     return reduce_mean(0.5 * quadratic * quadratic + delta * (error - quadratic), axis=-1)
@@ -115,6 +121,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     [0.0513, 2.3026]
     """
     y_true, y_pred = _pair("categorical_crossentropy", y_true, y_pred)
+    warn_one_class("categorical_crossentropy", y_pred)
     classes = y_pred.shape[-1] if y_pred.ndim else 1
     y_true = _smoothed(y_true, label_smoothing, classes, "categorical_crossentropy")
     if from_logits:
@@ -138,6 +145,14 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     labels = convert_to_tensor(y_true)
     if labels.ndim == y_pred.ndim and labels.ndim > 0 and labels.shape[-1] == 1:
         labels = squeeze_axes(labels, -1)  # Keras accepts labels shaped [batch, 1]
+    if tuple(labels.shape) != tuple(y_pred.shape[:-1]):
+        raise InvalidArgumentError(
+            f"sparse_categorical_crossentropy: y_true has shape {tuple(labels.shape)} but "
+            f"y_pred has shape {tuple(y_pred.shape)}; pass one class id per row of y_pred "
+            f"(y_true of shape {tuple(y_pred.shape[:-1])}), or one-hot labels to "
+            "categorical_crossentropy",
+            op="sparse_categorical_crossentropy",
+        )
     labels = cast(labels, "int64") if labels.dtype.is_floating else labels
     if from_logits:
         return nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=y_pred)

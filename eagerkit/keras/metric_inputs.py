@@ -31,8 +31,9 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 host_check = at_every_call  # a check of values: eagerly now, in ek.function at every call
 
 
-def metric_tensor(value, where, dtype=None):
-    """``value`` (a tensor, number or list) as a tensor of numbers (cast to ``dtype``).
+def metric_tensor(value, where, dtype=None, what="metric values"):
+    """``value`` (a tensor, number or list) as a tensor of numbers (cast to ``dtype``);
+    ``what`` the error calls it.
 
     ``None``, text and ragged lists are refused: a running total must not turn them into
     a silent NaN. A Python value is read on the host as numpy reads it (``0.1`` becomes
@@ -53,7 +54,7 @@ def metric_tensor(value, where, dtype=None):
     if not numbers:
         shown = describe(value) if isinstance(value, Tensor) else repr(value)
         raise InvalidArgumentError(
-            f"{where}: cannot use {shown:.200} as metric values; pass numbers, a list of "
+            f"{where}: cannot use {shown:.200} as {what}; pass numbers, a list of "
             "numbers of one shape, or a tensor",
             op=where,
         )
@@ -132,13 +133,14 @@ def _shape(value):
         return None
 
 
-def same_rank(y_true, y_pred, where="metric"):
+def same_rank(y_true, y_pred, where="metric", what="metric values"):
     """Keras' ``squeeze_or_expand_to_same_rank``: labels and predictions whose ranks differ
     by one, the larger with a last axis of 1 (labels (batch,) beside predictions (batch, 1)),
     are brought to one rank: a rank-1 side gains that axis, otherwise the larger loses it.
     Other pairs are returned as they are (and as given: lists stay lists), so a metric never
-    broadcasts (batch,) against (batch, 1) into (batch, batch). ``fit`` aligns its targets
-    with this too.
+    broadcasts (batch,) against (batch, 1) into (batch, batch). ``fit`` and the Keras loss
+    objects and functions that Keras aligns use this too (``what``: what an error calls
+    the values).
 
     Examples
     --------
@@ -153,14 +155,14 @@ def same_rank(y_true, y_pred, where="metric"):
         return y_true, y_pred
     if len(pred_shape) == len(true_shape) + 1 and pred_shape[-1:] == (1,):
         if len(true_shape) == 1:
-            y_true = expand_dims(metric_tensor(y_true, where), -1)
+            y_true = expand_dims(metric_tensor(y_true, where, what=what), -1)
         else:
-            y_pred = without_last_axis(metric_tensor(y_pred, where))
+            y_pred = without_last_axis(metric_tensor(y_pred, where, what=what))
     elif len(true_shape) == len(pred_shape) + 1 and true_shape[-1:] == (1,):
         if len(pred_shape) == 1:
-            y_pred = expand_dims(metric_tensor(y_pred, where), -1)
+            y_pred = expand_dims(metric_tensor(y_pred, where, what=what), -1)
         else:
-            y_true = without_last_axis(metric_tensor(y_true, where))
+            y_true = without_last_axis(metric_tensor(y_true, where, what=what))
     return y_true, y_pred
 
 

@@ -135,14 +135,19 @@ class Accuracy(Metric):
     """
 
     def __call__(self, labels, predictions, weights=1.0):
-        """Compare ``labels`` and ``predictions`` (same shape); returns the accuracy so far."""
+        """Compare ``labels`` and ``predictions`` (same shape); returns the accuracy so far.
+
+        The shapes must be equal, as TF1's ``tfe.metrics.Accuracy`` asserts ("Shapes of
+        labels and predictions are unequal"): unlike ``tf.metrics.accuracy`` (graph mode
+        only) it does not squeeze a last axis of 1, and neither does eagerkit.
+        """
         labels = metric_tensor(labels, self.name)
         predictions = metric_tensor(predictions, self.name)
         if tuple(labels.shape) != tuple(predictions.shape):
             raise InvalidArgumentError(
                 f"Accuracy: labels have shape {tuple(labels.shape)} but predictions have shape "
-                f"{tuple(predictions.shape)}; pass class ids for both (e.g. "
-                "ek.argmax(logits, axis=1))",
+                f"{tuple(predictions.shape)}; "
+                f"{_shape_fix(tuple(labels.shape), tuple(predictions.shape))}",
                 op="accuracy",
             )
         hits = cast(equal_values(labels, predictions), self.dtype)
@@ -152,6 +157,17 @@ class Accuracy(Metric):
         return self._result_after(before)
 
     update_state = __call__
+
+
+def _shape_fix(labels, predictions):
+    """What to pass: one last axis of 1 dropped (``ek.squeeze``), or class ids for both."""
+    if labels == (*predictions, 1):
+        return "they must be equal: drop the labels' last axis, ek.squeeze(labels, axis=-1)"
+    if predictions == (*labels, 1):
+        return (
+            "they must be equal: drop the predictions' last axis, ek.squeeze(predictions, axis=-1)"
+        )
+    return "pass class ids for both (e.g. ek.argmax(logits, axis=1))"
 
 
 # What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);

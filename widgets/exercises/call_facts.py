@@ -17,18 +17,21 @@ _INPUT_SHAPES = re.compile(r"\(input shapes: (?:\([^)]*\)(?:, )?)*\)")
 
 def about_shapes(error):
     """Whether the answer's ``error`` is about shapes (a matmul's inner sizes, a broadcast, a
-    reshape), where an exercise's words about its axes fit; a dtype, a misspelt keyword or a
-    missing return say enough themselves.
+    reshape, an axis the tensor does not have), where an exercise's words about its axes
+    fit; a dtype, a misspelt keyword or a missing return say enough themselves. The one
+    check the exercises share (lessons 07, 11 and 13).
 
     Examples
     --------
     >>> about_shapes(ValueError("matmul: inner dimensions do not match: a is (3, 2) ..."))
     True
+    >>> about_shapes(ValueError("argmax: axis 2 is out of range for a tensor of rank 2"))
+    True
     >>> about_shapes(ValueError("matmul: expected float32, got int32 (input shapes: (3, 2))"))
     False
     """
     said = _INPUT_SHAPES.sub("", str(error))
-    words = ("dimension", "broadcast", "shape")
+    words = ("dimension", "broadcast", "shape", "axis", "rank")
     return isinstance(error, ValueError) and any(word in said for word in words)
 
 

@@ -4,6 +4,7 @@ import numpy as np
 
 import eagerkit as ek
 
+from .call_facts import about_shapes
 from .compare import Expect
 from .function_exercise import FunctionExercise
 
@@ -89,12 +90,10 @@ def _batches(draw):
 
 
 def _classes_advice(fn, error):
-    """For an error about shapes or axes (an argmax over the examples, of the labels): the
-    predicted classes; other errors (a dtype, a missing name) say enough themselves."""
-    said = str(error)
-    if "dtype" in said or "Attribute" in type(error).__name__:
-        return None
-    if error is None or any(word in said for word in ("broadcast", "axis", "shape")):
+    """For a missing return or an error about shapes or axes (an argmax over the examples,
+    or over an axis the logits lack): the predicted classes; other errors (a dtype, a
+    missing name) say enough themselves."""
+    if error is None or about_shapes(error):
         return "the predicted classes are an argmax over the classes (axis 1), one per example"
     return None
 
