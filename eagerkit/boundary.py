@@ -44,6 +44,15 @@ def is_filtering():
     return _filtering
 
 
+def user_stacklevel():
+    """The ``stacklevel`` that points a warning at the user's call, past eagerkit's frames
+    (``warnings.warn(..., stacklevel=user_stacklevel())``)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def user_error(error, cause=None):
     """``error`` ready to raise to the user: our frames dropped and no chained numpy error
     (or, with filtering off, every frame and ``cause`` chained as "the direct cause")."""

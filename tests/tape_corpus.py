@@ -1,4 +1,5 @@
-"""Tapes the TapeView must draw well: every lesson's, and the hard cases of issues 9 and 17.
+"""Tapes the TapeView must draw well: every lesson's, the hard cases of issues 9 and 17, and
+the loops and attention inside Keras' SimpleRNN, Bidirectional and MultiHeadAttention.
 
 Each function returns a view with the gradient already taken (so edge labels exist), the
 view made before the records (so it knows their lines and folds them). ``CORPUS`` names
@@ -237,6 +238,47 @@ def char_rnn_two_steps():
     return view
 
 
+def keras_layer_step(layer, inputs, names):
+    """One loss on a Keras layer's output, recorded after the layer is built (so the view
+    sees one clean step, its weights read as they are used)."""
+    layer(inputs)  # build first
+    with ek.GradientTape(persistent=True) as tape:
+        view = TapeView(tape, names=names)
+        outputs = layer(inputs)
+        loss = ek.reduce_sum(outputs * outputs)
+    tape.gradient(loss, layer.trainable_variables)
+    return view
+
+
+def simple_rnn_layer():
+    """Keras' SimpleRNN over 6 steps: the loop the layer runs, as the tape saw it."""
+    ek.set_random_seed(2)
+    sequence = ek.constant(np.linspace(-1, 1, 2 * 6 * 3, dtype=np.float32).reshape(2, 6, 3))
+    return keras_layer_step(ek.keras.layers.SimpleRNN(4), sequence, {"sequence": sequence})
+
+
+def bidirectional_lstm():
+    """A Bidirectional LSTM over 4 steps: two loops, one of them backwards in time."""
+    ek.set_random_seed(3)
+    sequence = ek.constant(np.linspace(-1, 1, 2 * 4 * 3, dtype=np.float32).reshape(2, 4, 3))
+    layer = ek.keras.layers.Bidirectional(ek.keras.layers.LSTM(3))
+    return keras_layer_step(layer, sequence, {"sequence": sequence})
+
+
+def self_attention():
+    """MultiHeadAttention of 2 heads, a sequence attending to itself."""
+    ek.set_random_seed(4)
+    tokens = ek.constant(np.linspace(-1, 1, 2 * 5 * 8, dtype=np.float32).reshape(2, 5, 8))
+    layer = ek.keras.layers.MultiHeadAttention(num_heads=2, key_dim=4)
+    layer(tokens, tokens)  # build first
+    with ek.GradientTape(persistent=True) as tape:
+        view = TapeView(tape, names={"tokens": tokens})
+        attended = layer(tokens, tokens)
+        loss = ek.reduce_sum(attended * attended)
+    tape.gradient(loss, layer.trainable_variables)
+    return view
+
+
 CORPUS = {
     "lesson02_fan_out": lesson02_fan_out,
     "lesson02_record": lesson02_record,
@@ -253,5 +295,8 @@ CORPUS = {
     "char_rnn_window": char_rnn_window,
     "char_rnn_one_step": char_rnn_one_step,
     "char_rnn_two_steps": char_rnn_two_steps,
+    "simple_rnn_layer": simple_rnn_layer,
+    "bidirectional_lstm": bidirectional_lstm,
+    "self_attention": self_attention,
 }
 BIG = ["hand_unrolled_rnn", "mlp_step", "char_rnn_window", "chain_with_skip_edges"]

@@ -66,7 +66,9 @@ junk = st.one_of(
     st.none(),
     st.text(max_size=3),
     st.floats(allow_nan=True),
-    st.integers(-(2**40), 2**40),
+    # Small or far too big: a size in between (a shape of 2**32 floats) is a valid tensor of
+    # gigabytes, which a call given it would make; the machine may kill the test for it.
+    st.integers(-(2**40), 2**40).filter(lambda n: not 2**24 <= abs(n) < 2**36),
     st.lists(st.floats(-3, 3), max_size=4),
     st.lists(st.lists(st.floats(-3, 3), max_size=3), max_size=3),  # ragged, often
     arrays,

@@ -26,6 +26,7 @@ import os
 import sys
 import warnings
 
+from eagerkit import boundary
 from eagerkit.autograph.conversion import ConversionError, NoSourceError, converted
 
 __all__ = ["to_code", "do_not_convert"]
@@ -102,7 +103,7 @@ def convert_or_keep(function):
             f"({error}): a Python if/while/for over tensors in it keeps the branch its first "
             "trace took. Define it in a file or a notebook cell, or decorate it with "
             "@ek.autograph.experimental.do_not_convert to silence this warning.",
-            stacklevel=_user_stacklevel(),
+            stacklevel=boundary.user_stacklevel(),
         )
         return function
     except ConversionError:
@@ -110,14 +111,6 @@ def convert_or_keep(function):
     except SyntaxError as error:  # source that parses alone but not once rewritten
         warnings.warn(
             f"AutoGraph could not transform {function.__qualname__} and will run it as-is: {error}",
-            stacklevel=_user_stacklevel(),
+            stacklevel=boundary.user_stacklevel(),
         )
         return function
-
-
-def _user_stacklevel():
-    """The ``stacklevel`` that points a warning at the user's call, past eagerkit's frames."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_ENGINE):
-        frame, level = frame.f_back, level + 1
-    return level

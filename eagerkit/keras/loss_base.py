@@ -13,7 +13,7 @@ Examples
 
 import warnings
 
-from eagerkit.autograph import _user_stacklevel
+from eagerkit import boundary
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.keras.metric_inputs import same_rank
 from eagerkit.ops.cast import cast
@@ -75,7 +75,7 @@ def warn_one_class(name, y_pred):
             "give one column per class, or for two classes one probability per example to "
             "binary_crossentropy",
             SyntaxWarning,
-            stacklevel=_user_stacklevel(),  # the user's call, past eagerkit's frames
+            stacklevel=boundary.user_stacklevel(),  # the user's call, past eagerkit's frames
         )
 
 

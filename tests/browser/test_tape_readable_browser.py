@@ -191,3 +191,35 @@ def test_the_sweep_shows_a_folded_steps_gradients_on_its_box_and_edges(notebook)
         assert "ek-shown" in label.get_attribute("class") and label.text_content().startswith("[[")
     _shot(tape, "two_steps_folded_backward.png")
     assert page.problems == []
+
+
+@pytest.mark.parametrize(
+    "name, parts",
+    [
+        (
+            "bidirectional_lstm",
+            ["forward_layer (LSTM)70 records", "backward_layer (LSTM)70 records"],
+        ),
+        ("self_attention", [f"multi_head_attention/{p} (E" for p in ("query", "key", "value")]),
+    ],
+)
+def test_a_keras_layer_unfolds_into_its_own_layers(notebook, name, parts):
+    """A Bidirectional LSTM opens as its two LSTMs, MultiHeadAttention as its projections,
+    each folded again and readable."""
+    page = _at(notebook, (1280, 720))
+    tape = page.locator(".eagerkit-tape").nth(TAPES.index(name))
+    tape.scroll_into_view_if_needed()
+    folded = [g.text_content() for g in tape.locator("g.ek-group").all()]
+    tape.locator("g.ek-group").first.click()
+    settle(page, frames=10)
+    groups = [g.text_content() for g in tape.locator("g.ek-group").all()]
+    for part in parts:
+        assert any(g.startswith(f"▸ {part}") for g in groups), (part, groups)
+    seen = tape.evaluate(SEEN)
+    assert seen["smallest"] >= 9 and seen["widget"] <= seen["area"], seen
+    check_drawing(tape, f"{name}_unfolded")
+    _shot(tape, f"readable_{name}_unfolded_1280x720.png")
+    tape.locator(".ek-fold.ek-open").first.click()  # and folds back into one box
+    settle(page, frames=10)
+    assert [g.text_content() for g in tape.locator("g.ek-group").all()] == folded
+    assert page.problems == []

@@ -28,6 +28,7 @@ from eagerkit.keras.layers.attention_masks import (
     broadcasts_to,
     causal_mask,
     dropout_rate,
+    refuse_integer_inputs,
 )
 from eagerkit.keras.layers.base import Layer
 from eagerkit.ops.cast import cast
@@ -170,13 +171,8 @@ class Attention(Layer):
         key = inputs[2] if len(inputs) == 3 else value
         named = {"query": query, "value": value, "key": key}
         shapes = ", ".join(f"{n} {tuple(t.shape)}" for n, t in named.items())
-        for name, tensor in named.items():
-            if not tensor.dtype.is_floating:
-                raise self._error(
-                    f"needs floating-point inputs, but {name} is {tensor.dtype.name}",
-                    "Cast it, e.g. ek.cast(x, ek.float32), or embed ids first "
-                    "(ek.keras.layers.Embedding).",
-                )
+        refuse_integer_inputs(named, self._error)
+        for tensor in named.values():
             if tensor.ndim != 3:
                 raise self._error(
                     f"needs inputs of shape [batch, time, dim], got {shapes}",

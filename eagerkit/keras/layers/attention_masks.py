@@ -1,4 +1,5 @@
-"""What the attention layers share: masks made boolean, the causal mask, the dropout rate.
+"""What the attention layers share: masks made boolean, the causal mask, the dropout rate,
+and the refusal of inputs that are not floats.
 
 A mask says which positions may be attended to: ``True`` (or any nonzero number) keeps a
 position, ``False`` (0) hides it. Masks are constants: they are checked against the shapes
@@ -21,6 +22,19 @@ from eagerkit.ops.compare import greater_equal
 from eagerkit.ops.creation import range as _range
 from eagerkit.ops.reshaping import expand_dims
 from eagerkit.tensor import Tensor, convert_to_tensor
+
+
+def refuse_integer_inputs(named, error):
+    """Raise ``error(problem, fix)`` (the layer's own error) for the first of ``named``
+    (``{"query": q, "value": v, ...}``) that is not a float tensor: scores are dot products
+    of real vectors, and ids must be embedded first."""
+    for name, tensor in named.items():
+        if not tensor.dtype.is_floating:
+            raise error(
+                f"needs floating-point inputs, but {name} is {tensor.dtype.name}",
+                "Cast it, e.g. ek.cast(x, ek.float32), or embed ids first "
+                "(ek.keras.layers.Embedding).",
+            )
 
 
 def as_bool_mask(mask, what, layer):

@@ -18,7 +18,12 @@ eagerkit.errors.InvalidArgumentError: ...Pass a mask of shape (2, 3, 5) (batch, 
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.keras_tensor import KerasTensor
-from eagerkit.keras.layers.attention_masks import as_bool_mask, broadcasts_to, causal_mask
+from eagerkit.keras.layers.attention_masks import (
+    as_bool_mask,
+    broadcasts_to,
+    causal_mask,
+    refuse_integer_inputs,
+)
 from eagerkit.ops.compare import logical_and
 from eagerkit.ops.reshaping import expand_dims
 from eagerkit.tensor import Tensor
@@ -125,13 +130,7 @@ class MultiHeadAttentionChecks:
     def _check_inputs(self, query, value, key):
         """Shapes and dtypes that fit the layer as built, or the error that says why."""
         named = {"query": query, "value": value, "key": key}
-        for name, tensor in named.items():
-            if not tensor.dtype.is_floating:
-                raise self._error(
-                    f"needs floating-point inputs, but {name} is {tensor.dtype.name}",
-                    "Cast it, e.g. ek.cast(x, ek.float32), or embed ids first "
-                    "(ek.keras.layers.Embedding).",
-                )
+        refuse_integer_inputs(named, self._error)
         self._check_ranks(query.shape, value.shape, key.shape)
         shapes = ", ".join(f"{n} {tuple(t.shape)}" for n, t in named.items())
         rank = self._rank
