@@ -13,7 +13,7 @@ Examples
 
 import warnings
 
-from eagerkit import boundary
+from eagerkit import boundary, recording
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.keras.metric_inputs import same_rank
 from eagerkit.ops.cast import cast
@@ -135,9 +135,10 @@ class Loss:
         total = reduce_sum(losses)
         if self.reduction == Reduction.SUM:
             return total
-        # mean over the batch, its size an op (inside ek.function it follows each call's
-        # batch, not the traced one); an empty batch gives 0
-        return divide_no_nan(total, cast(size(losses), total.dtype))
+        if recording.graph_tracers:  # inside ek.function the batch's size is an op, so a
+            # replay on another batch (reduce_retracing) divides by its own; 0 for none
+            return divide_no_nan(total, cast(size(losses), total.dtype))
+        return total / max(losses.size, 1)  # eagerly, the same number without three more ops
 
     def get_config(self):
         """The arguments that rebuild this loss (``from_config``), as Keras saves them."""
