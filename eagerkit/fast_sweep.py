@@ -138,7 +138,7 @@ def _accumulate(grads, owned, x, gx):
         owned.add(id(total))
 
 
-_sum = np.add.reduce
+_add_reduce = np.add.reduce
 
 
 def unbroadcast_array(g, shape):
@@ -150,6 +150,7 @@ def unbroadcast_array(g, shape):
         if n == 1 and g.shape[extra + i] != 1:
             axes.append(extra + i)
     if axes:
-        axes = tuple(axes)  # numpy's add.reduce is what its sum calls, without sum's Python wrapper
-        g = _sum(g, axes, g.dtype) if type(g) is np.ndarray else g.sum(axis=axes, dtype=g.dtype)
+        # On numpy, add.reduce: what ndarray.sum calls, without sum's Python wrapper.
+        axes, dtype = tuple(axes), g.dtype
+        g = _add_reduce(g, axes, dtype) if type(g) is np.ndarray else g.sum(axis=axes, dtype=dtype)
     return g.reshape(shape)
