@@ -331,10 +331,24 @@ def unbroadcast(ops, g, shape):
     >>> unbroadcast(vjp_ops(CPU, on_tensors=False), np.ones((2, 3)), (3,))
     array([2., 2., 2.])
     """
-    extra = len(g.shape) - len(shape)
-    axes = tuple(range(extra)) + tuple(
-        extra + i for i, n in enumerate(shape) if n == 1 and g.shape[extra + i] != 1
-    )
+    axes = broadcast_axes(tuple(g.shape), shape)
     if axes:
         g = ops.reduce_sum(g, axis=axes)
     return ops.reshape(g, shape=tuple(shape))
+
+
+def broadcast_axes(grown, shape):
+    """The axes of ``grown`` (a shape) that broadcasting made from ``shape``: the leading
+    ones it added, then each axis of 1 it stretched; what ``unbroadcast`` sums over.
+
+    Examples
+    --------
+    >>> broadcast_axes((4, 2, 3), (1, 3))
+    (0, 1)
+    """
+    extra = len(grown) - len(shape)
+    axes = list(range(extra))
+    for i, n in enumerate(shape):  # a loop, not a generator: once per broadcast input
+        if n == 1 and grown[extra + i] != 1:
+            axes.append(extra + i)
+    return tuple(axes)

@@ -35,7 +35,13 @@ such as ``matmul(a, b, transpose_b=True)``) answers ``op.input_gradients`` as in
 
 import numpy as np
 
-from eagerkit.backprop import _needing_gradients, _result, _seed_gradients, vjp_ops
+from eagerkit.backprop import (
+    _needing_gradients,
+    _result,
+    _seed_gradients,
+    broadcast_axes,
+    vjp_ops,
+)
 from eagerkit.registry import OpDef
 from eagerkit.tape_records import READ_VARIABLE, OneInputRecord, TwoInputRecord
 
@@ -144,13 +150,9 @@ _add_reduce = np.add.reduce
 def unbroadcast_array(g, shape):
     """``backprop.unbroadcast(ops, g, shape)`` for a raw array ``g``: the same sum (reduce_sum's
     kernel, ``sum(axis, dtype=g.dtype)``, over axes already known to be valid) and reshape."""
-    extra = g.ndim - len(shape)
-    axes = list(range(extra))  # the leading axes broadcasting added, then each axis of 1
-    for i, n in enumerate(shape):  # it stretched (a loop: no generator, once per bias)
-        if n == 1 and g.shape[extra + i] != 1:
-            axes.append(extra + i)
+    axes = broadcast_axes(g.shape, shape)
     if axes:
         # On numpy, add.reduce: what ndarray.sum calls, without sum's Python wrapper.
-        axes, dtype = tuple(axes), g.dtype
+        dtype = g.dtype
         g = _add_reduce(g, axes, dtype) if type(g) is np.ndarray else g.sum(axis=axes, dtype=dtype)
     return g.reshape(shape)
