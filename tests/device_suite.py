@@ -7,6 +7,7 @@ import inspect
 import os
 import signal
 import time
+import warnings
 
 import numpy as np
 
@@ -297,6 +298,37 @@ def kernel_arguments(name, shape, dtype):
         for parameter in names
     ]
     return made, [dtype(0.1 * (i + 1)) for i in range(numbers)]
+
+
+def fused_run_of(name, device_name):
+    """An ek.function in which the elementwise op ``name`` ends a run of two ops (abs, or
+    logical_not, then it), replayed compiled on ``device_name``: ``(replayed, eager result,
+    the CPU's result, its source)``, the replay's warnings raised as errors."""
+    from eagerkit.registry import REGISTRY
+
+    op = REGISTRY[name]
+    arity = len(inspect.signature(op.forward).parameters) - 1  # after xp
+    logical = name.startswith("logical")
+    host = np.array([True, False, True]) if logical else np.array([0.5, -1.5, 2.0], np.float32)
+    first = ek.logical_not if logical else ek.abs  # the op before it in the run
+
+    def program(a):
+        b = first(a)
+        if name == "where":
+            return ek.where(a > 0.0, b, a)
+        return op.call(*[b, a][:arity])
+
+    on_cpu = program(ek.constant(host))
+    with ek.device(device_name):
+        x = ek.identity(ek.constant(host))
+        eager = program(x)
+        f = ek.function(program)
+        f(x)  # the first call runs through the ops; the second compiles the graph
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a run cupy cannot fuse warns: here, a failure
+            replayed = f(x)
+        source = f.get_concrete_function(x).source
+    return replayed, eager, on_cpu, source
 
 
 def outputs(result):

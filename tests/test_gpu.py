@@ -11,6 +11,7 @@ from device_suite import (
     check_case_on,
     cross_entropy_out_of_range,
     dense_training_step,
+    fused_run_of,
     gradient_across_copies,
     in_a_forked_child,
     kernel_arguments,
@@ -27,6 +28,7 @@ import eagerkit as ek
 from eagerkit.backends import fusion
 from eagerkit.backends.cupy_backend import gpu_status
 from eagerkit.errors import NotFoundError
+from eagerkit.graph.fused_runs import FUSABLE
 
 CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # TF's full name
 GPU = "/job:localhost/replica:0/task:0/device:GPU:0"  # TF's full name
@@ -104,6 +106,14 @@ def test_every_fused_kernel_compiles_and_matches_its_steps_on_the_cpu(name, dtyp
         host = device.backend.to_host(result)
         assert host.dtype == want.dtype
         np.testing.assert_allclose(host, want, rtol=2e-6 if dtype == np.float32 else 1e-13)
+
+
+@pytest.mark.parametrize("name", sorted(FUSABLE))
+def test_ek_function_compiles_each_run_of_elementwise_ops_with_cupy_fuse(name):
+    replayed, eager, on_cpu, source = fused_run_of(name, "/gpu:0")
+    assert f"-> {name}" in source and replayed.device == GPU
+    np.testing.assert_allclose(replayed.numpy(), eager.numpy(), rtol=2e-6)
+    np.testing.assert_allclose(replayed.numpy(), on_cpu.numpy(), rtol=2e-6)
 
 
 def test_the_mlp_training_step_on_the_gpu_matches_the_cpu():

@@ -16,6 +16,7 @@ right after its last reader, so the graph holds no more memory than eager code w
 
 import math
 
+from eagerkit.graph.fused_runs import find_runs, fuses
 from eagerkit.graph.graph_ops import OUTPUT
 
 # Ops whose forward is exactly this ufunc of the array library, so it can write with out=.
@@ -111,12 +112,24 @@ def compile_graph(graph, arity=None):
         return (t4,)
     """
     names = {id(node): f"t{i}" for i, node in enumerate(graph.nodes)}
-    last_reader = {id(x): node for node in graph.nodes for x in node.inputs}
+    # On a GPU, each run of elementwise ops is one kernel, computed at its last member's line
+    # from the run's inputs (fused_runs.py); its other members have no line.
+    runs = {id(run.result): run for run in find_runs(graph) if fuses(run.result.device)}
+    inside = {id(node) for run in runs.values() for node in run.members[:-1]}
+    reads = {key: run.inputs for key, run in runs.items()}  # a run's line reads its inputs
+    last_reader = {
+        id(x): node
+        for node in graph.nodes
+        if id(node) not in inside
+        for x in reads.get(id(node), node.inputs)
+    }
     returned = {id(node) for node in graph.outputs}
     scope = {}  # the compiled function's globals: kernels, constants, variables, xp
     arguments, lines = [], []
     for node in graph.nodes:
         name = names[id(node)]
+        if id(node) in inside:
+            continue  # computed inside its run's kernel, never as an array of its own
         if node.kind == "input":
             arguments.append((node.value, name))
         elif node.kind == "constant":
@@ -125,14 +138,18 @@ def compile_graph(graph, arity=None):
             scope[f"{name}_variable"] = node.value
             lines.append(f"{name} = {name}_variable._data  # read now, at every call")
         else:
-            line = f"{name} = {_call(node, names, scope)}"
+            run = runs.get(id(node))
+            call = _call(node, names, scope) if run is None else _fused(run, names, scope)
+            line = f"{name} = {call}"
             dead = [
                 names[id(x)]
-                for x in dict.fromkeys(node.inputs)
+                for x in dict.fromkeys(reads.get(id(node), node.inputs))
                 if x.kind == "op" and last_reader[id(x)] is node and id(x) not in returned
             ]
             if dead:  # free the arrays nothing reads any more, as eager code would
                 line += f"; del {', '.join(dead)}"
+            if run is not None:  # what its one kernel computes
+                line += f"  # {' -> '.join(member.name for member in run.members)}"
             lines.append(line)
     results = "".join(f"{names[id(node)]}, " for node in graph.outputs)
     lines.append(f"return ({results.rstrip(' ')})")
@@ -164,6 +181,13 @@ def _call(node, names, scope):
         args.append(f"**{kernel}_params")
     scope.setdefault(kernel, node.op.forward)
     return f"{kernel}({', '.join([xp] + args)})"
+
+
+def _fused(run, names, scope):
+    """The right-hand side of a run's line: its one kernel, on the run's inputs."""
+    kernel = f"fused_{names[id(run.result)]}"
+    scope[kernel] = run.result.device.backend.fuse(run.function, f"{kernel}_{len(run.members)}")
+    return f"{kernel}({', '.join(names[id(x)] for x in run.inputs)})"
 
 
 def _xp_name(node, scope):
