@@ -19,7 +19,8 @@ with the same program in PyTorch:
 
 The MLP step also runs as numpy written by hand (the forward, the gradients derived on
 paper, the updates in place): what numpy's own kernels cost for the same step, a floor for
-any engine that computes on numpy.
+any engine that computes on numpy; and as TF 2's tutorials write it, decorated with
+``@ek.function`` (no target: graph mode replays the traced step without per-op work).
 
 Under each MLP step, the page faults per step of each contender (counted apart, after the
 timing): a fault is a fresh page of a newly made array, zeroed by the system on its first
@@ -265,10 +266,13 @@ def bench_mlp(dtype):
         numpy_step = mlp_step_numpy([v.copy() for v in initial])
         ek_args = (ek.constant(images), ek.constant(one_hot))
         torch_args = (torch.tensor(images), torch.tensor(one_hot))
-        for _ in range(3):  # the same steps from the same weights: the same losses
-            want = torch_step(*torch_args).item()
+        # TF 2's tutorials decorate the step: @tf.function replays it compiled (graph/replay.py)
+        traced_step = ek.function(mlp_step_eagerkit([ek.Variable(v) for v in initial]))
+        for _ in range(3):  # the same steps from the same weights: the same losses (the
+            want = torch_step(*torch_args).item()  # traced step: traced, run, compiled)
             np.testing.assert_allclose(ek_step(*ek_args).numpy(), want, rtol=1e-4)
             np.testing.assert_allclose(numpy_step(images, one_hot), want, rtol=1e-4)
+            np.testing.assert_allclose(traced_step(*ek_args).numpy(), want, rtol=1e-4)
         repeat = 20 if count else 3
         # Two pairings, each against PyTorch: a third contender in the same rounds would
         # change what the other two find in the caches.
@@ -276,6 +280,8 @@ def bench_mlp(dtype):
         row(name, *paired_microseconds(cases, 15, repeat)["ek"])
         cases = {"numpy": (numpy_step, (images, one_hot)), "torch": (torch_step, torch_args)}
         row("  numpy by hand, same step", *paired_microseconds(cases, 15, repeat)["numpy"])
+        cases = {"fn": (traced_step, ek_args), "torch": (torch_step, torch_args)}
+        row("  the same step in ek.function", *paired_microseconds(cases, 15, repeat)["fn"])
         faults = {
             who: page_faults_per_step(step, args, 10 * repeat)
             for who, step, args in (
