@@ -18,6 +18,7 @@ the gradient sees. GradientTape (tape.py) is the user's side of the same lists.
 import contextlib
 
 from eagerkit.tape_records import (  # noqa: F401 - TapeRecord, READ_VARIABLE for readers
+    NO_PARAMS,
     READ_VARIABLE,
     OneInputRecord,
     TapeRecord,
@@ -31,7 +32,6 @@ execution_callbacks = []  # f(op, inputs, output) after every op; see debugging.
 on = False  # someone listens: a tape, a tracer or a callback
 sole_tape = None  # the only active tape, when no tracer and no callback listens either
 tape_opened = []  # f(tape) as each tape's with-block begins (the widgets note source lines)
-NO_PARAMS = {}  # the params of every op called without any: one dict, never written to
 
 
 def _listeners_changed():

@@ -34,10 +34,10 @@ def record(tape, op, inputs, output, params):
     if len(inputs) == 1:  # make_record(op, inputs, output, params), without __init__ calls
         entry = _new(OneInputRecord)
         entry.op, entry.x, entry.output, entry.params = op, inputs[0], output, params
-    elif len(inputs) == 2:
+    elif len(inputs) == 2 and not params:
         entry = _new(TwoInputRecord)
         entry.x, entry.y = inputs
-        entry.op, entry.output, entry.params = op, output, params
+        entry.op, entry.output = op, output
     else:
         entry = TapeRecord(op, inputs, output, params)
     tape.records.append(entry)
@@ -84,7 +84,7 @@ def record_pair(tape, op, x, y, a, b, output):
         if not (by is mark or id(y) in watched or (type(by) is tuple and mark in by)):
             return  # the tape watches neither input
     entry = _new(TwoInputRecord)  # make_record(op, (x, y), output, NO_PARAMS), no __init__
-    entry.op, entry.x, entry.y, entry.output, entry.params = op, x, y, output, NO_PARAMS
+    entry.op, entry.x, entry.y, entry.output = op, x, y, output
     tape.records.append(entry)
     output._recorded_by = mark
     if tape._listeners:

@@ -9,10 +9,14 @@ small (issue 20: a tape holds at most 400 bytes per op):
   commonest, hold their inputs in slots of their own (``x``, ``y``) and make the tuple only
   when ``inputs`` is read: no tuple kept per record (48 bytes less, and one object fewer to
   make while recording). The reverse sweep for speed (fast_sweep.py) reads ``x`` and ``y``.
+  A ``TwoInputRecord`` has no params slot either (8 bytes, and a 16-byte block of memory,
+  less per record): an op on two inputs with params is rare, and kept in a ``TapeRecord``.
 
-``make_record`` picks the class by the number of inputs; tests/test_tape_records.py proves
-the three give the same answers, and that a tape records and differentiates alike.
+``make_record`` picks the class; tests/test_tape_records.py proves the three give the same
+answers, and that a tape records and differentiates alike.
 """
+
+NO_PARAMS = {}  # the params of every op called without any: one dict, never written to
 
 
 class TapeRecord:
@@ -58,16 +62,19 @@ class OneInputRecord:
 
 
 class TwoInputRecord:
-    """A ``TapeRecord`` of an op on two inputs: ``inputs`` is ``(x, y)``, made when read."""
+    """A ``TapeRecord`` of an op on two inputs and no params (``x * y``): ``inputs`` is
+    ``(x, y)``, made when read; ``params`` is the one empty dict of every such record, no
+    slot of its own (an op on two inputs with params, ``matmul(a, b, transpose_b=True)``,
+    is a rare one: a ``TapeRecord``)."""
 
-    __slots__ = ("op", "x", "y", "output", "params")
+    __slots__ = ("op", "x", "y", "output")
+    params = NO_PARAMS
 
-    def __init__(self, op, x, y, output, params):
+    def __init__(self, op, x, y, output):
         self.op = op
         self.x = x
         self.y = y
         self.output = output
-        self.params = params
 
     @property
     def inputs(self):
@@ -80,8 +87,8 @@ def make_record(op, inputs, output, params):
     """The record of ``output = op(*inputs, **params)``, in the smallest class that holds it."""
     if len(inputs) == 1:
         return OneInputRecord(op, inputs[0], output, params)
-    if len(inputs) == 2:
-        return TwoInputRecord(op, inputs[0], inputs[1], output, params)
+    if len(inputs) == 2 and not params:
+        return TwoInputRecord(op, inputs[0], inputs[1], output)
     return TapeRecord(op, tuple(inputs), output, params)
 
 
