@@ -118,9 +118,7 @@ def find_runs(graph):
         for x in dict.fromkeys(node.inputs):
             if id(x) in run_of and readers[id(x)] == {id(node)} and x.device is node.device:
                 members += run_of.pop(id(x))
-        members.sort(
-            key=lambda member: position[id(member)]
-        )  # the joined runs' members in graph order
+        members.sort(key=lambda member: position[id(member)])  # joined runs: in graph order
         run_of[id(node)] = members + [node]
     found = [Run(members) for members in run_of.values() if len(members) > 1]
     return sorted(found, key=lambda run: position[id(run.result)])
