@@ -43,7 +43,7 @@ class _Recurrent(Layer):
         return_state=False,
         go_backwards=False,
         kernel_initializer="glorot_uniform",
-        recurrent_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
         bias_initializer="zeros",
         kernel_regularizer=None,
         recurrent_regularizer=None,
