@@ -27,6 +27,10 @@ from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.ops.cast import cast
+from eagerkit.ops.reduce import reduce_sum
+from eagerkit.ops.reshaping import expand_dims
+from eagerkit.ops.safe_math import divide_no_nan
+from eagerkit.ops.shape import reshape, size
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 # Whether any mask was ever attached: until one is, a layer call skips the mask work.
@@ -131,3 +135,37 @@ def _mask_error(layer, got):
         f"(or 1/0), one per time step, {got}; pass e.g. ek.constant([[True, True, False]])",
         op=layer.name,
     )
+
+
+def mask_weights(mask, values, sample_weight, what, mean):
+    """The weights that leave masked entries out of a loss's or metric's ``values`` (one
+    per example and step, ``[batch, time]``), as Keras' ``apply_mask``: 0 where masked; 1
+    elsewhere, or ``total / valid`` for a ``mean`` (the mean then runs over the valid
+    entries only); times ``sample_weight`` (one per example: spread over its steps)."""
+    mask = mask if mask.ndim == values.ndim else _same_rank(mask, values.ndim)
+    if tuple(mask.shape) != tuple(values.shape):
+        raise InvalidArgumentError(
+            f"{what}: the predictions' mask has shape {tuple(mask.shape)}, but the values "
+            f"it weighs have shape {tuple(values.shape)}; the outputs of a masked sequence "
+            "model need one value per step (e.g. return_sequences=True and a per-step loss)",
+            op=what,
+        )
+    weights = cast(mask, values.dtype)
+    if mean:
+        valid = reduce_sum(weights)  # may be 0: every entry masked gives weights of 0
+        weights = weights * divide_no_nan(cast(size(weights), values.dtype), valid)
+    if sample_weight is None:
+        return weights
+    sample_weight = cast(convert_to_tensor(sample_weight), values.dtype)
+    if 0 < sample_weight.ndim < weights.ndim:  # one per example: its axis on the right
+        sample_weight = reshape(sample_weight, [*sample_weight.shape, *[1] * (weights.ndim - 1)])
+    return weights * sample_weight
+
+
+def _same_rank(mask, rank):
+    """``mask`` with a last axis of 1 added or dropped to match ``rank`` where it can."""
+    if mask.ndim == rank + 1 and mask.shape[-1] == 1:
+        return reshape(mask, mask.shape[:-1])
+    if mask.ndim + 1 == rank:
+        return expand_dims(mask, -1)
+    return mask
