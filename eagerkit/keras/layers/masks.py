@@ -103,7 +103,13 @@ def attach_output_masks(layer, inputs, outputs, previous_mask):
         return
     for tensor, mask in zip(flat_outputs, _flat(output_masks), strict=False):
         if mask is not None and get_mask(tensor) is None:
-            set_mask(tensor, mask)
+            # A mask passed as a list or numpy array travels on as a tensor.
+            set_mask(tensor, mask if isinstance(mask, (Tensor, KerasTensor)) else _tensor(mask))
+
+
+def _tensor(mask):
+    mask = convert_to_tensor(mask)
+    return mask if mask.dtype == dtypes.bool else cast(mask, dtypes.bool)
 
 
 def sequence_mask(layer, mask, inputs, time_axis=1):
@@ -142,10 +148,11 @@ def mask_weights(mask, values, sample_weight, what, mean):
     per example and step, ``[batch, time]``), as Keras' ``apply_mask``: 0 where masked; 1
     elsewhere, or ``total / valid`` for a ``mean`` (the mean then runs over the valid
     entries only); times ``sample_weight`` (one per example: spread over its steps)."""
+    given = tuple(mask.shape)
     mask = mask if mask.ndim == values.ndim else _same_rank(mask, values.ndim)
     if tuple(mask.shape) != tuple(values.shape):
         raise InvalidArgumentError(
-            f"{what}: the predictions' mask has shape {tuple(mask.shape)}, but the values "
+            f"{what}: the predictions' mask has shape {given}, but the values "
             f"it weighs have shape {tuple(values.shape)}; the outputs of a masked sequence "
             "model need one value per step (e.g. return_sequences=True and a per-step loss)",
             op=what,
