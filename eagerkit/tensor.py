@@ -31,7 +31,8 @@ class Tensor:
     <ek.Tensor: shape=(), dtype=float32, numpy=6.0>
     """
 
-    __slots__ = ("_data", "_device", "_recorded_by")
+    # _keras_mask: the padding mask a Keras layer attached (keras/layers/masks.py); usually unset.
+    __slots__ = ("_data", "_device", "_recorded_by", "_keras_mask")
     # Make numpy's binary operators defer to ours: ndarray * Tensor -> Tensor.
     __array_priority__ = 100
     _is_variable = False  # Variable (variables.py) says True; the tape snapshots its reads

@@ -56,3 +56,18 @@ def weights_of(layer):
     kernel, recurrent = layer.kernel.numpy(), layer.recurrent_kernel.numpy()
     bias = np.zeros(kernel.shape[1]) if layer.bias is None else layer.bias.numpy()
     return kernel, recurrent, bias
+
+
+def run_masked(kind, x, mask, kernel, recurrent, bias, backwards=False, zero_output=False):
+    """As ``run``, with a ``[batch, time]`` mask: at a masked step every state keeps its
+    value and the output is the state's h (zeros with ``zero_output``), Keras' rule."""
+    cell, count = CELLS[kind]
+    states = [np.zeros((x.shape[0], recurrent.shape[0])) for _ in range(count)]
+    times = range(x.shape[1] - 1, -1, -1) if backwards else range(x.shape[1])
+    outputs = []
+    for t in times:
+        keep = mask[:, t, None]
+        new = cell(x[:, t], states, kernel, recurrent, bias)
+        states = [np.where(keep, n, s) for n, s in zip(new, states, strict=True)]
+        outputs.append(np.where(keep, states[0], 0.0) if zero_output else states[0])
+    return np.stack(outputs, axis=1), states

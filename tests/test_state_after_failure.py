@@ -292,6 +292,7 @@ def layer_and_input(cls):
         layers.Reshape: (lambda: layers.Reshape((2, 2)), x4),
         layers.Dropout: (lambda: layers.Dropout(0.5), x4),
         layers.Embedding: (lambda: layers.Embedding(5, 3), ek.constant([[1, 2], [3, 4]])),
+        layers.Masking: (lambda: layers.Masking(mask_value=1.0), sequence),
         layers.LSTM: (lambda: layers.LSTM(3), sequence),
         layers.GRU: (lambda: layers.GRU(3), sequence),
         layers.SimpleRNN: (lambda: layers.SimpleRNN(3), sequence),

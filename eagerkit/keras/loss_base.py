@@ -15,6 +15,7 @@ import warnings
 
 from eagerkit import boundary, recording
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
+from eagerkit.keras.layers import masks
 from eagerkit.keras.metric_inputs import same_rank
 from eagerkit.ops.cast import cast
 from eagerkit.ops.reduce import reduce_sum
@@ -122,9 +123,13 @@ class Loss:
         )
 
     def __call__(self, y_true, y_pred, sample_weight=None):
+        mask = masks.get_mask(y_pred) if masks.made[0] else None  # read before call() casts
         losses = self.call(y_true, y_pred)
         if not isinstance(losses, Tensor):
             losses = convert_to_tensor(losses)
+        if mask is not None:  # as Keras: a masked step weighs 0; the mean is over the rest
+            mean = self.reduction not in (Reduction.NONE, Reduction.SUM)
+            sample_weight = masks.mask_weights(mask, losses, sample_weight, self.name, mean)
         if sample_weight is not None:
             weights = sample_weight
             if not isinstance(weights, Tensor):

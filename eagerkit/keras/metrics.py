@@ -20,6 +20,7 @@ Examples
 
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras.layers import masks
 from eagerkit.keras.metric_inputs import (
     equal_values,
     example_weights,
@@ -136,9 +137,13 @@ class MeanMetricWrapper(Metric):
     def update_state(self, y_true, y_pred, sample_weight=None):
         """Add the per-example values of this batch: labels (batch,) beside predictions
         (batch, 1) are first brought to one rank, as Keras does (``same_rank``), and one
-        ``sample_weight`` per example is spread over the example's values."""
+        ``sample_weight`` per example is spread over the example's values. Where the
+        predictions carry a Keras mask, masked steps weigh 0 (keras/layers/masks.py)."""
+        mask = masks.get_mask(y_pred) if masks.made[0] else None
         y_true, y_pred = same_rank(y_true, y_pred, self.name)
         values = metric_tensor(self.fn(y_true, y_pred, **self.fn_kwargs), self.name, self.dtype)
+        if mask is not None:
+            sample_weight = masks.mask_weights(mask, values, sample_weight, self.name, False)
         self._accumulate(values, example_weights(sample_weight, values, self.name, self.dtype))
 
 

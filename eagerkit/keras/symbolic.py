@@ -28,11 +28,12 @@ import itertools
 
 import numpy as np
 
-from eagerkit import boundary, nest, recording
+from eagerkit import boundary, dtypes, nest, recording
 from eagerkit.boundary import NOT_SYMBOLIC
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers.added import taken_back
+from eagerkit.keras.layers.masks import get_mask, set_mask
 from eagerkit.ops.creation import ones, zeros
 from eagerkit.tensor import Tensor
 
@@ -118,8 +119,27 @@ def record(layer, args, kwargs):
         )
         for i, (first, second) in enumerate(zip(*leaves, strict=True))
     ]
+    for tensor, first, second in zip(tensors, *leaves, strict=True):
+        if get_mask(first) is not None:  # the layer masks this output: so does the model
+            set_mask(tensor, _mask_of(tensor, _known_sizes(get_mask(first), get_mask(second))))
     node.outputs = nest.pack_sequence_as(runs[0], tensors)
     vars(layer).setdefault("_calls", Calls()).nodes.append(node)  # for layer.input
+    return node.outputs
+
+
+def _known_sizes(first, second):
+    """A shape from two stand-in runs: a size that changed with the stand-ins' is None."""
+    return [a if a == b else None for a, b in zip(first.shape, second.shape, strict=True)]
+
+
+def _mask_of(tensor, shape):
+    """The KerasTensor ``tensor._keras_mask``: a node that reads the mask of ``tensor``'s
+    value when the model runs, so a model may use it (``Model(inputs, x._keras_mask)``)."""
+    from eagerkit.keras.layers.masking import KerasMask
+
+    node = Node(KerasMask(), (tensor,), {})
+    node.outputs = KerasTensor(shape, dtypes.bool, node.layer.name, node)
+    vars(node.layer).setdefault("_calls", Calls()).nodes.append(node)
     return node.outputs
 
 
@@ -143,6 +163,9 @@ def fallback(function, label, args, kwargs):
 
 def _run_on_stand_ins(node, sizes):
     values = {id(t): _stand_in(t, sizes) for t in node.inputs}
+    for t in node.inputs:
+        if get_mask(t) is not None:  # a masked input's stand-in has a mask (all True) too
+            set_mask(values[id(t)], _stand_in(get_mask(t), sizes))
     # No tape sees it, 1/0 is no news, and the losses it adds (an activity penalty) no one.
     with recording.paused(), np.errstate(all="ignore"), taken_back(node.layer):
         return node.run(values)
@@ -152,7 +175,8 @@ def _stand_in(tensor, sizes):
     batch, other = sizes
     dims = tensor.shape.as_list()
     shape = [d if d is not None else batch if axis == 0 else other for axis, d in enumerate(dims)]
-    make = ones if tensor.dtype.is_floating else zeros  # zeros: a valid index for any table
+    # zeros: a valid index for any table; ones: a float, or a mask that keeps every step
+    make = ones if tensor.dtype.is_floating or tensor.dtype == dtypes.bool else zeros
     return make(shape, dtype=tensor.dtype)
 
 

@@ -32,6 +32,7 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.keras.layers.Flatten": call(sample=[IMAGE]),
     "ek.keras.layers.Reshape": call([3, 1], sample=[F23]),
     "ek.keras.layers.Embedding": call(10, 4, sample=[I23]),
+    "ek.keras.layers.Masking": call(mask_value=1.0, sample=[SEQUENCE]),
     "ek.keras.layers.Conv2D": call(2, 2, sample=[IMAGE]),
     "ek.keras.layers.MaxPool2D": call(sample=[IMAGE]),
     "ek.keras.layers.Conv1D": call(2, 2, padding="causal", sample=[SEQUENCE]),
@@ -107,6 +108,7 @@ def _methods(layer_name, declared):
         "adapt": call(sample[0], on=built, strict=True),  # Normalization's
         "add_variable": call("w", [2, 2]),
         "count_params": call(on=built, check=lambda r: isinstance(r, int)),
+        "compute_mask": call(SAMPLE, on=built),  # None, or the inputs' mask as it goes on
         "with_name_scope": call(lambda self: self.name),
         "summary": call(on=built, print_fn=lambda line: None, raises=raises and unbuilt),
         "track_layer": call(fresh(lambda: ek.keras.layers.Dense(2))),
@@ -148,7 +150,8 @@ CALLS["ek.Model()"] = call(F23, sample=[F23], check=lambda r: tuple(r.shape) == 
 CALLS["ek.Model.with_name_scope()"] = call(
     fresh(lambda: ek.Module(name="block")), check=lambda r: r == "block"
 )
-for _attribute in "__repr__ __setattr__ add_variable add_weight build call count_params".split():
+_ATTRIBUTES = "__repr__ __setattr__ add_variable add_weight build call compute_mask count_params"
+for _attribute in _ATTRIBUTES.split():
     CALLS[f"ek.Model().{_attribute}"] = _templates[_attribute]
 for _attribute in "get_layer summary track_layer with_name_scope".split():
     CALLS[f"ek.Model().{_attribute}"] = _templates[_attribute]

@@ -47,6 +47,7 @@ from eagerkit.keras.layers.global_pooling import (
 )
 from eagerkit.keras.layers.input_layer import Input, InputLayer
 from eagerkit.keras.layers.layer_normalization import LayerNormalization
+from eagerkit.keras.layers.masking import Masking
 from eagerkit.keras.layers.merge import (
     Add,
     Average,
@@ -158,6 +159,7 @@ __all__ = [
     "InputLayer",
     "Layer",
     "LayerNormalization",
+    "Masking",
     "MaxPool1D",
     "MaxPool2D",
     "MaxPooling1D",

@@ -14,6 +14,8 @@ class Activation(Layer):
     <ek.Tensor: shape=(1, 2), dtype=float32, numpy=array([[0., 2.]], dtype=float32)>
     """
 
+    supports_masking = True  # passes the mask of its inputs on unchanged (Keras)
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)

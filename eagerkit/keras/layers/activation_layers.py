@@ -34,6 +34,8 @@ class ReLU(Layer):
     [-5.0, -2.5, 0.0, 5.0, 6.0]
     """
 
+    supports_masking = True  # passes the mask of its inputs on unchanged (Keras)
+
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         if max_value is not None:
             max_value = real_number(max_value, "max_value", "ReLU", minimum=0.0, example=6.0)
@@ -60,6 +62,8 @@ class LeakyReLU(Layer):
     >>> ek.keras.layers.LeakyReLU(alpha=0.1).negative_slope
     0.1
     """
+
+    supports_masking = True  # passes the mask of its inputs on unchanged (Keras)
 
     def __init__(self, negative_slope=0.3, alpha=None, **kwargs):
         if alpha is not None:
@@ -96,6 +100,8 @@ class Softmax(Layer):
     [0.5, 0.0, 0.5]
     """
 
+    supports_masking = True  # passes the mask of its inputs on unchanged (Keras)
+
     def __init__(self, axis=-1, **kwargs):
         axes = distinct_axes(axis, "Softmax", "axis=-1 (the last axis, the default)")
         super().__init__(**kwargs)
@@ -119,6 +125,8 @@ class ELU(Layer):
     >>> ek.keras.layers.ELU(alpha=2.0)([-1.0, 0.0, 3.0]).numpy().round(4)
     array([-1.2642,  0.    ,  3.    ], dtype=float32)
     """
+
+    supports_masking = True  # passes the mask of its inputs on unchanged (Keras)
 
     def __init__(self, alpha=1.0, **kwargs):
         alpha = real_number(alpha, "alpha", "ELU", example=1.0)

@@ -66,7 +66,9 @@ class Attention(Layer):
     softmax) and ``use_causal_mask`` (query position i attends to key positions j <= i).
 
     A query row whose keys are all masked gets even weights (every score loses the same
-    1e9, as in Keras), and a masked query position outputs zeros.
+    1e9, as in Keras), and a masked query position outputs zeros. Inputs that carry a
+    Keras mask (``Embedding(mask_zero=True)``; keras/layers/masks.py) give it without
+    ``mask=``, and the output keeps the query's mask.
 
     Examples
     --------
@@ -196,6 +198,12 @@ class Attention(Layer):
                 "Pass a key with one position per value position.",
             )
         return query, value, key
+
+    def compute_mask(self, inputs, mask=None):
+        """The query's mask (``mask[0]``): the output has the query's positions."""
+        if not isinstance(mask, (list, tuple)) or not mask or mask[0] is None:
+            return None
+        return as_bool_mask(mask[0], "query_mask", self)
 
     def _masks(self, mask, query, value):
         """``(query_mask [batch, Tq], value_mask [batch, 1, Tv])`` as bool tensors or None."""

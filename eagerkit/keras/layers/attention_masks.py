@@ -18,7 +18,7 @@ import numbers
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.cast import cast
-from eagerkit.ops.compare import greater_equal
+from eagerkit.ops.compare import greater_equal, logical_and
 from eagerkit.ops.creation import range as _range
 from eagerkit.ops.reshaping import expand_dims
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -57,6 +57,34 @@ def _mask_error(layer, what, got):
         f"(or 1/0), {got}; pass e.g. ek.constant([[True, True, False]])",
         op=layer.name,
     )
+
+
+def padding_mask(layer, query, value, query_mask=None, value_mask=None, key_mask=None):
+    """The ``[batch, T, S]`` bool mask that Keras makes from the inputs' own masks (the
+    ``_keras_mask`` of a padded sequence): True where the query position and the value (and
+    key) position are both real; None when no mask is given. Each mask is ``[batch, time]``,
+    checked against its input."""
+    found = None
+    for given, name, tensor, axis in (
+        (query_mask, "query_mask", query, -1),  # [batch, T, 1]
+        (value_mask, "value_mask", value, -2),  # [batch, 1, S]
+        (key_mask, "key_mask", value, -2),  # (the key has the value's positions)
+    ):
+        if given is None:
+            continue
+        given = as_bool_mask(given, name, layer)
+        wanted = tuple(tensor.shape[:2])
+        if tensor.ndim != 3 or tuple(given.shape) != wanted:
+            raise InvalidArgumentError(
+                f"{type(layer).__name__} layer '{layer.name}': {name} must have one "
+                f"True/False per position of inputs [batch, time, features], shape {wanted} "
+                f"for {name.split('_')[0]} of shape {tuple(tensor.shape)}, but got "
+                f"{tuple(given.shape)}; pass a mask of shape {wanted}, or an attention_mask",
+                op=layer.name,
+            )
+        given = expand_dims(given, axis)
+        found = given if found is None else logical_and(found, given)
+    return found
 
 
 def causal_mask(query_length, key_length):

@@ -11,7 +11,7 @@ import inspect
 from eagerkit import dtypes, random
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import initializers, regularizers, symbolic
-from eagerkit.keras.layers import first_call
+from eagerkit.keras.layers import first_call, masks
 from eagerkit.keras.layers.added import (
     AddedLossesAndMetrics,
     add_activity_penalty,
@@ -78,6 +78,10 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
     """
 
     _autocast = True  # floating inputs are cast to the layer's dtype (Keras does the same)
+    # Whether the layer attaches compute_mask(...) to its outputs (keras/layers/masks.py);
+    # True by default for a class that writes its own compute_mask, as in Keras.
+    supports_masking = False
+    _computes_own_mask = False
     activity_regularizer = None  # f(output) -> a penalty added to the losses of each call
 
     def __init__(
@@ -112,6 +116,10 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        if "compute_mask" in vars(cls):
+            cls._computes_own_mask = True
+            if "supports_masking" not in vars(cls):
+                cls.supports_masking = True
         if "build" in vars(cls):  # a layer built by hand is built, as in Keras
             cls.build = first_call.marking_built(vars(cls)["build"])
 
@@ -124,6 +132,9 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
             )
         if type(inputs) is not Tensor and symbolic.holds_symbolic((inputs, *args), kwargs):
             return symbolic.record(self, (inputs, *args), kwargs)  # building a functional model
+        previous_mask = None  # read before _convert: a cast input is a new tensor, unmasked
+        if masks.made[0] or "mask" in kwargs:
+            previous_mask = masks.fill_mask_arguments(self, inputs, args, kwargs)
         inputs = self._convert(inputs)
         if "training" in kwargs and not _takes_training(type(self)):
             del kwargs["training"]  # Sequential passes it to every layer; most ignore it
@@ -143,6 +154,8 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
             raise
         finally:
             _calls_running[0] -= 1
+        if self.supports_masking and (previous_mask is not None or self._computes_own_mask):
+            masks.attach_output_masks(self, inputs, outputs, previous_mask)
         if isinstance(outputs, Tensor):  # from the array's shape: a TensorShape costs more
             shape = (None, *outputs._data.shape[1:])
             if shape != self.last_output_shape:  # usually as last time: no attribute write
@@ -185,6 +198,12 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
 
     def build(self, input_shape):
         """Make the layer's variables for inputs of ``input_shape`` (nothing by default)."""
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of this layer's outputs, given its inputs and their ``mask``: by default
+        the mask unchanged (attached only where ``supports_masking``; see
+        keras/layers/masks.py)."""
+        return mask
 
     def call(self, inputs):
         """The computation; subclasses define it."""

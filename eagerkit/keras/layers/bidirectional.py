@@ -28,7 +28,9 @@ class Bidirectional(Layer):
     outputs are reversed back in time, so step t meets step t. With ``return_state`` the
     merged output is followed by the forward layer's states, then the backward one's; an
     ``initial_state`` is given in the same order. The weights are the forward layer's,
-    then the backward layer's.
+    then the backward layer's. A mask (see keras/layers/masks.py) goes to both layers,
+    each reading it in its own direction; with ``return_sequences`` their masked steps
+    output zeros (Keras sets ``zero_output_for_mask`` so), and the output keeps the mask.
 
     Examples
     --------
@@ -60,6 +62,8 @@ class Bidirectional(Layer):
             backward = _copy(layer, "backward_", go_backwards=True)
         _check_pair(forward, backward)
         super().__init__(**kwargs)
+        for inner in (forward, backward):  # as Keras: a padded step of a sequence shows zeros
+            inner.zero_output_for_mask = inner.return_sequences
         self.forward_layer, self.backward_layer = forward, backward
         self.merge_mode = merge_mode
         self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
@@ -72,13 +76,13 @@ class Bidirectional(Layer):
             if not layer.built:
                 layer.build(input_shape)
 
-    def call(self, inputs, initial_state=None):
+    def call(self, inputs, initial_state=None, mask=None):
         check_rank(self, inputs.shape, 3, _SEQUENCE)
         forward_state = backward_state = None
         if initial_state is not None:
             forward_state, backward_state = self._split_state(initial_state, inputs.shape[0])
-        y = self.forward_layer(inputs, initial_state=forward_state)
-        y_back = self.backward_layer(inputs, initial_state=backward_state)
+        y = self.forward_layer(inputs, initial_state=forward_state, mask=mask)
+        y_back = self.backward_layer(inputs, initial_state=backward_state, mask=mask)
         states = []
         if self.return_state:
             states = [*y[1:], *y_back[1:]]
@@ -91,6 +95,18 @@ class Bidirectional(Layer):
         if not self.return_state:
             return merged
         return [*merged, *states] if self.merge_mode is None else [merged, *states]
+
+    def compute_mask(self, inputs, mask=None):
+        """As Keras: the mask goes on with the sequences (to both outputs when
+        ``merge_mode=None``); a last output or a state has none."""
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        outputs = 2 if self.merge_mode is None else 1
+        output_masks = [mask if self.return_sequences else None] * outputs
+        if self.return_state:
+            states = self.forward_layer.states + self.backward_layer.states
+            return output_masks + [None] * states
+        return output_masks if outputs == 2 else output_masks[0]
 
     def _merge(self, y, y_back):
         if self.merge_mode == "concat":

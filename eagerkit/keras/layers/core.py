@@ -8,7 +8,7 @@ from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.keras.layers.kernel_layer import KernelLayer
 from eagerkit.keras.layers.sizes import whole_number
 from eagerkit.ops.cast import cast
-from eagerkit.ops.compare import equal
+from eagerkit.ops.compare import equal, not_equal
 from eagerkit.ops.creation import random_uniform
 from eagerkit.ops.indexing import gather
 from eagerkit.ops.linalg import matmul
@@ -29,6 +29,8 @@ class Dense(KernelLayer):
     >>> layer(ek.ones([2, 4])).shape, [v.shape for v in layer.variables]
     (TensorShape([2, 3]), [TensorShape([4, 3]), TensorShape([3])])
     """
+
+    supports_masking = True  # passes the mask of its inputs on unchanged (Keras)
 
     def __init__(
         self,
@@ -93,6 +95,8 @@ class Dropout(Layer):
     >>> sorted(set(drop(ek.ones([100]), training=True).numpy().tolist()))
     [0.0, 2.0]
     """
+
+    supports_masking = True  # passes the mask of its inputs on unchanged (Keras)
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -164,11 +168,18 @@ class Reshape(Layer):
 class Embedding(Layer):
     """Look up a trainable ``output_dim`` vector for each integer id in [0, input_dim).
 
+    With ``mask_zero=True`` the id 0 is padding: the output carries the mask ``ids != 0``
+    (``compute_mask``), and the layers after it skip the padded steps (see
+    keras/layers/masks.py); 0 then cannot be a word, so ``input_dim`` is the vocabulary
+    size + 1.
+
     Examples
     --------
     >>> import eagerkit as ek
     >>> ek.layers.Embedding(10, 4)([[1, 2, 3]]).shape
     TensorShape([1, 3, 4])
+    >>> ek.layers.Embedding(10, 4, mask_zero=True).compute_mask(ek.constant([[7, 2, 0]]))
+    <ek.Tensor: shape=(1, 3), dtype=bool, numpy=array([[ True,  True, False]])>
     """
 
     _autocast = False  # ids stay integers
@@ -180,11 +191,14 @@ class Embedding(Layer):
         embeddings_initializer="uniform",
         embeddings_regularizer=None,
         activity_regularizer=None,
+        mask_zero=False,
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.input_dim = whole_number(input_dim, "input_dim", self)
         self.output_dim = whole_number(output_dim, "output_dim", self)
+        self.mask_zero = bool(mask_zero)
+        self.supports_masking = self.mask_zero  # as Keras: only a mask_zero layer makes one
         self.embeddings_initializer = embeddings_initializer
         self.embeddings_regularizer = regularizers.resolve(
             embeddings_regularizer, "Embedding", "embeddings_regularizer"
@@ -208,3 +222,9 @@ class Embedding(Layer):
                 op="Embedding",
             )
         return gather(self.embeddings, ids)
+
+    def compute_mask(self, inputs, mask=None):
+        """``inputs != 0`` with ``mask_zero=True`` (the id 0 is padding), else None."""
+        if not self.mask_zero:
+            return None
+        return not_equal(convert_to_tensor(inputs), 0)

@@ -37,6 +37,8 @@ class LayerNormalization(Layer):
     (TensorShape([2, 3, 4]), TensorShape([3, 4]))
     """
 
+    supports_masking = True  # passes the mask of its inputs on unchanged (Keras)
+
     def __init__(
         self,
         axis=-1,

@@ -28,9 +28,7 @@ import math
 from eagerkit import arguments
 from eagerkit.keras import regularizers
 from eagerkit.keras.layers.attention_equations import attention_equations, projection_equation
-from eagerkit.keras.layers.attention_masks import (
-    dropout_rate,
-)
+from eagerkit.keras.layers.attention_masks import dropout_rate, padding_mask
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.multi_head_checks import MultiHeadAttentionChecks, shape_or_error
 from eagerkit.keras.layers.sizes import whole_number
@@ -98,7 +96,10 @@ class MultiHeadAttention(MultiHeadAttentionChecks, Layer):
     return_attention_scores=False, training=None, use_causal_mask=False)``. The
     ``attention_mask`` is ``[batch, T, S]`` (or broadcasts to it): ``True`` where query
     position t may attend to key position s. A query row with every key hidden gets even
-    weights, as in Keras (every score becomes -1e9).
+    weights, as in Keras (every score becomes -1e9). Inputs that carry a Keras mask
+    (``Embedding(mask_zero=True)``; keras/layers/masks.py) hide their padded positions too,
+    as Keras' ``_compute_attention_mask`` does (or pass ``query_mask=``, ``value_mask=``,
+    ``key_mask=``), and the output keeps the query's mask.
 
     Examples
     --------
@@ -110,6 +111,8 @@ class MultiHeadAttention(MultiHeadAttentionChecks, Layer):
     >>> [(w.name, tuple(w.shape)) for w in mha.weights[:2]]
     [('mha/query/kernel:0', (6, 2, 4)), ('mha/query/bias:0', (2, 4))]
     """
+
+    supports_masking = True  # the output keeps the query's mask (Keras)
 
     def __init__(
         self,
@@ -225,12 +228,18 @@ class MultiHeadAttention(MultiHeadAttentionChecks, Layer):
         return_attention_scores=False,
         training=None,
         use_causal_mask=False,
+        *,
+        query_mask=None,
+        value_mask=None,
+        key_mask=None,
     ):
         self._check_given(query, value)
         query, value = self._convert(query), self._convert(value)  # call() may be called alone
         key = value if key is None else self._convert(key)
         self._check_inputs(query, value, key)
-        mask = self._mask(attention_mask, query, value, use_causal_mask)
+        # The inputs' own masks (Layer.__call__ passes them): padded positions are hidden.
+        padding = padding_mask(self, query, value, query_mask, value_mask, key_mask)
+        mask = self._mask(attention_mask, query, value, use_causal_mask, padding)
         # Scaling the query (not the scores) is Keras' order: the same numbers as it gives.
         q = self._query_dense(query) * (1.0 / math.sqrt(self.key_dim))
         k, v = self._key_dense(key), self._value_dense(value)

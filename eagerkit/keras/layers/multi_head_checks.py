@@ -47,13 +47,16 @@ class MultiHeadAttentionChecks:
             )
         return tuple(axes)
 
-    def _mask(self, attention_mask, query, value, use_causal_mask):
+    def _mask(self, attention_mask, query, value, use_causal_mask, padding=None):
         """The attention mask, expanded to the scores' rank (one size-1 axis per missing
-        axis, in front of the query's attention axes), and the causal mask if asked for."""
+        axis, in front of the query's attention axes), joined with the causal mask if asked
+        for and the ``padding`` mask that the inputs' own masks make."""
         scores_shape = self._scores_shape(query, value)
         masks = []
         if attention_mask is not None:
             masks.append(as_bool_mask(attention_mask, "attention_mask", self))
+        if padding is not None:
+            masks.append(padding)
         if use_causal_mask:
             if len(self._axes) != 1:
                 raise self._error(

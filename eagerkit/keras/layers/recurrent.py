@@ -3,6 +3,11 @@
 That loop is the point of eager execution: no ``dynamic_rnn``, no graph-time unrolling,
 just one step after another, each recorded on the tape like any other op. The three differ
 only in their step (``_step``): the loop, the weights and the states are shared.
+
+A mask (``[batch, time]``, from ``Embedding(mask_zero=True)`` or ``Masking``, or passed as
+``mask=``) skips the padded steps, as Keras does: at a masked step each state keeps its
+previous value, and so the output repeats the previous one (zeros with
+``zero_output_for_mask=True``). A padded batch then gives what each sequence gives alone.
 """
 
 from eagerkit.arguments import describe
@@ -10,9 +15,12 @@ from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import initializers, regularizers
 from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
+from eagerkit.keras.layers.masks import sequence_mask
 from eagerkit.keras.layers.sizes import whole_number
-from eagerkit.ops.creation import zeros
+from eagerkit.ops.compare import where
+from eagerkit.ops.creation import zeros, zeros_like
 from eagerkit.ops.linalg import matmul
+from eagerkit.ops.reshaping import expand_dims
 from eagerkit.ops.shape import concat, reshape, stack
 from eagerkit.tensor import convert_to_tensor
 
@@ -35,16 +43,18 @@ class _Recurrent(Layer):
         return_state=False,
         go_backwards=False,
         kernel_initializer="glorot_uniform",
-        recurrent_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
         bias_initializer="zeros",
         kernel_regularizer=None,
         recurrent_regularizer=None,
         bias_regularizer=None,
         activity_regularizer=None,
+        zero_output_for_mask=False,
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.units = whole_number(units, "units", self)
+        self.zero_output_for_mask = bool(zero_output_for_mask)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.return_sequences, self.return_state = return_sequences, return_state
@@ -79,8 +89,10 @@ class _Recurrent(Layer):
     def _bias_init(self, bias_init):
         return bias_init
 
-    def call(self, inputs, initial_state=None):
+    def call(self, inputs, initial_state=None, mask=None):
         check_rank(self, inputs.shape, 3, _SEQUENCE)
+        if mask is not None:  # [batch, time, 1]: one keep/skip per sequence and step
+            mask = expand_dims(sequence_mask(self, mask, inputs), -1)
         batch, steps, features = inputs.shape
         # The input part of every gate for every step in one product: (batch, time, width).
         projected = matmul(reshape(inputs, [-1, features]), self.kernel)
@@ -94,11 +106,25 @@ class _Recurrent(Layer):
         )
         outputs = []
         # go_backwards reads the sequence from its end; outputs stay in the order they came.
+        # (A mask is read in the same order as the steps.)
         for t in reversed(range(steps)) if self.go_backwards else range(steps):
-            state = self._step(projected[:, t], state)
-            outputs.append(state[0])
+            new_state = self._step(projected[:, t], state)
+            if mask is not None:  # a masked step leaves every state as it was
+                kept = zip(new_state, state, strict=True)
+                new_state = [where(mask[:, t], new, old) for new, old in kept]
+            state = new_state
+            output = state[0]
+            if mask is not None and self.zero_output_for_mask:
+                output = where(mask[:, t], output, zeros_like(output))
+            outputs.append(output)
         result = stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result, *state] if self.return_state else result
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask goes on with the sequence of outputs (``return_sequences``), unchanged
+        even with ``go_backwards`` (as Keras); a last output or a state has none."""
+        output_mask = mask if self.return_sequences else None
+        return [output_mask] + [None] * self.states if self.return_state else output_mask
 
     def step(self, x_part, state):
         """One time step by hand: ``state`` is checked first (``call`` steps unchecked)."""
