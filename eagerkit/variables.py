@@ -278,7 +278,13 @@ def _declared_shape(shape, value):
     """``Variable(..., shape=)`` as a TensorShape the initial value fits (TF's ValueError)."""
     from eagerkit.tensor_shape import TensorShape
 
-    declared = TensorShape(shape)
+    try:
+        declared = TensorShape(shape)
+    except (InvalidArgumentError, TypeError) as error:
+        raise InvalidArgumentError(
+            f"Variable: shape must be a shape the initial value fits, e.g. [None, 3]: {error}",
+            op="Variable",
+        ) from None
     if not declared.is_compatible_with(value.shape):
         raise InvalidArgumentError(
             f"Variable: the initial value's shape ({value.shape}) is not compatible with the "

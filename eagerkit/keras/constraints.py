@@ -165,8 +165,8 @@ class NonNeg(Constraint):
     Examples
     --------
     >>> import eagerkit as ek
-    >>> ek.keras.constraints.NonNeg()(ek.constant([-1.0, 2.0])).numpy().tolist()
-    [0.0, 2.0]
+    >>> ek.keras.constraints.NonNeg()(ek.constant([-1.0, 2.0])).numpy().tolist()  # w * (w >= 0)
+    [-0.0, 2.0]
     """
 
     def __call__(self, w):
