@@ -89,7 +89,8 @@ class Optimizer:
             updates[id(variable)] = (variable, value, new_slots)
         written = {}  # id(variable) -> its new value: cast, then projected by its constraint
         for key, (variable, value, _) in updates.items():
-            written[key] = projected(variable, value.astype(variable._data.dtype, copy=False))
+            value = value.astype(variable._data.dtype, copy=False)
+            written[key] = value if variable._constraint is None else projected(variable, value)
         # Only a listener can fail from here on: write the values, the slots, the counters.
         before = _Before(self, updates, global_step) if self.listeners else None
         for key, (variable, _, new_slots) in updates.items():
