@@ -9,10 +9,12 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerkit as ek
+from eagerkit.backends.cupy_backend import gpu_status
 from eagerkit.errors import InvalidArgumentError
 
 constraints = ek.keras.constraints
 EPSILON = 1e-7
+DEVICES = ["/sim:0"] + (["/gpu:0"] if gpu_status()[0] else [])
 
 WEIGHTS = hnp.arrays(
     np.float32,
@@ -295,3 +297,16 @@ def test_add_weight_takes_a_constraint():
     with pytest.raises(InvalidArgumentError, match="Layer.add_weight: constraint: unknown"):
         layer.add_weight("v", [2], constraint="unitnorm")
     assert len(layer.weights) == 1
+
+
+@pytest.mark.parametrize("device_name", DEVICES)
+def test_the_projection_runs_on_the_variables_device(device_name):
+    ek.devices.enable_simulated_gpu()
+    try:
+        with ek.device(device_name):
+            w = ek.Variable([[3.0, 0.1], [4.0, 0.2]], constraint=constraints.MaxNorm(1.0))
+            ek.keras.optimizers.SGD(0.0).apply_gradients([(ek.zeros([2, 2]), w)])
+        assert w.device.endswith(device_name[1:].upper())  # projected where it lives
+        np.testing.assert_allclose(w.numpy(), [[0.6, 0.1], [0.8, 0.2]], rtol=1e-5)
+    finally:
+        ek.devices.disable_simulated_gpu()
