@@ -254,7 +254,7 @@ PUBLIC_NAMESPACES = (
     *("keras", "keras.layers", "keras.losses", "keras.metrics", "keras.optimizers"),
     *("keras.optimizers.schedules",),
     *("keras.initializers", "keras.activations", "keras.models", "keras.backend"),
-    *("keras.regularizers", "keras.datasets", "keras.datasets.mnist"),
+    *("keras.regularizers", "keras.constraints", "keras.datasets", "keras.datasets.mnist"),
     *("keras.callbacks", "keras.utils", "keras.saving"),
     *("layers", "losses", "metrics"),
     *("initializers", "debugging", "summary", "datasets", "nest", "testing", "devices"),

@@ -24,6 +24,8 @@ class Variable(Tensor):
     ``shape`` (TF's argument): a shape the initial value fits, whose None sizes may change
     by ``assign`` (eagerly; ``ek.TensorShape(None)`` is ``[None]`` in eagerkit, one axis of
     any size). ``v.shape`` is then the current value's shape (TF's is the declared one).
+    ``constraint`` (TF's argument): a function an optimizer applies to the new value after
+    each update, e.g. ``ek.keras.constraints.NonNeg()``; it returns a value of the same shape.
 
     Examples
     --------
@@ -37,12 +39,30 @@ class Variable(Tensor):
     >>> _ = w.assign_sub(1.5)
     >>> w.numpy()
     np.float32(3.5)
+    >>> ek.Variable([1.0, -2.0], constraint=ek.keras.constraints.NonNeg()).constraint
+    ek.keras.constraints.NonNeg()
     """
 
-    __slots__ = ("_name", "trainable", "_creation_index", "_last_read", "_shape_spec")
+    __slots__ = (
+        "_name",
+        "trainable",
+        "_creation_index",
+        "_last_read",
+        "_shape_spec",
+        "_constraint",
+    )
     _is_variable = True
 
-    def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
+    def __init__(
+        self, initial_value, trainable=True, name=None, dtype=None, shape=None, constraint=None
+    ):
+        if constraint is not None and not callable(constraint):  # checked first, as TF
+            raise InvalidArgumentError(
+                f"Variable: constraint must be None or a callable (a projection applied after "
+                f"each optimizer update), got {type(constraint).__name__} {constraint!r:.60}; "
+                "pass e.g. ek.keras.constraints.NonNeg()",
+                op="Variable",
+            )
         if callable(initial_value):
             initial_value = initial_value()
         value = tensor.convert_to_tensor(
@@ -54,6 +74,7 @@ class Variable(Tensor):
 
             value = copy_to_device(value, target)  # inside ek.device(...): the variable lives there
         self._shape_spec = None if shape is None else _declared_shape(shape, value)
+        self._constraint = constraint
         super().__init__(value._data, value._device)
         self._name = current_prefix() + (name or "Variable") + ":0"  # e.g. "dense/w:0"
         self.trainable = trainable
@@ -68,6 +89,11 @@ class Variable(Tensor):
     def name(self):
         """``'<name>:0'`` as in TF (names are not made unique in eager mode)."""
         return self._name
+
+    @property
+    def constraint(self):
+        """The projection optimizers apply after each update (None: no constraint)."""
+        return self._constraint
 
     def read_value(self):
         """The current value as a Tensor (recorded like any read)."""
@@ -239,7 +265,8 @@ class Variable(Tensor):
 
     def __deepcopy__(self, memo):
         copied = self.numpy().copy()
-        return Variable(copied, self.trainable, self._name[:-2], shape=self._shape_spec)
+        name, shape = self._name[:-2], self._shape_spec
+        return Variable(copied, self.trainable, name, shape=shape, constraint=self._constraint)
 
     __hash__ = None
 
@@ -251,7 +278,13 @@ def _declared_shape(shape, value):
     """``Variable(..., shape=)`` as a TensorShape the initial value fits (TF's ValueError)."""
     from eagerkit.tensor_shape import TensorShape
 
-    declared = TensorShape(shape)
+    try:
+        declared = TensorShape(shape)
+    except (InvalidArgumentError, TypeError) as error:
+        raise InvalidArgumentError(
+            f"Variable: shape must be a shape the initial value fits, e.g. [None, 3]: {error}",
+            op="Variable",
+        ) from None
     if not declared.is_compatible_with(value.shape):
         raise InvalidArgumentError(
             f"Variable: the initial value's shape ({value.shape}) is not compatible with the "

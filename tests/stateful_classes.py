@@ -58,6 +58,8 @@ STATELESS = {
     ek.train.LBFGSResult: "a namedtuple of results",
     ek.keras.losses.Loss: "holds its configuration only; calls compute and return",
     ek.keras.regularizers.Regularizer: "holds its factors only; calls compute and return",
+    ek.keras.constraints.Constraint: "holds its bounds and axes only; calls compute and return "
+    "(the optimizers that apply it are tested as optimizers)",
     ek.keras.optimizers.schedules.LearningRateSchedule: "holds its arguments only; a call "
     "computes the step's rate",
     LoadStatus: "its methods only read; it changes through deferred restores, tested in "

@@ -19,6 +19,8 @@ KERNEL_ARGUMENTS = [
     "kernel_regularizer",
     "bias_regularizer",
     "activity_regularizer",
+    "kernel_constraint",
+    "bias_constraint",
 ]
 CONV_ARGUMENTS = ["filters", "kernel_size", "strides", "padding"]
 

@@ -5,8 +5,9 @@
 ``activations``, and
 Keras' ``losses`` (``y_true, y_pred``), ``metrics`` (float32) and ``optimizers`` (``SGD``,
 ``Adam``, ... with ``learning_rate=``), weight ``regularizers`` (``L1``, ``L2``, ``L1L2``,
-whose penalties layers add to ``model.losses``), and ``datasets.mnist``. TF1's ``tf.losses``
-and ``tfe.metrics`` live here too, as ``tf1_losses`` and ``tf1_metrics``, and are what
+whose penalties layers add to ``model.losses``), weight ``constraints`` (``MaxNorm``,
+``NonNeg``, ..., which optimizers apply after each update), and ``datasets.mnist``. TF1's
+``tf.losses`` and ``tfe.metrics`` live here too, as ``tf1_losses`` and ``tf1_metrics``, and are what
 ``ek.losses`` and ``ek.metrics`` name, as the TF1 lessons expect. TF's Keras names eagerkit
 lacks (``applications``, ``preprocessing``, ...) say so, with what to use instead
 (missing_names.py).
@@ -31,6 +32,7 @@ import sys
 from eagerkit.keras import (
     backend,
     callbacks,
+    constraints,
     datasets,
     initializers,
     layers,
@@ -59,6 +61,7 @@ __all__ = [
     "activations",
     "backend",
     "callbacks",
+    "constraints",
     "datasets",
     "initializers",
     "layers",

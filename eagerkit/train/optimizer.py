@@ -4,9 +4,10 @@ A subclass names its slots in ``slot_names`` (with ``slot_initial_values`` for t
 not start at zero) and implements ``_update(xp, value, g, slots, step)``: it gets raw arrays
 (the variable's value, its gradient, its slots by name) and the step number, computes through
 the variable's namespace ``xp``, and returns ``(new_value, new_slots)``. The base class
-computes every update before it changes anything, so a failing step leaves all variables
-and slots as they were. Slots are Variables (created on first use) and the step counter is
-an int64 Variable, so a checkpoint saves the whole optimizer state.
+computes every update (each projected by its variable's ``constraint``, projection.py)
+before it changes anything, so a failing step leaves all variables and slots as they were.
+Slots are Variables (created on first use) and the step counter is an int64 Variable, so a
+checkpoint saves the whole optimizer state.
 """
 
 from eagerkit import dtypes, recording
@@ -16,6 +17,7 @@ from eagerkit.devices import CPU, device
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.tensor import Tensor
 from eagerkit.train.checks import check_global_step, checked_pairs, number
+from eagerkit.train.projection import projected
 from eagerkit.variables import Variable
 
 
@@ -85,10 +87,14 @@ class Optimizer:
                 value, slots = variable._data, self._slot_arrays(variable)
             value, new_slots = self._update(variable._device.xp, value, grad._data, slots, step)
             updates[id(variable)] = (variable, value, new_slots)
+        written = {}  # id(variable) -> its new value: cast, then projected by its constraint
+        for key, (variable, value, _) in updates.items():
+            value = value.astype(variable._data.dtype, copy=False)
+            written[key] = value if variable._constraint is None else projected(variable, value)
         # Only a listener can fail from here on: write the values, the slots, the counters.
         before = _Before(self, updates, global_step) if self.listeners else None
-        for variable, value, new_slots in updates.values():
-            variable._write(value.astype(variable._data.dtype, copy=False), "apply_gradients")
+        for key, (variable, _, new_slots) in updates.items():
+            variable._write(written[key], "apply_gradients")
             for slot_name, array in new_slots.items():
                 slot = self.get_slot(variable, slot_name)
                 slot._write(array.astype(slot._data.dtype, copy=False), "apply_gradients")

@@ -5,6 +5,7 @@ import numpy as np
 import eagerkit as ek
 
 from . import (
+    calls_constraints,
     calls_core,
     calls_data,
     calls_graph,
@@ -25,6 +26,7 @@ TABLES = (
     calls_nn,
     calls_layers,
     calls_keras,
+    calls_constraints,
     calls_train,
     calls_data,
     calls_tensor,

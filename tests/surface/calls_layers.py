@@ -56,6 +56,14 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.keras.layers.Bidirectional": call(
         fresh(lambda: ek.keras.layers.GRU(4, return_sequences=True)), "sum", sample=[SEQUENCE]
     ),
+    "ek.keras.layers.TimeDistributed": call(
+        fresh(lambda: ek.keras.layers.Dense(2)), sample=[SEQUENCE]
+    ),
+    "ek.keras.layers.Lambda": call(ek.square, (3,), sample=[F23]),
+    "ek.keras.layers.ZeroPadding2D": call(((1, 0), (2, 1)), sample=[IMAGE]),
+    "ek.keras.layers.Cropping2D": call(1, "channels_first", sample=[IMAGE]),
+    "ek.keras.layers.ZeroPadding1D": call((2, 1), sample=[SEQUENCE]),
+    "ek.keras.layers.Cropping1D": call(2, sample=[SEQUENCE]),
     "ek.keras.layers.Add": call(sample=[PAIR]),
     "ek.keras.layers.Average": call(sample=[PAIR]),
     "ek.keras.layers.Maximum": call(sample=[PAIR]),
@@ -109,6 +117,7 @@ def _methods(layer_name, declared):
         "add_variable": call("w", [2, 2]),
         "count_params": call(on=built, check=lambda r: isinstance(r, int)),
         "compute_mask": call(SAMPLE, on=built),  # None, or the inputs' mask as it goes on
+        "compute_output_shape": call((None, 3), check=lambda r: r == (None, 3)),  # Lambda's
         "with_name_scope": call(lambda self: self.name),
         "summary": call(on=built, print_fn=lambda line: None, raises=raises and unbuilt),
         "track_layer": call(fresh(lambda: ek.keras.layers.Dense(2))),

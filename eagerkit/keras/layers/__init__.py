@@ -46,6 +46,7 @@ from eagerkit.keras.layers.global_pooling import (
     GlobalMaxPooling2D,
 )
 from eagerkit.keras.layers.input_layer import Input, InputLayer
+from eagerkit.keras.layers.lambda_layer import Lambda
 from eagerkit.keras.layers.layer_normalization import LayerNormalization
 from eagerkit.keras.layers.masking import Masking
 from eagerkit.keras.layers.merge import (
@@ -68,8 +69,10 @@ from eagerkit.keras.layers.merge import (
 )
 from eagerkit.keras.layers.multi_head_attention import MultiHeadAttention
 from eagerkit.keras.layers.normalization import BatchNormalization
+from eagerkit.keras.layers.padding import Cropping1D, Cropping2D, ZeroPadding1D, ZeroPadding2D
 from eagerkit.keras.layers.recurrent import GRU, LSTM, SimpleRNN
 from eagerkit.keras.layers.rescaling import Rescaling
+from eagerkit.keras.layers.time_distributed import TimeDistributed
 from eagerkit.keras.layers.upsampling import Conv2DTranspose, UpSampling2D
 from eagerkit.missing_names import attribute_error as _attribute_error
 
@@ -143,6 +146,8 @@ __all__ = [
     "Conv1D",
     "Conv2D",
     "Conv2DTranspose",
+    "Cropping1D",
+    "Cropping2D",
     "Dense",
     "Dropout",
     "Embedding",
@@ -157,6 +162,7 @@ __all__ = [
     "GlobalMaxPooling2D",
     "Input",
     "InputLayer",
+    "Lambda",
     "Layer",
     "LayerNormalization",
     "Masking",
@@ -167,7 +173,10 @@ __all__ = [
     "Normalization",
     "Rescaling",
     "Reshape",
+    "TimeDistributed",
     "UpSampling2D",
+    "ZeroPadding1D",
+    "ZeroPadding2D",
     "deserialize",
     "flatten",
     "serialize",

@@ -10,7 +10,7 @@ import inspect
 
 from eagerkit import dtypes, random
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import initializers, regularizers, symbolic
+from eagerkit.keras import constraints, initializers, regularizers, symbolic
 from eagerkit.keras.layers import first_call, masks
 from eagerkit.keras.layers.added import (
     AddedLossesAndMetrics,
@@ -220,14 +220,16 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
         trainable=True,
         dtype=None,
         regularizer=None,
+        constraint=None,
     ):
         """Make a Variable named ``<layer>/<name>`` owned by this layer (a scalar unless
         ``shape`` says otherwise; Keras' keyword-only calls work too). A ``regularizer``'s
-        penalty on it is in ``self.losses`` from then on (see ek.keras.regularizers)."""
+        penalty on it is in ``self.losses`` from then on (see ek.keras.regularizers); a
+        ``constraint`` projects it after each optimizer update (ek.keras.constraints)."""
         name = "Variable" if name is None else name
-        regularizer = regularizers.resolve(
-            regularizer, f"{type(self).__name__}.add_weight", "regularizer"
-        )
+        caller = f"{type(self).__name__}.add_weight"
+        regularizer = regularizers.resolve(regularizer, caller, "regularizer")
+        constraint = constraints.resolve(constraint, caller, "constraint")
         init = initializers.get(initializer)
         dtype = dtypes.as_dtype(dtype or self.dtype)
         if isinstance(shape, (str, bytes)):  # (its characters are no sizes)
@@ -238,7 +240,9 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
             )
         shape = [whole_number(n, f"the shape of weight {name!r}", self, minimum=0) for n in shape]
         value = init(shape, dtype=dtype)
-        variable = Variable(value, trainable=trainable, name=f"{self.name}/{name}")
+        variable = Variable(
+            value, trainable=trainable, name=f"{self.name}/{name}", constraint=constraint
+        )
         vars(self).setdefault("_weights", []).append(variable)
         if regularizer is not None:
             add_weight_penalty(self, regularizer, variable)

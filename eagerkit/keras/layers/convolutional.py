@@ -45,6 +45,8 @@ class Conv2D(ConvLayer):
         kernel_regularizer=None,
         bias_regularizer=None,
         activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
@@ -61,6 +63,8 @@ class Conv2D(ConvLayer):
             bias_initializer,
             kernel_regularizer,
             bias_regularizer,
+            kernel_constraint,
+            bias_constraint,
         )
 
     def build(self, input_shape):

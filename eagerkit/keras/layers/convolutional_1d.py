@@ -90,6 +90,8 @@ class Conv1D(ConvLayer):
         kernel_regularizer=None,
         bias_regularizer=None,
         activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
@@ -106,6 +108,8 @@ class Conv1D(ConvLayer):
             bias_initializer,
             kernel_regularizer,
             bias_regularizer,
+            kernel_constraint,
+            bias_constraint,
         )
 
     def build(self, input_shape):

@@ -3,7 +3,7 @@
 import numbers
 
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import regularizers
+from eagerkit.keras import constraints, regularizers
 from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.keras.layers.kernel_layer import KernelLayer
 from eagerkit.keras.layers.sizes import whole_number
@@ -42,6 +42,8 @@ class Dense(KernelLayer):
         kernel_regularizer=None,
         bias_regularizer=None,
         activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
@@ -53,6 +55,8 @@ class Dense(KernelLayer):
             bias_initializer,
             kernel_regularizer,
             bias_regularizer,
+            kernel_constraint,
+            bias_constraint,
         )
 
     def build(self, input_shape):
@@ -191,6 +195,7 @@ class Embedding(Layer):
         embeddings_initializer="uniform",
         embeddings_regularizer=None,
         activity_regularizer=None,
+        embeddings_constraint=None,
         mask_zero=False,
         **kwargs,
     ):
@@ -203,6 +208,9 @@ class Embedding(Layer):
         self.embeddings_regularizer = regularizers.resolve(
             embeddings_regularizer, "Embedding", "embeddings_regularizer"
         )
+        self.embeddings_constraint = constraints.resolve(
+            embeddings_constraint, "Embedding", "embeddings_constraint"
+        )
 
     def build(self, input_shape):
         self.embeddings = self.add_weight(
@@ -210,6 +218,7 @@ class Embedding(Layer):
             [self.input_dim, self.output_dim],
             self.embeddings_initializer,
             regularizer=self.embeddings_regularizer,
+            constraint=self.embeddings_constraint,
         )
 
     def call(self, inputs):

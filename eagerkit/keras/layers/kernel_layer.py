@@ -1,8 +1,9 @@
 """What Dense and the convolutions share: a learned kernel, an optional bias, an activation.
 
-Each of them takes Keras' six arguments ``activation``, ``use_bias``,
-``kernel_initializer``, ``bias_initializer``, ``kernel_regularizer`` and
-``bias_regularizer`` in its own explicit ``__init__`` (users read ``help(Conv2D)``, and
+Each of them takes Keras' arguments ``activation``, ``use_bias``,
+``kernel_initializer``, ``bias_initializer``, ``kernel_regularizer``,
+``bias_regularizer``, ``kernel_constraint`` and ``bias_constraint`` in its own explicit
+``__init__`` (users read ``help(Conv2D)``, and
 ``get_config`` reads that signature); ``KernelLayer`` keeps and uses them in one place.
 ``ConvLayer`` adds what the convolutions share: the channel count of inputs in either
 ``data_format``, checked against the one the kernel was built for.
@@ -16,7 +17,7 @@ Examples
 """
 
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import regularizers
+from eagerkit.keras import constraints, regularizers
 from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer
 from eagerkit.ops.nn import bias_add
@@ -56,8 +57,10 @@ class KernelLayer(Layer):
         bias_initializer,
         kernel_regularizer,
         bias_regularizer,
+        kernel_constraint=None,
+        bias_constraint=None,
     ):
-        """Check and keep the six arguments every kernel layer takes."""
+        """Check and keep the arguments every kernel layer takes."""
         layer = type(self).__name__
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -67,16 +70,26 @@ class KernelLayer(Layer):
             kernel_regularizer, layer, "kernel_regularizer"
         )
         self.bias_regularizer = regularizers.resolve(bias_regularizer, layer, "bias_regularizer")
+        self.kernel_constraint = constraints.resolve(kernel_constraint, layer, "kernel_constraint")
+        self.bias_constraint = constraints.resolve(bias_constraint, layer, "bias_constraint")
 
     def _add_kernel_and_bias(self, kernel_shape, units):
         """Make ``kernel`` of ``kernel_shape`` and (with ``use_bias``) ``bias`` of ``units``."""
         self.kernel = self.add_weight(
-            "kernel", kernel_shape, self.kernel_initializer, regularizer=self.kernel_regularizer
+            "kernel",
+            kernel_shape,
+            self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.bias = None
         if self.use_bias:
             self.bias = self.add_weight(
-                "bias", [units], self.bias_initializer, regularizer=self.bias_regularizer
+                "bias",
+                [units],
+                self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
 
     def _biased_and_activated(self, outputs):

@@ -17,7 +17,7 @@ Examples
 
 from eagerkit.arguments import axis_index
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import regularizers
+from eagerkit.keras import constraints, regularizers
 from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.ops.math import rsqrt
 from eagerkit.ops.reduce import reduce_mean
@@ -49,6 +49,8 @@ class LayerNormalization(Layer):
         gamma_initializer="ones",
         beta_regularizer=None,
         gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -67,6 +69,12 @@ class LayerNormalization(Layer):
         )
         self.gamma_regularizer = regularizers.resolve(
             gamma_regularizer, "LayerNormalization", "gamma_regularizer"
+        )
+        self.beta_constraint = constraints.resolve(
+            beta_constraint, "LayerNormalization", "beta_constraint"
+        )
+        self.gamma_constraint = constraints.resolve(
+            gamma_constraint, "LayerNormalization", "gamma_constraint"
         )
 
     def _axes(self, rank, shown):
@@ -92,11 +100,19 @@ class LayerNormalization(Layer):
         self.gamma = self.beta = None
         if self.scale:
             self.gamma = self.add_weight(
-                "gamma", self._sizes, self.gamma_initializer, regularizer=self.gamma_regularizer
+                "gamma",
+                self._sizes,
+                self.gamma_initializer,
+                regularizer=self.gamma_regularizer,
+                constraint=self.gamma_constraint,
             )
         if self.center:
             self.beta = self.add_weight(
-                "beta", self._sizes, self.beta_initializer, regularizer=self.beta_regularizer
+                "beta",
+                self._sizes,
+                self.beta_initializer,
+                regularizer=self.beta_regularizer,
+                constraint=self.beta_constraint,
             )
 
     def call(self, inputs):

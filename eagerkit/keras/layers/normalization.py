@@ -2,7 +2,7 @@
 
 from eagerkit.arguments import axis_index, describe, whole_number
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import regularizers
+from eagerkit.keras import constraints, regularizers
 from eagerkit.keras.layers.base import Layer
 from eagerkit.ops.math import rsqrt
 from eagerkit.ops.reduce import reduce_mean
@@ -35,6 +35,8 @@ class BatchNormalization(Layer):
         scale=True,
         beta_regularizer=None,
         gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -47,6 +49,12 @@ class BatchNormalization(Layer):
         )
         self.gamma_regularizer = regularizers.resolve(
             gamma_regularizer, "BatchNormalization", "gamma_regularizer"
+        )
+        self.beta_constraint = constraints.resolve(
+            beta_constraint, "BatchNormalization", "beta_constraint"
+        )
+        self.gamma_constraint = constraints.resolve(
+            gamma_constraint, "BatchNormalization", "gamma_constraint"
         )
 
     def build(self, input_shape):
@@ -62,9 +70,21 @@ class BatchNormalization(Layer):
         size = [input_shape[self._axis]]
         self.gamma = self.beta = None
         if self.scale:
-            self.gamma = self.add_weight("gamma", size, "ones", regularizer=self.gamma_regularizer)
+            self.gamma = self.add_weight(
+                "gamma",
+                size,
+                "ones",
+                regularizer=self.gamma_regularizer,
+                constraint=self.gamma_constraint,
+            )
         if self.center:
-            self.beta = self.add_weight("beta", size, "zeros", regularizer=self.beta_regularizer)
+            self.beta = self.add_weight(
+                "beta",
+                size,
+                "zeros",
+                regularizer=self.beta_regularizer,
+                constraint=self.beta_constraint,
+            )
         self.moving_mean = self.add_weight("moving_mean", size, "zeros", trainable=False)
         self.moving_variance = self.add_weight("moving_variance", size, "ones", trainable=False)
 

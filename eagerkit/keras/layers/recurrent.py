@@ -12,7 +12,7 @@ previous value, and so the output repeats the previous one (zeros with
 
 from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.keras import initializers, regularizers
+from eagerkit.keras import constraints, initializers, regularizers
 from eagerkit.keras.layers import activations
 from eagerkit.keras.layers.base import Layer, check_rank
 from eagerkit.keras.layers.masks import sequence_mask
@@ -49,6 +49,9 @@ class _Recurrent(Layer):
         recurrent_regularizer=None,
         bias_regularizer=None,
         activity_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
         zero_output_for_mask=False,
         **kwargs,
     ):
@@ -66,24 +69,38 @@ class _Recurrent(Layer):
             regularizers.resolve(recurrent_regularizer, name, "recurrent_regularizer"),
             regularizers.resolve(bias_regularizer, name, "bias_regularizer"),
         )
+        self.kernel_constraint, self.recurrent_constraint, self.bias_constraint = (
+            constraints.resolve(kernel_constraint, name, "kernel_constraint"),
+            constraints.resolve(recurrent_constraint, name, "recurrent_constraint"),
+            constraints.resolve(bias_constraint, name, "bias_constraint"),
+        )
 
     def build(self, input_shape):
         check_rank(self, input_shape, 3, _SEQUENCE)
         width = self.gates * self.units
         kernel_init, recurrent_init, bias_init = self.initializers
         self.kernel = self.add_weight(
-            "kernel", [input_shape[-1], width], kernel_init, regularizer=self.kernel_regularizer
+            "kernel",
+            [input_shape[-1], width],
+            kernel_init,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.recurrent_kernel = self.add_weight(
             "recurrent_kernel",
             [self.units, width],
             recurrent_init,
             regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
         )
         self.bias = None
         if self.use_bias:
             self.bias = self.add_weight(
-                "bias", [width], self._bias_init(bias_init), regularizer=self.bias_regularizer
+                "bias",
+                [width],
+                self._bias_init(bias_init),
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
 
     def _bias_init(self, bias_init):

@@ -72,6 +72,8 @@ class Conv2DTranspose(ConvLayer):
         kernel_regularizer=None,
         bias_regularizer=None,
         activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
@@ -91,6 +93,8 @@ class Conv2DTranspose(ConvLayer):
             bias_initializer,
             kernel_regularizer,
             bias_regularizer,
+            kernel_constraint,
+            bias_constraint,
         )
 
     def _checked_output_padding(self, output_padding):
