@@ -265,6 +265,17 @@ def bidirectional_lstm():
     return keras_layer_step(layer, sequence, {"sequence": sequence})
 
 
+def masked_lstm():
+    """An LSTM over padded ids (Embedding(mask_zero=True)): each step also keeps the old
+    states where the padding is, a where per state, as the tape saw it."""
+    ek.set_random_seed(5)
+    ids = ek.constant([[3, 1, 4, 0, 0], [2, 7, 1, 8, 2]])  # the first sequence is padded
+    model = ek.keras.Sequential(
+        [ek.keras.layers.Embedding(10, 4, mask_zero=True), ek.keras.layers.LSTM(3)]
+    )
+    return keras_layer_step(model, ids, {"ids": ids})
+
+
 def self_attention():
     """MultiHeadAttention of 2 heads, a sequence attending to itself."""
     ek.set_random_seed(4)
@@ -298,5 +309,6 @@ CORPUS = {
     "simple_rnn_layer": simple_rnn_layer,
     "bidirectional_lstm": bidirectional_lstm,
     "self_attention": self_attention,
+    "masked_lstm": masked_lstm,
 }
 BIG = ["hand_unrolled_rnn", "mlp_step", "char_rnn_window", "chain_with_skip_edges"]
