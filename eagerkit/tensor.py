@@ -82,7 +82,14 @@ class Tensor:
         >>> import eagerkit as ek
         >>> ek.zeros([4, 6, 3]).set_shape([None, 6, None])
         """
-        wanted = TensorShape(shape)
+        try:
+            wanted = TensorShape(shape)
+        except errors.InvalidArgumentError:
+            raise errors.InvalidArgumentError(
+                f"set_shape: shape must be a list of sizes (whole numbers >= 0, or None for "
+                f"any), got {arguments.describe(shape)}; pass e.g. [None, 6, None]",
+                op="set_shape",
+            ) from None
         if not self.shape.is_compatible_with(wanted):
             raise errors.InvalidArgumentError(
                 f"set_shape: the tensor's shape {self.shape} does not fit {wanted} (each size "
