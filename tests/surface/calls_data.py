@@ -163,6 +163,12 @@ CALLS = {
         on=lambda: ek.data.experimental.bucket_by_sequence_length(lambda x: x, [3], [2, 3]),
         check=lambda r: [b.numpy().tolist() for b in r] == [[1, 2], [3, 4, 5], [6]],
     ),
+    "ek.data.experimental.CsvDataset": call(
+        fresh(_csv_file),
+        [0.0, 0.0, 0],
+        header=True,
+        check=lambda r: [int(row[2]) for row in r] == [0, 1, 0],
+    ),
     "ek.data.experimental.make_csv_dataset": call(
         fresh(_csv_file), 2, label_name="label", shuffle=False, num_epochs=1
     ),
