@@ -8,6 +8,8 @@ steps), "Intro to autoencoders" (``tensor[bool_mask]``), and "Time series foreca
 (``set_shape`` and ``timeseries_dataset_from_array`` in its ``WindowGenerator``).
 """
 
+import gzip
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -302,3 +304,136 @@ def test_set_shape_checks_the_known_shape_and_changes_nothing(shape, data):
         with pytest.raises(InvalidArgumentError, match="set_shape: the tensor's shape") as raised:
             tensor.set_shape(bad)
         assert isinstance(raised.value, ValueError)
+
+
+# --- keras/overfit_and_underfit: the HIGGS rows, and a TensorBoard log per model ------------
+def _higgs_file(tmp_path, rows):
+    """A gzipped CSV as the tutorial downloads it: a 0/1 label, then 28 features."""
+    path = tmp_path / "HIGGS.csv.gz"
+    with gzip.open(path, "wt") as file:
+        file.writelines(",".join(f"{v:.6e}" for v in row) + "\n" for row in rows)
+    return str(path)
+
+
+def test_overfit_tutorial_reads_its_rows_with_csv_dataset(tmp_path):
+    rng = np.random.default_rng(1)
+    rows = np.concatenate([rng.integers(0, 2, (30, 1)), rng.standard_normal((30, 28))], axis=1)
+    gz = _higgs_file(tmp_path, rows)
+    FEATURES = 28
+    ds = tf.data.experimental.CsvDataset(gz, [float()] * (FEATURES + 1), compression_type="GZIP")  # noqa: UP018
+    assert ds.element_spec == tuple([tf.TensorSpec((), tf.float32)] * 29)
+
+    def pack_row(*row):
+        label = row[0]
+        features = tf.stack(row[1:], 1)
+        return features, label
+
+    packed_ds = ds.batch(10).map(pack_row).unbatch()
+    features, labels = zip(*[(f.numpy(), float(y)) for f, y in packed_ds], strict=True)
+    np.testing.assert_allclose(np.array(features), rows[:, 1:], rtol=1e-6)
+    assert list(labels) == rows[:, 0].tolist()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    table=hnp.arrays(
+        np.int32, st.tuples(st.integers(1, 5), st.integers(2, 5)), elements=st.integers(-99, 99)
+    ),
+    header=st.booleans(),
+    data=st.data(),
+)
+def test_csv_dataset_picks_columns_as_tf(tmp_path_factory, table, header, data):
+    path = tmp_path_factory.mktemp("csv") / "table.csv"
+    lines = [",".join(f"c{i}" for i in range(table.shape[1]))] if header else []
+    path.write_text("\n".join(lines + [",".join(map(str, row)) for row in table]) + "\n")
+    columns = range(table.shape[1])
+    chosen = sorted(data.draw(st.sets(st.sampled_from(columns), min_size=1), label="chosen"))
+    if data.draw(st.booleans(), label="by exclusion") and len(chosen) < table.shape[1]:
+        dropped = [i for i in columns if i not in chosen]
+        ds = tf.data.experimental.CsvDataset(
+            str(path), [0] * len(chosen), header=header, exclude_cols=dropped
+        )
+    else:
+        ds = tf.data.experimental.CsvDataset(
+            str(path), [tf.int32] * len(chosen), header=header, select_cols=chosen
+        )
+    got = [[int(v) for v in record] for record in ds]
+    assert got == table[:, chosen].tolist()
+
+
+def test_csv_dataset_says_what_is_wrong(tmp_path):
+    path = tmp_path / "short.csv"
+    path.write_text("1,2,3\n4,5\n")
+    rows = iter(tf.data.experimental.CsvDataset(str(path), [0, 0, 0]))
+    assert [int(v) for v in next(rows)] == [1, 2, 3]
+    with pytest.raises(
+        InvalidArgumentError, match="CsvDataset: row 2 has 2 fields but record_defaults"
+    ):
+        next(rows)
+    with pytest.raises(InvalidArgumentError, match="select_cols or exclude_cols, not both"):
+        tf.data.experimental.CsvDataset(str(path), [0], select_cols=[0], exclude_cols=[1])
+    with pytest.raises(
+        InvalidArgumentError, match="select_cols picks 2 columns but record_defaults gives 1"
+    ):
+        tf.data.experimental.CsvDataset(str(path), [0], select_cols=[0, 1])
+    with pytest.raises(InvalidArgumentError, match="ascending order"):
+        tf.data.experimental.CsvDataset(str(path), [0, 0], select_cols=[1, 0])
+    with pytest.raises(InvalidArgumentError, match="compression_type must be None"):
+        tf.data.experimental.CsvDataset(str(path), [0], compression_type="BZ2")
+    missing = tf.data.experimental.CsvDataset(str(path), [0, tf.int32, 0], select_cols=None)
+    with pytest.raises(InvalidArgumentError, match="row 2 has 2 fields"):
+        list(missing)
+
+
+def test_tensorboard_callback_logs_each_models_curves(tmp_path):
+    """``callbacks=[..., tf.keras.callbacks.TensorBoard(logdir/name)]`` in the tutorial's
+    compile_and_fit: Keras' tags and steps, as ek.summary files (it was missing)."""
+    logdir = tmp_path / "tensorboard_logs"
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((40, 28)).astype("float32"), rng.integers(0, 2, (40, 1))
+    lr_schedule = schedules.InverseTimeDecay(0.001, decay_steps=4, decay_rate=1)
+    model = tf.keras.Sequential([keras.layers.Dense(4, activation="elu"), keras.layers.Dense(1)])
+    model.compile(
+        optimizer=tf.keras.optimizers.Adam(lr_schedule),
+        loss=tf.keras.losses.BinaryCrossentropy(from_logits=True),
+        metrics=["accuracy"],
+    )
+    callback = tf.keras.callbacks.TensorBoard(
+        logdir / "sizes/Tiny", histogram_freq=2, update_freq=3
+    )
+    history = model.fit(
+        x,
+        y,
+        batch_size=10,
+        epochs=3,
+        validation_data=(x[:10], y[:10]),
+        callbacks=[callback],
+        verbose=0,
+    )
+    train = tf.summary.read_events(str(logdir / "sizes/Tiny/train"))
+    scalars = {(e["tag"], e["step"]): e["value"] for e in train if e["kind"] == "scalar"}
+    for epoch in range(3):
+        assert scalars[("epoch_loss", epoch)] == pytest.approx(history.history["loss"][epoch])
+        rate = 0.001 / (1 + 4 * (epoch + 1) / 4)  # the schedule at the steps taken so far
+        assert scalars[("epoch_learning_rate", epoch)] == pytest.approx(rate, rel=1e-6)
+    assert sorted(step for tag, step in scalars if tag == "batch_loss") == [3, 6, 9, 12]
+    histograms = {(e["tag"], e["step"]) for e in train if e["kind"] == "histogram"}
+    assert {step for _, step in histograms} == {0, 2} and len(histograms) == 2 * 4
+    validation = tf.summary.read_events(str(logdir / "sizes/Tiny/validation"))
+    val = {(e["tag"], e["step"]): e["value"] for e in validation}
+    assert [val[("epoch_accuracy", e)] for e in range(3)] == pytest.approx(
+        history.history["val_accuracy"]
+    )
+    with pytest.raises(InvalidArgumentError, match="update_freq must be 'epoch', 'batch'"):
+        tf.keras.callbacks.TensorBoard(logdir, update_freq="step")
+
+
+def test_tutorials_print_the_version():
+    assert tf.version.VERSION == tf.__version__  # save_and_load prints tf.version.VERSION
+
+
+def test_the_time_series_feedback_model_hears_how_to_step_an_lstm():
+    with pytest.raises(
+        AttributeError, match="no tf.keras.layers.LSTMCell. Instead: ek.keras.layers.LSTM"
+    ):
+        tf.keras.layers.LSTMCell(32)
