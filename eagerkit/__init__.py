@@ -36,6 +36,7 @@ from eagerkit import (  # noqa: F401 - ops registers every primitive
     testing,
     train,
     type_dispatch,
+    version,
 )
 from eagerkit import namespaces as _namespaces
 from eagerkit.context import enable_eager_execution, executing_eagerly
@@ -269,4 +270,4 @@ _namespaces.install(
 # Each answers a name it lacks under the name the user wrote (ek.losses, not its file's).
 _namespaces.name_namespaces(_sys.modules[__name__], PUBLIC_NAMESPACES)
 
-__version__ = "0.1.0"
+__version__ = version.VERSION

@@ -76,6 +76,28 @@ class Tensor:
         """TF1 spelling of ``.shape``."""
         return self.shape
 
+    def set_shape(self, shape):
+        """TF's check that the shape fits ``shape`` (None: any size); an eager tensor's shape
+        is known already, so nothing changes (``split_window`` in TF's time-series tutorial).
+
+        >>> import eagerkit as ek
+        >>> ek.zeros([4, 6, 3]).set_shape([None, 6, None])
+        """
+        try:
+            wanted = TensorShape(shape)
+        except errors.InvalidArgumentError:
+            raise errors.InvalidArgumentError(
+                f"set_shape: shape must be a list of sizes (whole numbers >= 0, or None for "
+                f"any), got {arguments.describe(shape)}; pass e.g. [None, 6, None]",
+                op="set_shape",
+            ) from None
+        if not self.shape.is_compatible_with(wanted):
+            raise errors.InvalidArgumentError(
+                f"set_shape: the tensor's shape {self.shape} does not fit {wanted} (each size "
+                "must match, None matches any); reshape it with ek.reshape if that is meant",
+                op="set_shape",
+            )
+
     def numpy(self):
         """The value as a numpy array (a numpy scalar for 0-d tensors), copied to the host."""
         value = self._device.backend.to_host(self._data)

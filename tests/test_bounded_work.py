@@ -120,6 +120,9 @@ BOUNDED = {
     "make_csv_dataset.shuffle_buffer_size": lambda: ek.data.experimental.make_csv_dataset(
         _csv(), 2, shuffle_buffer_size=HUGE
     ),
+    "timeseries_dataset_from_array.batch_size": lambda: next(
+        iter(ek.keras.utils.timeseries_dataset_from_array(range(10), None, 3, batch_size=HUGE))
+    ),
     "histogram.buckets": lambda: ek.summary.histogram("h", [1.0], step=0, buckets=HUGE),
     "zeros.shape": lambda: ek.zeros(HUGE_SHAPE),
     "ones.shape": lambda: ek.ones(HUGE_SHAPE),
@@ -251,6 +254,9 @@ SAFE = {
     "Dataset.prefetch.buffer_size": "accepted for TF compatibility and ignored",
     "TextLineDataset.__init__.buffer_size": "bytes to buffer: checked to be a whole number, "
     "then not used (lines are read whole)",
+    "CsvDataset.__init__.buffer_size": "bytes to buffer: checked to be a whole number, "
+    "then not used (lines are read whole)",
+    "Tensor.set_shape.shape": "a shape to compare with: allocates nothing",
     "make_csv_dataset.num_epochs": LAZY,
     "make_csv_dataset.num_rows_for_inference": "reads at most the rows the files have",
     "TensorSpec.__init__.shape": "describes a shape; allocates nothing",

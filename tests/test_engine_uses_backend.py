@@ -118,6 +118,17 @@ HOST_ONLY = {
         "predict returns numpy arrays (host copies joined), logs hold Python numbers",
     ),
     "keras/utils.py": ({"numpy.random.seed"}, "set_random_seed seeds numpy too, as Keras"),
+    "keras/schedules.py": (
+        {"numpy.asarray", "numpy.floor", "numpy.ceil", "numpy.maximum", "numpy.minimum"}
+        | {"numpy.cos"},
+        "a schedule's rate is computed on the host from the step count(s) (host numbers, "
+        "read with .numpy()), then becomes a float32 tensor",
+    ),
+    "keras/timeseries.py": (
+        {"numpy.arange", "numpy.asarray", "numpy.random.randint"},
+        "timeseries_dataset_from_array holds the series on the host and cuts windows there "
+        "(as fit's arrays are cut into batches); each window becomes a tensor",
+    ),
     "asserts.py": (
         {
             "numpy.asarray",

@@ -149,4 +149,4 @@ def test_schedule_arguments_are_checked():
     with pytest.raises(InvalidArgumentError, match="decay_steps must be >= 1"):
         schedules.ExponentialDecay(0.1, 0, 0.5)
     with pytest.raises(InvalidArgumentError, match="step must be a number of steps"):
-        schedules.CosineDecay(0.1, 10)(ek.constant([1, 2]))
+        schedules.CosineDecay(0.1, 10)(ek.constant(["1", "2"]))

@@ -3,7 +3,8 @@
 ``Callback`` is the base class (keras/callback_base.py says which hooks run when);
 ``History`` (added to every ``fit``, returned by it), ``ProgbarLogger`` (the progress bar,
 added when ``verbose``), ``EarlyStopping``, ``ModelCheckpoint``, ``LambdaCallback``,
-``LearningRateScheduler`` and ``TerminateOnNaN`` are Keras' built-ins.
+``LearningRateScheduler``, ``TerminateOnNaN`` and ``TensorBoard`` (the curves as
+``ek.summary`` files, keras/tensorboard.py) are Keras' built-ins.
 
 Examples
 --------
@@ -26,6 +27,7 @@ from eagerkit.keras.callback_base import HOOKS, Callback, CallbackList
 from eagerkit.keras.early_stopping import EarlyStopping
 from eagerkit.keras.model_checkpoint import ModelCheckpoint
 from eagerkit.keras.progress import Progbar
+from eagerkit.keras.tensorboard import TensorBoard
 
 __all__ = [
     "Callback",
@@ -36,6 +38,7 @@ __all__ = [
     "LearningRateScheduler",
     "ModelCheckpoint",
     "ProgbarLogger",
+    "TensorBoard",
     "TerminateOnNaN",
 ]
 

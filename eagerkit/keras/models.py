@@ -159,11 +159,19 @@ class Model(Training, ModelSaving, Network):
 
         if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
             return super().__new__(Functional, *args, **kwargs)  # then Functional.__init__ runs
-        if not issubclass(cls, Functional) and _functional_arguments(args, kwargs):
-            # A subclass given inputs and outputs (``CustomModel(inputs, outputs)``, to
-            # override train_step): a functional model of that subclass, as Keras makes it.
-            return super().__new__(_functional_kind(cls), *args, **kwargs)
         return super().__new__(cls, *args, **kwargs)
+
+    def __init__(self, *args, **kwargs):
+        from eagerkit.keras.functional import Functional
+
+        # Keras decides on the arguments that reach Model.__init__, not the subclass's own:
+        # ``CustomModel(inputs, outputs)`` builds a functional model of that subclass, while
+        # ``Block(1, [1, 2, 3])`` whose __init__ calls ``super().__init__(name="")`` does not.
+        if not isinstance(self, Functional) and _functional_arguments(args, kwargs):
+            self.__class__ = _functional_kind(type(self))
+            Functional.__init__(self, *args, **kwargs)
+            return
+        super().__init__(*args, **kwargs)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):

@@ -1,9 +1,10 @@
 """``ek.keras.optimizers.schedules``: learning rates that change with the step, as Keras'.
 
 A schedule is called with the number of steps taken so far and gives that step's rate (a
-float32 scalar). Pass one as an optimizer's ``learning_rate``: at each step the optimizer
-asks it, with ``optimizer.iterations`` (0 at the first step), as Keras does. The rates are
-float32 scalars, as TF's are.
+float32 scalar); called with an array of steps, it gives one rate per step, as Keras' ops do
+(the tutorials plot a schedule that way). Pass one as an optimizer's ``learning_rate``: at
+each step the optimizer asks it, with ``optimizer.iterations`` (0 at the first step), as
+Keras does. The rates are float32, as TF's are.
 
 Examples
 --------
@@ -14,7 +15,7 @@ Examples
 >>> opt = ek.keras.optimizers.SGD(learning_rate=decay)
 """
 
-import math
+import numpy as np
 
 from eagerkit.arguments import describe, positive
 from eagerkit.dtypes import float32
@@ -46,15 +47,15 @@ class LearningRateSchedule:
 
 
 def _step(step, op):
-    """The step number (an int, or an integer scalar tensor or Variable) as a float."""
+    """The step number (an int, a Variable, or an array of them) as float64 numbers."""
     value = convert_to_tensor(step)
-    if value.ndim != 0 or not (value.dtype.is_integer or value.dtype.is_floating):
+    if not (value.dtype.is_integer or value.dtype.is_floating):
         raise InvalidArgumentError(
-            f"{op}: step must be a number of steps (a scalar), got {describe(step)}; "
-            "the optimizer passes its iterations",
+            f"{op}: step must be a number of steps (or an array of them), got "
+            f"{describe(step)}; the optimizer passes its iterations",
             op=op,
         )
-    return float(value.numpy())
+    return np.asarray(value.numpy(), dtype=np.float64)
 
 
 def _rate(value):
@@ -77,7 +78,7 @@ class ExponentialDecay(LearningRateSchedule):
     def __call__(self, step):
         power = _step(step, type(self).__name__) / self.decay_steps
         if self.staircase:
-            power = math.floor(power)
+            power = np.floor(power)
         return _rate(self.initial_learning_rate * self.decay_rate**power)
 
     def get_config(self):
@@ -103,7 +104,7 @@ class InverseTimeDecay(ExponentialDecay):
     def __call__(self, step):
         fraction = _step(step, type(self).__name__) / self.decay_steps
         if self.staircase:
-            fraction = math.floor(fraction)
+            fraction = np.floor(fraction)
         return _rate(self.initial_learning_rate / (1 + self.decay_rate * fraction))
 
 
@@ -132,8 +133,8 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
     def __call__(self, step):
         at = _step(step, type(self).__name__)
-        passed = sum(1 for boundary in self.boundaries if at > boundary)
-        return _rate(self.values[passed])
+        passed = sum((at > boundary).astype(np.intp) for boundary in self.boundaries)
+        return _rate(np.asarray(self.values)[passed])
 
     def get_config(self):
         return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
@@ -165,9 +166,9 @@ class PolynomialDecay(LearningRateSchedule):
         at = _step(step, type(self).__name__)
         steps = self.decay_steps
         if self.cycle:  # the span grows to the next multiple of decay_steps (1 at step 0)
-            steps = steps * max(1, math.ceil(at / steps))
+            steps = steps * np.maximum(1, np.ceil(at / steps))
         else:
-            at = min(at, steps)
+            at = np.minimum(at, steps)
         start, end = self.initial_learning_rate, self.end_learning_rate
         return _rate((start - end) * (1 - at / steps) ** self.power + end)
 
@@ -200,8 +201,8 @@ class CosineDecay(LearningRateSchedule):
         self.name = name
 
     def __call__(self, step):
-        fraction = min(_step(step, type(self).__name__), self.decay_steps) / self.decay_steps
-        cosine = 0.5 * (1 + math.cos(math.pi * fraction))
+        fraction = np.minimum(_step(step, type(self).__name__), self.decay_steps) / self.decay_steps
+        cosine = 0.5 * (1 + np.cos(np.pi * fraction))
         decayed = (1 - self.alpha) * cosine + self.alpha
         return _rate(self.initial_learning_rate * decayed)
 

@@ -1,9 +1,9 @@
 """``ek.keras.utils``: Keras' utilities a training script meets.
 
-``Progbar`` (the progress bar ``fit`` prints), ``set_random_seed``, ``to_categorical``, and
-the registry of
-custom objects a saved model may name (``register_keras_serializable``,
-``custom_object_scope``, ...; also in ``ek.keras.saving``).
+``Progbar`` (the progress bar ``fit`` prints), ``set_random_seed``, ``to_categorical``,
+``timeseries_dataset_from_array`` (windows over a series), and the registry of custom
+objects a saved model may name (``register_keras_serializable``, ``custom_object_scope``,
+...; also in ``ek.keras.saving``).
 
 Examples
 --------
@@ -33,6 +33,7 @@ from eagerkit.keras.serialization import (
     register_keras_serializable,
     serialize_keras_object,
 )
+from eagerkit.keras.timeseries import timeseries_dataset_from_array
 from eagerkit.ops.indexing import one_hot
 from eagerkit.tensor import convert_to_tensor
 
@@ -47,6 +48,7 @@ __all__ = [
     "register_keras_serializable",
     "serialize_keras_object",
     "set_random_seed",
+    "timeseries_dataset_from_array",
     "to_categorical",
 ]
 

@@ -38,6 +38,13 @@ def _basic_key(key, shape):
     return tuple(plain)
 
 
+def _is_mask(key):
+    """A bool numpy array or bool tensor (TF's ``t[mask]`` rule: the whole key, not a part)."""
+    if isinstance(key, Tensor):
+        return key.dtype == dtypes.bool
+    return isinstance(key, np.ndarray) and key.dtype == np.bool_
+
+
 def _is_whole(item):
     """An int, a numpy int or a 0-d integer tensor (but not a bool, which numpy reads as a mask)."""
     if isinstance(item, Tensor):
@@ -110,7 +117,14 @@ def getitem(tensor, key):
     >>> x = ek.constant([[1.0, 2.0], [3.0, 4.0]])
     >>> x[1, ::-1]
     <ek.Tensor: shape=(2,), dtype=float32, numpy=array([4., 3.], dtype=float32)>
+
+    A bool array or tensor as the whole index is a mask, as in TF: ``boolean_mask(x, key)``.
+
+    >>> x[x[:, 0] > 2.0].numpy().tolist()
+    [[3.0, 4.0]]
     """
+    if _is_mask(key):
+        return boolean_mask(tensor, key)
     items = key if isinstance(key, tuple) else (key,)
     if recording.graph_tracers and any(_is_whole(k) and isinstance(k, Tensor) for k in items):
         return _getitem_by_tensors(tensor, items)

@@ -163,6 +163,13 @@ CALLS = {
         on=lambda: ek.data.experimental.bucket_by_sequence_length(lambda x: x, [3], [2, 3]),
         check=lambda r: [b.numpy().tolist() for b in r] == [[1, 2], [3, 4, 5], [6]],
     ),
+    "ek.data.experimental.CsvDataset": call(
+        fresh(_csv_file),
+        [0.0],
+        header=True,
+        select_cols=[0],
+        check=lambda r: [float(x) for (x,) in r] == [1.0, 3.0, 5.0],
+    ),
     "ek.data.experimental.make_csv_dataset": call(
         fresh(_csv_file), 2, label_name="label", shuffle=False, num_epochs=1
     ),
@@ -210,4 +217,26 @@ _TEXT_METHODS = {  # where lines differ from numbers: a file's length is unknown
 }
 for _entry in walk.methods("ek.data.TextLineDataset", _TEXT).values():
     _declared = _TEXT_METHODS.get(_entry.attribute, DATASET_METHODS[_entry.attribute])
+    CALLS[_entry.name] = dataclasses.replace(_declared, check=None)
+# A CSV file's first column, read through the same methods (one-column records: 1-tuples,
+# which Dataset functions receive unpacked, as numbers).
+_CSV = CLASSES["ek.data.experimental.CsvDataset"].target
+
+
+def _csv_records():
+    return ek.data.experimental.CsvDataset(_csv_file(), [0.0], header=True, select_cols=[0])
+
+
+_CSV_METHODS = {  # where records differ from numbers: a file's length is unknown (as in TF)
+    "__len__": call(raises=TypeError),
+    "unbatch": call(on=lambda: _csv_records().batch(2)),
+    "get_single_element": call(on=lambda: _csv_records().take(1)),
+    "rebatch": call(1, on=lambda: _csv_records().batch(2)),
+    "window": call(2),
+    "interleave": call(lambda x: ek.data.Dataset.from_tensors(x), 2),
+    "group_by_window": call(lambda x: ek.cast(x, ek.int64) % 2, lambda key, w: w.batch(2), 2),
+    "bucket_by_sequence_length": call(lambda x: ek.cast(x, ek.int32), [4], [1, 1]),
+}
+for _entry in walk.methods("ek.data.experimental.CsvDataset", _CSV).values():
+    _declared = _CSV_METHODS.get(_entry.attribute, DATASET_METHODS[_entry.attribute])
     CALLS[_entry.name] = dataclasses.replace(_declared, check=None)

@@ -80,6 +80,7 @@ def _protocols(value):
         "cpu": call(numpy=lambda: value),
         "gpu": call(on=lambda: _with_a_gpu(value), numpy=lambda: value),
         "get_shape": call(check=lambda r: tuple(r) == value.shape),
+        "set_shape": call([None] * np.ndim(value), check=lambda r: r is None),
         "ref": call(check=lambda r: r.deref() is not None),
         "eval": call(raises=UnimplementedError),  # TF1's graph-only call, explained
     }

@@ -197,6 +197,9 @@ CALLBACKS = {  # callback class: its construction
     ),
     "ek.keras.callbacks.ProgbarLogger": call(),
     "ek.keras.callbacks.TerminateOnNaN": call(),
+    "ek.keras.callbacks.TensorBoard": call(
+        fresh(lambda: os.path.join(directory(), "logs")), histogram_freq=1, update_freq=1
+    ),
 }
 
 CALLS = {
@@ -262,6 +265,13 @@ CALLS = {
     "ek.keras.backend.image_data_format": call(check=lambda r: r == "channels_last"),
     "ek.keras.utils.to_categorical": call(
         [0, 2, 1], numpy=lambda y: np.eye(3, dtype=np.float32)[y]
+    ),
+    "ek.keras.utils.timeseries_dataset_from_array": call(
+        np.arange(6.0),
+        np.arange(6),
+        3,
+        batch_size=2,
+        check=lambda r: [y.numpy().tolist() for _, y in r] == [[0, 1], [2, 3]],
     ),
 }
 _CLASSES = walk.public_callables()
