@@ -47,7 +47,7 @@ def test_the_branchless_choice_gives_numpys_bits_on_big_arrays(case):
     condition, x, y = case
     assert _selects(condition, x, y)  # big enough: the kernel takes this path
     want = np.where(condition, x, y)
-    np.testing.assert_array_equal(bits(_selected(condition, x, y)), bits(want))
+    np.testing.assert_array_equal(bits(_selected(np, condition, x, y)), bits(want))
     np.testing.assert_array_equal(bits(ek.where(condition, x, y).numpy()), bits(want))
 
 

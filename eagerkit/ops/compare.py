@@ -64,7 +64,7 @@ def _where(xp, condition, x, y):
     if _is_zero(x) and _masks(y, condition):
         return _masked(xp, y, xp.logical_not(condition))
     if _selects(condition, x, y):
-        return _selected(condition, x, y)
+        return _selected(xp, condition, x, y)
     return xp.where(condition, x, y)
 
 
@@ -115,7 +115,7 @@ def _selects(condition, x, y):
 _SELECT_FROM = 1 << 12  # elements
 
 
-def _selected(condition, x, y):
+def _selected(xp, condition, x, y):
     """``np.where(condition, x, y)`` bit for bit, without a branch per element.
 
     numpy's where branches on each element, which a random condition makes slow: 7 times
@@ -126,8 +126,8 @@ def _selected(condition, x, y):
     """
     bits = f"u{x.dtype.itemsize}"  # the unsigned integer as wide as the float
     mask = condition.astype(bits)
-    np.negative(mask, out=mask)  # 1 -> all ones (wraps around), 0 -> 0
-    chosen = np.bitwise_xor(x.view(bits), y.view(bits))
+    xp.negative(mask, out=mask)  # 1 -> all ones (wraps around), 0 -> 0
+    chosen = xp.bitwise_xor(x.view(bits), y.view(bits))
     chosen &= mask
     chosen ^= y.view(bits)
     return chosen.view(x.dtype)
