@@ -22,7 +22,7 @@ from eagerkit.data import csv_fields
 from eagerkit.data.csv_dataset import _rows
 from eagerkit.data.dataset import Dataset
 from eagerkit.data.steps import Failed
-from eagerkit.data.text import _check_tuning, file_names
+from eagerkit.data.text import _check_tuning, checked_compression, file_names
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.graph.signature import TensorSpec
 
@@ -59,13 +59,7 @@ class CsvDataset(Dataset):
         select_cols=None,
         exclude_cols=None,
     ):
-        compression = (compression_type or "").upper()
-        if compression not in ("", "GZIP", "ZLIB"):
-            raise InvalidArgumentError(
-                f"{_OP}: compression_type must be None, '', 'GZIP' or 'ZLIB', got "
-                f"{compression_type!r}",
-                op=_OP,
-            )
+        compression = checked_compression(compression_type, _OP)
         names = file_names(filenames, _OP)
         _check_tuning(buffer_size, None, _OP)
         kinds = _kinds(record_defaults)

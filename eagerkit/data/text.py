@@ -62,6 +62,17 @@ def read_lines(names, compression_type):
                 yield line.rstrip(b"\n").rstrip(b"\r")
 
 
+def checked_compression(compression_type, op):
+    """TF's ``compression_type``: None or '' (plain text), 'GZIP' or 'ZLIB', in capitals."""
+    compression = (compression_type or "").upper()
+    if compression not in _COMPRESSIONS:
+        raise InvalidArgumentError(
+            f"{op}: compression_type must be None, '', 'GZIP' or 'ZLIB', got {compression_type!r}",
+            op=op,
+        )
+    return compression
+
+
 def _check_tuning(buffer_size, num_parallel_reads, op):
     """TF's reading knobs, which eagerkit reads without (it reads files one at a time, all
     of a line at once), still checked as TF checks them: whole numbers, nothing fractional."""
@@ -90,13 +101,7 @@ class TextLineDataset(Dataset):
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None):
         op = "TextLineDataset"
-        compression = (compression_type or "").upper()
-        if compression not in _COMPRESSIONS:
-            raise InvalidArgumentError(
-                f"{op}: compression_type must be None, '', 'GZIP' or 'ZLIB', got "
-                f"{compression_type!r}",
-                op=op,
-            )
+        compression = checked_compression(compression_type, op)
         names = file_names(filenames, op)
         _check_tuning(buffer_size, num_parallel_reads, op)
 
