@@ -17,7 +17,7 @@ the gradient sees. GradientTape (tape.py) is the user's side of the same lists.
 
 import contextlib
 
-from eagerkit.tape_records import (  # noqa: F401 - TapeRecord, READ_VARIABLE for readers
+from eagerkit.tape_records import (  # noqa: F401 - NO_PARAMS, TapeRecord, READ_VARIABLE: for readers
     NO_PARAMS,
     READ_VARIABLE,
     OneInputRecord,
