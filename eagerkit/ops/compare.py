@@ -118,9 +118,10 @@ _SELECT_FROM = 1 << 12  # elements
 def _selected(xp, condition, x, y):
     """``np.where(condition, x, y)`` bit for bit, without a branch per element.
 
-    numpy's where branches on each element, which a random condition makes slow: 7 times
-    slower than this on a (1437, 128) float32 batch. Here the condition becomes a mask of
-    all ones or all zeros as wide as the float, and integer ops on the floats' bits choose:
+    numpy's where branches on each element, which a random condition makes slow: on a
+    (1437, 128) batch it takes 3 times as long as this in float32 (690 against 223 us), 1.2
+    times in float64. Here the condition becomes a mask of all ones or all zeros as wide as
+    the float, and integer ops on the floats' bits choose:
     ``y ^ ((x ^ y) & mask)`` is x's bits where the mask is all ones and y's where it is 0,
     inf, nan and -0.0 included.
     """
