@@ -29,19 +29,19 @@ array([[0.6, 0.5],
 ek.keras.constraints.NonNeg()
 """
 
-import inspect
-import math
-import numbers
-
 from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import serialization
+from eagerkit.keras.constraint_checks import (
+    axes,
+    floating_weights,
+    norm_bound,
+    number,
+    weights_and_norms,
+)
 from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import greater_equal
-from eagerkit.ops.math import sqrt, square
 from eagerkit.ops.misc import clip_by_value
-from eagerkit.ops.reduce import reduce_sum
-from eagerkit.tensor import convert_to_tensor
 
 _EPSILON = 1e-7  # Keras' backend.epsilon(): a zero norm divides to 0, not NaN
 _NAMES_HINT = (
@@ -102,11 +102,11 @@ class MaxNorm(Constraint):
     """
 
     def __init__(self, max_value=2, axis=0):
-        self.max_value = _norm_bound(max_value, "max_value", "MaxNorm")
-        self.axis = _axes(axis, "MaxNorm")
+        self.max_value = norm_bound(max_value, "max_value", "MaxNorm")
+        self.axis = axes(axis, "MaxNorm")
 
     def __call__(self, w):
-        w, norms = _norms(w, self.axis, "MaxNorm")
+        w, norms = weights_and_norms(w, self.axis, "MaxNorm")
         desired = clip_by_value(norms, 0.0, self.max_value)
         return w * (desired / (norms + _EPSILON))
 
@@ -126,8 +126,8 @@ class MinMaxNorm(Constraint):
     """
 
     def __init__(self, min_value=0.0, max_value=1.0, rate=1.0, axis=0):
-        self.min_value = _norm_bound(min_value, "min_value", "MinMaxNorm")
-        self.max_value = _norm_bound(max_value, "max_value", "MinMaxNorm")
+        self.min_value = norm_bound(min_value, "min_value", "MinMaxNorm")
+        self.max_value = norm_bound(max_value, "max_value", "MinMaxNorm")
         if self.min_value > self.max_value:
             raise InvalidArgumentError(
                 f"MinMaxNorm: min_value ({self.min_value}) is above max_value "
@@ -135,17 +135,17 @@ class MinMaxNorm(Constraint):
                 "MinMaxNorm(min_value=0.5, max_value=1.0)",
                 op="MinMaxNorm",
             )
-        self.rate = _number(rate, "rate", "MinMaxNorm", "a number in [0, 1], e.g. rate=1.0")
+        self.rate = number(rate, "rate", "MinMaxNorm", "a number in [0, 1], e.g. rate=1.0")
         if not 0.0 <= self.rate <= 1.0:
             raise InvalidArgumentError(
                 f"MinMaxNorm: rate is the fraction of the way to the allowed norms and must be "
                 f"in [0, 1], got {self.rate}; pass e.g. rate=1.0",
                 op="MinMaxNorm",
             )
-        self.axis = _axes(axis, "MinMaxNorm")
+        self.axis = axes(axis, "MinMaxNorm")
 
     def __call__(self, w):
-        w, norms = _norms(w, self.axis, "MinMaxNorm")
+        w, norms = weights_and_norms(w, self.axis, "MinMaxNorm")
         clipped = clip_by_value(norms, self.min_value, self.max_value)
         desired = self.rate * clipped + (1.0 - self.rate) * norms
         return w * (desired / (norms + _EPSILON))
@@ -170,7 +170,7 @@ class NonNeg(Constraint):
     """
 
     def __call__(self, w):
-        w = _weights(w, "NonNeg")
+        w = floating_weights(w, "NonNeg")
         return w * cast(greater_equal(w, 0.0), w.dtype)
 
 
@@ -185,10 +185,10 @@ class UnitNorm(Constraint):
     """
 
     def __init__(self, axis=0):
-        self.axis = _axes(axis, "UnitNorm")
+        self.axis = axes(axis, "UnitNorm")
 
     def __call__(self, w):
-        w, norms = _norms(w, self.axis, "UnitNorm")
+        w, norms = weights_and_norms(w, self.axis, "UnitNorm")
         return w / (norms + _EPSILON)
 
     def get_config(self):
@@ -224,17 +224,9 @@ def deserialize(config, custom_objects=None):
     >>> ek.keras.constraints.deserialize("unit_norm")
     ek.keras.constraints.UnitNorm(axis=0)
     """
-    if not isinstance(config, (str, dict)):
-        raise InvalidArgumentError(
-            f"constraints.deserialize: config must be a name such as 'max_norm' or a dict "
-            f"{{'class_name': ..., 'config': {{...}}}} as serialize() writes it, got "
-            f"{describe(config)}",
-            op="deserialize",
-        )
-    found = serialization.deserialize_keras_object(
-        config, _BY_NAME, custom_objects, printable_module_name="constraint"
+    return serialization.deserialize_family(
+        config, _BY_NAME, custom_objects, "constraint", "max_norm"
     )
-    return found() if inspect.isclass(found) else found  # a name gives its class's default
 
 
 def get(identifier):
@@ -254,79 +246,9 @@ def get(identifier):
 def resolve(identifier, caller, argument):
     """What ``get`` does, with errors that name ``caller`` and its ``argument`` (a layer's
     ``kernel_constraint``, ``add_weight``'s ``constraint``)."""
-    if identifier is None or (callable(identifier) and not inspect.isclass(identifier)):
-        return identifier
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        if identifier in _BY_NAME or serialization.get_registered_object(identifier):
-            return deserialize(identifier)
-        problem = f"unknown constraint {identifier!r}"
-    elif inspect.isclass(identifier):
-        problem = f"got the class {identifier.__name__}, not a constraint object (add ())"
-    else:
-        problem = f"a constraint must be callable, got {describe(identifier)}"
-    raise InvalidArgumentError(f"{caller}: {argument}: {problem}; {_NAMES_HINT}", op=caller)
-
-
-def _number(value, name, caller, wanted):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise InvalidArgumentError(
-            f"{caller}: {name} must be {wanted}, got {describe(value)}", op=caller
-        )
-    return float(value)
-
-
-def _norm_bound(value, name, caller):
-    """A bound on a norm: a finite number >= 0, as a float."""
-    bound = _number(value, name, caller, f"a number >= 0, e.g. {caller}({name}=2.0)")
-    if bound < 0:
-        raise InvalidArgumentError(
-            f"{caller}: {name} bounds a norm and must be >= 0, got {bound}; pass e.g. "
-            f"{caller}({name}=2.0)",
-            op=caller,
-        )
-    return bound
-
-
-def _axes(axis, caller):
-    """``axis``: an int, or a list of distinct ints (kept as a list: JSON has no tuples)."""
-    each = list(axis) if isinstance(axis, (list, tuple)) else [axis]
-    if not each or any(isinstance(a, bool) or not isinstance(a, numbers.Integral) for a in each):
-        raise InvalidArgumentError(
-            f"{caller}: axis must be an int or a list of ints (the axes a norm is taken over), "
-            f"got {describe(axis)}; pass e.g. axis=0 for a Dense kernel, axis=[0, 1, 2] for a "
-            "Conv2D kernel",
-            op=caller,
-        )
-    return [int(a) for a in each] if isinstance(axis, (list, tuple)) else int(axis)
-
-
-def _weights(w, caller):
-    """``w`` as a floating tensor: a constraint projects weights, which are floating."""
-    w = convert_to_tensor(w)
-    if not w.dtype.is_floating:
-        raise InvalidArgumentError(
-            f"{caller}: a constraint projects floating weights, got {describe(w)}; pass a "
-            "layer's weights, or cast first: ek.cast(w, ek.float32)",
-            op=caller,
-        )
-    return w
-
-
-def _norms(w, axis, caller):
-    """``w`` as a tensor, and its Euclidean norms over ``axis`` (kept as size-1 axes)."""
-    w = _weights(w, caller)
-    axes = axis if isinstance(axis, list) else [axis]
-    normalized = [a + w.ndim if a < 0 else a for a in axes]
-    if any(not 0 <= a < w.ndim for a in normalized) or len(set(normalized)) != len(axes):
-        raise InvalidArgumentError(
-            f"{caller}: axis={axis} does not name distinct axes of the weights, of shape "
-            f"{w.shape} (rank {w.ndim}); pass axes in [-{w.ndim}, {w.ndim}), e.g. axis=0 for "
-            "a Dense kernel [inputs, units]",
-            op=caller,
-        )
-    return w, sqrt(reduce_sum(square(w), axis=normalized, keepdims=True))
+    return serialization.resolve_family(
+        identifier, caller, argument, "constraint", _BY_NAME, deserialize, _NAMES_HINT
+    )
 
 
 # The names deserialize() looks up (after the user's custom objects and registered ones).

@@ -24,7 +24,6 @@ Examples
 [<ek.Tensor: shape=(), dtype=float32, numpy=0.06>]
 """
 
-import inspect
 import math
 import numbers
 
@@ -197,19 +196,9 @@ def deserialize(config, custom_objects=None):
     >>> ek.keras.regularizers.deserialize("l1_l2")
     ek.keras.regularizers.L1L2(l1=0.01, l2=0.01)
     """
-    if not isinstance(config, (str, dict)):
-        raise InvalidArgumentError(
-            f"regularizers.deserialize: config must be a name such as 'l2' or a dict "
-            f"{{'class_name': ..., 'config': {{...}}}} as serialize() writes it, got "
-            f"{describe(config)}",
-            op="deserialize",
-        )
-    if config == "l1_l2":  # TF: this name means 0.01 each, the class's defaults are 0
+    if isinstance(config, str) and config == "l1_l2":  # TF: 0.01 each (the class's default: 0)
         return L1L2(l1=0.01, l2=0.01)
-    found = serialization.deserialize_keras_object(
-        config, _BY_NAME, custom_objects, printable_module_name="regularizer"
-    )
-    return found() if inspect.isclass(found) else found  # a name gives its class's default
+    return serialization.deserialize_family(config, _BY_NAME, custom_objects, "regularizer", "l2")
 
 
 def get(identifier):
@@ -229,20 +218,9 @@ def get(identifier):
 def resolve(identifier, caller, argument):
     """What ``get`` does, with errors that name ``caller`` and its ``argument`` (a layer's
     ``kernel_regularizer``, ``add_weight``'s ``regularizer``)."""
-    if identifier is None or (callable(identifier) and not inspect.isclass(identifier)):
-        return identifier
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        known = identifier in _BY_NAME or identifier == "l1_l2"
-        if known or serialization.get_registered_object(identifier) is not None:
-            return deserialize(identifier)
-        problem = f"unknown regularizer {identifier!r}"
-    elif inspect.isclass(identifier):
-        problem = f"got the class {identifier.__name__}, not a regularizer object (add ())"
-    else:
-        problem = f"a regularizer must be callable, got {describe(identifier)}"
-    raise InvalidArgumentError(f"{caller}: {argument}: {problem}; {_NAMES_HINT}", op=caller)
+    return serialization.resolve_family(
+        identifier, caller, argument, "regularizer", _KNOWN, deserialize, _NAMES_HINT
+    )
 
 
 def _factor(value, name, caller):
@@ -275,6 +253,7 @@ def _weights(x, caller):
 
 # The names deserialize() looks up (after the user's custom objects and registered ones).
 _BY_NAME = {"L1": L1, "L2": L2, "L1L2": L1L2, "l1": L1, "l2": L2}
+_KNOWN = {*_BY_NAME, "l1_l2"}  # the names get() takes: l1_l2 is deserialize()'s own
 
 __all__ = [
     "Regularizer",

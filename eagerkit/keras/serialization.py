@@ -240,3 +240,37 @@ def lookup(
             op="deserialize_keras_object",
         )
     return found
+
+
+# --- a family of small Keras objects by name or config (regularizers, constraints) -------
+def deserialize_family(config, by_name, custom_objects, kind, example):
+    """A ``deserialize`` of one family (``kind``: "regularizer", "constraint"): a name
+    (``example``) or a config gives its object; a class's name gives its default object."""
+    if not isinstance(config, (str, dict)):
+        raise InvalidArgumentError(
+            f"{kind}s.deserialize: config must be a name such as {example!r} or a dict "
+            f"{{'class_name': ..., 'config': {{...}}}} as serialize() writes it, got "
+            f"{describe(config)}",
+            op="deserialize",
+        )
+    found = deserialize_keras_object(config, by_name, custom_objects, printable_module_name=kind)
+    return found() if inspect.isclass(found) else found
+
+
+def resolve_family(identifier, caller, argument, kind, known, deserialize, names_hint):
+    """A ``get`` of one family: ``None`` and callables as they are, a config or a name
+    (``known`` names, or registered ones) through ``deserialize``; anything else is refused
+    naming ``caller`` and its ``argument`` (a layer's ``kernel_constraint``)."""
+    if identifier is None or (callable(identifier) and not inspect.isclass(identifier)):
+        return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        if identifier in known or get_registered_object(identifier) is not None:
+            return deserialize(identifier)
+        problem = f"unknown {kind} {identifier!r}"
+    elif inspect.isclass(identifier):
+        problem = f"got the class {identifier.__name__}, not a {kind} object (add ())"
+    else:
+        problem = f"a {kind} must be callable, got {describe(identifier)}"
+    raise InvalidArgumentError(f"{caller}: {argument}: {problem}; {names_hint}", op=caller)

@@ -21,11 +21,9 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 
 
 def projected(variable, array):
-    """``array`` (the new value of ``variable``) after ``variable.constraint``, as an array of
-    the variable's shape and dtype on its device."""
+    """``array`` (the new value of ``variable``, which has a constraint) after
+    ``variable.constraint``, as an array of the variable's shape and dtype on its device."""
     constraint = variable.constraint
-    if constraint is None:
-        return array
     with recording.paused():  # a projection, not part of any gradient
         try:
             result = constraint(Tensor(array, variable._device))

@@ -126,13 +126,15 @@ class _Recurrent(Layer):
         # (A mask is read in the same order as the steps.)
         for t in reversed(range(steps)) if self.go_backwards else range(steps):
             new_state = self._step(projected[:, t], state)
-            if mask is not None:  # a masked step leaves every state as it was
-                kept = zip(new_state, state, strict=True)
-                new_state = [where(mask[:, t], new, old) for new, old in kept]
-            state = new_state
+            if mask is None:
+                state = new_state
+                outputs.append(state[0])
+                continue
+            keep = mask[:, t]  # a masked step leaves every state as it was
+            state = [where(keep, new, old) for new, old in zip(new_state, state, strict=True)]
             output = state[0]
-            if mask is not None and self.zero_output_for_mask:
-                output = where(mask[:, t], output, zeros_like(output))
+            if self.zero_output_for_mask:
+                output = where(keep, output, zeros_like(output))
             outputs.append(output)
         result = stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result, *state] if self.return_state else result
