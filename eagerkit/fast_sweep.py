@@ -33,8 +33,7 @@ Every other record (a variable read, a custom gradient, concat, a binary op with
 such as ``matmul(a, b, transpose_b=True)``) answers ``op.input_gradients`` as in the reference.
 """
 
-import numpy as np
-
+from eagerkit.backends.sums import sum_over
 from eagerkit.backprop import (
     _needing_gradients,
     _result,
@@ -144,15 +143,10 @@ def _accumulate(grads, owned, x, gx):
         owned.add(id(total))
 
 
-_add_reduce = np.add.reduce
-
-
 def unbroadcast_array(g, shape):
     """``backprop.unbroadcast(ops, g, shape)`` for a raw array ``g``: the same sum (reduce_sum's
-    kernel, ``sum(axis, dtype=g.dtype)``, over axes already known to be valid) and reshape."""
+    kernel, ``sum_over``, over axes already known to be valid) and reshape."""
     axes = broadcast_axes(g.shape, shape)
     if axes:
-        # On numpy, add.reduce: what ndarray.sum calls, without sum's Python wrapper.
-        dtype = g.dtype
-        g = _add_reduce(g, axes, dtype) if type(g) is np.ndarray else g.sum(axis=axes, dtype=dtype)
+        g = sum_over(g, axes)
     return g.reshape(shape)

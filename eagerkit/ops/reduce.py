@@ -7,6 +7,7 @@ it broadcasts back over the axes that were summed away.
 import numpy as np
 
 from eagerkit.arguments import axis_index, normalize_axis, whole_number
+from eagerkit.backends.sums import sum_over
 from eagerkit.dtypes import COMPLEX, FLOATING, NUMERIC
 from eagerkit.dtypes import bool as bool_
 from eagerkit.errors import InvalidArgumentError
@@ -50,8 +51,8 @@ def _reshape_to_kept(ops, g, x, axis, keepdims):
 reduce_sum = _reduction(
     "reduce_sum",
     NUMERIC + COMPLEX,
-    # x.sum: the method numpy's (and cupy's) xp.sum ends in, without its Python wrapper
-    lambda xp, x, axis, keepdims: x.sum(axis=axis, keepdims=keepdims, dtype=x.dtype),
+    # x.sum, or BLAS where numpy's sum is slow (backends/sums.py)
+    lambda xp, x, axis, keepdims: sum_over(x, axis, keepdims),
     """Sum over ``axis`` (all axes when None).
 
     Examples
@@ -79,9 +80,9 @@ def _mean(xp, x, axis, keepdims):
     if x.dtype.kind != "f" or x.dtype.itemsize < 4 or not 0 < count <= 2**24:
         # complex, float16 (summed in float32), empty (a warning), too many to count exactly
         return xp.mean(x, axis=axis, keepdims=keepdims)
-    # xp.mean without numpy's Python wrapper (most of the time of a small mean). It divides
-    # the sum in float64 and rounds back; dividing in x's dtype rounds to the same bits.
-    return x.sum(axis=axis, keepdims=keepdims) / count
+    # The sum reduce_sum takes, divided in x's dtype (xp.mean divides in float64 and rounds
+    # back: the same bits), without xp.mean's Python wrapper.
+    return sum_over(x, axis, keepdims) / count
 
 
 def _count(x, axis):
@@ -272,7 +273,7 @@ def _logsumexp(xp, x, axis, keepdims):
         top = xp.where(xp.isfinite(top), top, xp.zeros((), x.dtype))  # TF shifts by 0 there
     else:  # over no elements: the sum is 0 and the answer log(0) = -inf, as in TF
         top = xp.zeros(kept_shape(x.shape, axis), x.dtype)
-    total = xp.log(xp.exp(x - top).sum(axis=axis, keepdims=True, dtype=x.dtype)) + top
+    total = xp.log(sum_over(xp.exp(x - top), axis, keepdims=True)) + top
     if keepdims:
         return total
     return total.reshape(tuple(n for i, n in enumerate(x.shape) if i not in axis))

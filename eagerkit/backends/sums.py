@@ -1,0 +1,79 @@
+"""Sums over axes of float arrays, through BLAS where numpy's own sum is slow.
+
+Why: numpy sums down the columns of a (rows, columns) array one row at a time, and along a
+short row one row at a time as well. A bias's gradient, (1437, 128) summed over the batch,
+took 35 us in float32, and logits (1437, 10) summed along each row 25 us. The same sums
+written as a product with a vector of ones, ``ones @ rows`` or ``rows @ ones``, are
+matrix-vector products, which BLAS computes 3 to 7 times faster (9 and 4 us).
+
+So ``sum_over`` is the sum every reduction kernel asks for (``reduce_sum``, ``reduce_mean``,
+``reduce_logsumexp``, and the gradient of a broadcast input, ``backprop.unbroadcast``): for a
+C-ordered float32 or float64 numpy array of at least ``MIN_SIZE`` elements summed over a
+leading or a trailing block of its axes, the product with ones; for anything else
+(integers, complex, cupy, other axes), ``x.sum`` as before.
+
+What changes: the same numbers, added in another order (BLAS keeps several running sums), so
+the last bits of a sum can differ from numpy's, as TF's own sums differ from numpy's.
+tests/test_sums.py checks ``sum_over`` against ``x.sum``: the same bits where every partial
+sum is exact, and within numpy's own error bound everywhere else.
+
+Examples
+--------
+>>> import numpy as np
+>>> x = np.arange(1200, dtype=np.float32).reshape(400, 3)
+>>> sum_over(x, (0,))  # down the columns: ones(400) @ x
+array([239400., 239800., 240200.], dtype=float32)
+>>> sum_over(x, (1,), keepdims=True)[:2]  # along each row: x @ ones(3)
+array([[ 3.],
+       [12.]], dtype=float32)
+"""
+
+from math import prod
+
+import numpy as np
+
+from eagerkit.backends.shared_vectors import shared_vector
+
+MIN_SIZE = 512  # smaller arrays: the few checks below cost more than the sum saves
+_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def sum_over(x, axis, keepdims=False):
+    """``x.sum(axis=axis, keepdims=keepdims, dtype=x.dtype)``, through BLAS where faster.
+
+    Parameters
+    ----------
+    x : numpy or cupy array.
+    axis : tuple of int, non-negative and increasing (``arguments.normalize_axis``'s form).
+    keepdims : keep each summed axis as an axis of length 1.
+    """
+    if type(x) is np.ndarray and x.size >= MIN_SIZE and x.dtype in _BLAS_FLOATS:
+        ndim, count = x.ndim, len(axis)
+        if 0 < count < ndim and x.flags.c_contiguous:
+            if axis[-1] == count - 1:  # axes (0, ..., k-1): the rows of a table, summed
+                return _down_columns(x, count, keepdims)
+            if axis[0] == ndim - count:  # axes (k, ..., ndim-1): along each row
+                return _along_rows(x, ndim - count, keepdims)
+    return x.sum(axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+
+def _down_columns(x, split, keepdims):
+    """``x`` summed over its first ``split`` axes: ``ones @ table``."""
+    kept = x.shape[split:]
+    columns = prod(kept)
+    rows = x.size // columns
+    if rows < 2 or columns < 2:  # a sum of one row, or of one column: numpy's, exactly
+        return x.sum(axis=tuple(range(split)), keepdims=keepdims, dtype=x.dtype)
+    total = shared_vector(1, rows, x.dtype) @ x.reshape(rows, columns)
+    return total.reshape((1,) * split + kept if keepdims else kept)
+
+
+def _along_rows(x, split, keepdims):
+    """``x`` summed over its axes from ``split`` on: ``table @ ones``."""
+    kept = x.shape[:split]
+    rows = prod(kept)
+    columns = x.size // rows
+    if rows < 2 or columns < 2:
+        return x.sum(axis=tuple(range(split, x.ndim)), keepdims=keepdims, dtype=x.dtype)
+    total = x.reshape(rows, columns) @ shared_vector(1, columns, x.dtype)
+    return total.reshape(kept + (1,) * (x.ndim - split) if keepdims else kept)
