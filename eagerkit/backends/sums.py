@@ -6,11 +6,11 @@ took 35 us in float32, and logits (1437, 10) summed along each row 25 us. The sa
 written as a product with a vector of ones, ``ones @ rows`` or ``rows @ ones``, are
 matrix-vector products, which BLAS computes 3 to 7 times faster (9 and 4 us).
 
-So ``sum_over`` is the sum every reduction kernel asks for (``reduce_sum``, ``reduce_mean``,
-``reduce_logsumexp``, and the gradient of a broadcast input, ``backprop.unbroadcast``): for a
-C-ordered float32 or float64 numpy array of at least ``MIN_SIZE`` elements summed over a
-leading or a trailing block of its axes, the product with ones; for anything else
-(integers, complex, cupy, other axes), ``x.sum`` as before.
+So ``sum_over`` is the sum that ``reduce_sum`` and ``reduce_logsumexp`` take, and with them
+the gradient of a broadcast input (``backprop.unbroadcast``); ``reduce_mean`` keeps
+``np.mean``'s bits. A C-ordered float32 or float64 numpy array of at least ``MIN_SIZE``
+elements, summed over a leading or a trailing block of its axes, is summed as a product with
+ones; anything else (integers, complex, cupy, other axes) by ``x.sum``, as before.
 
 What changes: the same numbers, added in another order (BLAS keeps several running sums), so
 the last bits of a sum can differ from numpy's, as TF's own sums differ from numpy's.

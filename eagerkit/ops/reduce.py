@@ -80,9 +80,10 @@ def _mean(xp, x, axis, keepdims):
     if x.dtype.kind != "f" or x.dtype.itemsize < 4 or not 0 < count <= 2**24:
         # complex, float16 (summed in float32), empty (a warning), too many to count exactly
         return xp.mean(x, axis=axis, keepdims=keepdims)
-    # The sum reduce_sum takes, divided in x's dtype (xp.mean divides in float64 and rounds
-    # back: the same bits), without xp.mean's Python wrapper.
-    return sum_over(x, axis, keepdims) / count
+    # xp.mean without numpy's Python wrapper (most of the time of a small mean). It divides
+    # the sum in float64 and rounds back; dividing in x's dtype rounds to the same bits.
+    # (numpy's own sum, not sum_over's: a mean keeps np.mean's bits.)
+    return x.sum(axis=axis, keepdims=keepdims) / count
 
 
 def _count(x, axis):
