@@ -13,6 +13,7 @@ import inspect
 import os
 import tempfile
 
+import numpy as np
 import pytest
 from stateful_classes import public_classes
 
@@ -361,3 +362,28 @@ def test_a_tensor_larger_than_memory_is_refused_before_numpy_allocates(name, mon
     monkeypatch.setattr(limits, "physical_memory", lambda: 2**20)
     with pytest.raises(ResourceExhaustedError, match="more than this machine's memory"):
         SMALL_MACHINE[name]()
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda shape: ek.random.normal(shape),
+        lambda shape: ek.random.uniform(shape, dtype=ek.float64),
+        lambda shape: ek.random.uniform(shape, 0, 9, dtype=ek.int32),
+        lambda shape: ek.random.truncated_normal(shape),
+        lambda shape: ek.random.Generator.from_seed(1).normal(shape),
+        lambda shape: ek.keras.initializers.LecunUniform()(shape),
+    ],
+)
+def test_a_draw_counts_its_float64_samples_and_its_result(monkeypatch, draw):
+    # Samples are drawn in float64, then cast (and scaled): at least 16 bytes an element are
+    # held at once. A draw whose float64 samples alone would fit in memory, but not with its
+    # result beside them, is refused before anything is drawn (else the machine kills it).
+    monkeypatch.setattr(limits, "physical_memory", lambda: 2**30)
+    shape = [2**30 // 12 // 4, 4]  # float64 samples: 2/3 of the memory
+    ek.random.set_seed(5)
+    with pytest.raises(ek.errors.ResourceExhaustedError, match=r"a draw of shape \(22369621, 4\)"):
+        draw(shape)
+    after_refusal = draw([3, 4]).numpy()  # a small draw, as before: nothing was drawn
+    ek.random.set_seed(5)
+    np.testing.assert_array_equal(after_refusal, draw([3, 4]).numpy())

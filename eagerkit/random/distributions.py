@@ -11,6 +11,7 @@ state is kept and put back.)
 """
 
 import contextlib
+import math
 
 import numpy as np
 
@@ -18,13 +19,22 @@ from eagerkit import arguments, dtypes
 from eagerkit.arguments import size, whole_number
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
-from eagerkit.limits import check_tensor
+from eagerkit.limits import check_memory, check_tensor
 from eagerkit.tensor import Tensor
 
 
-def shape_of(shape, op):
-    """A shape argument (int, list, tensor) as a tuple of non-negative ints."""
-    return arguments.shape(shape, op, np.float64, what="shape")  # drawn in float64 on the host
+def shape_of(shape, op, np_dtype):
+    """A shape argument (int, list, tensor) as a tuple of non-negative ints, refused when the
+    draw would not fit in memory: samples are drawn in float64 on the host, and the result
+    of ``np_dtype`` (and a scaled copy of it) is made beside them."""
+    shape = arguments.shape(shape, op, np.float64, what="shape")
+    check_memory(
+        math.prod(shape) * (8 + 2 * np.dtype(np_dtype).itemsize),
+        f"a draw of shape {shape} as {np.dtype(np_dtype).name} (in float64, then cast)",
+        op,
+        "ask for a smaller shape",
+    )
+    return shape
 
 
 def float_dtype(dtype, op):
@@ -96,7 +106,7 @@ def _on_device(samples, np_dtype, device, scale=None, shift=None):
 
 def normal(source, shape, mean, stddev, dtype, op):
     np_dtype = float_dtype(dtype, op)
-    shape = shape_of(shape, op)
+    shape = shape_of(shape, op, np_dtype)
     scale, shift = _scale_and_shift(shape, mean, stddev, np_dtype, op)
     device = current_device()
     with _drawing(source, device) as generator:  # everything is checked: now draw
@@ -105,7 +115,7 @@ def normal(source, shape, mean, stddev, dtype, op):
 
 def truncated_normal(source, shape, mean, stddev, dtype, op):
     np_dtype = float_dtype(dtype, op)
-    shape = shape_of(shape, op)
+    shape = shape_of(shape, op, np_dtype)
     scale, shift = _scale_and_shift(shape, mean, stddev, np_dtype, op)
     device = current_device()
     with _drawing(source, device) as generator:
@@ -119,7 +129,7 @@ def truncated_normal(source, shape, mean, stddev, dtype, op):
 
 def uniform(source, shape, minval, maxval, dtype, op):
     dtype = dtypes.as_dtype(dtype)
-    shape = shape_of(shape, op)
+    shape = shape_of(shape, op, dtype.as_numpy_dtype)
     device = current_device()
     if dtype.is_integer:
         if maxval is None:
