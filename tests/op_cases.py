@@ -27,6 +27,7 @@ _max_pool_grad = REGISTRY["max_pool_grad"].call
 _max_pool_gather = REGISTRY["max_pool_gather"].call
 _avg_pool_grad = REGISTRY["avg_pool_grad"].call
 _bias_add_grad = REGISTRY["bias_add_grad"].call
+_relu_grad = REGISTRY["relu_grad"].call
 # The (fixed, tie-free) image whose window maxima max_pool_grad / max_pool_gather route by.
 _pool_input = np.random.default_rng(1).permutation(9).reshape(1, 3, 3, 1).astype(np.float64)
 
@@ -200,6 +201,8 @@ def _nn_cases(normal, positive, away_from_zero, distinct):
         ("nn.bias_add", ek.nn.bias_add, (normal(4, 3), normal(3))),
         ("nn.bias_add/images", ek.nn.bias_add, (normal(2, 2, 2, 3), normal(3))),
         ("bias_add_grad", _bias_add_grad, (normal(2, 4, 3),)),
+        ("relu_grad", _relu_grad, (normal(2, 3), away_from_zero(2, 3))),
+        ("relu_grad/broadcast", _relu_grad, (normal(3), away_from_zero(2, 3))),
         ("nn.leaky_relu", ek.nn.leaky_relu, (away_from_zero(4),)),
         ("nn.elu", ek.nn.elu, (away_from_zero(4),)),
         ("nn.gelu", ek.nn.gelu, (normal(4),)),

@@ -130,6 +130,11 @@ FORWARD = [
         lambda: M.sum(axis=0),
     ),
     (
+        "relu_grad",  # relu's gradient (TF's ReluGrad): the gradients where the features > 0
+        lambda: registry.REGISTRY["relu_grad"].call(B, A),
+        lambda: np.where(A > 0, B, 0),
+    ),
+    (
         "nn.softmax",
         lambda: ek.nn.softmax(A * 100),
         lambda: (

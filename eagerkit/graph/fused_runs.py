@@ -3,8 +3,8 @@
 On a GPU every op is a kernel launch, and a launch costs about as much as the arithmetic on
 a small array (backends/fusion.py). Eager execution cannot know whether anyone will read an
 op's result again, so it launches every op. A traced graph knows: a run of elementwise ops
-whose intermediate results only the run itself reads (relu's gradient ``where(ans > 0, g,
-g * 0)``, softmax's ``exp(logits - lse) - labels``) can be one function over ``xp``, the
+whose intermediate results only the run itself reads (tanh's gradient ``g * (1 - ans *
+ans)``, softmax's ``exp(logits - lse) - labels``) can be one function over ``xp``, the
 ops' own forwards in graph order, which the device compiles into one kernel
 (``cupy.fuse``; ``/sim:0`` runs it as one launch). ``replay.compile_graph`` calls it in
 place of the run's ops where the device ``fuses``.

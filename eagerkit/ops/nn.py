@@ -66,10 +66,24 @@ def _relu_grad_on_host(xp, g, ans):
 # answer: the backward pass has just used it (the next matmul's VJP), so it is still in the
 # cache, where x is not. On a GPU the comparison and the product are one kernel.
 @elementwise("relu_grad", host=_relu_grad_on_host)
-def _relu_grad(xp, g, ans):
+def _relu_grad_kernel(xp, g, ans):
     return xp.where(ans > 0, g, g * 0)
 
 
+@defop("relu_grad", dtypes=FLOATING)
+def _relu_grad(xp, gradients, features):
+    """relu's gradient as one op, TF's ``ReluGrad``: ``gradients`` where ``features`` > 0.
+
+    One op, not the kernel's three steps, wherever the backward pass is recorded (a tape
+    around ``tape.gradient``, ``ek.function``'s graph): one record, one graph node, which
+    runs the kernel above (on numpy its ``host`` version, on a GPU one fused launch).
+    """
+    return xp.kernels.relu_grad(gradients, features)
+
+
+# TF's ReluGradGrad: the gradient passes where the features are positive, and none reaches
+# the features (a comparison).
+_relu_grad.defvjp(lambda ops, g, ans, gradients, features: ops.relu_grad(g, features), None)
 relu.defvjp(lambda ops, g, ans, x: ops.relu_grad(g, ans))
 
 
