@@ -290,6 +290,24 @@ def self_attention():
     return view
 
 
+def gradient_penalty():
+    """A gradient penalty (WGAN-GP's): the outer tape records the inner tape's backward pass
+    through a relu layer, its relu_grad and matmuls, then the penalty on that slope."""
+    ek.set_random_seed(6)
+    layer = ek.keras.layers.Dense(4, activation="relu")
+    x = ek.constant(np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3))
+    layer(x)  # build first
+    with ek.GradientTape(persistent=True) as outer:
+        view = TapeView(outer, names={"x": x})
+        with ek.GradientTape() as inner:
+            inner.watch(x)
+            score = ek.reduce_sum(layer(x))
+        slope = inner.gradient(score, x)
+        penalty = ek.reduce_mean(ek.square(ek.norm(slope, axis=1) - 1.0))
+    outer.gradient(penalty, layer.trainable_variables)
+    return view
+
+
 CORPUS = {
     "lesson02_fan_out": lesson02_fan_out,
     "lesson02_record": lesson02_record,
@@ -310,5 +328,6 @@ CORPUS = {
     "bidirectional_lstm": bidirectional_lstm,
     "self_attention": self_attention,
     "masked_lstm": masked_lstm,
+    "gradient_penalty": gradient_penalty,
 }
 BIG = ["hand_unrolled_rnn", "mlp_step", "char_rnn_window", "chain_with_skip_edges"]
