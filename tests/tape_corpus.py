@@ -294,7 +294,9 @@ def gradient_penalty():
     """A gradient penalty (WGAN-GP's): the outer tape records the inner tape's backward pass
     through a relu layer, its relu_grad and matmuls, then the penalty on that slope."""
     ek.set_random_seed(6)
-    layer = ek.keras.layers.Dense(4, activation="relu")
+    # Named: the views are made in module fixtures, where a default name ("dense") would
+    # stay used up for the tests after them (tests/test_process_state.py)
+    layer = ek.keras.layers.Dense(4, activation="relu", name="critic")
     x = ek.constant(np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3))
     layer(x)  # build first
     with ek.GradientTape(persistent=True) as outer:
