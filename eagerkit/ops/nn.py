@@ -1,7 +1,8 @@
 """Neural-network functions (``ek.nn``): activations and numerically stable losses.
 
-Only ``relu``, ``softplus`` and ``bias_add`` are primitives; the rest are compositions of
-other ops, so their gradients come for free. Stability comes from how they are composed
+Only ``relu``, ``softplus`` and ``bias_add`` are primitives (with ``relu_grad`` and
+``bias_add_grad``, the ops their gradients are); the rest are compositions of other ops, so
+their gradients come for free. Stability comes from how they are composed
 (subtract the max before exp, never exponentiate a large positive number).
 """
 
