@@ -1,15 +1,26 @@
 """How masks travel through layers, as in Keras 3: a layer that cannot keep one warns that
-it drops it."""
+it drops it; the merge layers join their inputs' masks."""
 
 import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import eagerkit as ek
+from eagerkit.errors import InvalidArgumentError
 
 layers = ek.keras.layers
 DROPPED = r"was passed an input with a mask attached to it.*destroy the mask information"
+IDS = st.integers(1, 4).flatmap(
+    lambda batch: st.integers(1, 5).flatmap(
+        lambda steps: st.tuples(
+            *[hnp.arrays(np.int32, (batch, steps), elements=st.integers(0, 3)) for _ in "abc"]
+        )
+    )
+)
 
 
 def mask_of(x):
@@ -24,6 +35,15 @@ def embedded(ids):
     layer.build([None, None])
     layer.embeddings.assign(table)
     return layer(ek.constant(ids))
+
+
+def inputs(ids, masked):
+    """Each of ``ids`` embedded: with its mask where ``masked`` says so, else the same
+    values with no mask."""
+    return [
+        embedded(i) if m else ek.constant(embedded(i).numpy())
+        for i, m in zip(ids, masked, strict=True)
+    ]
 
 
 # --- the warning --------------------------------------------------------------------------
@@ -79,3 +99,70 @@ def test_models_warn_at_the_layer_that_drops_the_mask():
     model = ek.keras.Model(inputs, flat)
     with pytest.warns(UserWarning, match=r"Layer 'f2' \(of type Flatten\)"):
         model(ids)
+
+
+# --- merge layers -------------------------------------------------------------------------
+ELEMENTWISE = [layers.Add, layers.Subtract, layers.Multiply, layers.Average]
+ELEMENTWISE += [layers.Maximum, layers.Minimum]
+
+
+@settings(max_examples=25, deadline=None)
+@given(ids=IDS, kind=st.sampled_from(ELEMENTWISE), unmasked=st.booleans())
+def test_elementwise_merges_join_the_masks_by_or_and_drop_them_if_one_input_has_none(
+    ids, kind, unmasked
+):
+    a, b = embedded(ids[0]), embedded(ids[1])
+    if unmasked:
+        b = ek.constant(b.numpy())  # the same values, no mask
+    out = kind()([a, b])
+    expected = None if unmasked else ((ids[0] != 0) | (ids[1] != 0)).tolist()
+    assert mask_of(out) == expected
+
+
+@settings(max_examples=25, deadline=None)
+@given(ids=IDS, masked=st.tuples(st.booleans(), st.booleans(), st.booleans()))
+def test_multiply_maximum_minimum_leave_the_masked_entries_out_as_keras_3(ids, masked):
+    tensors = inputs(ids, masked)
+    values = np.stack([t.numpy() for t in tensors])
+    real = np.stack(  # where each input is real: its mask over the features, or everywhere
+        [
+            np.broadcast_to((i != 0)[..., None] | (not m), values.shape[1:])
+            for i, m in zip(ids, masked, strict=True)
+        ]
+    )
+    product = np.where(real, values, 1.0).prod(0)
+    if all(masked):
+        product = np.where(real.any(0), product, 0.0)  # masked in every input: 0
+    np.testing.assert_allclose(layers.Multiply()(tensors).numpy(), product, rtol=1e-6)
+    # Keras 3 folds left: an entry masked so far takes the next input's value.
+    for kind, choose in [(layers.Maximum, np.maximum), (layers.Minimum, np.minimum)]:
+        chosen, chosen_real = values[0], real[0]
+        for value, is_real in zip(values[1:], real[1:], strict=True):
+            value = np.where(is_real, value, chosen)
+            chosen = choose(np.where(chosen_real, chosen, value), value)
+            chosen_real = chosen_real | is_real
+        np.testing.assert_allclose(kind()(tensors).numpy(), chosen, rtol=1e-6)
+
+
+@settings(max_examples=25, deadline=None)
+@given(ids=IDS, masked=st.tuples(st.booleans(), st.booleans(), st.booleans()))
+def test_concatenate_joins_the_masks_along_its_axis_an_unmasked_input_all_true(ids, masked):
+    tensors = inputs(ids, masked)
+    steps = [(i != 0) if m else np.ones(i.shape, bool) for i, m in zip(ids, masked, strict=True)]
+    along_time = layers.Concatenate(axis=1)(tensors)
+    along_features = layers.Concatenate()(tensors)
+    if not any(masked):
+        assert mask_of(along_time) is None and mask_of(along_features) is None
+        return
+    assert mask_of(along_time) == np.concatenate(steps, axis=1).tolist()
+    assert mask_of(along_features) == np.logical_or.reduce(steps).tolist()
+
+
+def test_dot_has_no_mask_and_merges_check_a_mask_given_by_hand():
+    a, b = embedded([[3, 0]]), embedded([[0, 2]])
+    assert mask_of(layers.Dot(axes=-1)([a, b])) is None
+    assert layers.Dot(axes=-1).supports_masking  # no warning: it pools the steps away
+    with pytest.raises(InvalidArgumentError, match=r"Add layer 'add_m'.*one mask \(or None\)"):
+        layers.Add(name="add_m")([a, b], mask=[a._keras_mask])
+    joined = layers.Add()([a, b], mask=[None, b._keras_mask])  # as given: one has none
+    assert mask_of(joined) is None
