@@ -1,5 +1,6 @@
 """How masks travel through layers, as in Keras 3: a layer that cannot keep one warns that
-it drops it; the merge layers join their inputs' masks."""
+it drops it; the merge layers join their inputs' masks; TimeDistributed gives the wrapped
+layer each step's part."""
 
 import warnings
 
@@ -166,3 +167,23 @@ def test_dot_has_no_mask_and_merges_check_a_mask_given_by_hand():
         layers.Add(name="add_m")([a, b], mask=[a._keras_mask])
     joined = layers.Add()([a, b], mask=[None, b._keras_mask])  # as given: one has none
     assert mask_of(joined) is None
+
+
+# --- TimeDistributed, BatchNormalization, Lambda ------------------------------------------
+def test_time_distributed_gives_the_wrapped_layer_each_steps_mask_and_keeps_the_mask():
+    seen = []
+
+    class Spy(layers.Layer):
+        supports_masking = True
+
+        def call(self, inputs, mask=None):
+            seen.append(None if mask is None else mask.numpy().tolist())
+            return inputs * 2.0
+
+    x = embedded([[3, 1, 0], [2, 0, 0]])
+    out = layers.TimeDistributed(Spy())(x)
+    assert seen == [[True, True, False, True, False, False]]  # one per (sequence, step)
+    assert mask_of(out) == [[True, True, False], [True, False, False]]
+    assert mask_of(layers.TimeDistributed(layers.Dense(3))(x)) == mask_of(out)
+    with pytest.raises(InvalidArgumentError, match=r"'td'.*\(2, 3\).*got shape \(2,\)"):
+        layers.TimeDistributed(Spy(), name="td")(x, mask=ek.constant([True, False]))

@@ -73,6 +73,19 @@ def _call_parameters(cls):
     return _PARAMETERS[cls]
 
 
+def takes_mask(layer):
+    """Whether ``layer.call`` has a ``mask`` parameter.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.keras.layers.masks import takes_mask
+    >>> takes_mask(ek.keras.layers.LSTM(2)), takes_mask(ek.keras.layers.Dense(2))
+    (True, False)
+    """
+    return "mask" in _call_parameters(type(layer))[1]
+
+
 def fill_mask_arguments(layer, inputs, args, kwargs):
     """Give ``layer.call``'s mask arguments that nobody passed the masks of the inputs
     (``kwargs`` is changed in place), as Keras does; return the mask the layer received:
