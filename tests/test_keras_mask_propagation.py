@@ -1,6 +1,6 @@
 """How masks travel through layers, as in Keras 3: a layer that cannot keep one warns that
 it drops it; the merge layers join their inputs' masks; TimeDistributed gives the wrapped
-layer each step's part."""
+layer each step's part; BatchNormalization leaves masked steps out of its statistics."""
 
 import warnings
 
@@ -187,3 +187,21 @@ def test_time_distributed_gives_the_wrapped_layer_each_steps_mask_and_keeps_the_
     assert mask_of(layers.TimeDistributed(layers.Dense(3))(x)) == mask_of(out)
     with pytest.raises(InvalidArgumentError, match=r"'td'.*\(2, 3\).*got shape \(2,\)"):
         layers.TimeDistributed(Spy(), name="td")(x, mask=ek.constant([True, False]))
+
+
+def test_batch_normalization_leaves_the_masked_steps_out_of_its_statistics():
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=[3, 4, 2]).astype(np.float32)
+    real = np.array([[1, 1, 0, 0], [1, 0, 0, 0], [1, 1, 1, 1]], bool)
+    layer = layers.BatchNormalization(momentum=0.0, epsilon=1e-3)
+    x = ek.constant(values)
+    out = layer(x, training=True, mask=ek.constant(real))
+    mean, var = values[real].mean(0), values[real].var(0)
+    np.testing.assert_allclose(layer.moving_mean.numpy(), mean, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(layer.moving_variance.numpy(), var, rtol=1e-5)
+    np.testing.assert_allclose(out.numpy(), (values - mean) / np.sqrt(var + 1e-3), atol=1e-5)
+    assert mask_of(out) == real.tolist()
+    before = layer.moving_mean.numpy()
+    with pytest.raises(InvalidArgumentError, match=r"one value per step, rank 2.*\(3, 4\)"):
+        layer(x, training=True, mask=ek.constant(real[0]))
+    np.testing.assert_array_equal(layer.moving_mean.numpy(), before)  # left as it was
