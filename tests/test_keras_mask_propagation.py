@@ -1,6 +1,7 @@
 """How masks travel through layers, as in Keras 3: a layer that cannot keep one warns that
 it drops it; the merge layers join their inputs' masks; TimeDistributed gives the wrapped
-layer each step's part; BatchNormalization leaves masked steps out of its statistics."""
+layer each step's part; BatchNormalization leaves masked steps out of its statistics;
+Lambda(mask=) says the output's mask."""
 
 import warnings
 
@@ -205,3 +206,23 @@ def test_batch_normalization_leaves_the_masked_steps_out_of_its_statistics():
     with pytest.raises(InvalidArgumentError, match=r"one value per step, rank 2.*\(3, 4\)"):
         layer(x, training=True, mask=ek.constant(real[0]))
     np.testing.assert_array_equal(layer.moving_mean.numpy(), before)  # left as it was
+
+
+def test_lambda_passes_the_mask_to_its_function_and_gives_the_output_the_mask_it_names():
+    x = embedded([[3, 1, 0]])
+
+    def zero_padding(inputs, mask):
+        return inputs * ek.cast(mask, inputs.dtype)[..., None]
+
+    kept = layers.Lambda(zero_padding, mask=lambda inputs, mask: mask)(x)
+    assert mask_of(kept) == [[True, True, False]]
+    np.testing.assert_array_equal(kept.numpy()[0, 2], [0.0, 0.0])
+    fixed = layers.Lambda(ek.square, mask=[[True, False, True]])(ek.ones([1, 3]))
+    assert mask_of(fixed) == [[True, False, True]]
+    config = layers.Lambda(ek.square, mask=[[1, 0]]).get_config()
+    assert config["mask"] == [[True, False]]
+    assert layers.Lambda.from_config(config).mask.numpy().tolist() == [[True, False]]
+    with pytest.raises(InvalidArgumentError, match=r"Lambda: mask must be a function"):
+        layers.Lambda(ek.square, mask="padding")
+    with pytest.warns(UserWarning, match=r"\(of type Lambda\).*or give Lambda mask="):
+        layers.Lambda(ek.square)(x)  # no mask=: it drops the mask, as Keras 3's
