@@ -83,8 +83,10 @@ ARGUMENTS = {
     "SimpleRNN": (2,),
     "LSTM": (2,),
     "GRU": (2,),
-    "Bidirectional": (layers.LSTM(2),),
-    "TimeDistributed": (layers.Dense(2),),
+    # Made at import, outside a test's kept names (tests/process_state.py): named, so that
+    # no default name ("lstm", "dense") is used up for the tests after this module's
+    "Bidirectional": (layers.LSTM(2, name="wrapped_lstm"),),
+    "TimeDistributed": (layers.Dense(2, name="wrapped_dense"),),
     "Dropout": (0.5,),
     "InputLayer": {"input_shape": [3]},
 }
