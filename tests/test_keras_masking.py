@@ -1,6 +1,8 @@
 """Keras masks: made by Embedding(mask_zero=True) and Masking, carried on the tensors,
 passed on, received and dropped by the layers as in Keras 3; pooling and attention."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -78,17 +80,20 @@ def test_layers_that_support_masking_pass_it_on(make, training):
 
 
 @pytest.mark.parametrize(
-    "make",
+    "make, warns",
     [
-        lambda: layers.Flatten(),
-        lambda: layers.Conv1D(2, 1),
-        lambda: layers.GlobalMaxPooling1D(),  # Keras 3: it ignores the mask
-        lambda: layers.GlobalAveragePooling1D(),  # the steps are pooled away
+        (lambda: layers.Flatten(), True),
+        (lambda: layers.Conv1D(2, 1), True),
+        (lambda: layers.GlobalMaxPooling1D(), True),  # Keras 3: it ignores the mask
+        (lambda: layers.GlobalAveragePooling1D(), False),  # it uses it: the steps pooled away
     ],
 )
-def test_other_layers_drop_it(make):
+def test_other_layers_drop_it(make, warns):
     embedded = layers.Embedding(5, 4, mask_zero=True)(PADDED)
-    assert mask_of(make()(embedded)) is None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert mask_of(make()(embedded)) is None
+    assert [("destroy the mask" in str(w.message)) for w in caught] == ([True] if warns else [])
 
 
 def test_a_layer_whose_call_takes_mask_receives_it_and_one_writing_compute_mask_supports_it():
@@ -107,7 +112,9 @@ def test_a_layer_whose_call_takes_mask_receives_it_and_one_writing_compute_mask_
             return ek.concat([mask[:, 1:], mask[:, :1]], axis=1)
 
     embedded = layers.Embedding(5, 4, mask_zero=True)(PADDED)
-    assert mask_of(Spy()(embedded)) is None  # it received the mask, but does not pass it on
+    with pytest.warns(UserWarning, match="Layer 'spy' .* destroy the mask information"):
+        # it received the mask, but does not pass it on (Keras 3 warns of that)
+        assert mask_of(Spy(name="spy")(embedded)) is None
     assert seen == [[[True, True, False], [True, False, False]]]
     assert Shift.supports_masking and not Spy.supports_masking
     assert mask_of(Shift()(embedded)) == [[True, False, True], [False, False, True]]
@@ -125,7 +132,8 @@ def test_global_average_pooling_1d_averages_the_unmasked_steps():
     steps_first = np.transpose(x, [0, 2, 1])
     pooled = layers.GlobalAveragePooling1D("channels_first", keepdims=True)(steps_first, mask=mask)
     np.testing.assert_allclose(pooled.numpy()[:, :, 0], want, atol=1e-6)
-    unmasked = layers.GlobalMaxPooling1D()(layers.Masking()(ek.constant(x)))
+    with pytest.warns(UserWarning, match="GlobalMaxPooling1D"):
+        unmasked = layers.GlobalMaxPooling1D()(layers.Masking()(ek.constant(x)))
     np.testing.assert_allclose(unmasked.numpy(), x.max(axis=1))  # as Keras: all steps count
 
 

@@ -181,7 +181,7 @@ def test_lambda_output_shape_and_config():
         (lambda: layers.Lambda(3), InvalidArgumentError, "Lambda: function must be callable"),
         (lambda: layers.Lambda(ek.square, arguments=[1]), InvalidArgumentError, "arguments must"),
         (lambda: layers.Lambda(ek.square, output_shape="x"), InvalidArgumentError, "output_shape"),
-        (lambda: layers.Lambda(ek.square, mask=ek.ones([1])), UnimplementedError, "mask="),
+        (lambda: layers.Lambda(ek.square, mask="pad"), InvalidArgumentError, "mask must be a"),
         (
             lambda: layers.Lambda.from_config({"function": ["bytecode", None, None]}),
             InvalidArgumentError,

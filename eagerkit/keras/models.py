@@ -58,6 +58,10 @@ class Network(Layer):
     (TensorShape([1, 3]), [TensorShape([1, 2]), TensorShape([2, 3])])
     """
 
+    # A network's outputs keep the masks its layers attached (each layer warns where it
+    # drops one): no warning for the network as a whole.
+    _warns_of_dropped_masks = False
+
     def __init__(self, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
         self._tracked_layers = []

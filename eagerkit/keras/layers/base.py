@@ -82,6 +82,7 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
     # True by default for a class that writes its own compute_mask, as in Keras.
     supports_masking = False
     _computes_own_mask = False
+    _warns_of_dropped_masks = True  # False where the mask lives on without it (Model, ...)
     activity_regularizer = None  # f(output) -> a penalty added to the losses of each call
 
     def __init__(
@@ -156,6 +157,8 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
             _calls_running[0] -= 1
         if self.supports_masking and (previous_mask is not None or self._computes_own_mask):
             masks.attach_output_masks(self, inputs, outputs, previous_mask)
+        elif previous_mask is not None and self._warns_of_dropped_masks:
+            masks.warn_dropped(self)  # as Keras 3: the layers after this one lose the mask
         if isinstance(outputs, Tensor):  # from the array's shape: a TensorShape costs more
             shape = (None, *outputs._data.shape[1:])
             if shape != self.last_output_shape:  # usually as last time: no attribute write

@@ -50,6 +50,8 @@ class Normalization(Layer):
     (array([[1., 8., 5.]], dtype=float32), array([[-1., -1., -1.]], dtype=float32))
     """
 
+    supports_masking = True  # passes the mask of its inputs on unchanged (Keras 3)
+
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
         axis = distinct_axes(axis, "Normalization", "axis=-1 (one mean per feature)", True)
         if (mean is None) != (variance is None):

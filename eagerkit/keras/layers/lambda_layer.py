@@ -2,21 +2,26 @@
 
 ``Lambda(lambda x: x ** 2)`` puts a computation that needs no weights into a Sequential
 model. ``arguments`` are passed to the function as keywords at every call; a function whose
-parameters include ``training`` gets the call's. A saved model must name its functions:
-Keras 3 stores a lambda's bytecode and refuses to load it unless told the file is trusted
-(``safe_mode``); eagerkit refuses to write it at all, and names the fix (a ``def``'d
-function, registered or given to ``load_model`` in ``custom_objects=``).
+parameters include ``training`` gets the call's, one whose parameters include ``mask`` the
+mask of its inputs (keras/layers/masks.py). ``mask=`` gives the output's mask: a function
+``mask(inputs, input_mask)``, or a fixed mask; without it the layer drops the mask of its
+inputs (``supports_masking`` is False), as Keras 3's Lambda does. A saved model must name
+its functions: Keras 3 stores a lambda's bytecode and refuses to load it unless told the
+file is trusted (``safe_mode``); eagerkit refuses to write it at all, and names the fix (a
+``def``'d function, registered or given to ``load_model`` in ``custom_objects=``).
 """
 
 import inspect
 
-from eagerkit import recording
+from eagerkit import dtypes, recording
 from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.keras import serialization
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.op_lambda import public_op
+from eagerkit.ops.compare import not_equal
 from eagerkit.ops.creation import ones
+from eagerkit.tensor import Tensor, convert_to_tensor
 
 
 class Lambda(Layer):
@@ -36,6 +41,9 @@ class Lambda(Layer):
     [[5.0]]
     """
 
+    # How to keep a mask through a Lambda, for the warning it gives when it drops one.
+    _mask_fix = ", or give Lambda mask= (e.g. mask=lambda inputs, mask: mask) to pass it on"
+
     def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         if not callable(function):
             raise InvalidArgumentError(
@@ -51,23 +59,27 @@ class Lambda(Layer):
                 f"{describe(arguments)}; pass e.g. arguments={{'axis': 1}}",
                 op="Lambda",
             )
-        if mask is not None:
-            raise UnimplementedError(
-                "Lambda: mask= is not supported: eagerkit's layers take no Keras masks yet; "
-                "remove it, and apply the mask in the function itself (e.g. x * mask)",
-                op="Lambda",
-            )
+        mask = _checked_mask(mask)
         super().__init__(**kwargs)
         self.function = function
         self.arguments = dict(arguments or {})
         self._output_shape = _checked_output_shape(output_shape)
         self._takes_training = _has_parameter(function, "training")
+        self._takes_mask = _has_parameter(function, "mask")
+        self.mask = mask
+        self.supports_masking = mask is not None  # Keras 3: only a Lambda given mask= has one
 
-    def call(self, inputs, training=None):
+    def call(self, inputs, mask=None, training=None):
         kwargs = dict(self.arguments)
         if self._takes_training:
             kwargs["training"] = training
+        if self._takes_mask:
+            kwargs["mask"] = mask
         return self.function(inputs, **kwargs)
+
+    def compute_mask(self, inputs, mask=None):
+        """The output's mask: ``self.mask(inputs, mask)`` for a function, else ``self.mask``."""
+        return self.mask(inputs, mask) if callable(self.mask) else self.mask
 
     def compute_output_shape(self, input_shape):
         """The output's shape for inputs of ``input_shape`` (the batch axis included).
@@ -104,6 +116,9 @@ class Lambda(Layer):
             config["output_shape"] = (
                 self._named(shape, "output_shape") if callable(shape) else list(shape)
             )
+        if self.mask is not None:  # a function by its name, a fixed mask as its values
+            mask = self.mask
+            config["mask"] = self._named(mask, "mask") if callable(mask) else mask.numpy().tolist()
         try:
             config["arguments"] = {
                 key: serialization.serialize_keras_object(value)
@@ -128,6 +143,8 @@ class Lambda(Layer):
             if isinstance(config.get("output_shape"), (str, dict)):
                 shape = config["output_shape"]
                 config["output_shape"] = _function(shape, "output_shape", custom_objects)
+            if isinstance(config.get("mask"), (str, dict)):
+                config["mask"] = _function(config["mask"], "mask", custom_objects)
         return super().from_config(config)
 
     def _named(self, function, what):
@@ -196,6 +213,26 @@ def _checked_output_shape(output_shape):
             op="Lambda",
         )
     return tuple(sizes)
+
+
+def _checked_mask(mask):
+    """``mask``: None, a function, or a fixed mask (as a bool tensor)."""
+    if mask is None or callable(mask):
+        return mask
+    try:
+        values = mask if isinstance(mask, Tensor) else convert_to_tensor(mask)
+    except (TypeError, ValueError):  # ragged lists, objects: no tensor
+        values = None
+    if values is None or not (
+        values.dtype == dtypes.bool or values.dtype.is_integer or values.dtype.is_floating
+    ):
+        raise InvalidArgumentError(
+            f"Lambda: mask must be a function mask(inputs, input_mask) or a fixed mask of "
+            f"True/False (or 1/0), got {describe(mask)}; pass e.g. "
+            "mask=lambda inputs, mask: mask",
+            op="Lambda",
+        )
+    return values if values.dtype == dtypes.bool else not_equal(values, 0)
 
 
 def _has_parameter(function, name):

@@ -65,6 +65,7 @@ class KerasMask(Layer):
     """
 
     _autocast = False  # the tensor as it is: a cast copy would have no mask
+    _warns_of_dropped_masks = False  # it reads the mask: nothing is lost
 
     def call(self, inputs):
         mask = get_mask(inputs)

@@ -9,7 +9,8 @@ as Keras 3 does. Each later layer call reads it from its inputs (``Layer.__call_
   ``value_mask``, ... receives the mask of ``query``, ``value``, ...);
 - a layer that ``supports_masking`` attaches ``compute_mask(inputs, mask)`` to its
   outputs (by default the mask unchanged: Dense, Dropout, activations, ...);
-- any other layer drops it.
+- any other layer drops it, and warns that it did (Keras 3 does too): the layers after it
+  no longer skip the padded steps.
 
 Examples
 --------
@@ -22,8 +23,9 @@ Examples
 """
 
 import inspect
+import warnings
 
-from eagerkit import dtypes
+from eagerkit import boundary, dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.ops.cast import cast
@@ -71,6 +73,19 @@ def _call_parameters(cls):
     return _PARAMETERS[cls]
 
 
+def takes_mask(layer):
+    """Whether ``layer.call`` has a ``mask`` parameter.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> from eagerkit.keras.layers.masks import takes_mask
+    >>> takes_mask(ek.keras.layers.LSTM(2)), takes_mask(ek.keras.layers.Dense(2))
+    (True, False)
+    """
+    return "mask" in _call_parameters(type(layer))[1]
+
+
 def fill_mask_arguments(layer, inputs, args, kwargs):
     """Give ``layer.call``'s mask arguments that nobody passed the masks of the inputs
     (``kwargs`` is changed in place), as Keras does; return the mask the layer received:
@@ -105,6 +120,31 @@ def attach_output_masks(layer, inputs, outputs, previous_mask):
         if mask is not None and get_mask(tensor) is None:
             # A mask passed as a list or numpy array travels on as a tensor.
             set_mask(tensor, mask if isinstance(mask, (Tensor, KerasTensor)) else _tensor(mask))
+
+
+def warn_dropped(layer):
+    """Warn that ``layer``, which does not support masking, drops the mask it was given."""
+    warnings.warn(  # from the user's line that called the layer (or the model): once there
+        f"Layer '{layer.name}' (of type {type(layer).__name__}) was passed an input with a "
+        "mask attached to it, but it does not support masking and will therefore destroy "
+        f"the mask information: the layers after it will not see the mask. {_fix(layer)}",
+        UserWarning,
+        stacklevel=boundary.user_stacklevel(),
+    )
+
+
+def _fix(layer):
+    """What to do about a dropped mask: the user's own layer can pass it on."""
+    name = type(layer).__name__
+    if not type(layer).__module__.startswith("eagerkit."):
+        return (
+            f"If {name} keeps the time steps, set supports_masking = True in it (or write "
+            "compute_mask(inputs, mask)) to pass the mask on"
+        )
+    return (
+        "Let a layer that uses the mask take the time steps away before it (an LSTM "
+        "without return_sequences, GlobalAveragePooling1D)" + getattr(layer, "_mask_fix", "")
+    )
 
 
 def _tensor(mask):

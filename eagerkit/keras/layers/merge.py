@@ -4,7 +4,8 @@ A model with two inputs joins its branches with one of them, as in TF's function
 guide: ``concatenate([title_features, body_features])``. Each takes a *list* of tensors
 (eager Tensors or the KerasTensors of a model being built), checks their shapes as Keras
 does, and computes with existing ops, so gradients come free. The lower-case functions
-(``concatenate``, ``add``, ...) make the layer and call it at once.
+(``concatenate``, ``add``, ...) make the layer and call it at once. Masked inputs give a
+masked output, as in Keras 3 (keras/layers/merge_masks.py).
 """
 
 import functools
@@ -12,6 +13,7 @@ import functools
 from eagerkit import arguments
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.keras_tensor import KerasTensor
+from eagerkit.keras.layers import merge_masks
 from eagerkit.keras.layers.base import Layer
 from eagerkit.ops.arithmetic import add as _add
 from eagerkit.ops.arithmetic import maximum as _maximum
@@ -29,12 +31,20 @@ class _Merge(Layer):
     ``_check_shapes`` accepts; ``_merge`` combines them."""
 
     _least, _most = 2, None
+    supports_masking = True  # the output's mask is compute_mask's (Keras 3)
 
     def __call__(self, inputs, *args, **kwargs):
         return super().__call__(self._checked(inputs), *args, **kwargs)
 
-    def call(self, inputs):
-        return self._merge(self._checked(inputs))  # checked again: call() may be called alone
+    def call(self, inputs, mask=None):
+        inputs = self._checked(inputs)  # checked again: call() may be called alone
+        if mask is None:
+            return self._merge(inputs)
+        return self._merge_masked(inputs, merge_masks.checked_masks(self, inputs, mask))
+
+    def compute_mask(self, inputs, mask=None):
+        """The OR of the inputs' masks, or None when an input has none (Keras 3)."""
+        return merge_masks.elementwise_mask(self, inputs, mask)
 
     def _checked(self, inputs):
         """``inputs`` as a list of tensors whose shapes fit, or the error that says why."""
@@ -77,6 +87,10 @@ class _Merge(Layer):
     def _merge(self, inputs):
         return functools.reduce(type(self)._pair, inputs)
 
+    def _merge_masked(self, inputs, masks):
+        """The merge of inputs that have ``masks``: most merges' values ignore them."""
+        return self._merge(inputs)
+
 
 class Add(_Merge):
     """The sum of the inputs, elementwise.
@@ -117,6 +131,9 @@ class Multiply(_Merge):
 
     _pair = staticmethod(_multiply)
 
+    def _merge_masked(self, inputs, masks):
+        return merge_masks.masked_product(inputs, masks)  # a masked entry counts as 1
+
 
 class Average(_Merge):
     """The mean of the inputs, elementwise.
@@ -144,6 +161,9 @@ class Maximum(_Merge):
 
     _pair = staticmethod(_maximum)
 
+    def _merge_masked(self, inputs, masks):
+        return merge_masks.masked_choice(_maximum, inputs, masks)  # masked entries left out
+
 
 class Minimum(_Merge):
     """The smallest of the inputs, elementwise.
@@ -156,6 +176,9 @@ class Minimum(_Merge):
     """
 
     _pair = staticmethod(_minimum)
+
+    def _merge_masked(self, inputs, masks):
+        return merge_masks.masked_choice(_minimum, inputs, masks)  # masked entries left out
 
 
 class Concatenate(_Merge):
@@ -192,6 +215,10 @@ class Concatenate(_Merge):
 
     def _merge(self, inputs):
         return concat(inputs, axis=self.axis)
+
+    def compute_mask(self, inputs, mask=None):
+        """The masks joined as the inputs are (an unmasked input: all True), Keras 3's."""
+        return merge_masks.concatenated_mask(self, inputs, mask, self.axis)
 
 
 class Dot(_Merge):
@@ -254,6 +281,10 @@ class Dot(_Merge):
         kept = "".join(x_letters + y_letters[1:]).replace("z", "")
         out = einsum(f"{''.join(x_letters)},{''.join(y_letters)}->{kept}", x, y)
         return out if out.ndim > 1 else out[:, None]  # Keras keeps a (batch, 1) result
+
+    def compute_mask(self, inputs, mask=None):
+        """None: the products sum the steps away (Keras 3)."""
+        return None
 
 
 def _function_form(layer_class, extra=""):

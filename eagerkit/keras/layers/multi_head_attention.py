@@ -47,6 +47,10 @@ class EinsumDense(Layer):
     """One of the four projections: ``einsum(equation, inputs, kernel) + bias`` (Keras'
     ``EinsumDense`` does the same; this one is only made by MultiHeadAttention)."""
 
+    # MultiHeadAttention uses its inputs' masks itself (Keras 3 takes them off the inputs
+    # before projecting them): the projections lose nothing the layer needs.
+    _warns_of_dropped_masks = False
+
     def __init__(self, equation, kernel_shape, bias_shape, owner, **kwargs):
         super().__init__(activity_regularizer=owner.projection_activity_regularizer, **kwargs)
         self.equation, self.kernel_shape, self.bias_shape = equation, kernel_shape, bias_shape

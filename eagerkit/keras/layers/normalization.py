@@ -4,9 +4,12 @@ from eagerkit.arguments import axis_index, describe, whole_number
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import constraints, regularizers
 from eagerkit.keras.layers.base import Layer
+from eagerkit.ops.cast import cast
+from eagerkit.ops.compare import where
 from eagerkit.ops.math import rsqrt
-from eagerkit.ops.reduce import reduce_mean
-from eagerkit.ops.shape import reshape
+from eagerkit.ops.reduce import reduce_mean, reduce_sum
+from eagerkit.ops.reshaping import expand_dims
+from eagerkit.ops.shape import broadcast_to, reshape
 from eagerkit.train.checks import number
 
 
@@ -15,7 +18,9 @@ class BatchNormalization(Layer):
 
     With ``training=True`` mean and var come from the batch, and the moving averages
     (non-trainable variables) follow them with ``momentum``; otherwise the moving averages
-    are used, so inference does not depend on the batch.
+    are used, so inference does not depend on the batch. A masked input (a padded batch of
+    sequences, keras/layers/masks.py) keeps its mask, and while training its masked steps
+    stay out of the batch statistics, as in Keras 3.
 
     Examples
     --------
@@ -25,6 +30,8 @@ class BatchNormalization(Layer):
     >>> [round(float(v), 3) for v in y[:, 0]], len(bn.trainable_variables), len(bn.variables)
     ([-1.0, 1.0], 2, 4)
     """
+
+    supports_masking = True  # passes the mask of its inputs on unchanged (Keras 3)
 
     def __init__(
         self,
@@ -88,14 +95,13 @@ class BatchNormalization(Layer):
         self.moving_mean = self.add_weight("moving_mean", size, "zeros", trainable=False)
         self.moving_variance = self.add_weight("moving_variance", size, "ones", trainable=False)
 
-    def call(self, inputs, training=False):
+    def call(self, inputs, training=False, mask=None):
         ndim = inputs.ndim
         reduced = [i for i in range(ndim) if i != self._axis]
         # Per-channel values shaped to broadcast against the inputs, e.g. (1, 1, 1, C).
         kept = [1 if i != self._axis else inputs.shape[i] for i in range(ndim)]
         if training:
-            mean = reduce_mean(inputs, axis=reduced, keepdims=True)
-            variance = reduce_mean((inputs - mean) ** 2, axis=reduced, keepdims=True)
+            mean, variance = self._moments(inputs, reduced, mask)
             keep = self.momentum
             new_mean = self.moving_mean * keep + reshape(mean, [-1]) * (1 - keep)
             new_variance = self.moving_variance * keep + reshape(variance, [-1]) * (1 - keep)
@@ -111,3 +117,22 @@ class BatchNormalization(Layer):
             self.moving_mean.assign(new_mean)
             self.moving_variance.assign(new_variance)
         return outputs
+
+    def _moments(self, inputs, reduced, mask):
+        """The batch's mean and variance over the axes ``reduced``; with a ``mask`` (one
+        value per step: the inputs' rank less one), over the real steps only."""
+        if mask is None:
+            mean = reduce_mean(inputs, axis=reduced, keepdims=True)
+            return mean, reduce_mean((inputs - mean) ** 2, axis=reduced, keepdims=True)
+        if mask.ndim != inputs.ndim - 1:
+            raise InvalidArgumentError(
+                f"BatchNormalization layer '{self.name}': the mask must have one value per "
+                f"step, rank {inputs.ndim - 1} for inputs of shape {tuple(inputs.shape)}, but "
+                f"got shape {tuple(mask.shape)}; pass a mask of shape {tuple(inputs.shape[:-1])}",
+                op=self.name,
+            )
+        real = broadcast_to(expand_dims(cast(mask, "bool"), -1), inputs.shape)
+        count = reduce_sum(cast(real, inputs.dtype), axis=reduced, keepdims=True) + 1e-7
+        mean = reduce_sum(where(real, inputs, 0.0), axis=reduced, keepdims=True) / count
+        squares = where(real, (inputs - mean) ** 2, 0.0)  # as Keras: where, never 0 * inf
+        return mean, reduce_sum(squares, axis=reduced, keepdims=True) / count

@@ -27,6 +27,8 @@ class Rescaling(Layer):
     array([[-1. , -0.6,  1. ]], dtype=float32)
     """
 
+    supports_masking = True  # passes the mask of its inputs on unchanged (Keras 3)
+
     def __init__(self, scale, offset=0.0, **kwargs):
         scale, _ = real_array(scale, "scale", "Rescaling", example="1/255")
         offset, _ = real_array(offset, "offset", "Rescaling", example="-1.0")
