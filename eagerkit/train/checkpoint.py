@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import dtypes, errors
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor
 from eagerkit.train import checkpoint_io, checkpoint_state, tracking
@@ -27,6 +27,7 @@ from eagerkit.train.optimizer import Optimizer
 from eagerkit.variables import Variable
 
 VALUE = ".ATTRIBUTES/VARIABLE_VALUE"
+STATE = ".ATTRIBUTES/ITERATOR_STATE"  # a dataset iterator's position (TF's key)
 SLOT = ".OPTIMIZER_SLOT"
 
 
@@ -54,7 +55,16 @@ class Checkpoint:
         for name, obj in objects.items():
             _check_root(name, obj)
         self._objects = dict(objects)
-        self.save_counter = Variable(0, dtype=dtypes.int64, trainable=False, name="save_counter")
+        self._save_counter = Variable(0, dtype=dtypes.int64, trainable=False, name="save_counter")
+
+    @property
+    def save_counter(self):
+        """How many times ``save`` has run (an int64 Variable, restored with the rest).
+
+        Only the Checkpoint being saved or restored stores its counter: one nested in
+        another (``Checkpoint(net=Checkpoint(...))``) adds no ``net/save_counter``, as in TF.
+        """
+        return self._save_counter
 
     def __getattr__(self, name):
         objects = self.__dict__.get("_objects", {})
@@ -62,8 +72,18 @@ class Checkpoint:
             return objects[name]
         raise AttributeError(f"this Checkpoint has no object {name!r}; it has {list(objects)}")
 
+    def __setattr__(self, name, value):
+        """``checkpoint.name = obj`` adds a dependency, as the keyword argument does; a value
+        a restore left waiting for ``name`` is assigned now (TF's delayed restoration)."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        _check_root(name, value)
+        self._objects[name] = value
+        tracking.restore_deferred(self)
+
     def _checkpoint_dependencies(self):
-        return [*self._objects.items(), ("save_counter", self.save_counter)]
+        return list(self._objects.items())  # the root's save_counter is added by _values
 
     # --- saving -------------------------------------------------------------------------------
     def save(self, file_prefix):
@@ -130,6 +150,8 @@ class Checkpoint:
             if isinstance(obj, Variable):
                 paths[id(obj)] = path
                 arrays[_value_key(path)] = np.asarray(obj.numpy())  # to the host, from any device
+            elif callable(getattr(obj, "_checkpoint_state", None)):
+                arrays[_state_key(path)] = obj._checkpoint_state()
         arrays[_value_key(("save_counter",))] = np.asarray(save_counter, dtype=np.int64)
         for path, obj in reachable:
             if isinstance(obj, Optimizer):
@@ -154,6 +176,8 @@ class Checkpoint:
         matched = {id(v) for v, _ in plan.assignments}
         for variable, array in plan.assignments:
             variable._write(variable._device.backend.asarray(array), "restore")
+        for iterator, array in plan.states:
+            iterator._restore_checkpoint_state(array)
         for variable, optimizer, slot_name, array in plan.slots:
             optimizer._defer_slot_value(
                 variable, slot_name, variable._device.backend.asarray(array)
@@ -170,6 +194,7 @@ class _Plan:
     def __init__(self):
         self.assignments = []  # (variable, array)
         self.slots = []  # (variable, optimizer, slot name, array)
+        self.states = []  # (iterator, array): positions to restore
         self.deferred = []  # (owner, attribute name, key, [(optimizer, slot name, array)])
         self.unresolved = {}  # key -> why it matches nothing
         self.errors = []
@@ -181,6 +206,9 @@ def _plan(root, arrays, save_path):
     deferred = {}  # key -> entry in plan.deferred
     for key, array in arrays.items():
         if f"/{SLOT}/" in key:
+            continue
+        if key.endswith("/" + STATE):
+            _plan_state(plan, root, key, array)
             continue
         if not key.endswith("/" + VALUE):
             raise InvalidArgumentError(
@@ -225,9 +253,22 @@ def _plan(root, arrays, save_path):
     return plan
 
 
+def _plan_state(plan, root, key, array):
+    """Match a saved iterator position to the iterator at its path (restored with the rest)."""
+    target = _resolve(root, _split(key[: -len(STATE) - 1]))[2]
+    if callable(getattr(target, "_restore_checkpoint_state", None)):
+        plan.states.append((target, array))
+    elif target is None:
+        plan.unresolved[key] = "no object at this path"
+    else:
+        plan.errors.append(f"{key}: saved an iterator, found a {type(target).__name__}")
+
+
 def _resolve(root, names):
     """``(owner, last name, target)`` for a path; target ``None`` when absent, owner too if
     more than the last step is missing."""
+    if names == ["save_counter"] and isinstance(root, Checkpoint):
+        return None, None, root.save_counter  # not a dependency: nested ones save none
     obj = root
     for i, name in enumerate(names):
         found = tracking.child(obj, name)
@@ -263,6 +304,10 @@ def _value_key(path):
     return "/".join(_escape(name) for name in path) + "/" + VALUE
 
 
+def _state_key(path):
+    return "/".join(_escape(name) for name in path) + "/" + STATE
+
+
 def _slot_key(variable_path, optimizer_path, slot_name):
     variable = "/".join(_escape(name) for name in variable_path)
     optimizer = "/".join(_escape(name) for name in optimizer_path)
@@ -271,14 +316,20 @@ def _slot_key(variable_path, optimizer_path, slot_name):
 
 def _check_root(name, obj):
     if isinstance(obj, Tensor) and not isinstance(obj, Variable):
-        raise TypeError(
+        raise errors.type_error(
             f"Checkpoint: {name!r} is a Tensor, which is immutable and holds no state; "
-            f"save an ek.Variable instead (ek.Variable(value))"
+            f"save an ek.Variable instead (ek.Variable(value))",
+            op="Checkpoint",
         )
     if not (isinstance(obj, Variable) or tracking._may_hold_state(obj)):
-        raise TypeError(
+        raise errors.type_error(
             f"Checkpoint: {name!r} is a {type(obj).__name__}; pass Variables, models, layers, "
-            "optimizers or other objects that hold Variables"
+            "optimizers or other objects that hold Variables",
+            op="Checkpoint",
         )
     if name == "save_counter":
-        raise ValueError("Checkpoint: 'save_counter' is reserved for the checkpoint's own counter")
+        raise errors.converted_class(ValueError)(
+            "Checkpoint: 'save_counter' is reserved for the checkpoint's own counter; give "
+            "your object another name",
+            op="Checkpoint",
+        )
