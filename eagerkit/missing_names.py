@@ -74,6 +74,11 @@ MISSING = {
         "RNN": "the recurrent layers SimpleRNN, LSTM and GRU (return_sequences=, return_state=)",
         "experimental": "",
     },
+    "eagerkit.debugging": {
+        # TF's variable guide turns it on to show where ops run; eagerkit logs nothing
+        "set_log_device_placement": "read the .device of a tensor or variable to see where "
+        "it was placed",
+    },
     "eagerkit.losses": {
         "add_loss": "add the terms yourself, total = loss_a + loss_b (executing eagerly, "
         "nothing collects losses)",
