@@ -3,8 +3,9 @@
 ``ek.train.Checkpoint(model=model, optimizer=opt, step=global_step)`` names the roots; the
 variables below them get keys like ``model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE``, and an
 optimizer's slot for a variable is stored next to that variable as
-``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot name>`` (TF's layout). See
-tracking.py for how the paths are found and checkpoint_io.py for the files.
+``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot name>`` (TF's layout); a dataset
+iterator's position is saved as ``<path>/.ATTRIBUTES/ITERATOR_STATE``. See tracking.py for
+how the paths are found, checkpoint_keys.py for the keys and checkpoint_io.py for the files.
 
 A restore first reads and checks the whole checkpoint, then matches every key to a variable
 and checks dtypes and shapes, and only then assigns: any error leaves every variable as it
@@ -12,7 +13,6 @@ was.
 """
 
 import os
-import re
 
 import numpy as np
 
@@ -20,15 +20,14 @@ from eagerkit import dtypes, errors
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor
 from eagerkit.train import checkpoint_io, checkpoint_state, tracking
+from eagerkit.train import checkpoint_keys as keys
 from eagerkit.train.atomic_files import all_or_nothing
 from eagerkit.train.checkpoint_status import LoadStatus
 from eagerkit.train.deferred_value import DeferredValue
 from eagerkit.train.optimizer import Optimizer
 from eagerkit.variables import Variable
 
-VALUE = ".ATTRIBUTES/VARIABLE_VALUE"
-STATE = ".ATTRIBUTES/ITERATOR_STATE"  # a dataset iterator's position (TF's key)
-SLOT = ".OPTIMIZER_SLOT"
+SLOT, STATE, VALUE = keys.SLOT, keys.STATE, keys.VALUE
 
 
 class Checkpoint:
@@ -149,15 +148,15 @@ class Checkpoint:
         for path, obj in reachable:
             if isinstance(obj, Variable):
                 paths[id(obj)] = path
-                arrays[_value_key(path)] = np.asarray(obj.numpy())  # to the host, from any device
+                arrays[keys.value_key(path)] = np.asarray(obj.numpy())  # to the host, from a device
             elif callable(getattr(obj, "_checkpoint_state", None)):
-                arrays[_state_key(path)] = obj._checkpoint_state()
-        arrays[_value_key(("save_counter",))] = np.asarray(save_counter, dtype=np.int64)
+                arrays[keys.state_key(path)] = obj._checkpoint_state()
+        arrays[keys.value_key(("save_counter",))] = np.asarray(save_counter, dtype=np.int64)
         for path, obj in reachable:
             if isinstance(obj, Optimizer):
                 for variable, slot_name, slot in obj._slot_items():
                     if id(variable) in paths:  # TF too drops slots of variables it does not save
-                        key = _slot_key(paths[id(variable)], path, slot_name)
+                        key = keys.slot_key(paths[id(variable)], path, slot_name)
                         arrays[key] = np.asarray(slot.numpy())
         return arrays
 
@@ -214,7 +213,7 @@ def _plan(root, arrays, save_path):
             raise InvalidArgumentError(
                 f"checkpoint {save_path!r}: unknown key {key!r}", op="restore"
             )
-        owner, name, target = _resolve(root, _split(key[: -len(VALUE) - 1]))
+        owner, name, target = _resolve(root, keys.split(key[: -len(VALUE) - 1]))
         if target is not None:
             _check_match(plan, key, target, array)
             plan.assignments.append((target, array))
@@ -228,15 +227,15 @@ def _plan(root, arrays, save_path):
             continue
         variable_path, rest = key.split(f"/{SLOT}/")
         optimizer_path, slot_name = rest.rsplit("/", 1)
-        slot_name = _unescape(slot_name)
-        optimizer = _resolve(root, _split(optimizer_path))[2]
+        slot_name = keys.unescape(slot_name)
+        optimizer = _resolve(root, keys.split(optimizer_path))[2]
         variable_key = f"{variable_path}/{VALUE}"
         if not isinstance(optimizer, Optimizer):
             plan.unresolved[key] = "no optimizer at this path"
         elif variable_key in deferred:
             deferred[variable_key][3].append((optimizer, slot_name, array))
         else:
-            variable = _resolve(root, _split(variable_path))[2]
+            variable = _resolve(root, keys.split(variable_path))[2]
             if variable is None:
                 plan.unresolved[key] = "no variable at this path"
                 continue
@@ -255,7 +254,7 @@ def _plan(root, arrays, save_path):
 
 def _plan_state(plan, root, key, array):
     """Match a saved iterator position to the iterator at its path (restored with the rest)."""
-    target = _resolve(root, _split(key[: -len(STATE) - 1]))[2]
+    target = _resolve(root, keys.split(key[: -len(STATE) - 1]))[2]
     if callable(getattr(target, "_restore_checkpoint_state", None)):
         plan.states.append((target, array))
     elif target is None:
@@ -286,32 +285,6 @@ def _check_match(plan, key, target, array):
             f"{key}: saved {array.dtype.name} shape {array.shape}, the variable "
             f"'{target.name}' is {target.dtype.name} shape {target.shape}"
         )
-
-
-def _escape(name):
-    return name.replace("\\", "\\\\").replace("/", "\\S").replace(".", "\\.")
-
-
-def _split(path_text):
-    return [_unescape(part) for part in path_text.split("/")]
-
-
-def _unescape(name):
-    return re.sub(r"\\(.)", lambda m: "/" if m.group(1) == "S" else m.group(1), name)
-
-
-def _value_key(path):
-    return "/".join(_escape(name) for name in path) + "/" + VALUE
-
-
-def _state_key(path):
-    return "/".join(_escape(name) for name in path) + "/" + STATE
-
-
-def _slot_key(variable_path, optimizer_path, slot_name):
-    variable = "/".join(_escape(name) for name in variable_path)
-    optimizer = "/".join(_escape(name) for name in optimizer_path)
-    return f"{variable}/{SLOT}/{optimizer}/{_escape(slot_name)}"
 
 
 def _check_root(name, obj):
