@@ -251,3 +251,15 @@ def test_a_nested_checkpoint_saves_no_counter_of_its_own():
         "inner/v/.ATTRIBUTES/VARIABLE_VALUE",
         "save_counter/.ATTRIBUTES/VARIABLE_VALUE",
     ]
+
+
+def test_delayed_restoration_of_the_root_s_own_attributes():
+    # TF restores an attribute of the restored Checkpoint itself when it is attached later
+    path = tf.train.Checkpoint(v=tf.Variable(3.0)).save("./root_attributes")
+    restore = tf.train.Checkpoint()
+    status = restore.restore(path)
+    with pytest.raises(AssertionError, match=r"v/.* \(no object at this path yet: checkpoint\.v"):
+        status.assert_consumed()
+    restore.v = tf.Variable(0.0)
+    assert restore.v.numpy() == 3.0
+    assert status.assert_consumed() is status

@@ -183,7 +183,11 @@ class Checkpoint:
             )
         unconsumed = dict(plan.unresolved)
         for owner, name, key, slot_values in plan.deferred:
-            unconsumed[key] = f"waiting for '{name}' to be created"
+            unconsumed[key] = (
+                f"no object at this path yet: checkpoint.{name} = ... restores it"
+                if owner is self
+                else f"waiting for '{name}' to be created"
+            )
             restore = DeferredValue(key, name, arrays[key], slot_values, matched, unconsumed)
             tracking.defer(owner, name, restore)
         return LoadStatus(str(save_path), self, matched, unconsumed)
@@ -217,7 +221,7 @@ def _plan(root, arrays, save_path):
         if target is not None:
             _check_match(plan, key, target, array)
             plan.assignments.append((target, array))
-        elif owner is not None and owner is not root:  # the owner may create it later
+        elif owner is not None:  # the owner may create it later (checkpoint.v = ... too)
             deferred[key] = (owner, name, key, [])
             plan.deferred.append(deferred[key])
         else:
