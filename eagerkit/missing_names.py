@@ -74,6 +74,38 @@ MISSING = {
         "RNN": "the recurrent layers SimpleRNN, LSTM and GRU (return_sequences=, return_state=)",
         "experimental": "",
     },
+    # What TF's tf.data guide uses beyond the kit's scope: record files, protos, downloads
+    "eagerkit.data": {
+        "TFRecordDataset": "keep the data in text or CSV files (ek.data.TextLineDataset, "
+        "ek.data.experimental.CsvDataset) or numpy arrays (ek.data.Dataset.from_tensor_slices)",
+    },
+    "eagerkit.io": {
+        "decode_jpeg": "decode images with an image library (PIL: np.asarray(Image.open(path))) "
+        "and slice the arrays with ek.data.Dataset.from_tensor_slices",
+        "decode_png": "decode images with an image library (PIL: np.asarray(Image.open(path))) "
+        "and slice the arrays with ek.data.Dataset.from_tensor_slices",
+        "parse_example": "keep the features in numpy arrays, CSV or text files (eagerkit reads "
+        "no tf.Example records)",
+        "FixedLenFeature": "keep the features in numpy arrays, CSV or text files (eagerkit "
+        "reads no tf.Example records)",
+        "gfile": "Python's open, os and glob (eagerkit reads local files only)",
+    },
+    "eagerkit.train": {
+        "Example": "keep the features in numpy arrays, CSV or text files (eagerkit reads no "
+        "tf.Example records)",
+    },
+    "eagerkit.keras.utils": {
+        "get_file": "download the file yourself and pass its local path (eagerkit works offline)",
+    },
+    "eagerkit.keras.datasets": {
+        "fashion_mnist": "ek.keras.datasets.mnist, the same shapes: 28x28 uint8 images in "
+        "10 classes",
+    },
+    "eagerkit.debugging": {
+        # TF's variable guide turns it on to show where ops run; eagerkit logs nothing
+        "set_log_device_placement": "read the .device of a tensor or variable to see where "
+        "it was placed",
+    },
     "eagerkit.losses": {
         "add_loss": "add the terms yourself, total = loss_a + loss_b (executing eagerly, "
         "nothing collects losses)",

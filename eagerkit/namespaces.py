@@ -89,7 +89,8 @@ def _wrap_methods(cls):
             if name.startswith("_") and name not in CONSTRUCTION:
                 continue
             if isinstance(member, (staticmethod, classmethod)) and _wrappable(member.__func__):
-                label = f"{owner.__name__}.{name}"
+                shown = vars(owner).get("_shown_as", owner.__name__)  # a mixin: its class
+                label = f"{shown}.{name}"
                 setattr(owner, name, type(member)(public(member.__func__, label)))
             elif _wrappable(member) and not (owner.__name__ == "Tensor" and name == "__init__"):
                 setattr(owner, name, public_method(member, name))  # (Tensor() runs on every op)

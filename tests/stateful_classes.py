@@ -56,6 +56,7 @@ STATELESS = {
     ek.config.LogicalDevice: "a record of a device's name and type",
     ek.config.PhysicalDevice: "a record of a device's name and type",
     ek.train.LBFGSResult: "a namedtuple of results",
+    ek.train.CheckpointReader: "the values read from one checkpoint; get_tensor returns a copy",
     ek.keras.losses.Loss: "holds its configuration only; calls compute and return",
     ek.keras.regularizers.Regularizer: "holds its factors only; calls compute and return",
     ek.keras.constraints.Constraint: "holds its bounds and axes only; calls compute and return "

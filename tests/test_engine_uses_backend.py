@@ -53,6 +53,24 @@ HOST_ONLY = {
         "sample_from_datasets' weights are checked and normalized on the host, from host "
         "copies (.numpy()), for the host's random draw",
     ),
+    "data/stateful_steps.py": (
+        {
+            "numpy.random.default_rng",
+            "numpy.asarray",
+            "numpy.any",
+            "numpy.isclose",
+            "numpy.where",
+            "numpy.isfinite",
+            "numpy.zeros",
+            "numpy.full",
+            "numpy.ndim",
+            "numpy.issubdtype",
+        },
+        "rejection_resample's class frequencies and acceptance probabilities are host "
+        "numbers (from host copies, .numpy()) for the host's random draw",
+    ),
+    "data/iterator.py": ({"numpy.asarray"}, "a checkpoint saves the position, a host int"),
+    "data/text.py": ({"numpy.asarray"}, "file names read from a host copy (.numpy())"),
     "data/grouping.py": (
         {"numpy.random.default_rng"},
         "Dataset.random draws its numbers on the host, then makes them tensors",

@@ -6,12 +6,12 @@ eagerkit's ``model.save`` writes the model's config as JSON and its weights as a
 checksummed checkpoint (keras/model_files.py): nothing that can run code on load. So what
 needs TF's SavedModel (traced call functions) or HDF5 is refused, clearly.
 
-Cells of the guide: 22 code cells (a shell ``ls`` aside); 15 run unchanged (68%).
+Cells of the guide: 22 code cells (a shell ``ls`` aside); 16 run unchanged (73%).
 
-- not supported (7): loading a subclassed model whose class is gone (``del CustomModel``:
+- not supported (6): loading a subclassed model whose class is gone (``del CustomModel``:
   SavedModel revives it from traced functions; eagerkit asks for the class), the three
-  HDF5 cells (``.h5`` is refused with the way out), ``tf.saved_model.load``,
-  ``tf.train.load_checkpoint``, and the nested-layer ``weights`` order after
+  HDF5 cells (``.h5`` is refused with the way out), ``tf.saved_model.load``, and the
+  nested-layer ``weights`` order after
   ``trainable = False`` (Keras lists trainable weights first; eagerkit lists a
   Sequential model's weights in creation order).
 """
@@ -326,7 +326,23 @@ def test_tf_checkpoint_format():
     # restored from the checkpoint. See `tf.train.Checkpoint.restore` for other
     # methods in the Status object.
     load_status.assert_consumed()
-    assert not hasattr(tf.train, "load_checkpoint")  # the next cell's reader: not in eagerkit
+
+    # The next cell reads the checkpoint's keys; eagerkit's paths name the layers' list
+    # (TF's name them layer_with_weights-0, ...), the shapes and dtypes are TF's
+    reader = tf.train.load_checkpoint("ckpt")
+    shape_from_key = reader.get_variable_to_shape_map()
+    dtype_from_key = reader.get_variable_to_dtype_map()
+    rows = [(key, shape_from_key[key], dtype_from_key[key]) for key in sorted(shape_from_key)]
+    assert [(shape, dtype) for _, shape, dtype in rows] == [
+        ([64], tf.float32),
+        ([784, 64], tf.float32),
+        ([64], tf.float32),
+        ([64, 64], tf.float32),
+        ([10], tf.float32),
+        ([64, 10], tf.float32),
+        ([], tf.int64),
+    ]
+    assert rows[-1][0] == "save_counter/.ATTRIBUTES/VARIABLE_VALUE"
 
 
 def test_transfer_learning_with_checkpoints(capsys):

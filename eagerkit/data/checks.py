@@ -54,13 +54,14 @@ def check_callable(function, op, what):
         )
 
 
-def same_state(state, new_state, op):
-    """``reduce``'s rule: the new state keeps the initial state's structure and dtypes."""
+def same_state(state, new_state, op, function="reduce_func"):
+    """``reduce``'s (and ``scan``'s) rule: the new state keeps the initial state's structure
+    and dtypes."""
     old = [leaf.dtype for leaf in structure.flatten(state)]
     new = [leaf.dtype for leaf in structure.flatten(new_state)]
     if not structure.same_structure(state, new_state) or old != new:
         raise type_error(
-            f"{op}: reduce_func must return a state like the initial state: expected "
+            f"{op}: {function} must return a state like the initial state: expected "
             f"{[d.name for d in old]} laid out as {_layout(state)}, got "
             f"{[d.name for d in new]} laid out as {_layout(new_state)}. Cast the new state "
             "(e.g. ek.cast(total + x, ek.int64)) or start from a matching initial_state",

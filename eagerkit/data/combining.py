@@ -42,6 +42,8 @@ _UNKNOWN = counts.UNKNOWN_CARDINALITY
 class Combining:
     """``Dataset``'s regrouping and mixing steps (a mixin: ``self`` is a Dataset)."""
 
+    _shown_as = "Dataset"  # errors name its static methods as users call them
+
     def window(self, size, shift=None, stride=1, drop_remainder=False):
         """Windows of ``size`` elements, each a Dataset: window ``i`` holds the elements at
         ``i * shift + k * stride`` (``shift`` defaults to ``size``); the last ones may be

@@ -25,19 +25,20 @@ import numpy as np
 from eagerkit import dtypes, errors
 from eagerkit.arguments import count_or_all, describe, positive, whole_number
 from eagerkit.data import cardinality as counts
-from eagerkit.data import checks, generator, shuffle, specs, steps, structure
+from eagerkit.data import checks, file_lists, generator, shuffle, specs, steps, structure
 from eagerkit.data.combining import Combining
 from eagerkit.data.grouping import Grouping
 from eagerkit.data.iterator import Iterator
 from eagerkit.data.joining import Joining
 from eagerkit.data.reading import Reading
+from eagerkit.data.stateful_steps import Stateful
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 _OP = "Dataset"
 
 
-class Dataset(Joining, Reading, Combining, Grouping):
+class Dataset(Joining, Reading, Combining, Grouping, Stateful):
     """A re-readable stream of elements; build one with ``from_tensor_slices`` & co.
 
     Its joining steps (``zip``, ``concatenate``, ``enumerate``, ``unbatch``, ...) live in
@@ -155,6 +156,7 @@ class Dataset(Joining, Reading, Combining, Grouping):
         return Dataset(make_iterator, description, count, lambda: specs.unbatched(whole))
 
     from_generator = staticmethod(generator.from_generator)
+    list_files = staticmethod(file_lists.list_files)
 
     @staticmethod
     def range(*args):

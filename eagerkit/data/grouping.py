@@ -42,6 +42,8 @@ from eagerkit.tensor import convert_to_tensor
 class Grouping:
     """``Dataset``'s grouping steps (a mixin: ``self`` is a Dataset)."""
 
+    _shown_as = "Dataset"  # errors name its static methods as users call them
+
     def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None):
         """Group elements by ``key_func`` (an int64 scalar per element) into windows of
         ``window_size`` (or ``window_size_func(key)``) and replace each window by the

@@ -17,6 +17,8 @@ constants.
 
 import weakref
 
+import numpy as np
+
 from eagerkit import recording
 from eagerkit.data import structure
 from eagerkit.data.steps import Failed
@@ -50,7 +52,9 @@ class Iterator:
                 f"Iterator expects an ek.data.Dataset, got {type(dataset).__name__}; make one "
                 "with ek.data.Dataset.from_tensor_slices(...)"
             )
+        self._dataset = dataset
         self._elements = dataset._make_iterator()
+        self._taken_count = 0  # the position a checkpoint saves
         self._looked_ahead = []  # elements traces looked at, to be taken first (graph replays)
         self._made_in_trace = bool(recording.graph_tracers)  # then read while tracing
 
@@ -66,9 +70,31 @@ class Iterator:
 
     def _take(self):
         element = self._looked_ahead.pop(0) if self._looked_ahead else next(self._elements)
+        self._taken_count += 1
         if type(element) is Failed:  # an element's error; the next call goes on after it
             raise element.error
         return element
+
+    # --- checkpointing: ek.train.Checkpoint(iterator=it) saves and restores the position -----
+    def _checkpoint_dependencies(self):
+        return []  # no variables inside; the position is saved by _checkpoint_state
+
+    def _checkpoint_state(self):
+        """The position: how many elements were taken (TF saves its buffers; eagerkit replays
+        the dataset up to here, so a shuffle resumes in the same order only if it is seeded)."""
+        return np.asarray(self._taken_count, dtype=np.int64)
+
+    def _restore_checkpoint_state(self, position):
+        """Go back (or forward) to ``position`` elements taken: restart and skip that many."""
+        self._elements = self._dataset._make_iterator()
+        self._looked_ahead = []
+        self._taken_count = 0
+        for _ in range(int(position)):
+            try:
+                next(self._elements)
+            except StopIteration:
+                break
+            self._taken_count += 1
 
     def _holds_exactly(self, count):
         """Whether exactly ``count`` elements are left (read ahead, to be taken later)."""

@@ -31,6 +31,8 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 class Joining:
     """``Dataset``'s joining steps (a mixin: ``self`` is a Dataset)."""
 
+    _shown_as = "Dataset"  # errors name its static methods as users call them: Dataset.zip
+
     @staticmethod
     def from_tensors(tensors):
         """A dataset of one element: ``tensors`` whole (a tensor, tuple or dict).

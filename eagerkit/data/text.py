@@ -9,6 +9,8 @@ import gzip
 import os
 import zlib
 
+import numpy as np
+
 from eagerkit import dtypes
 from eagerkit.arguments import size, whole_number
 from eagerkit.data.dataset import Dataset
@@ -22,7 +24,7 @@ _COMPRESSIONS = ("", "GZIP", "ZLIB")
 def file_names(filenames, op):
     """``filenames`` (a path, a list of paths, or a string tensor of them) as a list of str."""
     if isinstance(filenames, Tensor):
-        filenames = filenames.numpy().tolist()
+        filenames = np.asarray(filenames.numpy()).tolist()  # a scalar gives bytes, not a list
     names = [filenames] if isinstance(filenames, (str, bytes, os.PathLike)) else filenames
     try:
         names = [os.fsdecode(name) for name in names]

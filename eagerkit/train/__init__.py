@@ -4,6 +4,7 @@ from eagerkit.train.adagrad import AdagradOptimizer
 from eagerkit.train.adam import AdamOptimizer
 from eagerkit.train.checkpoint import Checkpoint
 from eagerkit.train.checkpoint_manager import CheckpointManager
+from eagerkit.train.checkpoint_reader import CheckpointReader, load_checkpoint, load_variable
 from eagerkit.train.checkpoint_state import latest_checkpoint, list_variables
 from eagerkit.train.checkpoint_status import LoadStatus
 from eagerkit.train.global_step import get_global_step, get_or_create_global_step
@@ -18,6 +19,7 @@ __all__ = [
     "AdamOptimizer",
     "Checkpoint",
     "CheckpointManager",
+    "CheckpointReader",
     "GradientDescentOptimizer",
     "LBFGSResult",
     "LoadStatus",
@@ -29,5 +31,7 @@ __all__ = [
     "latest_checkpoint",
     "lbfgs_minimize",
     "list_variables",
+    "load_checkpoint",
+    "load_variable",
     "restore_deferred",
 ]

@@ -3,8 +3,9 @@
 ``ek.train.Checkpoint(model=model, optimizer=opt, step=global_step)`` names the roots; the
 variables below them get keys like ``model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE``, and an
 optimizer's slot for a variable is stored next to that variable as
-``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot name>`` (TF's layout). See
-tracking.py for how the paths are found and checkpoint_io.py for the files.
+``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot name>`` (TF's layout); a dataset
+iterator's position is saved as ``<path>/.ATTRIBUTES/ITERATOR_STATE``. See tracking.py for
+how the paths are found, checkpoint_keys.py for the keys and checkpoint_io.py for the files.
 
 A restore first reads and checks the whole checkpoint, then matches every key to a variable
 and checks dtypes and shapes, and only then assigns: any error leaves every variable as it
@@ -12,22 +13,21 @@ was.
 """
 
 import os
-import re
 
 import numpy as np
 
-from eagerkit import dtypes
+from eagerkit import dtypes, errors
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor
 from eagerkit.train import checkpoint_io, checkpoint_state, tracking
+from eagerkit.train import checkpoint_keys as keys
 from eagerkit.train.atomic_files import all_or_nothing
 from eagerkit.train.checkpoint_status import LoadStatus
 from eagerkit.train.deferred_value import DeferredValue
 from eagerkit.train.optimizer import Optimizer
 from eagerkit.variables import Variable
 
-VALUE = ".ATTRIBUTES/VARIABLE_VALUE"
-SLOT = ".OPTIMIZER_SLOT"
+SLOT, STATE, VALUE = keys.SLOT, keys.STATE, keys.VALUE
 
 
 class Checkpoint:
@@ -54,7 +54,16 @@ class Checkpoint:
         for name, obj in objects.items():
             _check_root(name, obj)
         self._objects = dict(objects)
-        self.save_counter = Variable(0, dtype=dtypes.int64, trainable=False, name="save_counter")
+        self._save_counter = Variable(0, dtype=dtypes.int64, trainable=False, name="save_counter")
+
+    @property
+    def save_counter(self):
+        """How many times ``save`` has run (an int64 Variable, restored with the rest).
+
+        Only the Checkpoint being saved or restored stores its counter: one nested in
+        another (``Checkpoint(net=Checkpoint(...))``) adds no ``net/save_counter``, as in TF.
+        """
+        return self._save_counter
 
     def __getattr__(self, name):
         objects = self.__dict__.get("_objects", {})
@@ -62,8 +71,18 @@ class Checkpoint:
             return objects[name]
         raise AttributeError(f"this Checkpoint has no object {name!r}; it has {list(objects)}")
 
+    def __setattr__(self, name, value):
+        """``checkpoint.name = obj`` adds a dependency, as the keyword argument does; a value
+        a restore left waiting for ``name`` is assigned now (TF's delayed restoration)."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        _check_root(name, value)
+        self._objects[name] = value
+        tracking.restore_deferred(self)
+
     def _checkpoint_dependencies(self):
-        return [*self._objects.items(), ("save_counter", self.save_counter)]
+        return list(self._objects.items())  # the root's save_counter is added by _values
 
     # --- saving -------------------------------------------------------------------------------
     def save(self, file_prefix):
@@ -129,13 +148,15 @@ class Checkpoint:
         for path, obj in reachable:
             if isinstance(obj, Variable):
                 paths[id(obj)] = path
-                arrays[_value_key(path)] = np.asarray(obj.numpy())  # to the host, from any device
-        arrays[_value_key(("save_counter",))] = np.asarray(save_counter, dtype=np.int64)
+                arrays[keys.value_key(path)] = np.asarray(obj.numpy())  # to the host, from a device
+            elif callable(getattr(obj, "_checkpoint_state", None)):
+                arrays[keys.state_key(path)] = obj._checkpoint_state()
+        arrays[keys.value_key(("save_counter",))] = np.asarray(save_counter, dtype=np.int64)
         for path, obj in reachable:
             if isinstance(obj, Optimizer):
                 for variable, slot_name, slot in obj._slot_items():
                     if id(variable) in paths:  # TF too drops slots of variables it does not save
-                        key = _slot_key(paths[id(variable)], path, slot_name)
+                        key = keys.slot_key(paths[id(variable)], path, slot_name)
                         arrays[key] = np.asarray(slot.numpy())
         return arrays
 
@@ -154,13 +175,19 @@ class Checkpoint:
         matched = {id(v) for v, _ in plan.assignments}
         for variable, array in plan.assignments:
             variable._write(variable._device.backend.asarray(array), "restore")
+        for iterator, array in plan.states:
+            iterator._restore_checkpoint_state(array)
         for variable, optimizer, slot_name, array in plan.slots:
             optimizer._defer_slot_value(
                 variable, slot_name, variable._device.backend.asarray(array)
             )
         unconsumed = dict(plan.unresolved)
         for owner, name, key, slot_values in plan.deferred:
-            unconsumed[key] = f"waiting for '{name}' to be created"
+            unconsumed[key] = (
+                f"no object at this path yet: checkpoint.{name} = ... restores it"
+                if owner is self
+                else f"waiting for '{name}' to be created"
+            )
             restore = DeferredValue(key, name, arrays[key], slot_values, matched, unconsumed)
             tracking.defer(owner, name, restore)
         return LoadStatus(str(save_path), self, matched, unconsumed)
@@ -170,6 +197,7 @@ class _Plan:
     def __init__(self):
         self.assignments = []  # (variable, array)
         self.slots = []  # (variable, optimizer, slot name, array)
+        self.states = []  # (iterator, array): positions to restore
         self.deferred = []  # (owner, attribute name, key, [(optimizer, slot name, array)])
         self.unresolved = {}  # key -> why it matches nothing
         self.errors = []
@@ -182,15 +210,18 @@ def _plan(root, arrays, save_path):
     for key, array in arrays.items():
         if f"/{SLOT}/" in key:
             continue
+        if key.endswith("/" + STATE):
+            _plan_state(plan, root, key, array)
+            continue
         if not key.endswith("/" + VALUE):
             raise InvalidArgumentError(
                 f"checkpoint {save_path!r}: unknown key {key!r}", op="restore"
             )
-        owner, name, target = _resolve(root, _split(key[: -len(VALUE) - 1]))
+        owner, name, target = _resolve(root, keys.split(key[: -len(VALUE) - 1]))
         if target is not None:
             _check_match(plan, key, target, array)
             plan.assignments.append((target, array))
-        elif owner is not None and owner is not root:  # the owner may create it later
+        elif owner is not None:  # the owner may create it later (checkpoint.v = ... too)
             deferred[key] = (owner, name, key, [])
             plan.deferred.append(deferred[key])
         else:
@@ -200,15 +231,15 @@ def _plan(root, arrays, save_path):
             continue
         variable_path, rest = key.split(f"/{SLOT}/")
         optimizer_path, slot_name = rest.rsplit("/", 1)
-        slot_name = _unescape(slot_name)
-        optimizer = _resolve(root, _split(optimizer_path))[2]
+        slot_name = keys.unescape(slot_name)
+        optimizer = _resolve(root, keys.split(optimizer_path))[2]
         variable_key = f"{variable_path}/{VALUE}"
         if not isinstance(optimizer, Optimizer):
             plan.unresolved[key] = "no optimizer at this path"
         elif variable_key in deferred:
             deferred[variable_key][3].append((optimizer, slot_name, array))
         else:
-            variable = _resolve(root, _split(variable_path))[2]
+            variable = _resolve(root, keys.split(variable_path))[2]
             if variable is None:
                 plan.unresolved[key] = "no variable at this path"
                 continue
@@ -225,9 +256,22 @@ def _plan(root, arrays, save_path):
     return plan
 
 
+def _plan_state(plan, root, key, array):
+    """Match a saved iterator position to the iterator at its path (restored with the rest)."""
+    target = _resolve(root, keys.split(key[: -len(STATE) - 1]))[2]
+    if callable(getattr(target, "_restore_checkpoint_state", None)):
+        plan.states.append((target, array))
+    elif target is None:
+        plan.unresolved[key] = "no object at this path"
+    else:
+        plan.errors.append(f"{key}: saved an iterator, found a {type(target).__name__}")
+
+
 def _resolve(root, names):
     """``(owner, last name, target)`` for a path; target ``None`` when absent, owner too if
     more than the last step is missing."""
+    if names == ["save_counter"] and isinstance(root, Checkpoint):
+        return None, None, root.save_counter  # not a dependency: nested ones save none
     obj = root
     for i, name in enumerate(names):
         found = tracking.child(obj, name)
@@ -247,38 +291,22 @@ def _check_match(plan, key, target, array):
         )
 
 
-def _escape(name):
-    return name.replace("\\", "\\\\").replace("/", "\\S").replace(".", "\\.")
-
-
-def _split(path_text):
-    return [_unescape(part) for part in path_text.split("/")]
-
-
-def _unescape(name):
-    return re.sub(r"\\(.)", lambda m: "/" if m.group(1) == "S" else m.group(1), name)
-
-
-def _value_key(path):
-    return "/".join(_escape(name) for name in path) + "/" + VALUE
-
-
-def _slot_key(variable_path, optimizer_path, slot_name):
-    variable = "/".join(_escape(name) for name in variable_path)
-    optimizer = "/".join(_escape(name) for name in optimizer_path)
-    return f"{variable}/{SLOT}/{optimizer}/{_escape(slot_name)}"
-
-
 def _check_root(name, obj):
     if isinstance(obj, Tensor) and not isinstance(obj, Variable):
-        raise TypeError(
+        raise errors.type_error(
             f"Checkpoint: {name!r} is a Tensor, which is immutable and holds no state; "
-            f"save an ek.Variable instead (ek.Variable(value))"
+            f"save an ek.Variable instead (ek.Variable(value))",
+            op="Checkpoint",
         )
     if not (isinstance(obj, Variable) or tracking._may_hold_state(obj)):
-        raise TypeError(
+        raise errors.type_error(
             f"Checkpoint: {name!r} is a {type(obj).__name__}; pass Variables, models, layers, "
-            "optimizers or other objects that hold Variables"
+            "optimizers or other objects that hold Variables",
+            op="Checkpoint",
         )
     if name == "save_counter":
-        raise ValueError("Checkpoint: 'save_counter' is reserved for the checkpoint's own counter")
+        raise errors.converted_class(ValueError)(
+            "Checkpoint: 'save_counter' is reserved for the checkpoint's own counter; give "
+            "your object another name",
+            op="Checkpoint",
+        )

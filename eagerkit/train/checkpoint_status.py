@@ -31,7 +31,7 @@ class LoadStatus:
         >>> status.assert_consumed()  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        AssertionError: Unused values in the checkpoint ...: b/... (no object at this path)
+        AssertionError: Unused values in the checkpoint ...: b/... (no object at this path yet: ...)
         """
         self._check_path()
         if self._unconsumed:

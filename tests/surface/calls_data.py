@@ -139,6 +139,19 @@ DATASET_METHODS = {
         [3, 1], on=lambda: _dataset().batch(4), check=lambda r: len([b for b in r]) == 3
     ),
     "random": call(seed=1, check=lambda r: len([int(x) for x in r.take(3)]) == 3),
+    "scan": call(
+        0, lambda total, x: (total + x, total + x), check=lambda r: [int(x) for x in r][-1] == 21
+    ),
+    "rejection_resample": call(
+        lambda x: x % 2,
+        [0.5, 0.5],
+        seed=1,
+        check=lambda r: all(int(c) == int(x) % 2 for c, x in r),
+    ),
+    "list_files": call(
+        fresh(_text_file),
+        check=lambda r: [os.path.basename(n.numpy()) for n in r] == [b"lines.txt"],
+    ),
 }
 CALLS = {
     "ek.data.Dataset": call(lambda: iter([P3]), "one element"),
@@ -155,6 +168,9 @@ CALLS = {
     ),
     "ek.data.experimental.group_by_window": call(
         lambda x: ek.cast(x % 2, ek.int64), lambda key, window: window.batch(3), 3
+    ),
+    "ek.data.experimental.Counter": call(
+        5, 2, check=lambda r: [int(x) for x in r.take(2)] == [5, 7]
     ),
     "ek.data.experimental.bucket_by_sequence_length": call(lambda x: x, [3], [2, 3]),
     # (group_by_window's transformation runs the same code: declared once, here)
@@ -214,6 +230,8 @@ _TEXT_METHODS = {  # where lines differ from numbers: a file's length is unknown
     ),
     "bucket_by_sequence_length": call(lambda line: ek.strings.length(line), [11], [1, 1]),
     "rebatch": call(1, on=lambda: ek.data.TextLineDataset(_text_file()).batch(2)),
+    "scan": call(0, lambda count, line: (count + 1, line)),
+    "rejection_resample": call(lambda line: ek.strings.length(line) % 2, [0.5, 0.5], seed=1),
 }
 for _entry in walk.methods("ek.data.TextLineDataset", _TEXT).values():
     _declared = _TEXT_METHODS.get(_entry.attribute, DATASET_METHODS[_entry.attribute])
@@ -236,6 +254,8 @@ _CSV_METHODS = {  # where records differ from numbers: a file's length is unknow
     "interleave": call(lambda x: ek.data.Dataset.from_tensors(x), 2),
     "group_by_window": call(lambda x: ek.cast(x, ek.int64) % 2, lambda key, w: w.batch(2), 2),
     "bucket_by_sequence_length": call(lambda x: ek.cast(x, ek.int32), [4], [1, 1]),
+    "scan": call(0.0, lambda total, x: (total + x, total + x)),
+    "rejection_resample": call(lambda x: ek.cast(x, ek.int32) % 2, [0.5, 0.5], seed=1),
 }
 for _entry in walk.methods("ek.data.experimental.CsvDataset", _CSV).values():
     _declared = _CSV_METHODS.get(_entry.attribute, DATASET_METHODS[_entry.attribute])

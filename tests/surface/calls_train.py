@@ -76,6 +76,24 @@ CALLS = {
     "ek.train.list_variables": call(
         fresh(_saved), check=lambda r: ("v/.ATTRIBUTES/VARIABLE_VALUE", [2, 2]) in r
     ),
+    "ek.train.load_variable": call(
+        fresh(_saved),
+        "v/.ATTRIBUTES/VARIABLE_VALUE",
+        check=lambda r: r.tolist() == [[1, 2], [3, 4]],
+    ),
+    "ek.train.load_checkpoint": call(fresh(_saved)),
+    "ek.train.CheckpointReader": call(fresh(_saved)),
+    "ek.train.CheckpointReader.get_tensor": call(
+        "v/.ATTRIBUTES/VARIABLE_VALUE", check=lambda r: r.shape == (2, 2)
+    ),
+    "ek.train.CheckpointReader.has_tensor": call("v/.ATTRIBUTES/VARIABLE_VALUE", check=bool),
+    "ek.train.CheckpointReader.get_variable_to_shape_map": call(
+        check=lambda r: r["v/.ATTRIBUTES/VARIABLE_VALUE"] == [2, 2]
+    ),
+    "ek.train.CheckpointReader.get_variable_to_dtype_map": call(
+        check=lambda r: r["v/.ATTRIBUTES/VARIABLE_VALUE"] == ek.float32
+    ),
+    "ek.Checkpoint.__setattr__": call("extra", fresh(variable), fixed=(0,)),
     "ek.train.restore_deferred": call(fresh(_Lazy)),
     "ek.train.get_global_step": call(),
     "ek.train.get_or_create_global_step": call(repeatable=False),
