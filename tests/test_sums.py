@@ -30,8 +30,8 @@ def products_with_ones():
 def blocks(draw):
     """A shape of 2 to 4 axes, big enough for BLAS, and a leading or trailing block of them."""
     ndim = draw(st.integers(2, 4))
-    shape = draw(st.lists(st.integers(1, 8), min_size=ndim, max_size=ndim))
-    shape[draw(st.integers(0, ndim - 1))] = draw(st.integers(MIN_SIZE // 4 + 1, 700))
+    shape = draw(st.lists(st.integers(1, 6), min_size=ndim, max_size=ndim))
+    shape[draw(st.integers(0, ndim - 1))] = draw(st.integers(MIN_SIZE // 8, MIN_SIZE // 2))
     count = draw(st.integers(1, ndim - 1))
     axis = tuple(range(count)) if draw(st.booleans()) else tuple(range(ndim - count, ndim))
     return tuple(shape), axis
@@ -78,7 +78,7 @@ def _summed_axes_last(x, axis):
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("axis", [(0,), (1,)])
 def test_infinities_and_nans_come_out_as_numpys(dtype, axis):
-    x = np.ones((300, 4), dtype)
+    x = np.ones((3000, 4), dtype)
     x[5, 0], x[7, 1] = np.inf, -np.inf  # a column (and a row) with +inf, one with -inf
     x[9, 2] = np.nan
     x[11, 3], x[12, 3] = np.inf, -np.inf  # inf - inf: nan
@@ -92,15 +92,15 @@ def test_infinities_and_nans_come_out_as_numpys(dtype, axis):
 @pytest.mark.parametrize(
     "x, axis",
     [
-        (np.ones((600, 3), np.float32), (0, 1)),  # every axis: numpy's pairwise sum
-        (np.ones((600, 3), np.float32).T, (0,)),  # not C-ordered
-        (np.ones((30, 20, 3), np.float32), (1,)),  # a middle axis
+        (np.ones((6000, 3), np.float32), (0, 1)),  # every axis: numpy's pairwise sum
+        (np.ones((6000, 3), np.float32).T, (0,)),  # not C-ordered
+        (np.ones((300, 20, 3), np.float32), (1,)),  # a middle axis
         (np.ones((20, 3), np.float32), (0,)),  # smaller than MIN_SIZE
-        (np.ones((600, 1), np.float64), (0,)),  # one column
-        (np.ones((1, 600), np.float64), (1,)),  # one row
-        (np.ones((600, 3), np.float16), (0,)),  # no BLAS for float16
-        (np.ones((600, 3), np.complex64), (0,)),  # nor for complex numbers
-        (np.ones((600, 3), np.int32), (0,)),  # nor for integers
+        (np.ones((20000, 1), np.float64), (0,)),  # one column
+        (np.ones((1, 20000), np.float64), (1,)),  # one row
+        (np.ones((6000, 3), np.float16), (0,)),  # no BLAS for float16
+        (np.ones((6000, 3), np.complex64), (0,)),  # nor for complex numbers
+        (np.ones((6000, 3), np.int32), (0,)),  # nor for integers
     ],
 )
 def test_every_other_sum_is_numpys_own(x, axis):
@@ -114,7 +114,7 @@ def test_every_other_sum_is_numpys_own(x, axis):
 def test_reductions_and_broadcast_gradients_take_these_sums(dtype):
     # reduce_sum, reduce_logsumexp and a bias's gradient over a batch (the
     # reference sweep's unbroadcast and the fast one's) each take one sum through BLAS.
-    logits = np.random.default_rng(0).normal(size=(600, 4)).astype(dtype)
+    logits = np.random.default_rng(0).normal(size=(3000, 4)).astype(dtype)
     want = {
         "reduce_sum": logits.sum(1),
         "reduce_logsumexp": np.log(np.exp(logits).sum(1)),
