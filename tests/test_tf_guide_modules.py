@@ -1,7 +1,8 @@
 """TF2's guide "Introduction to modules, layers, and models", ported with
-``import eagerkit as tf``. SavedModel and TensorBoard parts are out of scope; the
-checkpoint part uses ``save``/``restore`` (eagerkit has no ``Checkpoint.write`` or
-``tf.train.list_variables``)."""
+``import eagerkit as tf``. SavedModel and TensorBoard parts are out of scope. The checkpoint
+part writes, lists and restores as the guide does; the list has no
+``_CHECKPOINTABLE_OBJECT_GRAPH`` entry (eagerkit keeps no object graph) and does have
+``save_counter``, which TF makes only on a first ``save``."""
 
 import numpy as np
 import pytest
@@ -108,11 +109,18 @@ def test_waiting_to_create_variables_and_saving_weights(tmp_path):
 
     chkp_path = str(tmp_path / "my_checkpoint")
     checkpoint = tf.train.Checkpoint(model=my_model)
-    save_path = checkpoint.save(chkp_path)
+    checkpoint.write(chkp_path)
+    assert tf.train.list_variables(chkp_path) == [
+        ("model/dense_1/b/.ATTRIBUTES/VARIABLE_VALUE", [3]),
+        ("model/dense_1/w/.ATTRIBUTES/VARIABLE_VALUE", [3, 3]),
+        ("model/dense_2/b/.ATTRIBUTES/VARIABLE_VALUE", [2]),
+        ("model/dense_2/w/.ATTRIBUTES/VARIABLE_VALUE", [3, 2]),
+        ("save_counter/.ATTRIBUTES/VARIABLE_VALUE", []),
+    ]
 
     new_model = MySequentialModule()
     new_checkpoint = tf.train.Checkpoint(model=new_model)
-    new_checkpoint.restore(save_path)
+    new_checkpoint.restore(chkp_path)
     # Should be the same result as above
     after = new_model(tf.constant([[2.0, 2.0, 2.0]]))
     np.testing.assert_array_equal(after.numpy(), before.numpy())
