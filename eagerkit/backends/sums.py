@@ -50,33 +50,40 @@ def sum_over(x, axis, keepdims=False):
     axis : tuple of int, non-negative and increasing (``arguments.normalize_axis``'s form).
     keepdims : keep each summed axis as an axis of length 1.
     """
-    if type(x) is np.ndarray and x.size >= MIN_SIZE and x.dtype in _BLAS_FLOATS:
+    if type(x) is not np.ndarray:  # cupy: its own sum
+        return x.sum(axis=axis, keepdims=keepdims, dtype=x.dtype)
+    if x.size >= MIN_SIZE and x.dtype in _BLAS_FLOATS:
         ndim, count = x.ndim, len(axis)
         if 0 < count < ndim and x.flags.c_contiguous:
             if axis[-1] == count - 1:  # axes (0, ..., k-1): the rows of a table, summed
-                return _down_columns(x, count, keepdims)
+                return _down_columns(x, axis, keepdims)
             if axis[0] == ndim - count:  # axes (k, ..., ndim-1): along each row
-                return _along_rows(x, ndim - count, keepdims)
-    return x.sum(axis=axis, keepdims=keepdims, dtype=x.dtype)
+                return _along_rows(x, axis, keepdims)
+    # add.reduce: what ndarray.sum calls, without sum's Python wrapper (small sums: the
+    # gradient of every broadcast input)
+    return _add_reduce(x, axis, x.dtype, None, keepdims)
 
 
-def _down_columns(x, split, keepdims):
-    """``x`` summed over its first ``split`` axes: ``ones @ table``."""
-    kept = x.shape[split:]
+_add_reduce = np.add.reduce
+
+
+def _down_columns(x, axis, keepdims):
+    """``x`` summed over its first ``len(axis)`` axes: ``ones @ table``."""
+    kept = x.shape[len(axis) :]
     columns = prod(kept)
     rows = x.size // columns
     if rows < 2 or columns < 2:  # a sum of one row, or of one column: numpy's, exactly
-        return x.sum(axis=tuple(range(split)), keepdims=keepdims, dtype=x.dtype)
+        return _add_reduce(x, axis, x.dtype, None, keepdims)
     total = shared_vector(1, rows, x.dtype) @ x.reshape(rows, columns)
-    return total.reshape((1,) * split + kept if keepdims else kept)
+    return total.reshape((1,) * len(axis) + kept if keepdims else kept)
 
 
-def _along_rows(x, split, keepdims):
-    """``x`` summed over its axes from ``split`` on: ``table @ ones``."""
-    kept = x.shape[:split]
+def _along_rows(x, axis, keepdims):
+    """``x`` summed over its axes from ``axis[0]`` on: ``table @ ones``."""
+    kept = x.shape[: axis[0]]
     rows = prod(kept)
     columns = x.size // rows
     if rows < 2 or columns < 2:
-        return x.sum(axis=tuple(range(split, x.ndim)), keepdims=keepdims, dtype=x.dtype)
+        return _add_reduce(x, axis, x.dtype, None, keepdims)
     total = x.reshape(rows, columns) @ shared_vector(1, columns, x.dtype)
-    return total.reshape(kept + (1,) * (x.ndim - split) if keepdims else kept)
+    return total.reshape(kept + (1,) * len(axis) if keepdims else kept)
