@@ -14,7 +14,7 @@ Five workloads, milliseconds per run (issue 20's GPU targets are the last three 
 
 Columns: eagerkit on the CPU, numpy by hand, PyTorch on the CPU; where a GPU is present,
 eagerkit on it, cupy by hand (the same array code as numpy's column, on the GPU) and PyTorch
-CUDA. The contenders take turns round after round and each figure is the best round, so a
+CUDA. The contenders take turns round after round and each figure is the median round, so a
 machine that changes speed mid-run slows every column alike; GPU work is queued, so every
 reading waits for its device (``synchronize``), after a warm-up run.
 
@@ -25,6 +25,7 @@ any machine; a real GPU launches the same kernels.
 """
 
 import os
+import statistics
 import sys
 import time
 
@@ -60,20 +61,20 @@ SETTINGS = {  # workload -> (rounds, calls per round)
 }
 
 
-def best_milliseconds(runs, rounds, repeat):
-    """Best time per call of each ``(run, synchronize)`` in ``runs``, in ms (turns taken)."""
+def median_milliseconds(runs, rounds, repeat):
+    """Median time per call of each ``(run, synchronize)`` in ``runs``, in ms (turns taken)."""
     for run, synchronize in runs.values():
         run()  # warm-up: the first use of a GPU initialises it (and cupy compiles kernels)
         synchronize()
-    best = {name: float("inf") for name in runs}
+    seen = {name: [] for name in runs}
     for _ in range(rounds):
         for name, (run, synchronize) in runs.items():
             start = time.perf_counter()
             for _ in range(repeat):
                 run()
             synchronize()
-            best[name] = min(best[name], (time.perf_counter() - start) / repeat * 1e3)
-    return best
+            seen[name].append((time.perf_counter() - start) / repeat * 1e3)
+    return {name: statistics.median(times) for name, times in seen.items()}
 
 
 # --- eagerkit on one device -------------------------------------------------------------------
@@ -285,10 +286,10 @@ def main():
             for name, (work, wait) in contenders.items()
             if work[workload] is not None
         }
-        for name, milliseconds in best_milliseconds(runs, *SETTINGS[workload]).items():
+        for name, milliseconds in median_milliseconds(runs, *SETTINGS[workload]).items():
             times[name][workload] = milliseconds
 
-    print("Milliseconds per run (best round; devices synchronised before each reading)")
+    print("Milliseconds per run (median round; devices synchronised before each reading)")
     print(f"{'':17}" + "".join(f"{name:>14}" for name in contenders))
     for workload in WORKLOADS:
         cells = [times[name].get(workload) for name in contenders]

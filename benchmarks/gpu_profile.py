@@ -11,13 +11,16 @@ step eager and through ``ek.function``, the convolution), on ``/gpu:0``:
   faster kernels do not;
 - kernels and host<->device copies per call, read by PyTorch's profiler (CUPTI sees every
   kernel the process launches, cupy's too), for eagerkit, cupy by hand and PyTorch CUDA;
-- eagerkit's functions with the most host time in the MLP step, matmul x10 and the
-  convolution (``cProfile``).
+- the names of those kernels in the MLP step (eager and compiled) and the convolution, to
+  set eagerkit's launches beside cupy's by hand and PyTorch's;
+- eagerkit's functions with the most host time in the MLP step (eager and compiled), the
+  chain and the convolution (``cProfile``).
 
 It needs cupy and a CUDA device (and PyTorch CUDA for its columns); elsewhere it says so and
 stops. Run by ``benchmarks/gpu_session.sh`` on a machine lent a GPU.
 """
 
+import collections
 import cProfile
 import io
 import os
@@ -46,8 +49,8 @@ def host_and_device_ms(run, repeat=20):
     return float(np.median(result.cpu_times)) * 1e3, float(np.median(result.gpu_times)) * 1e3
 
 
-def kernels_and_copies(run):
-    """(kernels, host<->device copies) in one call of ``run``, as CUPTI records them."""
+def device_events(run):
+    """Names of the kernels, copies and memsets of one call of ``run``, as CUPTI records them."""
     from torch.profiler import ProfilerActivity, profile
 
     run()  # warm: caches, slots, compiled kernels
@@ -55,11 +58,15 @@ def kernels_and_copies(run):
     with profile(activities=[ProfilerActivity.CUDA]) as recorded:
         run()
         torch.cuda.synchronize()
+    # The host's side of a launch (cudaLaunchKernel) is not a kernel.
+    cuda = torch.autograd.DeviceType.CUDA
+    return [event.name for event in recorded.events() if event.device_type == cuda]
+
+
+def kernels_and_copies(names):
+    """(kernels, host<->device copies) among the device events ``names``."""
     kernels = copies = 0
-    for event in recorded.events():
-        if event.device_type != torch.autograd.DeviceType.CUDA:
-            continue  # the host's side of a launch (cudaLaunchKernel) is not a kernel
-        name = event.name.lower()
+    for name in map(str.lower, names):
         if "memcpy" in name and ("htod" in name or "dtoh" in name):
             copies += 1
         elif "memcpy" not in name and "memset" not in name:
@@ -101,14 +108,23 @@ def main():
                 continue
             try:
                 host, device = host_and_device_ms(run)
-                counts = kernels_and_copies(run) if torch is not None else ("-", "-")
+                counts = kernels_and_copies(device_events(run)) if torch else ("-", "-")
                 print(
                     f"{workload:17}{name:>14}{host:10.3f}{device:11.3f}{counts[0]:>9}{counts[1]:>8}"
                 )
             except Exception as error:  # a profile that fails must not hide the others
                 print(f"{workload:17}{name:>14}  failed: {type(error).__name__}: {error}")
 
-    for workload in ("MLP step", "matmul x10", "conv fwd+bwd"):
+    if torch is not None:
+        for workload in ("MLP step", "MLP step fn", "conv fwd+bwd"):
+            for name, runs in contenders.items():
+                if runs[workload] is not None:
+                    counted = collections.Counter(device_events(runs[workload]))
+                    print(f"\n{name}'s {workload}: device events (count x name)")
+                    for event, count in counted.most_common():
+                        print(f"  {count:3} x {event[:110]}")
+
+    for workload in ("MLP step", "MLP step fn", "100 ops fwd+bwd", "conv fwd+bwd"):
         print(f"\neagerkit's {workload} on /gpu:0, 20 calls, by own host time:")
         print(host_profile(contenders["eagerkit"][workload]))
 

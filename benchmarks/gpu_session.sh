@@ -9,9 +9,9 @@
 #    Python 3.12 on x86-64, of what the project needs there and that machine's image lacks (it
 #    has numpy, scipy, cupy, PyTorch, pytest, hypothesis, xdist, matplotlib, scikit-learn...).
 # 2. With the device tool:   run(command="bash benchmarks/gpu_session.sh", carry=[".whl"],
-#    timeout_s=600). Back under $OUT: summary.txt (each step: exit status, seconds),
-#    install.txt, devices.txt, test_gpu.txt, lesson09.txt, lessons.txt, benchmarks.txt,
-#    profile.txt, suite.txt.
+#    timeout_s=600). Back under $OUT, eight files (the most the tool returns): summary.txt
+#    (each step: exit status, seconds), devices.txt (the install's log, then the devices),
+#    test_gpu.txt, lesson09.txt, benchmarks.txt, profile.txt, lessons.txt, suite.txt.
 # 3. Dry run on a CPU machine (no wheels installed: the given Python has everything; the GPU
 #    tests skip, lesson 09 runs on the simulated GPU):
 #        PYTHON=.venv/bin/python OUT=/tmp/gpu-session SUITE=tests/test_devices.py \
@@ -71,7 +71,7 @@ if [ -z "${PYTHON:-}" ]; then  # on the GPU machine: the image's Python, the car
   then
     echo "install: pip install -e . and binder/postBuild, as make install" >> "$SUMMARY"
   else  # eagerkit.widgets is widgets/ (pyproject's package-dir): a link stands in
-    echo "install: failed (install.txt); a link stands in: test_install will fail" >> "$SUMMARY"
+    echo "install: failed (its log heads devices.txt); a link stands in: test_install will fail" >> "$SUMMARY"
     [ -e eagerkit/widgets ] || ln -s ../widgets eagerkit/widgets
     export PYTHONPATH=$PWD:$PYTHONPATH
   fi
@@ -80,17 +80,20 @@ export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONHASHSEED
 export PYTHONUNBUFFERED=1
 
 # step NAME SECONDS COMMAND...: run it with a time limit, output to $OUT/NAME.txt, one line
-# in the summary. The last step gets whatever time is left.
+# in the summary. At its limit a step gets SIGINT, so pytest still prints the failures it has
+# seen, and GRACE seconds to do so (pytest-xdist takes about 26 s to stop its workers) before
+# it is killed, all within the budget. The last steps get whatever time is left.
+GRACE=30
 step() {
   local name=$1 limit=$2 begun=$SECONDS
   shift 2
-  local left=$((BUDGET - ($(date +%s) - START)))
+  local left=$((BUDGET - ($(date +%s) - START) - GRACE))
   [ "$limit" -gt "$left" ] && limit=$left
   if [ "$limit" -le 10 ]; then
     echo "$name: not run (no time left)" >> "$SUMMARY"
     return
   fi
-  timeout "$limit" "$@" > "$OUT/$name.txt" 2>&1
+  timeout -s INT -k "$GRACE" "$limit" "$@" > "$OUT/$name.txt" 2>&1
   local status=$?
   echo "$name: exit $status after $((SECONDS - begun)) s (limit $limit s)" >> "$SUMMARY"
 }
@@ -99,25 +102,29 @@ step devices 60 bash -c "nvidia-smi -L; \"$PYTHON\" -c 'import eagerkit as ek, n
 print(\"numpy\", numpy.__version__, \"GPUs\", ek.num_gpus(), ek.list_devices())
 from eagerkit.backends.cupy_backend import gpu_status; print(gpu_status())
 import cupy; print(\"cupy\", cupy.__version__, cupy.cuda.runtime.runtimeGetVersion())'"
+[ -f "$OUT/install.txt" ] && { echo "--- install"; cat "$OUT/install.txt"; } >> "$OUT/devices.txt" \
+  && rm "$OUT/install.txt"
 step test_gpu 150 "$PYTHON" -m pytest -q -p no:cacheprovider -rs tests/test_gpu.py
 step lesson09 120 "$PYTHON" -m pytest -q -p no:cacheprovider --nbval --nbval-current-env \
   --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/09_devices.ipynb
-# Every lesson, as make test runs them: those that mention GPUs (07, 14) use it here.
-# LESSONS (notebook paths; all by default) narrows it for a dry run.
-# shellcheck disable=SC2086  # LESSONS is a list of paths
-step lessons 180 "$PYTHON" -m pytest -q -p no:cacheprovider -n 8 --dist loadscope --nbval \
-  --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg ${LESSONS:-notebooks/}
 step benchmarks 240 "$PYTHON" benchmarks/devices.py
 step profile 90 "$PYTHON" benchmarks/gpu_profile.py
-# The suite, less what needs the lab tooling the GPU image lacks (JupyterLab, chromium,
-# Playwright, ruff: CI runs those tests); the reason goes into the summary.
+# Then correctness alone, so nothing it does slows a timing: every lesson (as make test runs
+# them; 07 and 14 use the GPU here) beside the suite, less what needs the lab tooling the GPU
+# image lacks (JupyterLab, chromium, Playwright, ruff: CI runs those tests); the reason goes
+# into the summary. LESSONS (notebook paths) and SUITE (test paths) narrow them for a dry run.
 echo "suite leaves out (the GPU image lacks their tooling; CI runs them): tests/browser," \
   "test_lab.py, test_binder.py (JupyterLab, chromium), test_install's" \
   "test_every_dev_and_lab_requirement_is_installed (jupyterlab, playwright, ruff)" >> "$SUMMARY"
-# SUITE (test paths; all by default) narrows it for a dry run.
-# shellcheck disable=SC2086  # SUITE is a list of paths
-step suite 600 "$PYTHON" -m pytest -q -rfE -p no:cacheprovider -n "${SUITE_WORKERS:-12}" \
-  -m "not browser" --ignore=tests/browser --ignore=tests/test_lab.py --ignore=tests/test_binder.py \
+# shellcheck disable=SC2086  # LESSONS and SUITE are lists of paths
+step lessons 600 "$PYTHON" -m pytest -q -p no:cacheprovider -n "${LESSON_WORKERS:-4}" \
+  --dist loadscope --timeout=240 --nbval --nbval-current-env \
+  --nbval-sanitize-with tests/nbval_sanitize.cfg ${LESSONS:-notebooks/} &
+# shellcheck disable=SC2086
+step suite 600 "$PYTHON" -m pytest -q -rfE --tb=short -p no:cacheprovider \
+  -n "${SUITE_WORKERS:-11}" --timeout=120 -m "not browser" --ignore=tests/browser \
+  --ignore=tests/test_lab.py --ignore=tests/test_binder.py \
   --deselect tests/test_install.py::test_every_dev_and_lab_requirement_is_installed \
   ${SUITE:-}
+wait
 cat "$SUMMARY"

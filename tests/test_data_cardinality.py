@@ -58,6 +58,12 @@ def read_count(ds, limit=None):
     return count, errors
 
 
+def filtered_then_repeated(chain):
+    """Whether a filter comes before a ``repeat()`` in ``chain``."""
+    names = [name for name, _ in chain]
+    return "filter" in names and "repeat()" in names[names.index("filter") :]
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 7), chains)
 def test_the_count_is_what_reading_gives_or_infinite_or_unknown(size, chain):
@@ -68,7 +74,12 @@ def test_the_count_is_what_reading_gives_or_infinite_or_unknown(size, chain):
     if count >= 0:
         read, errors = read_count(ds)
         assume(errors == 0)
-        assert read == count
+        if filtered_then_repeated(chain):
+            # TF counts an unknown input repeated forever as infinite, and take(n) of that as
+            # n, though the filter may have let nothing through: then reading gives fewer.
+            assert read <= count
+        else:
+            assert read == count
     elif count == INFINITE:
         assert any(name == "repeat()" for name, _ in chain)
         if not any(name == "filter" for name, _ in chain):  # TF: unknown repeated, infinite
@@ -92,6 +103,8 @@ def test_the_count_is_what_reading_gives_or_infinite_or_unknown(size, chain):
         (lambda: ek.data.Dataset.range(3).repeat().skip(-1), 0),  # it reads nothing
         (lambda: ek.data.Dataset.range(3).filter(lambda x: x > 0), UNKNOWN),
         (lambda: ek.data.Dataset.range(3).filter(lambda x: x > 0).repeat(), INFINITE),
+        # TF's count, though reading gives nothing: the filter's empty output is not known
+        (lambda: ek.data.Dataset.range(0).filter(lambda x: True).repeat().take(1), 1),
         (lambda: ek.data.Dataset.range(3).filter(lambda x: x > 0).take(2), UNKNOWN),
         (lambda: ek.data.Dataset.from_generator(lambda: iter([1]), ek.int32), UNKNOWN),
     ],
@@ -106,6 +119,7 @@ def test_the_count_is_what_reading_gives_or_infinite_or_unknown(size, chain):
         "repeat().skip(-1)",
         "filter",
         "filter().repeat()",
+        "empty filter().repeat().take",
         "filter().take",
         "from_generator",
     ],
