@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The one prepared script for a session lent a GPU machine (issue 20): the GPU tests, lesson 09
-# and then every lesson under nbval, benchmarks/devices.py, benchmarks/gpu_profile.py and the
-# suite, in that order (the most telling first), each step's output in its own file under
+# The one prepared script for a session lent a GPU machine (issue 20): the timings first, on a
+# quiet machine (benchmarks/gpu_calls.py, devices.py, gpu_profile.py), then every lesson under
+# nbval beside the suite (tests/test_gpu.py first), each step's output in its own file under
 # $OUT, all within one device command's 10 minutes.
 #
 # 1. Here, once, where pip reaches PyPI:      bash benchmarks/gpu_session.sh prepare
@@ -9,9 +9,9 @@
 #    Python 3.12 on x86-64, of what the project needs there and that machine's image lacks (it
 #    has numpy, scipy, cupy, PyTorch, pytest, hypothesis, xdist, matplotlib, scikit-learn...).
 # 2. With the device tool:   run(command="bash benchmarks/gpu_session.sh", carry=[".whl"],
-#    timeout_s=600). Back under $OUT, eight files (the most the tool returns): summary.txt
-#    (each step: exit status, seconds), devices.txt (the install's log, then the devices),
-#    test_gpu.txt, lesson09.txt, benchmarks.txt, profile.txt, lessons.txt, suite.txt.
+#    timeout_s=600). Back under $OUT, seven files (the tool returns eight at most):
+#    summary.txt (each step: exit status, seconds), devices.txt (the install's log, then
+#    the devices), calls.txt, benchmarks.txt, profile.txt, lessons.txt, suite.txt.
 # 3. Dry run on a CPU machine (no wheels installed: the given Python has everything; the GPU
 #    tests skip, lesson 09 runs on the simulated GPU):
 #        PYTHON=.venv/bin/python OUT=/tmp/gpu-session SUITE=tests/test_devices.py \
@@ -104,15 +104,14 @@ from eagerkit.backends.cupy_backend import gpu_status; print(gpu_status())
 import cupy; print(\"cupy\", cupy.__version__, cupy.cuda.runtime.runtimeGetVersion())'"
 [ -f "$OUT/install.txt" ] && { echo "--- install"; cat "$OUT/install.txt"; } >> "$OUT/devices.txt" \
   && rm "$OUT/install.txt"
-step test_gpu 150 "$PYTHON" -m pytest -q -p no:cacheprovider -rs tests/test_gpu.py
-step lesson09 120 "$PYTHON" -m pytest -q -p no:cacheprovider --nbval --nbval-current-env \
-  --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/09_devices.ipynb
+# The timings first, on a quiet machine (they compile the kernels they use).
+step calls 90 "$PYTHON" benchmarks/gpu_calls.py
 step benchmarks 240 "$PYTHON" benchmarks/devices.py
 step profile 90 "$PYTHON" benchmarks/gpu_profile.py
-# Then correctness alone, so nothing it does slows a timing: every lesson (as make test runs
-# them; 07 and 14 use the GPU here) beside the suite, less what needs the lab tooling the GPU
-# image lacks (JupyterLab, chromium, Playwright, ruff: CI runs those tests); the reason goes
-# into the summary. LESSONS (notebook paths) and SUITE (test paths) narrow them for a dry run.
+# Then correctness: every lesson (as make test runs them; 07, 09 and 14 use the GPU here)
+# beside the suite, tests/test_gpu.py first, less what needs the lab tooling the GPU image
+# lacks (JupyterLab, chromium, Playwright, ruff: CI runs those tests); the reason goes into
+# the summary. LESSONS (notebook paths) and SUITE (test paths) narrow them for a dry run.
 echo "suite leaves out (the GPU image lacks their tooling; CI runs them): tests/browser," \
   "test_lab.py, test_binder.py (JupyterLab, chromium), test_install's" \
   "test_every_dev_and_lab_requirement_is_installed (jupyterlab, playwright, ruff)" >> "$SUMMARY"
@@ -121,10 +120,10 @@ step lessons 600 "$PYTHON" -m pytest -q -p no:cacheprovider -n "${LESSON_WORKERS
   --dist loadscope --timeout=240 --nbval --nbval-current-env \
   --nbval-sanitize-with tests/nbval_sanitize.cfg ${LESSONS:-notebooks/} &
 # shellcheck disable=SC2086
-step suite 600 "$PYTHON" -m pytest -q -rfE --tb=short -p no:cacheprovider \
+step suite 600 "$PYTHON" -m pytest -q -rfEs --tb=short --durations=10 -p no:cacheprovider \
   -n "${SUITE_WORKERS:-11}" --timeout=120 -m "not browser" --ignore=tests/browser \
   --ignore=tests/test_lab.py --ignore=tests/test_binder.py \
   --deselect tests/test_install.py::test_every_dev_and_lab_requirement_is_installed \
-  ${SUITE:-}
+  ${SUITE:-tests/test_gpu.py tests/}
 wait
 cat "$SUMMARY"

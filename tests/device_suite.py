@@ -283,8 +283,8 @@ def kernel_arity(kernel):
 
 def kernel_arguments(name, shape, dtype):
     """Host arguments for the fused kernel ``name``: arrays of ``shape`` in (0.5, 2), away
-    from 0 (several kernels divide), int32 labels and column indices in 0..2, and numbers
-    in (0, 1) for rates."""
+    from 0 (several kernels divide), int32 labels and column indices in 0..2, numbers in
+    (0, 1) for rates, and 3 for a count of classes."""
     from eagerkit.backends import fusion
 
     kernel = fusion.KERNELS[name]
@@ -297,7 +297,8 @@ def kernel_arguments(name, shape, dtype):
         else generator.uniform(0.5, 2.0, shape).astype(dtype)
         for parameter in names
     ]
-    return made, [dtype(0.1 * (i + 1)) for i in range(numbers)]
+    rates = list(inspect.signature(kernel.function).parameters)[1 + arrays :]
+    return made, [3 if rate == "classes" else dtype(0.1 * (i + 1)) for i, rate in enumerate(rates)]
 
 
 def fused_run_of(name, device_name):

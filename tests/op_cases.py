@@ -28,6 +28,7 @@ _max_pool_gather = REGISTRY["max_pool_gather"].call
 _avg_pool_grad = REGISTRY["avg_pool_grad"].call
 _bias_add_grad = REGISTRY["bias_add_grad"].call
 _relu_grad = REGISTRY["relu_grad"].call
+_cross_entropy_grad = REGISTRY["sparse_softmax_cross_entropy_grad"].call
 # The (fixed, tie-free) image whose window maxima max_pool_grad / max_pool_gather route by.
 _pool_input = np.random.default_rng(1).permutation(9).reshape(1, 3, 3, 1).astype(np.float64)
 
@@ -197,6 +198,16 @@ def _nn_cases(normal, positive, away_from_zero, distinct):
                 labels=[[2, 0], [1, 1], [0, 2]], logits=x
             ),
             (normal(3, 2, 3),),
+        ),
+        (  # gradients, loss and logits varied apart: the op's partial derivatives (fixed
+            # inputs: drawing them would move every later case's draws)
+            "sparse_softmax_cross_entropy_grad",
+            lambda g, loss, x: _cross_entropy_grad(g, loss, x, [2, 0]),
+            (
+                np.array([0.7, -1.3]),
+                np.array([0.4, 1.1]),
+                np.array([[0.2, -0.5, 1.0], [1.5, 0.3, -0.8]]),
+            ),
         ),
         ("nn.bias_add", ek.nn.bias_add, (normal(4, 3), normal(3))),
         ("nn.bias_add/images", ek.nn.bias_add, (normal(2, 2, 2, 3), normal(3))),

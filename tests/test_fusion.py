@@ -21,7 +21,10 @@ from eagerkit.backends.cupy_backend import FusedKernel
 from eagerkit.backends.simulated import SimulatedBackend, counting
 from eagerkit.devices import CPU
 
-KERNEL_NAMES = sorted(fusion.KERNELS)
+# A gather reads elements other than its own (a row's logit at its label): not elementwise
+# over inputs of one shape, so it has a test of its own, against loops.
+GATHERS = {"label_logit"}
+KERNEL_NAMES = sorted(set(fusion.KERNELS) - GATHERS)
 SIM = SimulatedBackend()
 
 
@@ -87,6 +90,42 @@ def test_every_kernel_is_one_launch_where_its_steps_are_several(name):
     assert fused.host_reads == steps.host_reads == 0
 
 
+@st.composite
+def rows_and_labels(draw):
+    """Logits (n, classes), C-ordered or a transposed view, in float32 or float64, and
+    labels (n, k) of an int dtype, some out of range (negative, or classes and above)."""
+    n, classes, k = draw(st.integers(0, 4)), draw(st.integers(0, 5)), draw(st.integers(1, 3))
+    dtype = draw(st.sampled_from([np.float32, np.float64]))
+    values = draw(
+        st.lists(st.floats(-10, 10, width=32), min_size=n * classes, max_size=n * classes)
+    )
+    rows = np.array(values, dtype).reshape(n, classes)
+    if draw(st.booleans()):
+        rows = rows.T.copy().T  # the same values, column-major: the strides differ
+    label_dtype = draw(st.sampled_from([np.int32, np.int64, np.uint8]))
+    low = 0 if label_dtype == np.uint8 else -2
+    labels = draw(st.lists(st.integers(low, classes + 1), min_size=n * k, max_size=n * k))
+    return rows, np.array(labels, label_dtype).reshape(n, k)
+
+
+@settings(max_examples=80, deadline=None)
+@given(rows_and_labels())
+def test_label_logit_picks_each_rows_logit_at_its_label_in_one_launch(rows_labels):
+    rows, labels = rows_labels
+    n, classes = rows.shape
+    expected = np.zeros(labels.shape, rows.dtype)
+    for r, k in np.ndindex(labels.shape):
+        if 0 <= labels[r, k] < classes:
+            expected[r, k] = rows[r, labels[r, k]]
+    on_cpu = CPU.xp.kernels.label_logit(rows, labels)
+    with counting() as launched:
+        on_sim = SIM.xp.kernels.label_logit(SIM.asarray(rows), SIM.asarray(labels))
+    for got in (on_cpu, SIM.to_host(on_sim)):
+        assert got.dtype == rows.dtype and got.shape == labels.shape
+        np.testing.assert_array_equal(got, expected)
+    assert launched.kernels == 1 and launched.host_reads == 0
+
+
 def test_vjps_ask_for_kernels_by_name_and_record_their_steps_on_tensors():
     x = ek.constant([-1.0, 0.5, 2.0])
     with ek.GradientTape() as outer:
@@ -114,13 +153,32 @@ def test_kernel_names_are_unique_and_unknown_names_say_so():
 
 
 # --- cupy.fuse's failure path, with a stand-in for cupy --------------------------------------
+def _refuses(*arrays):
+    raise NotImplementedError("this operation is not supported in fusion")
+
+
 class _CupyThatCannotFuse:
+    made = []  # the ElementwiseKernels asked for: (arguments, keywords)
+
     @staticmethod
     def fuse(function):
-        def refuses(*arrays):
-            raise NotImplementedError("this operation is not supported in fusion")
+        return _refuses
 
-        return refuses
+    @classmethod
+    def ElementwiseKernel(cls, *arguments, **keywords):  # noqa: N802 - cupy's name
+        cls.made.append((arguments, keywords))
+        return _refuses
+
+
+def test_a_kernel_with_a_cuda_body_is_an_elementwise_kernel_and_falls_back_to_its_steps():
+    gather = fusion.KERNELS["label_logit"]
+    kernel = FusedKernel(_CupyThatCannotFuse, CPU.xp, gather.function, "label_logit", gather.cuda)
+    arguments, keywords = _CupyThatCannotFuse.made[-1]
+    assert arguments == gather.cuda
+    assert keywords == {"name": "label_logit", "reduce_dims": False}  # _ind.get() needs it
+    rows, labels = np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1], [5]])
+    with pytest.warns(RuntimeWarning, match="cupy could not fuse the kernel 'label_logit'"):
+        np.testing.assert_array_equal(kernel(rows, labels), [[2.0], [0.0]])
 
 
 def test_a_kernel_cupy_cannot_fuse_runs_as_steps_with_one_warning():

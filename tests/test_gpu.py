@@ -16,6 +16,7 @@ from device_suite import (
     in_a_forked_child,
     kernel_arguments,
     live_widgets,
+    mlp_training,
     outputs,
     seed_gpu_examples,
     traced_step_with_python_numbers,
@@ -26,7 +27,8 @@ from op_cases import cases
 
 import eagerkit as ek
 from eagerkit.backends import fusion
-from eagerkit.backends.cupy_backend import gpu_status
+from eagerkit.backends.cupy_backend import FusedKernel, gpu_status
+from eagerkit.backends.simulated import counting
 from eagerkit.errors import NotFoundError
 from eagerkit.graph.fused_runs import FUSABLE
 
@@ -92,7 +94,11 @@ def test_live_widgets_read_the_device_once_per_flush():
 
 # --- fused kernels and the training step (tests/test_fusion.py and test_simulated_device.py
 # prove the same on the CPU and /sim:0; here cupy.fuse compiles them) ---------------------
-@pytest.mark.parametrize("name", sorted(fusion.KERNELS))
+GATHERS = {"label_logit"}  # not elementwise over one shape: its own test below
+WITH_CUDA_BODIES = sorted(n for n, k in fusion.KERNELS.items() if k.cuda and n not in GATHERS)
+
+
+@pytest.mark.parametrize("name", sorted(set(fusion.KERNELS) - GATHERS))
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_every_fused_kernel_compiles_and_matches_its_steps_on_the_cpu(name, dtype):
     arrays, scalars = kernel_arguments(name, (4, 3), dtype)
@@ -106,6 +112,66 @@ def test_every_fused_kernel_compiles_and_matches_its_steps_on_the_cpu(name, dtyp
         host = device.backend.to_host(result)
         assert host.dtype == want.dtype
         np.testing.assert_allclose(host, want, rtol=2e-6 if dtype == np.float32 else 1e-13)
+
+
+@pytest.mark.parametrize("name", WITH_CUDA_BODIES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_each_cuda_body_gives_the_bits_of_its_steps_fused_by_cupy(name, dtype):
+    """The CUDA body (the fast path) against cupy.fuse of its Python definition."""
+    kernel = fusion.KERNELS[name]
+    device = ek.devices.get_device("/gpu:0")
+    arrays, scalars = kernel_arguments(name, (64, 3), dtype)
+    on_gpu = [device.backend.asarray(a) for a in arrays]
+    cupy = device.backend.cupy
+    by_fuse = FusedKernel(cupy, device.xp, kernel.function, name)
+    by_cuda = FusedKernel(cupy, device.xp, kernel.function, name, kernel.cuda)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a body that does not compile warns: a failure
+        fused, written = by_fuse(*on_gpu, *scalars), by_cuda(*on_gpu, *scalars)
+    assert written.dtype == fused.dtype == dtype
+    np.testing.assert_array_equal(device.backend.to_host(written), device.backend.to_host(fused))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("label_dtype", [np.int32, np.int64])
+def test_label_logit_reads_each_rows_logit_at_its_label_whatever_the_strides(dtype, label_dtype):
+    device = ek.devices.get_device("/gpu:0")
+    rows = np.random.default_rng(3).standard_normal((6, 5)).astype(dtype)
+    labels = np.array([[0], [4], [5], [-1], [2], [3]], label_dtype)  # 5 and -1: out of range
+    expected = fusion.KERNELS["label_logit"].function(np, rows, labels)
+    np.testing.assert_array_equal(expected[[2, 3], 0], [0, 0])
+    gpu_labels = device.backend.asarray(labels)
+    c_ordered = device.backend.asarray(rows)
+    transposed = device.backend.asarray(rows.T.copy()).T  # a view: strides (2, 12) bytes apart
+    wider = device.backend.asarray(np.pad(rows, ((0, 0), (0, 3))))[:, :5]  # rows 8 apart
+    for on_gpu in (c_ordered, transposed, wider):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            picked = device.xp.kernels.label_logit(on_gpu, gpu_labels)
+        assert picked.dtype == dtype and picked.shape == (6, 1)
+        np.testing.assert_array_equal(device.backend.to_host(picked), expected)
+
+
+def test_the_compiled_mlp_step_launches_no_more_kernels_on_the_gpu_than_on_sim():
+    """CUPTI, through PyTorch's profiler, counts what /sim:0 predicts for ek.function."""
+    torch = pytest.importorskip("torch")
+    from torch.profiler import ProfilerActivity, profile
+
+    step = ek.function(mlp_training("/gpu:0", batch=32)[0])
+    step(), step()  # traced, then warm
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as recorded:
+        step()
+        torch.cuda.synchronize()
+    names = [e.name for e in recorded.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    kernels = [n for n in names if "memcpy" not in n.lower() and "memset" not in n.lower()]
+    sim_step = ek.function(mlp_training("/sim:0", batch=32)[0])
+    sim_step()
+    with counting() as on_sim:
+        sim_step()
+    # cuBLAS may split a product in two kernels (splitKreduce): at most one more a product
+    assert len(kernels) <= on_sim.kernels + 5, sorted(kernels)
+    assert not [n for n in names if "memcpy" in n.lower()], names  # no copies either way
 
 
 @pytest.mark.parametrize("name", sorted(FUSABLE))

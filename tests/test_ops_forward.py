@@ -135,6 +135,19 @@ FORWARD = [
         lambda: np.where(A > 0, B, 0),
     ),
     (
+        "sparse_softmax_cross_entropy_grad",  # TF's backprop output: g * (softmax - one_hot)
+        lambda: registry.REGISTRY["sparse_softmax_cross_entropy_grad"].call(
+            B[0, :2], A[0, :2], A, np.int32([2, 0])
+        ),
+        lambda: f32(
+            B[0, :2, None].astype(np.float64)
+            * (
+                np.exp(A - (A[0, :2] + A[[0, 1], [2, 0]])[:, None].astype(np.float64))
+                - np.eye(3)[[2, 0]]
+            )
+        ),
+    ),
+    (
         "nn.softmax",
         lambda: ek.nn.softmax(A * 100),
         lambda: (

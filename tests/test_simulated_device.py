@@ -317,13 +317,10 @@ def test_a_training_step_launches_about_as_many_kernels_as_hand_written_code():
         step()
     with counting() as hand_step:
         by_hand()
-    # Fused gradients and updates, and cross-entropy's GPU path (a masked sum picks the
-    # label's logit), keep eagerkit within a launch or two of hand-written array code
-    # (before fusion: 49 against 29; 30 against 29 now).
-    assert hand_step.kernels <= eagerkit_step.kernels <= hand_step.kernels + 2, (
-        eagerkit_step,
-        hand_step,
-    )
+    # Fused gradients and updates, cross-entropy's GPU path (one launch picks each row's
+    # logit at its label) and the mean's gradient as a broadcast view put eagerkit below
+    # hand-written array code (before fusion: 49 against 29; 26 against 29 now).
+    assert eagerkit_step.kernels <= hand_step.kernels - 3, (eagerkit_step, hand_step)
 
 
 def test_the_training_step_on_the_device_matches_the_cpu():

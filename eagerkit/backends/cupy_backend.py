@@ -132,28 +132,32 @@ class CupyBackend(Backend):
         """numpy's generator on the host, its samples copied to the GPU."""
         return HostRandomGenerator(seed, self.asarray)
 
-    def fuse(self, function, name):
+    def fuse(self, function, name, cuda=None):
         """``function(xp, *arrays)`` compiled by ``cupy.fuse`` into one kernel called ``name``
-        (compiled on the first call for each set of input types, then cached by cupy)."""
-        return FusedKernel(self.cupy, self.xp, function, name)
+        (compiled on the first call for each set of input types, then cached by cupy); or,
+        given ``cuda`` (fusion.py's ``Elementwise``), that ``cupy.ElementwiseKernel``."""
+        return FusedKernel(self.cupy, self.xp, function, name, cuda)
 
 
 class FusedKernel:
-    """One ``cupy.fuse`` kernel, and the plain steps it stands for.
+    """One ``cupy.fuse`` kernel (or ``ElementwiseKernel``), and the plain steps it stands for.
 
     Should cupy fail to compile the chain (an operation its fusion does not know), the
     plain steps run instead, with one warning: slower, never wrong. An error the plain
     steps raise too (inputs that do not fit) is the user's, and is raised as it is.
     """
 
-    def __init__(self, cupy, xp, function, name):
+    def __init__(self, cupy, xp, function, name, cuda=None):
         def kernel(*arrays):
             return function(xp, *arrays)
 
         kernel.__name__ = name
         self.name = name
         self.plain = kernel
-        self.fused = cupy.fuse(kernel)
+        if cuda is None:
+            self.fused = cupy.fuse(kernel)
+        else:  # _ind.get() needs the output's own dimensions, not merged ones
+            self.fused = cupy.ElementwiseKernel(*cuda, name=name, reduce_dims=False)
 
     def __call__(self, *arrays):
         if self.fused is None:

@@ -39,22 +39,26 @@ class Elementwise:
 
     ``host`` (optional, same signature) is what numpy runs instead, when numpy has a faster
     way to the same bits. ``recordable``: whether it can also run on Tensors (what a VJP
-    needs, for higher-order gradients); a kernel of an op's GPU path need not. Made by
-    ``elementwise``; bound to a backend with ``on``.
+    needs, for higher-order gradients); a kernel of an op's GPU path need not. ``cuda``
+    (optional): ``(in_params, out_params, operation)`` of a ``cupy.ElementwiseKernel``, for
+    a kernel ``cupy.fuse`` cannot express (one that reads another element, as a gather
+    does); ``function`` stays its definition, run everywhere else. Made by ``elementwise``;
+    bound to a backend with ``on``.
     """
 
-    def __init__(self, name, function, host=None, recordable=True):
+    def __init__(self, name, function, host=None, recordable=True, cuda=None):
         self.name = name
         self.function = function
         self.host = host or function
         self.recordable = recordable
+        self.cuda = cuda
 
     def on(self, backend):
         """The kernel as a function of ``backend``'s arrays (fused where the backend fuses)."""
         fuse = getattr(backend, "fuse", None)
         if fuse is None:  # numpy: the code as written (or its faster host version)
             return functools.partial(self.host, backend.xp)
-        return fuse(self.function, self.name)
+        return fuse(self.function, self.name, self.cuda)
 
     def on_tensors(self, *tensors):
         """The chain through the public ops, recorded on any active tape."""
@@ -66,7 +70,7 @@ class Elementwise:
         return f"<Elementwise {self.name}>"
 
 
-def elementwise(name, host=None, recordable=True):
+def elementwise(name, host=None, recordable=True, cuda=None):
     """Register ``function(xp, *arrays)`` as the fused kernel ``name`` (a decorator).
 
     Examples
@@ -81,7 +85,7 @@ def elementwise(name, host=None, recordable=True):
     def register(function):
         if name in KERNELS:
             raise ValueError(f"a fused kernel named {name!r} exists already")
-        KERNELS[name] = Elementwise(name, function, host, recordable)
+        KERNELS[name] = Elementwise(name, function, host, recordable, cuda)
         return function
 
     return register

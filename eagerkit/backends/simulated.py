@@ -301,9 +301,10 @@ class SimulatedBackend(Backend):
         _counts.host_reads += 1  # the program waits for the device here
         return array._array.copy()
 
-    def fuse(self, function, name):
+    def fuse(self, function, name, cuda=None):
         """``function(xp, *arrays)`` as one kernel called ``name``: run on the host arrays
-        inside, counted as one launch; SimArrays in and out (host arrays still refused)."""
+        inside, counted as one launch; SimArrays in and out (host arrays still refused).
+        A CUDA body (``cuda``, a GPU's version of ``function``) is not needed here."""
 
         def fused(*arrays):
             return _launched(_wrap(function(np, *_unwrap(arrays))))

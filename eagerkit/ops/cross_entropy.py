@@ -77,11 +77,8 @@ def _loss_on_device(xp, logits, labels):
 
 
 def _picked(xp, rows, label):
-    """Each row's logit at its label, 0 where the label is out of range: a masked sum, two
-    launches and no index arrays (cupy's take_along_axis makes an arange per call)."""
-    return xp.kernels.label_logit(rows, label, _columns(xp, rows.shape[1], label.dtype)).sum(
-        axis=1, keepdims=True
-    )
+    """Each row's logit at its label (0 where the label is out of range): one launch."""
+    return xp.kernels.label_logit(rows, label)
 
 
 @functools.lru_cache(maxsize=32)
@@ -90,23 +87,69 @@ def _columns(xp, classes, dtype):
     return xp.arange(classes, dtype=dtype).reshape(1, classes)
 
 
-@elementwise("label_logit", recordable=False)
-def _label_logit(xp, rows, label, column):
-    return xp.where(column == label, rows, 0)
+# On a GPU, one thread per label reads its row's logit where it is, whatever the strides:
+# no index arrays (cupy's take_along_axis makes an arange per call) and no pass over the
+# other classes (a mask and a sum would be two launches).
+_LABEL_LOGIT_CUDA = (
+    "raw T rows, S label",
+    "T picked",
+    """
+    const ptrdiff_t column = label;
+    if (column >= 0 && column < rows.shape()[1]) {
+        const ptrdiff_t cell[] = {_ind.get()[0], column};
+        picked = rows[cell];
+    } else {
+        picked = (T)0.0f;
+    }
+    """,
+)
 
 
-@elementwise("shifted_exp", recordable=False)
+@elementwise("label_logit", recordable=False, cuda=_LABEL_LOGIT_CUDA)
+def _label_logit(xp, rows, label):
+    """``rows[r, label[r, k]]`` for rows (n, classes) and labels (n, k); 0 where a label is
+    out of range."""
+    in_range = (label >= 0) & (label < rows.shape[1])
+    if rows.shape[1] == 0:  # nothing to pick from: every label is out of range
+        return xp.zeros(label.shape, rows.dtype)
+    picked = xp.take_along_axis(rows, xp.where(in_range, label, 0), axis=1)
+    return xp.where(in_range, picked, xp.zeros((), rows.dtype))
+
+
+# The kernels below have CUDA bodies too, the same arithmetic in the same order: a plain
+# ElementwiseKernel call costs the host less than a cupy.fuse call (benchmarks/gpu_calls.py).
+@elementwise(
+    "shifted_exp",
+    recordable=False,
+    cuda=("T rows, T top", "T shifted", "shifted = exp(rows - top)"),
+)
 def _shifted_exp(xp, rows, top):
     return xp.exp(rows - top)
 
 
-@elementwise("cross_entropy_loss", recordable=False)
+@elementwise(
+    "cross_entropy_loss",
+    recordable=False,
+    cuda=(
+        "T total, T top, T picked, S label, int64 classes",
+        "T loss",
+        'loss = label >= 0 && label < classes ? log(total) + top - picked : (T)nan("")',
+    ),
+)
 def _cross_entropy_loss(xp, total, top, picked, label, classes):
     in_range = (label >= 0) & (label < classes)
     return xp.where(in_range, xp.log(total) + top - picked, xp.nan)
 
 
-@elementwise("cross_entropy_grad", recordable=False)
+@elementwise(
+    "cross_entropy_grad",
+    recordable=False,
+    cuda=(
+        "T g, T rows, T ans, T picked, S label, S column",
+        "T grad",
+        "grad = g * (exp(rows - (ans + picked)) - (column == label ? (T)1.0f : (T)0.0f))",
+    ),
+)
 def _cross_entropy_grad(xp, g, rows, ans, picked, label, column):
     """g * (softmax(row) - one_hot(label)), one kernel: ans + picked is the row's
     logsumexp (ans = logsumexp - picked); ``column`` is 0, 1, ... along a row."""
@@ -114,7 +157,7 @@ def _cross_entropy_grad(xp, g, rows, ans, picked, label, column):
 
 
 def _gradient_on_device(xp, g, ans, logits, labels):
-    """The VJP on a GPU: softmax minus the one-hot label, scaled by g: three launches."""
+    """The VJP on a GPU: softmax minus the one-hot label, scaled by g: two launches."""
     classes = logits.shape[-1]
     rows, label = logits.reshape(-1, classes), labels.reshape(-1, 1)
     columns = _columns(xp, classes, label.dtype)
@@ -131,15 +174,20 @@ def _label_cells(xp, labels, classes):
 
 
 def _sparse_softmax_cross_entropy_vjp(ops, g, ans, logits, labels):
-    if not ops.on_tensors:  # raw arrays: the same formula in one fresh array, updated in place
+    if not ops.on_tensors:  # raw arrays: straight to the forward below, no dispatch
         return _gradient_on_arrays(ops.xp, g, ans, logits, labels)
-    hot = ops.one_hot(labels, depth=logits.shape[-1], on_value=1, off_value=0, dtype=logits.dtype)
-    # ans = logsumexp(logits) - logits[label], so logsumexp comes back without another pass
-    # over exp; logits - logsumexp <= 0, so the exp below never overflows.
-    log_total = ans + ops.reduce_sum(logits * hot, axis=-1)
-    kept = tuple(g.shape) + (1,)
-    probabilities = ops.exp(logits - ops.reshape(log_total, shape=kept))
-    return ops.reshape(g, shape=kept) * (probabilities - hot)
+    # Recorded (a tape around tape.gradient, ek.function's graph): one op, which runs the
+    # same arrays code, where the formula's steps would be four ops and launches.
+    return ops.sparse_softmax_cross_entropy_grad(g, ans, logits, labels)
+
+
+@defop("sparse_softmax_cross_entropy_grad", dtypes=FLOATING, dtype_args=(0, 1, 2))
+def _sparse_softmax_cross_entropy_grad(xp, gradients, loss, logits, labels):
+    """The loss's gradient as one op, ``gradients * (softmax(logits) - one_hot(labels))``,
+    TF's ``SparseSoftmaxCrossEntropyWithLogits`` backprop output; ``loss`` is the loss these
+    logits and labels gave (from it comes each row's logsumexp without a pass over exp).
+    Labels are the ones the loss checked: this op does not check them again."""
+    return _gradient_on_arrays(xp, gradients, loss, logits, labels)
 
 
 def _gradient_on_arrays(xp, g, ans, logits, labels):
@@ -159,6 +207,40 @@ def _gradient_on_arrays(xp, g, ans, logits, labels):
 
 
 _sparse_softmax_cross_entropy.defvjp(_sparse_softmax_cross_entropy_vjp, None)
+
+
+def _grad_terms(ops, u, gradients, loss, logits, labels):
+    """For the gradient op's own VJP, ``u`` arriving at its output: ``(p, hot, s, total)``,
+    where ``p = exp(logits - (loss + picked))`` (the softmax, as the op computes it),
+    ``s = u * gradients * p`` and ``total`` is s summed along each row."""
+    hot = ops.one_hot(labels, depth=logits.shape[-1], on_value=1, off_value=0, dtype=logits.dtype)
+    kept = tuple(gradients.shape) + (1,)
+    log_total = ops.reshape(loss + ops.reduce_sum(logits * hot, axis=-1), shape=kept)
+    p = ops.exp(logits - log_total)  # logits - logsumexp <= 0: exp never overflows
+    s = u * ops.reshape(gradients, shape=kept) * p
+    return p, hot, s, ops.reduce_sum(s, axis=-1)
+
+
+def _grad_vjp_gradients(ops, u, ans, gradients, loss, logits, labels):
+    p, hot, _, _ = _grad_terms(ops, u, gradients, loss, logits, labels)
+    return ops.reduce_sum(u * (p - hot), axis=-1)
+
+
+def _grad_vjp_loss(ops, u, ans, gradients, loss, logits, labels):
+    return -_grad_terms(ops, u, gradients, loss, logits, labels)[3]
+
+
+def _grad_vjp_logits(ops, u, ans, gradients, loss, logits, labels):
+    # logits reach the output twice: through exp, and through the picked logit in logsumexp.
+    _, hot, s, total = _grad_terms(ops, u, gradients, loss, logits, labels)
+    return s - hot * ops.reshape(total, shape=tuple(total.shape) + (1,))
+
+
+# The partial derivatives of the op as written, one per input; with loss = the loss of
+# these logits, their sum through the loss's own VJP is the softmax's second derivative.
+_sparse_softmax_cross_entropy_grad.defvjp(
+    _grad_vjp_gradients, _grad_vjp_loss, _grad_vjp_logits, None
+)
 
 
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):

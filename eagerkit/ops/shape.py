@@ -63,10 +63,11 @@ def _broadcast_to(xp, x, *, shape):
     size = 1
     for n in shape:
         size *= n
-    if size >= _VIEW_FROM:  # a read-only view: no copy of a big gradient (reduce_sum's VJP)
+    if size >= _VIEW_FROM or xp.kernels.fused:
+        # A view: no copy of a big gradient (reduce_sum's VJP), and on a GPU no launch.
         return xp.broadcast_to(x, shape)
-    # A fresh array rather than the view: ten times cheaper for the small gradients that
-    # reductions broadcast back.
+    # On the CPU a fresh array rather than the view: ten times cheaper for the small
+    # gradients that reductions broadcast back.
     result = xp.empty(shape, dtype=x.dtype)
     result[...] = x
     return result

@@ -294,7 +294,11 @@ def _gradient_descent_on_host(xp, value, g, rate):
     return new_value
 
 
-@elementwise("gradient_descent", host=_gradient_descent_on_host)
+@elementwise(
+    "gradient_descent",
+    host=_gradient_descent_on_host,
+    cuda=("T value, T g, T rate", "T new_value", "new_value = value - rate * g"),
+)
 def _gradient_descent(xp, value, g, rate):
     """One step of gradient descent: one kernel on a GPU (backends/fusion.py)."""
     return value - rate * g
