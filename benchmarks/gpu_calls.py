@@ -85,14 +85,33 @@ def main():
 
     big = cupy.ones((BATCH, HIDDEN), np.float32)
     weights = cupy.ones((HIDDEN, CLASSES), np.float32)
+    ones = cupy.ones((1, BATCH), np.float32)
+    print(f"\n{'for scale':22}{'host':>10}{'device':>10}")
     for label, run in {
         "cupy.add (ufunc)": lambda: cupy.add(big, big),
+        "matmul (1024x10 out)": lambda: big @ weights,
         "sum over the batch": lambda: big.sum(axis=0),
+        "  as ones @ x (gemv)": lambda: ones @ big,
         "max along rows": lambda: big.max(axis=1, keepdims=True),
-        "matmul": lambda: big @ weights,
     }.items():
         host, device = microseconds(run)
         print(f"{label:22}{host:10.1f}{device:10.1f}")
+    # cupy reduces through CUB by default; its own reduction kernel may cost the host less.
+    from cupy._core import _accelerator
+
+    kept = _accelerator.get_reduction_accelerators(), _accelerator.get_routine_accelerators()
+    _accelerator.set_reduction_accelerators([])
+    _accelerator.set_routine_accelerators([])
+    try:
+        for label, run in {
+            "sum, CUB off": lambda: big.sum(axis=0),
+            "max, CUB off": lambda: big.max(axis=1, keepdims=True),
+        }.items():
+            host, device = microseconds(run)
+            print(f"{label:22}{host:10.1f}{device:10.1f}")
+    finally:
+        _accelerator.set_reduction_accelerators(kept[0])
+        _accelerator.set_routine_accelerators(kept[1])
 
 
 if __name__ == "__main__":
