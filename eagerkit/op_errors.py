@@ -93,9 +93,11 @@ def explain(op, values, error, params=None):
     if message.startswith(f"{op.name}: "):  # the converter named the op already
         message = message[len(op.name) + 2 :]
     hint = ""
+    shapes = [tuple(v.shape) for v in values if isinstance(v, np.ndarray) or _is_tensor(v)]
+    if "a non-scalar to a scalar" in message and shapes:  # np.broadcast_to(x, ()): as below
+        message = f"could not broadcast input array from shape {shapes[0]} into shape ()"
     # numpy's words: "could not be broadcast" (ufuncs), "cannot be broadcast" (broadcast_shapes)
     if any(w in message for w in ("could not be broadcast", "could not broadcast", "cannot be b")):
-        shapes = [tuple(v.shape) for v in values if isinstance(v, np.ndarray) or _is_tensor(v)]
         message = _not_broadcastable(shapes) or _broadcast_to(message) or message
         hint = (
             " Shapes broadcast when, aligned from the right, each pair of sizes is equal "

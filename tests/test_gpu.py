@@ -157,6 +157,7 @@ def test_the_compiled_mlp_step_launches_no_more_kernels_on_the_gpu_than_on_sim()
     torch = pytest.importorskip("torch")
     from torch.profiler import ProfilerActivity, profile
 
+    ek.devices.enable_simulated_gpu()
     step = ek.function(mlp_training("/gpu:0", batch=32)[0])
     step(), step()  # traced, then warm
     torch.cuda.synchronize()
