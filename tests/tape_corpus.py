@@ -310,6 +310,29 @@ def gradient_penalty():
     return view
 
 
+def double_backpropagation():
+    """Double backpropagation (Drucker and Le Cun): the loss plus the size of its gradient
+    with respect to the inputs. The outer tape records the inner tape's backward pass: the
+    sparse cross-entropy's gradient as one op, then the matmul back to the inputs."""
+    ek.set_random_seed(7)
+    layer = ek.keras.layers.Dense(3, name="classifier")  # named: see gradient_penalty
+    x = ek.constant(np.linspace(-1, 1, 8, dtype=np.float32).reshape(2, 4))
+    labels = ek.constant([2, 0])
+    layer(x)  # build first
+    with ek.GradientTape(persistent=True) as outer:
+        view = TapeView(outer, names={"x": x, "labels": labels})
+        with ek.GradientTape() as inner:
+            inner.watch(x)
+            logits = layer(x)
+            loss = ek.reduce_mean(
+                ek.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+            )
+        slope = inner.gradient(loss, x)
+        total = loss + ek.reduce_sum(ek.square(slope))
+    outer.gradient(total, layer.trainable_variables)
+    return view
+
+
 CORPUS = {
     "lesson02_fan_out": lesson02_fan_out,
     "lesson02_record": lesson02_record,
@@ -331,5 +354,6 @@ CORPUS = {
     "self_attention": self_attention,
     "masked_lstm": masked_lstm,
     "gradient_penalty": gradient_penalty,
+    "double_backpropagation": double_backpropagation,
 }
 BIG = ["hand_unrolled_rnn", "mlp_step", "char_rnn_window", "chain_with_skip_edges"]

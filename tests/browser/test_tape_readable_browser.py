@@ -223,3 +223,24 @@ def test_a_keras_layer_unfolds_into_its_own_layers(notebook, name, parts):
     settle(page, frames=10)
     assert [g.text_content() for g in tape.locator("g.ek-group").all()] == folded
     assert page.problems == []
+
+
+def test_a_recorded_backward_pass_unfolds_into_its_ops(notebook):
+    """Double backpropagation's outer tape holds the inner sweep folded: one click shows
+    its records, the cross-entropy's gradient as one op (TF's backprop) and the matmul."""
+    page = _at(notebook, (1280, 720))
+    tape = page.locator(".eagerkit-tape").nth(TAPES.index("double_backpropagation"))
+    tape.scroll_into_view_if_needed()
+    folded = tape.locator("g.ek-group", has_text="inner.gradient(loss, x)")
+    assert "2 records" in folded.text_content()
+    folded.click()
+    page.wait_for_function(
+        "(el) => el.textContent.includes('sparse_softmax_cross_entropy_grad')",
+        arg=tape.element_handle(),
+        timeout=KERNEL_WAIT_MS,
+    )
+    check_drawing(tape, "double_backpropagation_unfolded")
+    seen = tape.evaluate(SEEN)
+    assert seen["smallest"] >= 9, seen
+    _shot(tape, "double_backpropagation_unfolded.png")
+    assert page.problems == []
