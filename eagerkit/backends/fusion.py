@@ -6,7 +6,9 @@ two temporary arrays. Written once as array code over ``xp``, the same chain bec
 kernel through ``cupy.fuse``, which compiles the whole expression into one loop over the
 elements. Everywhere else the code runs as written:
 
-- ``/gpu:N`` (cupy): ``cupy.fuse`` of the function, one launch;
+- ``/gpu:N`` (cupy): ``cupy.fuse`` of the function, one launch; or its CUDA body, a
+  ``cupy.ElementwiseKernel``, where it has one (a gather cupy cannot fuse, or a kernel
+  whose call costs the host less that way: benchmarks/gpu_calls.py measures both);
 - ``/sim:0`` (simulated GPU): the function on the host arrays, counted as one launch;
 - ``/cpu:0`` (numpy): the function as written, or its ``host`` version when numpy has a
   faster way (relu's gradient picks by bit masks); fusing buys numpy nothing, since every
