@@ -109,9 +109,11 @@ step calls 90 "$PYTHON" benchmarks/gpu_calls.py
 step benchmarks 240 "$PYTHON" benchmarks/devices.py
 step profile 90 "$PYTHON" benchmarks/gpu_profile.py
 # Then correctness: every lesson (as make test runs them; 07, 09 and 14 use the GPU here)
-# beside the suite, tests/test_gpu.py first, less what needs the lab tooling the GPU image
-# lacks (JupyterLab, chromium, Playwright, ruff: CI runs those tests); the reason goes into
-# the summary. LESSONS (notebook paths) and SUITE (test paths) narrow them for a dry run.
+# beside the suite, tests/test_gpu.py first, then the exercise corpus (its lessons run on the
+# GPU there: its longest tests, 60-100 s each on an H100, must not start last), less what
+# needs the lab tooling the GPU image lacks (JupyterLab, chromium, Playwright, ruff: CI runs
+# those tests); the reason goes into the summary. LESSONS (notebook paths) and SUITE (test
+# paths) narrow them for a dry run.
 echo "suite leaves out (the GPU image lacks their tooling; CI runs them): tests/browser," \
   "test_lab.py, test_binder.py (JupyterLab, chromium), test_install's" \
   "test_every_dev_and_lab_requirement_is_installed (jupyterlab, playwright, ruff)" >> "$SUMMARY"
@@ -124,6 +126,6 @@ step suite 600 "$PYTHON" -m pytest -q -rfEs --tb=short --durations=10 -p no:cach
   -n "${SUITE_WORKERS:-11}" --timeout=120 -m "not browser" --ignore=tests/browser \
   --ignore=tests/test_lab.py --ignore=tests/test_binder.py \
   --deselect tests/test_install.py::test_every_dev_and_lab_requirement_is_installed \
-  ${SUITE:-tests/test_gpu.py tests/}
+  ${SUITE:-tests/test_gpu.py tests/test_exercise_corpus.py tests/}
 wait
 cat "$SUMMARY"

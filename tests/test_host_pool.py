@@ -21,6 +21,14 @@ from eagerkit.backends.simulated import SimulatedBackend
 SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -3.5, 2.0]
 
 
+@pytest.fixture(autouse=True)
+def _on_the_cpu():
+    """The pool is the CPU's: on a machine with a GPU the ops would run there, unpooled (and
+    each test would compare the GPU with itself, slowly: 99 s for one on an H100)."""
+    with ek.device("/cpu:0"):
+        yield
+
+
 @contextlib.contextmanager
 def pooling(min_bytes):
     """Arrays of at least ``min_bytes`` come from the pool (0: all of them, 1 << 62: none);
