@@ -44,8 +44,9 @@ class Elementwise:
     needs, for higher-order gradients); a kernel of an op's GPU path need not. ``cuda``
     (optional): ``(in_params, out_params, operation)`` of a ``cupy.ElementwiseKernel``, for
     a kernel ``cupy.fuse`` cannot express (one that reads another element, as a gather
-    does); ``function`` stays its definition, run everywhere else. Made by ``elementwise``;
-    bound to a backend with ``on``.
+    does) or whose call costs the host less that way; ``function`` stays its definition,
+    run everywhere else (tests/test_gpu.py proves the two give the same bits). Made by
+    ``elementwise``; bound to a backend with ``on``.
     """
 
     def __init__(self, name, function, host=None, recordable=True, cuda=None):

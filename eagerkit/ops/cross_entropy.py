@@ -109,9 +109,9 @@ _LABEL_LOGIT_CUDA = (
 def _label_logit(xp, rows, label):
     """``rows[r, label[r, k]]`` for rows (n, classes) and labels (n, k); 0 where a label is
     out of range."""
-    in_range = (label >= 0) & (label < rows.shape[1])
     if rows.shape[1] == 0:  # nothing to pick from: every label is out of range
         return xp.zeros(label.shape, rows.dtype)
+    in_range = (label >= 0) & (label < rows.shape[1])
     picked = xp.take_along_axis(rows, xp.where(in_range, label, 0), axis=1)
     return xp.where(in_range, picked, xp.zeros((), rows.dtype))
 
