@@ -132,14 +132,17 @@ def test_a_model_without_an_input_shape_is_built_by_its_first_call():
     assert totals == ["Total params: 35", "Trainable params: 35", "Non-trainable params: 0"]
 
 
-@pytest.mark.parametrize("how", ["Input", "input_shape"])
+@pytest.mark.parametrize("how", ["Input", "input_shape", "InputLayer"])
 def test_an_input_shape_given_first_builds_the_model_as_layers_are_added(how):
     model = keras.Sequential()
     if how == "Input":
         model.add(keras.Input(shape=(4,)))
         model.add(layers.Dense(2, activation="relu"))
-    else:
+    elif how == "input_shape":  # the guide's "simple alternative"
         model.add(layers.Dense(2, activation="relu", input_shape=(4,)))
+    else:  # TF 2's other spelling of an Input: the layer itself (Keras 3 takes it too)
+        model.add(layers.InputLayer(input_shape=(4,)))
+        model.add(layers.Dense(2, activation="relu"))
     assert [tuple(w.shape) for w in model.weights] == [(4, 2), (2,)]  # before any data
     rows, totals = summary_rows(model)
     assert rows == [("dense (Dense)", "(None, 2)", "10")]

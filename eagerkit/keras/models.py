@@ -12,6 +12,7 @@ from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.keras import model_config, sequential_graph
 from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers.base import Layer, sublayers
+from eagerkit.keras.layers.input_layer import InputLayer
 from eagerkit.keras.model_saving import (
     ModelSaving,
     clone_model,
@@ -246,6 +247,8 @@ class Sequential(Model):
         """Append ``layer`` to the end of the stack. An ``ek.keras.Input`` first says the
         shape of the examples: from then on each layer is built as it is added
         (keras/sequential_graph.py). A layer that cannot take that shape is not added."""
+        if isinstance(layer, InputLayer) and not self._tracked_layers:
+            layer = layer.output  # as Keras 3: an InputLayer first is the model's Input
         if isinstance(layer, KerasTensor) and not self._tracked_layers:
             self.input_spec_shape = tuple(layer.shape.as_list()[1:])
             sequential_graph.start(self, layer)
@@ -258,8 +261,9 @@ class Sequential(Model):
         except BaseException:
             self._tracked_layers.remove(layer)  # as it was: the layer is not in the model
             raise
-        if not self.built:
-            ensure_built(self)  # the model's own build (what a saved model is rebuilt with)
+        if not self.built and "_graph" in vars(self):  # built from the graph, not from data
+            self.build(self.input.shape.as_list())  # the shape a saved model rebuilds with
+            self.built = True
 
     def pop(self):
         """Remove the last layer and return it (Keras 3: a Sequential model behaves like a

@@ -58,6 +58,7 @@ def extend(model, layer):
             op="Sequential.add",
         )
     layer.last_output_shape = tuple(output.shape.as_list())  # what summary() shows
+    model.last_output_shape = layer.last_output_shape  # an outer model's summary shows it
     graph.tensors.append(output)
     vars(model)["_graph"] = graph
 
@@ -67,6 +68,7 @@ def drop_last(model):
     graph = vars(model).get("_graph")
     if graph is not None and len(graph.tensors) > 1:
         graph.tensors.pop()
+        model.last_output_shape = tuple(graph.tensors[-1].shape.as_list())
 
 
 def check_not_empty(model):
