@@ -231,8 +231,13 @@ def test_the_transfer_learning_workflow_freeze_train_the_top_then_fine_tune():
     def flip(image, label):  # the augmentation, in the pipeline (see the docstring)
         return tf.image.random_flip_left_right(image, seed=1), label
 
-    train_ds = tf.data.Dataset.from_tensor_slices((x_train, y_train)).map(flip).batch(16)
-    validation_ds = tf.data.Dataset.from_tensor_slices((x_val, y_val)).batch(16)
+    train_ds = tf.data.Dataset.from_tensor_slices((x_train, y_train))
+    validation_ds = tf.data.Dataset.from_tensor_slices((x_val, y_val))
+    assert int(tf.data.experimental.cardinality(train_ds)) == 48  # "Number of training samples"
+    assert int(tf.data.experimental.cardinality(validation_ds)) == 16
+    batch_size = 16  # batch, with caching and prefetching, as the guide does
+    train_ds = train_ds.cache().map(flip).batch(batch_size).prefetch(buffer_size=10)
+    validation_ds = validation_ds.cache().batch(batch_size).prefetch(buffer_size=10)
 
     # Train the top layer
     model.compile(
@@ -268,10 +273,12 @@ def test_the_transfer_learning_workflow_freeze_train_the_top_then_fine_tune():
     assert len(history.history["val_loss"]) == 2
     after = dict(zip([w.name for w in base_model.weights], base_model.get_weights(), strict=True))
     before = dict(zip([w.name for w in base_model.weights], before, strict=True))
-    steps = 2 * 3  # epochs x batches: Adam moves each weight by about the rate per step
+    # An Adam step moves a weight by at most about rate * (1 - beta_1) / sqrt(1 - beta_2),
+    # 3.2 times the rate; 2 epochs of 3 batches each.
+    most = 2 * 3 * 1e-5 * 0.1 / np.sqrt(0.001)
     for name in ("base_conv1/kernel:0", "base_bn/gamma:0", "base_conv2/bias:0"):
         change = np.abs(after[name] - before[name]).max()
-        assert 0 < change <= steps * 1e-5 * 1.01, name  # fine-tuned, a little
+        assert 0 < change <= most, name  # fine-tuned, a little
     for name in ("base_bn/moving_mean:0", "base_bn/moving_variance:0"):
         np.testing.assert_array_equal(after[name], before[name])  # training=False kept them
 
