@@ -68,6 +68,9 @@ MISSING = {
     "eagerkit.keras.layers": {
         "TextVectorization": "ek.strings to split, and a Python dict of ids",
         "RandomFlip": "ek.image.flip_left_right in a Dataset.map",
+        # Keras' transfer-learning guide augments its images with both before its base model.
+        "RandomRotation": "ek.image.rot90 (quarter turns) or ek.image.random_flip_left_right "
+        "in a Dataset.map",
         # TF's time-series tutorial steps an LSTMCell by hand (its FeedBack model).
         "LSTMCell": "ek.keras.layers.LSTM(units, return_state=True) called on one-step "
         "sequences (shape [batch, 1, features]) with initial_state=[h, c] steps it by hand",

@@ -217,7 +217,7 @@ def ensure_built(model, shape=None):
     if shape is None and layers:  # Sequential: its Input, or its first layer's
         known = model.input_spec_shape or layers[0].input_spec_shape
         shape = None if not known else [None, *known]
-        inputs = getattr(layers[0], "inputs", None)  # a functional model knows its own
+        inputs = vars(layers[0]).get("inputs")  # a functional model knows its own
         if shape is None and isinstance(inputs, list) and len(inputs) == 1:
             shape = inputs[0].shape.as_list()
     if shape is None:

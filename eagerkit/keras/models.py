@@ -9,10 +9,10 @@ import functools
 import numbers
 
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
-from eagerkit.keras import model_config
-from eagerkit.keras.functional_checks import with_input_rank
+from eagerkit.keras import model_config, sequential_graph
 from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers.base import Layer, sublayers
+from eagerkit.keras.layers.input_layer import InputLayer
 from eagerkit.keras.model_saving import (
     ModelSaving,
     clone_model,
@@ -24,7 +24,6 @@ from eagerkit.keras.model_saving import (
 )
 from eagerkit.keras.model_summary import summary_lines
 from eagerkit.keras.training import Training
-from eagerkit.tensor import Tensor
 
 __all__ = [
     "Model",
@@ -245,15 +244,66 @@ class Sequential(Model):
         return model_config.sequential_from_config(cls, config, custom_objects)
 
     def add(self, layer):
-        """Append ``layer`` to the end of the stack (an ``ek.keras.Input`` first, as Keras
-        allows, only says the shape of the examples)."""
+        """Append ``layer`` to the end of the stack. An ``ek.keras.Input`` first says the
+        shape of the examples: from then on each layer is built as it is added
+        (keras/sequential_graph.py). A layer that cannot take that shape is not added."""
+        if isinstance(layer, InputLayer) and not self._tracked_layers:
+            layer = layer.output  # as Keras 3: an InputLayer first is the model's Input
         if isinstance(layer, KerasTensor) and not self._tracked_layers:
             self.input_spec_shape = tuple(layer.shape.as_list()[1:])
+            sequential_graph.start(self, layer)
             return
+        if any(layer is known for known in self._tracked_layers):
+            return  # in the model already
         self.track_layer(layer)
+        try:
+            sequential_graph.extend(self, layer)
+        except BaseException:
+            self._tracked_layers.remove(layer)  # as it was: the layer is not in the model
+            raise
+        if not self.built and "_graph" in vars(self):  # built from the graph, not from data
+            self.build(self.input.shape.as_list())  # the shape a saved model rebuilds with
+            self.built = True
+
+    def pop(self):
+        """Remove the last layer and return it (Keras 3: a Sequential model behaves like a
+        list of layers).
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> model = ek.keras.Sequential([ek.keras.layers.Dense(2, name="a"),
+        ...                              ek.keras.layers.Dense(1, name="b")])
+        >>> model.pop().name, [layer.name for layer in model.layers]
+        ('b', ['a'])
+        """
+        sequential_graph.check_not_empty(self)
+        layer = self._tracked_layers.pop()
+        sequential_graph.drop_last(self)
+        return layer
+
+    @property
+    def inputs(self):
+        """``[the Input]`` once the input shape is known (an error before)."""
+        return sequential_graph.tensors(self, "inputs")
+
+    @property
+    def outputs(self):
+        """``[the last layer's output]`` once the input shape is known."""
+        return sequential_graph.tensors(self, "outputs")
+
+    @property
+    def input(self):  # with no Input: the KerasTensor it was first called on, as a layer
+        graph = "_graph" in vars(self)
+        return sequential_graph.tensors(self, "inputs")[0] if graph else super().input
+
+    @property
+    def output(self):
+        graph = "_graph" in vars(self)
+        return sequential_graph.tensors(self, "outputs")[0] if graph else super().output
 
     def call(self, inputs, training=None):
-        x = _check_input_shape(self, inputs)
+        x = sequential_graph.check_input_shape(self, inputs)
         for layer in self._tracked_layers:
             x = layer(x, training=training)
         return x
@@ -263,28 +313,3 @@ class Sequential(Model):
         or a functional model first builds the model."""
         ensure_built(self)
         super().summary(print_fn)
-
-
-def _check_input_shape(model, inputs):
-    """Keras' check of the examples' shape against the model's ``Input`` (or its first
-    layer's ``input_shape=``): otherwise the first layer would build for the wrong size.
-    Returns the inputs, a last axis of 1 added or dropped where Keras does so."""
-    first = model._tracked_layers[0] if model._tracked_layers else None
-    expected = model.input_spec_shape or getattr(first, "input_spec_shape", None)
-    if expected is None or not isinstance(inputs, Tensor):
-        return inputs
-    inputs = with_input_rank(inputs, [None, *expected])  # a 1-D column into Input(shape=[1])
-    found = tuple(inputs._data.shape)
-    fits = len(found) == len(expected) + 1 and all(
-        e is None or e == f for e, f in zip(expected, found[1:], strict=True)
-    )
-    if not fits:
-        wanted = (None, *expected)
-        raise InvalidArgumentError(
-            f'Input 0 of layer "{model.name}" is incompatible with the layer: expected '
-            f"shape={wanted}, found shape={found}. Give examples of shape "
-            f"(batch, {', '.join(str(e) for e in expected)}), or make a model whose Input has "
-            "the new shape",
-            op=type(model).__name__,
-        )
-    return inputs

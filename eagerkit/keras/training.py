@@ -248,7 +248,7 @@ class Training(Steps):
 
     def _known_output_names(self):
         """The output names of a functional model; None until a call shows the others'."""
-        outputs = getattr(self, "outputs", None)
+        outputs = vars(self).get("outputs")  # a Sequential model's graph names none
         if not isinstance(outputs, list):
             return None
         return [t.node.layer.name for t in outputs]

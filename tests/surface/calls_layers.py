@@ -122,6 +122,7 @@ def _methods(layer_name, declared):
         "summary": call(on=built, print_fn=lambda line: None, raises=raises and unbuilt),
         "track_layer": call(fresh(lambda: ek.keras.layers.Dense(2))),
         "add": call(fresh(lambda: ek.keras.layers.Dense(3))),
+        "pop": call(on=built, check=_is_layer, repeatable=False),  # Sequential's last layer
         "step": _step(layer_name, built),
     }
 

@@ -23,6 +23,7 @@ from eagerkit.keras.layers.config import LayerConfig
 from eagerkit.keras.layers.functional_links import FunctionalLinks
 from eagerkit.keras.layers.layer_tree import attribute_values, owned_variables
 from eagerkit.keras.layers.sizes import whole_number
+from eagerkit.keras.layers.trainable_flag import TrainableFlag
 from eagerkit.keras.layers.weight_lists import WeightLists
 from eagerkit.module import Module, snake_case
 from eagerkit.ops.cast import cast
@@ -58,7 +59,9 @@ def unique_name(base, zero_based=True):
     return base if count == 0 else f"{base}_{count}"
 
 
-class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalLinks):
+class Layer(
+    Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalLinks, TrainableFlag
+):
     """Base class of layers and models: variables made on first call, then ``call``.
 
     Subclasses define ``build(input_shape)`` (make variables with ``add_weight``) and
@@ -102,7 +105,7 @@ class Layer(Module, LayerConfig, AddedLossesAndMetrics, WeightLists, FunctionalL
                 f"{type(self).__name__}'s arguments"
             )
         self.name = name or unique_name(snake_case(type(self).__name__))
-        self.trainable = trainable
+        vars(self)["_trainable"] = bool(trainable)  # its own flag (layers inside set theirs)
         self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
         if activity_regularizer is not None:
             self.activity_regularizer = regularizers.resolve(

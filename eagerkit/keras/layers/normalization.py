@@ -18,9 +18,11 @@ class BatchNormalization(Layer):
 
     With ``training=True`` mean and var come from the batch, and the moving averages
     (non-trainable variables) follow them with ``momentum``; otherwise the moving averages
-    are used, so inference does not depend on the batch. A masked input (a padded batch of
-    sequences, keras/layers/masks.py) keeps its mask, and while training its masked steps
-    stay out of the batch statistics, as in Keras 3.
+    are used, so inference does not depend on the batch; a layer with ``trainable=False``
+    always uses them, as in Keras since TF 2.0 (TF1's ``tf.layers`` still trained on the
+    batch's statistics there; ``ek.layers`` shares this class). A masked input (a padded
+    batch of sequences, keras/layers/masks.py) keeps its mask, and while training its
+    masked steps stay out of the batch statistics, as in Keras 3.
 
     Examples
     --------
@@ -100,6 +102,9 @@ class BatchNormalization(Layer):
         reduced = [i for i in range(ndim) if i != self._axis]
         # Per-channel values shaped to broadcast against the inputs, e.g. (1, 1, 1, C).
         kept = [1 if i != self._axis else inputs.shape[i] for i in range(ndim)]
+        # A frozen layer runs in inference mode even while the model trains (Keras: the
+        # fine-tuning workflow keeps a pretrained base's statistics as they were).
+        training = training and self.trainable
         if training:
             mean, variance = self._moments(inputs, reduced, mask)
             keep = self.momentum
