@@ -196,6 +196,7 @@ from eagerkit.ops.scatter import (
     tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
 )
+from eagerkit.ops.scatter_extremes import tensor_scatter_nd_max, tensor_scatter_nd_min
 from eagerkit.ops.searching import searchsorted, unique, unique_with_counts
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.shape import (
