@@ -217,6 +217,7 @@ from eagerkit.ops.shape import (
 )
 from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
+from eagerkit.ops.strided_slice import strided_slice
 from eagerkit.ops.tf1_names import to_double, to_float, to_int32, to_int64
 from eagerkit.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh
 from eagerkit.ordering import control_dependencies, group, no_op

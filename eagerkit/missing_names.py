@@ -36,9 +36,6 @@ MISSING = {
         "and model.fit",
         "distribute": "train on one device; ek.device('/gpu:0') places the ops",
         "lite": "",
-        # TF's tensor-slicing guide names it; Python's slices say the same more plainly
-        "strided_slice": "slice with Python syntax, t[begin:end:stride, ...] (ek.newaxis "
-        "adds an axis, an int drops one), or ek.slice(t, begin, size) for a block",
         "tpu": "",
         "feature_column": "turn features into numbers with numpy or ek.data.Dataset.map, "
         "then use ek.keras.layers",

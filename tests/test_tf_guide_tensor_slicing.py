@@ -3,12 +3,10 @@
 Each test is a section of the guide, its code as written, checking what the guide prints
 (``ek.Tensor`` where TF prints ``tf.Tensor``), plus the ``tf.gather`` and
 ``tf.tensor_scatter_nd_update`` examples of their API pages and the gradients a tape takes
-through gather and scatter. Left out:
-
-- ``tf.strided_slice``, which the guide names in a sentence without an example: eagerkit
-  has no such function (Python slices with steps, ``t1[::3]``, are what the guide runs);
-- ``tf.experimental.numpy.take_along_axis`` and ``take`` (its further reading): eagerkit
-  has no ``tf.experimental``.
+through gather and scatter. ``tf.strided_slice``, which the guide names without an
+example, runs the slice the guide writes as ``t1[::3]`` (tests/test_strided_slice.py has the
+rest). Left out: ``tf.experimental.numpy.take_along_axis`` and ``take`` (the guide's further
+reading), as eagerkit has no ``tf.experimental``.
 """
 
 import numpy as np
@@ -48,9 +46,11 @@ def test_extract_tensor_slices(capsys):
 def test_gather_picks_indices_of_one_axis(capsys):
     print(tf.gather(t1, indices=[0, 3, 6]))
     print(t1[::3])  # "similar to": the same elements, as a strided slice
+    print(tf.strided_slice(t1, begin=[0], end=[8], strides=[3]))
     alphabet = tf.constant(list("abcdefghijklmnopqrstuvwxyz"))
     print(tf.gather(alphabet, indices=[2, 0, 19, 18]))
     assert _printed(capsys) == [
+        "ek.Tensor([0 3 6], shape=(3,), dtype=int32)",
         "ek.Tensor([0 3 6], shape=(3,), dtype=int32)",
         "ek.Tensor([0 3 6], shape=(3,), dtype=int32)",
         "ek.Tensor([b'c' b'a' b't' b's'], shape=(4,), dtype=string)",

@@ -103,6 +103,9 @@ with np.errstate(divide="ignore", invalid="ignore"):
         "ek.tensor_scatter_nd_sub": call(
             F32, [[1, 0]], [5.0], numpy=lambda t, i, u: t - _scatter_nd_reference(i, u, t.shape)
         ),
+        "ek.strided_slice": call(
+            F32, [2, 1], [0, 0], [-1, 1], end_mask=2, numpy=lambda x, *_, end_mask: x[2:0:-1, 1:]
+        ),
         "ek.tensor_scatter_nd_min": call(
             F32, [[2], [2]], P23[:, :2], numpy=lambda t, i, u: _extreme(np.minimum, t, i, u)
         ),
