@@ -39,6 +39,9 @@ def test_generator_from_seed_and_the_global_generator():
         tf.random.Generator.from_seed(1, alg="threefry")
     with pytest.raises(InvalidArgumentError, match="unknown algorithm alg='mersenne'"):
         tf.random.Generator.from_seed(1, alg="mersenne")
+    assert tf.random.Algorithm(3) is tf.random.Algorithm.AUTO_SELECT
+    with pytest.raises(ValueError, match="no algorithm numbered int 7; use 1 .PHILOX."):
+        tf.random.Algorithm(7)  # a ValueError, as a Python Enum's in TF
 
 
 def test_reset_from_seed_starts_the_stream_again():
@@ -65,8 +68,10 @@ def test_the_state_is_a_variable_that_moves_on_with_each_draw():
     assert copy.uniform([4]).numpy().tolist() == g.uniform([4]).numpy().tolist()
     full = g.uniform_full_int([1000], dtype=tf.int32).numpy()
     assert full.dtype == np.int32 and full.min() < -(2**30) and full.max() > 2**30
-    with pytest.raises(InvalidArgumentError, match="three integers|3 integers"):
+    with pytest.raises(InvalidArgumentError, match=r"3 integers .* got list \[1, 2\]; pass e\.g\."):
         g.reset([1, 2])
+    with pytest.raises(InvalidArgumentError, match="counter is two integers"):
+        tf.random.Generator.from_key_counter(7, [], alg="philox")
 
 
 def test_split_makes_independent_streams():

@@ -32,6 +32,14 @@ class Algorithm(enum.Enum):
     THREEFRY = 2
     AUTO_SELECT = 3
 
+    @classmethod
+    def _missing_(cls, value):  # Algorithm(7): a ValueError that says what exists
+        raise InvalidArgumentError(
+            f"random.Algorithm: no algorithm numbered {type(value).__name__} {value!r:.40}; "
+            "use 1 (PHILOX), 2 (THREEFRY) or 3 (AUTO_SELECT)",
+            op="random.Algorithm",
+        )
+
 
 _NAMES = {"philox": Algorithm.PHILOX, "threefry": Algorithm.THREEFRY}
 _NAMES["auto_select"] = Algorithm.AUTO_SELECT
@@ -78,7 +86,8 @@ def state_words(state, op):
     if not isinstance(flat, (list, tuple)) or len(flat) != STATE_SIZE:
         raise InvalidArgumentError(
             f"{op}: a Philox state is {STATE_SIZE} integers [counter_low, counter_high, key], "
-            f"got {state!r}",
+            f"got {type(state).__name__} {state!r:.60}; pass e.g. [0, 0, 7] (what "
+            "g.state.numpy() holds)",
             op=op,
         )
     return [whole_number(w, "each state word", op) % 2**64 for w in flat]

@@ -210,7 +210,9 @@ def _key_counter_words(key, counter, op):
     counter = counter.tolist() if hasattr(counter, "tolist") else counter
     if not isinstance(counter, (list, tuple)) or len(counter) != 2:
         raise InvalidArgumentError(
-            f"{op}: a Philox counter is two integers [low, high], got {counter!r}", op=op
+            f"{op}: a Philox counter is two integers [low, high], got "
+            f"{type(counter).__name__} {counter!r:.60}; pass e.g. [0, 0] (a new stream)",
+            op=op,
         )
     return algorithms.state_words([*counter, key], op)
 
