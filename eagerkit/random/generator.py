@@ -120,8 +120,11 @@ class Generator:
         self._put(_key_counter_words(key, counter, "random.Generator.reset_from_key_counter"))
 
     def _put(self, words):
-        # The generator's own write, not an assign op: in ek.function the draw node, which
-        # runs the draw again at every call, is the one thing that moves the state.
+        if recording.graph_tracers:  # a reset in ek.function: an assign, run at every call
+            self._state_var.assign(algorithms.as_int64(words))
+            return
+        # Eagerly the generator's own write, not an assign op: in ek.function the draw node,
+        # which runs the draw again at every call, is the one thing that moves the state.
         self._state_var._data = algorithms.as_int64(words)
 
     def _draw(self, sample):
