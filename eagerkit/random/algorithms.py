@@ -18,7 +18,18 @@ from eagerkit.errors import InvalidArgumentError
 STATE_SIZE = 3  # [counter_low, counter_high, key], as TF's Philox
 
 
-class Algorithm(enum.Enum):
+class _Numbered(enum.EnumMeta):
+    """``Algorithm(value)`` refuses what is not a whole number before the Enum's lookup
+    (which compares an array with each value and fails in numpy's words)."""
+
+    def __call__(cls, value, *args, **kwargs):
+        whole = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        if not args and not kwargs and not whole and not isinstance(value, cls):
+            cls._missing_(value)
+        return super().__call__(value, *args, **kwargs)
+
+
+class Algorithm(enum.Enum, metaclass=_Numbered):
     """The random-number algorithms TF names; eagerkit draws with Philox.
 
     Examples
