@@ -93,19 +93,15 @@ def state_words(state, op):
     """A state argument (list, array or tensor of 3 integers) as three ints mod 2**64."""
     if hasattr(state, "numpy"):
         state = state.numpy()
-    flat = np.asarray(state, dtype=object).reshape(-1).tolist() if _is_array(state) else state
-    if not isinstance(flat, (list, tuple)) or len(flat) != STATE_SIZE:
+    words = state.tolist() if isinstance(state, np.ndarray) else state
+    if not isinstance(words, (list, tuple)) or len(words) != STATE_SIZE:
         raise InvalidArgumentError(
             f"{op}: a Philox state is {STATE_SIZE} integers [counter_low, counter_high, key], "
             f"got {type(state).__name__} {state!r:.60}; pass e.g. [0, 0, 7] (what "
             "g.state.numpy() holds)",
             op=op,
         )
-    return [whole_number(w, "each state word", op) % 2**64 for w in flat]
-
-
-def _is_array(value):
-    return isinstance(value, np.ndarray)
+    return [whole_number(w, "each state word", op) % 2**64 for w in words]
 
 
 def as_int64(words):
