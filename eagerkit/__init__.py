@@ -196,6 +196,7 @@ from eagerkit.ops.scatter import (
     tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
 )
+from eagerkit.ops.scatter_extremes import tensor_scatter_nd_max, tensor_scatter_nd_min
 from eagerkit.ops.searching import searchsorted, unique, unique_with_counts
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.shape import (
@@ -216,6 +217,7 @@ from eagerkit.ops.shape import (
 )
 from eagerkit.ops.sorting import argsort, sort, top_k
 from eagerkit.ops.statistics import norm, reduce_std, reduce_variance
+from eagerkit.ops.strided_slice import strided_slice
 from eagerkit.ops.tf1_names import to_double, to_float, to_int32, to_int64
 from eagerkit.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh
 from eagerkit.ordering import control_dependencies, group, no_op

@@ -47,6 +47,11 @@ def scatter_cases(normal, positive, away_from_zero, distinct):
             lambda t, u: ek.tensor_scatter_nd_add(t, [[0, 1], [0, 1]], u),
             (normal(4, 2), normal(2)),
         ),
+        (  # distinct values, the updates shifted off the grid: no ties (there g is split)
+            "scatter_extreme",
+            lambda t, u: ek.tensor_scatter_nd_max(t, [[0], [2], [0]], u + 0.05),
+            (distinct(4, 2), distinct(3, 2)),
+        ),
         (
             "tensor_scatter_nd_sub",
             lambda t, u: ek.tensor_scatter_nd_sub(t, ROWS, u),

@@ -51,6 +51,7 @@ STATELESS = {
     ek.TensorSpec: "immutable",
     ek.UnconnectedGradients: "an Enum",
     ek.image.ResizeMethod: "an Enum",
+    ek.random.Algorithm: "an Enum",
     ek.keras.losses.Reduction: "an Enum",
     ek.losses.Reduction: "string constants: TF 1's reduction keys",
     ek.config.LogicalDevice: "a record of a device's name and type",

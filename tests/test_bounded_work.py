@@ -157,6 +157,10 @@ BOUNDED = {
     ),
     "Generator.normal.shape": lambda: ek.random.Generator.from_seed(1).normal(HUGE_SHAPE),
     "Generator.uniform.shape": lambda: ek.random.Generator.from_seed(1).uniform(HUGE_SHAPE),
+    "Generator.uniform_full_int.shape": lambda: ek.random.Generator.from_seed(1).uniform_full_int(
+        HUGE_SHAPE
+    ),
+    "Generator.make_seeds.count": lambda: ek.random.Generator.from_seed(1).make_seeds(HUGE * HUGE),
     "Generator.truncated_normal.shape": lambda: ek.random.Generator.from_seed(1).truncated_normal(
         HUGE_SHAPE
     ),
@@ -278,6 +282,7 @@ SAFE = {
     "_Pooling2D.__init__.pool_size": "a window larger than the input is refused by its call",
     "_Pooling2D.__init__.strides": "a larger stride only shrinks the output",
     "Conv2D.__init__.strides": "a larger stride only shrinks the output",
+    "strided_slice.strides": "a larger stride only shrinks the slice",
     "conv2d.strides": "a larger stride only shrinks the output",
     "max_pool.strides": "a larger stride only shrinks the output",
     "avg_pool.strides": "a larger stride only shrinks the output",

@@ -174,3 +174,25 @@ def test_categorical_draws_classes_by_softmax_probabilities():
         ek.random.categorical([1.0, 2.0], 1)
     with pytest.raises(InvalidArgumentError, match="num_samples must be an integer"):
         ek.random.categorical([[1.0, 2.0]], 1.5)
+
+
+def test_a_generator_in_a_graph_draws_and_resets_at_every_call():
+    g = ek.random.Generator.from_seed(1)
+
+    @ek.function
+    def restarted():
+        g.reset_from_seed(1)  # an assign in the graph: it runs at each call, before the draws
+        return ek.stack([g.normal([]), g.normal([])])
+
+    @ek.function
+    def moving_on():
+        return g.uniform([2])
+
+    eager = ek.random.Generator.from_seed(1)
+    expected = [eager.normal([]).numpy(), eager.normal([]).numpy()]
+    assert restarted().numpy().tolist() == restarted().numpy().tolist() == expected
+    assert g.state.numpy().tolist() == eager.state.numpy().tolist()
+    first, second = moving_on(), moving_on()  # the trace drew nothing: two draws in all
+    assert first.numpy().tolist() == eager.uniform([2]).numpy().tolist()
+    assert second.numpy().tolist() == eager.uniform([2]).numpy().tolist()
+    assert restarted.trace_count == moving_on.trace_count == 1

@@ -30,6 +30,7 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
     safe_math,
     scan,
     scatter,
+    scatter_extremes,
     searching,
     segment,
     shape,

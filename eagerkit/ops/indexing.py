@@ -164,7 +164,9 @@ def _gather(xp, params, indices, *, axis):
             f"{int(indices.max())}",
             op="gather",
         )
-    return xp.take(params, indices, axis=axis)
+    picked = xp.take(params, indices, axis=axis)
+    # One element of a string tensor is a bytes object: keep it a 0-d array, as getitem does.
+    return picked if hasattr(picked, "ndim") else xp.array(picked, dtype=object)
 
 
 _gather.defvjp(

@@ -6,8 +6,9 @@ TF2 decides what an op draws from two seeds, and so does eagerkit:
 - ``ek.random.set_seed(s)`` only: one repeatable stream per device, restarted by set_seed;
 - an op seed (``seed=7``): its own repeatable stream, so two calls with ``seed=7`` give two
   different draws (TF's "A1, A2"), and ``set_seed`` restarts it too;
-- ``stateless_*`` ops and ``Generator`` objects carry their state themselves: the same seed
-  always gives the same numbers, whatever else ran (generator.py).
+- ``stateless_*`` ops (stateless.py) and ``Generator`` objects (generator.py, its state in a
+  Variable) carry their state themselves: the same seed always gives the same numbers,
+  whatever else ran.
 
 Numbers are drawn on the host by numpy's generator and copied to the device, so a lesson
 prints the same values with or without a GPU. The TF1 names (``ek.random_normal``,
@@ -32,10 +33,9 @@ from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.graph.dynamic_ops import follows_inputs
 from eagerkit.random import distributions
-from eagerkit.random.generator import (  # noqa: F401 - ek.random.Generator & co.
-    Generator,
-    get_global_generator,
-    set_global_generator,
+from eagerkit.random.algorithms import Algorithm
+from eagerkit.random.generator import Generator, get_global_generator, set_global_generator
+from eagerkit.random.stateless import (
     stateless_normal,
     stateless_truncated_normal,
     stateless_uniform,
@@ -205,6 +205,7 @@ __all__ = [
     "uniform",
     "categorical",
     "shuffle",
+    "Algorithm",
     "Generator",
     "get_global_generator",
     "set_global_generator",

@@ -190,3 +190,21 @@ def categorical(source, logits, num_samples, dtype, op):
         ]
         picks = np.minimum(np.array(rows, np.int64).reshape(-1, count), host.shape[1] - 1)
         return _on_device(picks, dtype.as_numpy_dtype, logits._device)
+
+
+def full_int(source, shape, dtype, op):
+    """Integers over the whole range of ``dtype`` (int32 or int64)."""
+    dtype = dtypes.as_dtype(dtype)
+    if dtype.name not in ("int32", "int64"):
+        raise InvalidArgumentError(
+            f"{op}: dtype must be int32 or int64, got {dtype.name}; for floats or a smaller "
+            "range use uniform",
+            op=op,
+        )
+    np_dtype = dtype.as_numpy_dtype
+    shape = shape_of(shape, op, np_dtype)
+    info = np.iinfo(np_dtype)
+    device = current_device()
+    with _drawing(source, device) as generator:
+        samples = generator.integers(info.min, info.max, size=shape, dtype=np_dtype, endpoint=True)
+        return _on_device(samples, np_dtype, device)

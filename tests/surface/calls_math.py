@@ -103,6 +103,15 @@ with np.errstate(divide="ignore", invalid="ignore"):
         "ek.tensor_scatter_nd_sub": call(
             F32, [[1, 0]], [5.0], numpy=lambda t, i, u: t - _scatter_nd_reference(i, u, t.shape)
         ),
+        "ek.strided_slice": call(
+            F32, [2, 1], [0, 0], [-1, 1], end_mask=2, numpy=lambda x, *_, end_mask: x[2:0:-1, 1:]
+        ),
+        "ek.tensor_scatter_nd_min": call(
+            F32, [[2], [2]], P23[:, :2], numpy=lambda t, i, u: _extreme(np.minimum, t, i, u)
+        ),
+        "ek.tensor_scatter_nd_max": call(
+            F32, [[2], [0]], P23[:, :2], numpy=lambda t, i, u: _extreme(np.maximum, t, i, u)
+        ),
         "ek.unique": call(
             I3 * 0 + ek.constant([2, 0, 2]),
             check=lambda r: r.y.numpy().tolist() == [2, 0] and r.idx.numpy().tolist() == [0, 1, 0],
@@ -154,6 +163,13 @@ def _scatter_nd_reference(indices, updates, shape):
     """numpy's scatter_nd: zeros with each update added at its index tuple."""
     result = np.zeros(shape, dtype=np.asarray(updates).dtype)
     np.add.at(result, tuple(np.transpose(indices)), updates)
+    return result
+
+
+def _extreme(ufunc, tensor, indices, updates):
+    """numpy's tensor_scatter_nd_min/max: ``ufunc.at`` folds in every update, repeats too."""
+    result = np.array(tensor)
+    ufunc.at(result, tuple(np.transpose(indices)), updates)
     return result
 
 

@@ -114,6 +114,18 @@ CALLS = {
     "ek.random.Generator.reset_from_seed": call(3),
     "ek.random.Generator.split": call(2, check=lambda r: len(r) == 2),
     "ek.random.Generator.__repr__": call(check=lambda r: r.startswith("<ek.random.Generator")),
+    # (Enum's functional API, Algorithm(1, names=...), makes a new Enum: not fuzzed)
+    "ek.random.Algorithm": call(
+        1,
+        check=lambda r: r is ek.random.Algorithm.PHILOX,
+        fixed=("names", "module", "qualname", "type", "start", "boundary"),
+    ),
+    "ek.random.Generator.from_state": call([0, 0, 7], "philox"),
+    "ek.random.Generator.from_key_counter": call(7, [0, 0], "philox"),
+    "ek.random.Generator.reset": call([0, 0, 7]),
+    "ek.random.Generator.reset_from_key_counter": call(7, [1, 0]),
+    "ek.random.Generator.make_seeds": call(3, check=lambda r: _shape(r, (2, 3))),
+    "ek.random.Generator.uniform_full_int": call([4], check=lambda r: _shape(r, (4,))),
     # text
     "ek.strings.as_string": call(
         ek.constant([1.5, 2.0]), numpy=lambda x: [b"1.500000", b"2.000000"]
