@@ -247,7 +247,9 @@ def test_fit_trains_on_labels_of_shape_batch(loss):
     ek.keras.utils.set_random_seed(1)
     model = ek.keras.Sequential([ek.keras.Input((3,)), ek.keras.layers.Dense(1)])
     model.compile(optimizer=ek.keras.optimizers.SGD(0.1), loss=loss)
-    history = model.fit(x, y, epochs=20, batch_size=16, verbose=0)
+    # 40 epochs: Huber's gradient is capped (at delta) far from the answer, so from some
+    # starting weights it needs more than 20 to come within 0.05 (as the squared losses do)
+    history = model.fit(x, y, epochs=40, batch_size=16, verbose=0)
     first, last = history.history["loss"][0], history.history["loss"][-1]
     assert last < 0.01 * first
     predictions = model.predict(x, verbose=0)

@@ -125,7 +125,7 @@ class Generator:
             return
         # Eagerly the generator's own write, not an assign op: in ek.function the draw node,
         # which runs the draw again at every call, is the one thing that moves the state.
-        self._state_var._data = algorithms.as_int64(words)
+        self._state_var._write(algorithms.as_int64(words), "random.Generator")
 
     def _draw(self, sample):
         """``sample(generator)`` from the current state, then the state moved past it. A call
