@@ -72,13 +72,8 @@ def _loss_on_device(xp, logits, labels):
     rows, label = logits.reshape(-1, classes), labels.reshape(-1, 1)
     top = rows.max(axis=1, keepdims=True)  # shifted by the max: exp never overflows
     total = xp.kernels.shifted_exp(rows, top).sum(axis=1, keepdims=True)
-    picked = _picked(xp, rows, label)
+    picked = xp.kernels.label_logit(rows, label)  # 0 where the label is out of range
     return xp.kernels.cross_entropy_loss(total, top, picked, label, classes).reshape(labels.shape)
-
-
-def _picked(xp, rows, label):
-    """Each row's logit at its label (0 where the label is out of range): one launch."""
-    return xp.kernels.label_logit(rows, label)
 
 
 @functools.lru_cache(maxsize=32)
@@ -156,7 +151,12 @@ def _gradient_on_device(xp, g, ans, logits, labels):
     rows, label = logits.reshape(-1, classes), labels.reshape(-1, 1)
     columns = _columns(xp, classes, label.dtype)
     grad = xp.kernels.cross_entropy_grad(
-        g.reshape(-1, 1), rows, ans.reshape(-1, 1), _picked(xp, rows, label), label, columns
+        g.reshape(-1, 1),
+        rows,
+        ans.reshape(-1, 1),
+        xp.kernels.label_logit(rows, label),
+        label,
+        columns,
     )
     return grad.reshape(logits.shape)
 

@@ -66,11 +66,10 @@ def _relu_grad_on_host(xp, g, ans):
 # also runs on Tensors (no bool times float). ans > 0 exactly where x > 0; like TF, read the
 # answer: the backward pass has just used it (the next matmul's VJP), so it is still in the
 # cache, where x is not. On a GPU the comparison and the product are one kernel.
-@elementwise(
-    "relu_grad",
-    host=_relu_grad_on_host,
-    cuda=("T g, T ans", "T keep", "keep = ans > (T)0.0f ? g : g * (T)0.0f"),
-)
+_RELU_GRAD_CUDA = ("T g, T ans", "T keep", "keep = ans > (T)0.0f ? g : g * (T)0.0f")
+
+
+@elementwise("relu_grad", host=_relu_grad_on_host, cuda=_RELU_GRAD_CUDA)
 def _relu_grad_kernel(xp, g, ans):
     return xp.where(ans > 0, g, g * 0)
 

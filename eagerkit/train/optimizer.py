@@ -294,11 +294,10 @@ def _gradient_descent_on_host(xp, value, g, rate):
     return new_value
 
 
-@elementwise(
-    "gradient_descent",
-    host=_gradient_descent_on_host,
-    cuda=("T value, T g, T rate", "T new_value", "new_value = value - rate * g"),
-)
+_GRADIENT_DESCENT_CUDA = ("T value, T g, T rate", "T new_value", "new_value = value - rate * g")
+
+
+@elementwise("gradient_descent", host=_gradient_descent_on_host, cuda=_GRADIENT_DESCENT_CUDA)
 def _gradient_descent(xp, value, g, rate):
     """One step of gradient descent: one kernel on a GPU (backends/fusion.py)."""
     return value - rate * g
