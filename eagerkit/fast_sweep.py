@@ -24,6 +24,9 @@ What makes it faster, measured on a chain of small ops (benchmarks/overhead.py):
   these records (in Python 3.11 each comprehension is a function call of its own);
 - when every tensor the tape watched is a source, the tape's own marks tell which tensors
   depend on a source (``_depends_on_a_source``): no first walk over the whole tape;
+- a gradient passed to a one-input VJP that nothing but the sweep (and the host pool) holds
+  is lent to it (``host_pool.lendable``): relu's gradient writes into it, as numpy by hand
+  writes ``(d @ w.T) * mask`` into the product's memory (tests/test_lent_gradients.py);
 - a gradient that broadcasting made bigger than its input (``x @ w + b``: b's gradient has
   the batch axis) is summed back by ``unbroadcast_array``, the array methods that
   ``backprop.unbroadcast``'s ``ops.reduce_sum`` and ``ops.reshape`` end in, without their
@@ -33,6 +36,8 @@ Every other record (a variable read, a custom gradient, concat, a binary op with
 such as ``matmul(a, b, transpose_b=True)``) answers ``op.input_gradients`` as in the reference.
 """
 
+from eagerkit.backends import host_pool
+from eagerkit.backends.host_pool import lendable
 from eagerkit.backends.sums import sum_over
 from eagerkit.backprop import (
     _needing_gradients,
@@ -91,7 +96,15 @@ def sweep_arrays(tape, targets, seeds, sources):
         elif count == 1:  # a unary primitive (reduce_sum(x, axis=1) too): its VJP, directly
             vjp = op.vjps[0]
             if vjp is not None and depends(x) and x._data.dtype.kind in "fc":
-                gx = vjp(ops, g, ans, x._data, **params) if params else vjp(ops, g, ans, x._data)
+                # g is read by this VJP alone: lent to it when nobody else holds it (host_pool);
+                # the names of earlier records' gradients let go of them first
+                gx = gy = input_grads = None
+                host_pool.lent = g if lendable(g) else None
+                a = x._data
+                try:
+                    gx = vjp(ops, g, ans, a, **params) if params else vjp(ops, g, ans, a)
+                finally:
+                    host_pool.lent = None  # lent for this one call
                 if gx is not None:
                     _accumulate(grads, owned, x, gx)
         else:  # a binary primitive: both VJPs, then both sums (the reference's order)
