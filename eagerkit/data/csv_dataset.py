@@ -11,6 +11,7 @@ batched by the ordinary Dataset steps. A row with the wrong number of fields amo
 import csv
 import glob
 import itertools
+from collections import OrderedDict
 
 import numpy as np
 
@@ -151,7 +152,7 @@ def make_csv_dataset(
 
     def parse(row_number, row):
         check_length(row_number, row)
-        element = {}
+        element = OrderedDict()  # as TF gives it (its features print as an OrderedDict)
         for name, text, kind in zip(column_names, row, kinds, strict=True):
             if name in keep:
                 where = f"row {row_number}, column {name!r}"

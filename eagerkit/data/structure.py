@@ -8,6 +8,7 @@ import sys
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.limits import TENSOR_OVERHEAD_BYTES
+from eagerkit.nest import _mapping_like
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 
@@ -27,7 +28,9 @@ def pack(structure, leaves):
     def build(node):
         if isinstance(node, dict):
             built = {key: build(node[key]) for key in sorted(node)}
-            return {key: built[key] for key in node}
+            if type(node) is dict:
+                return {key: built[key] for key in node}
+            return _mapping_like(node, [(key, built[key]) for key in node])  # an OrderedDict
         if isinstance(node, tuple):
             items = [build(item) for item in node]
             return type(node)(*items) if hasattr(node, "_fields") else tuple(items)

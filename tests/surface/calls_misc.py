@@ -105,4 +105,7 @@ CALLS = {
     ),
     "ek.nest.flatten": call([1, [2, (3, 4)]], check=lambda r: r == [1, 2, 3, 4]),
     "ek.nest.pack_sequence_as": call([1, [2, 3]], [4, 5, 6], check=lambda r: r == [4, [5, 6]]),
+    "ek.nest.map_structure": call(_square, [-1, (-2,)], check=lambda r: r == [1, (4,)]),
+    "ek.nest.assert_same_structure": call({"a": [1]}, {"a": [2]}, check=lambda r: r is None),
+    "ek.nest.is_nested": call((1,), check=lambda r: r is True),
 }
