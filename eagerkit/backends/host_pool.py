@@ -141,7 +141,10 @@ def matmul_output(a, b):
 # 99 us into a third array, and benchmarks/idiomatic.py's MLP step ran about 4% faster.
 
 
-lent = None  # the array lent for the VJP running now, or None (fast_sweep.py sets it)
+# The array lent for the VJP running now, or None (fast_sweep.py sets it). Threads: another
+# thread's sweep may set it meanwhile; a kernel writes into its own ``g`` only when ``g is
+# lent``, so at worst a lend is missed, and no kernel ever writes into another's array.
+lent = None
 
 
 def lendable(array):
