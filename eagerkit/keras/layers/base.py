@@ -130,10 +130,7 @@ class Layer(
     # --- calling ----------------------------------------------------------------------------
     def __call__(self, inputs, *args, **kwargs):
         if "built" not in vars(self):
-            raise RuntimeError(
-                f"{type(self).__name__}.__init__ must call super().__init__() before the "
-                "layer is used"
-            )
+            first_call.check_initialized(self, "the layer is called")
         if type(inputs) is not Tensor and symbolic.holds_symbolic((inputs, *args), kwargs):
             return symbolic.record(self, (inputs, *args), kwargs)  # building a functional model
         previous_mask = None  # read before _convert: a cast input is a new tensor, unmasked
@@ -232,6 +229,7 @@ class Layer(
         ``shape`` says otherwise; Keras' keyword-only calls work too). A ``regularizer``'s
         penalty on it is in ``self.losses`` from then on (see ek.keras.regularizers); a
         ``constraint`` projects it after each optimizer update (ek.keras.constraints)."""
+        first_call.check_initialized(self, "add_weight")
         name = "Variable" if name is None else name
         caller = f"{type(self).__name__}.add_weight"
         regularizer = regularizers.resolve(regularizer, caller, "regularizer")
