@@ -431,6 +431,51 @@ def test_the_training_argument_switches_dropout_on_in_fit_and_off_in_predict():
     assert model.evaluate(x, x, verbose=0) == 0.0  # evaluate runs it with training=False
 
 
+class DropoutModel(keras.Model):
+    """A model whose ``call`` takes no ``training``: its layers get the flag of its call."""
+
+    def __init__(self):
+        super().__init__()
+        self.dropout = CustomDropout(0.5)
+
+    def call(self, inputs):
+        return self.dropout(inputs)
+
+
+def test_the_training_flag_reaches_layers_inside_a_call_that_does_not_pass_it_on():
+    x = tf.ones((4, 8))
+    model = DropoutModel()
+    np.testing.assert_array_equal(model(x).numpy(), x.numpy())
+    assert set(np.unique(model(x, training=True).numpy())) == {0.0, 2.0}
+    np.testing.assert_array_equal(model.predict(x, verbose=0), x.numpy())
+    model.compile(optimizer="sgd", loss="mse")
+    history = model.fit(x, x, epochs=1, verbose=0)
+    assert history.history["loss"][0] > 0.5  # fit's training=True reached the dropout
+    assert model.evaluate(x, x, verbose=0) == 0.0
+
+    seen = []
+
+    class Shows(keras.layers.Layer):
+        def call(self, inputs, training=None):
+            seen.append(training)
+            return inputs
+
+    class Outer(keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.shows = Shows()
+
+        def call(self, inputs, training=None):
+            self.shows(inputs)  # not passed on: the outer call's flag
+            self.shows(inputs, training=False)  # given: its own
+            return self.shows(inputs)
+
+    Outer()(x, training=True)
+    Outer()(x)
+    Shows()(x, True)  # by position, as call's second argument
+    assert seen == [True, False, True, None, False, None, True]
+
+
 class MaskedMean(keras.layers.Layer):
     """A layer that reads the privileged ``mask`` argument: a mean over the unmasked steps."""
 
