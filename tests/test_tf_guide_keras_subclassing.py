@@ -19,10 +19,16 @@ Examples skipped or changed, with why:
 - the VAE trains on MNIST in the guide; eagerkit downloads nothing in tests, so it trains a
   few steps on a small synthetic batch of 64-pixel "images" (seeded) instead, with the same
   layers, losses and loops.
+- the Keras 3 version's backend-agnostic spellings (``keras.ops.matmul``,
+  ``keras.random.SeedGenerator``) are not ported: eagerkit has no ``keras.ops`` or
+  ``keras.random`` (asking for them says what to use: the top-level ops, ``ek.random``); the
+  TF version's ``tf.matmul`` and ``keras.backend.random_normal`` are.
 - the ResNet outline leaves ``ResNetBlock`` and ``dataset`` to the reader; they are made
   here (two small convolutions with a skip connection; a seeded batch of 6x6 images), and
   ``resnet.save(filepath.keras)`` saves under pytest's tmp_path.
 """
+
+import re
 
 import numpy as np
 import pytest
@@ -116,6 +122,8 @@ def test_a_layer_holds_weights_and_computes_with_them():
     expected = np.ones((2, 2)) @ linear_layer.w.numpy() + linear_layer.b.numpy()
     np.testing.assert_allclose(y.numpy(), expected, rtol=1e-6)
     np.testing.assert_array_equal(y.numpy()[0], y.numpy()[1])  # both rows of x are ones
+    printed = str(y)  # print(y)
+    assert printed.startswith("ek.Tensor(\n[[") and printed.endswith("shape=(2, 4), dtype=float32)")
     assert linear_layer.weights == [linear_layer.w, linear_layer.b]  # tracked as attributes
     assert linear_layer.w.shape == (2, 4) and linear_layer.b.shape == (4,)
     np.testing.assert_array_equal(linear_layer.b.numpy(), np.zeros(4))
@@ -235,6 +243,10 @@ def test_the_guides_tf_zeros_1_1_names_eagerkits_way_to_write_a_dtype():
 def test_an_inner_dense_layers_kernel_regularizer_is_in_the_losses():
     layer = OuterLayerWithKernelRegularizer()
     _ = layer(tf.zeros((1, 1)))
+    # print(layer.losses): 1e-3 * sum(layer.dense.kernel ** 2), made by the kernel_regularizer
+    assert re.fullmatch(
+        r"\[<ek\.Tensor: shape=\(\), dtype=float32, numpy=0\.00\d+>\]", str(layer.losses)
+    )
     (penalty,) = layer.losses
     expected = 1e-3 * np.sum(layer.dense.kernel.numpy() ** 2)
     assert penalty.shape == () and penalty.dtype == tf.float32
@@ -362,12 +374,21 @@ def test_a_layer_is_made_again_from_its_config():
     new_layer = ConfigLinear.from_config(config)
     assert type(new_layer) is ConfigLinear and new_layer.units == 64
 
-    layer = BaseConfigLinear(64, name="linear_64")
+    layer = BaseConfigLinear(64)
     config = layer.get_config()
-    assert config == {"name": "linear_64", "trainable": True, "dtype": "float32", "units": 64}
+    # print(config) shows the base config's fields first, then the layer's own
+    assert str(config) == (
+        "{'name': 'base_config_linear', 'trainable': True, 'dtype': 'float32', 'units': 64}"
+    )
     new_layer = BaseConfigLinear.from_config(config)
-    assert (new_layer.name, new_layer.units, new_layer.trainable) == ("linear_64", 64, True)
+    assert (new_layer.name, new_layer.units, new_layer.trainable) == (layer.name, 64, True)
     assert new_layer.get_config() == config
+    assert BaseConfigLinear(8, name="linear_8", trainable=False).get_config() == {
+        "name": "linear_8",
+        "trainable": False,
+        "dtype": "float32",
+        "units": 8,
+    }
 
 
 def test_a_base_config_given_to_an_init_without_kwargs_says_what_to_change():
@@ -709,3 +730,10 @@ def test_the_vae_trains_with_fit_adding_its_kl_loss_to_the_compiled_one():
     assert float(vae.losses[0]) > 0 and 0 < mse < 0.5
     sample = vae.decoder(tf.zeros((1, 8)))
     assert sample.shape == (1, 64) and 0 <= sample.numpy().min() <= sample.numpy().max() <= 1
+
+
+def test_the_keras_3_spellings_say_what_to_use_instead():
+    with pytest.raises(AttributeError, match=r"no tf\.keras\.ops\. Instead: .*ek\.matmul"):
+        keras.ops  # noqa: B018 - the lookup is what is tested
+    with pytest.raises(AttributeError, match=r"no tf\.keras\.random\. Instead: ek\.random"):
+        keras.random  # noqa: B018
