@@ -195,6 +195,22 @@ def test_nested_layers_track_their_inner_layers_weights():
     ]
 
 
+def test_a_built_layer_called_on_the_wrong_input_names_the_layer_and_the_fix():
+    linear_layer = LazyLinear(4)
+    linear_layer(tf.ones((2, 3)))
+    weights = [w.numpy().copy() for w in linear_layer.weights]
+    with pytest.raises(InvalidArgumentError, match=r"LazyLinear\(float32\[2, 5\]\): matmul: inner"):
+        linear_layer(tf.ones((2, 5)))
+    with pytest.raises(InvalidArgumentError, match=r"ek\.cast\(x, ek\.float32\)"):
+        linear_layer(tf.ones((2, 3), dtype=tf.int32))  # tf.matmul mixes no dtypes, as TF's
+    with pytest.raises(InvalidArgumentError, match=r"LazyLinear\(string\[1, 3\]\)") as caught:
+        linear_layer(tf.constant([["a", "b", "c"]]))
+    assert "ek.strings.to_number(x)" in str(caught.value)
+    assert "ek.cast(x, ek.string)" not in str(caught.value)  # no cast of the weights to text
+    for before, after in zip(weights, linear_layer.weights):
+        np.testing.assert_array_equal(before, after.numpy())
+
+
 class ActivityRegularizationLayer(keras.layers.Layer):
     def __init__(self, rate=1e-2):
         super().__init__()
