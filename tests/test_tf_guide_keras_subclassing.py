@@ -178,6 +178,28 @@ def test_weights_made_in_build_wait_for_the_first_call():
     assert linear_layer.weights == weights  # later calls use the same weights
 
 
+def test_weights_made_in_the_first_call_inside_tf_function_use_init_scope_once():
+    # The guide's advice in words: a layer may make its weights in its first __call__, in
+    # tf.init_scope (it may run inside a tf.function), and must reuse them afterwards.
+    class MadeInCall(keras.layers.Layer):
+        def call(self, inputs):
+            if not self.weights:
+                with tf.init_scope():
+                    self.w = self.add_weight(shape=(inputs.shape[-1], 2), initializer="ones")
+            return tf.matmul(inputs, self.w)
+
+    layer = MadeInCall()
+
+    @tf.function
+    def forward(x):
+        return layer(x)
+
+    assert forward(tf.ones((1, 3))).numpy().tolist() == [[3.0, 3.0]]
+    assert forward(tf.ones((4, 3))).shape == (4, 2) and len(layer.weights) == 1
+    layer.w.assign(2 * tf.ones((3, 2)))  # the traced calls read the same variable
+    assert forward(tf.ones((1, 3))).numpy().tolist() == [[6.0, 6.0]]
+
+
 def test_nested_layers_track_their_inner_layers_weights():
     mlp = MLPBlock()
     assert mlp.weights == []
