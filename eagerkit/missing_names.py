@@ -63,6 +63,11 @@ MISSING = {
         "wrappers": "",
         "premade": "",
         "export": "save with model.save('model.keras')",
+        # Keras 3's guides write a layer's math with keras.ops and keras.random.
+        "ops": "TF's functions at eagerkit's top level: ek.matmul, ek.exp, ek.zeros, "
+        "ek.reduce_sum for keras.ops.sum, ek.reduce_mean for keras.ops.mean",
+        "random": "ek.random.normal(shape, seed=...), or ek.random.Generator.from_seed(1337) "
+        "for a layer's own stream of numbers (Keras 3's SeedGenerator)",
         "experimental": "",
     },
     "eagerkit.keras.layers": {
