@@ -79,7 +79,7 @@ def curves_figure(history, title="", y_scale="linear"):
         axes.set_xlabel(history.get("x", "step") + scale, fontsize=8)
         axes.tick_params(labelsize=8)
         axes.grid(alpha=0.3)
-        axes.legend(fontsize=7, framealpha=0.9)
+        axes.legend(fontsize=7)
     if not panels:
         figure.text(0.5, 0.5, "no points logged yet", ha="center", va="center")
     if title:
