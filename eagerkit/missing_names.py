@@ -55,6 +55,10 @@ MISSING = {
         "mixed_precision": "train in float32 (the default)",
         "profiler": "time steps with Python's time.perf_counter",
         "experimental": "",
+        # TF's default for Generator.uniform_full_int; eagerkit's gives int64 (the same bits).
+        "uint32": "ek.int32 or ek.int64 (the unsigned dtypes are ek.uint8 and ek.uint16)",
+        "uint64": "ek.int64, which holds the same 64 bits (Generator.uniform_full_int "
+        "draws int64 by default; the unsigned dtypes are ek.uint8 and ek.uint16)",
     },
     "eagerkit.keras": {
         "applications": "build the network from ek.keras.layers (no pretrained weights)",
