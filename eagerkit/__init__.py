@@ -229,6 +229,13 @@ from eagerkit.tape import GradientTape
 from eagerkit.tensor import Tensor
 from eagerkit.tensor_array import TensorArray
 from eagerkit.tensor_shape import TensorShape
+from eagerkit.tf2_initializers import (
+    constant_initializer,
+    ones_initializer,
+    random_normal_initializer,
+    random_uniform_initializer,
+    zeros_initializer,
+)
 from eagerkit.train.checkpoint import Checkpoint
 from eagerkit.unconnected_gradients import UnconnectedGradients
 from eagerkit.variable_slices import VariableSlice as _VariableSlice

@@ -55,6 +55,10 @@ MISSING = {
         "mixed_precision": "train in float32 (the default)",
         "profiler": "time steps with Python's time.perf_counter",
         "experimental": "",
+        # TF's default for Generator.uniform_full_int; eagerkit's gives int64 (the same bits).
+        "uint32": "ek.int32 or ek.int64 (the unsigned dtypes are ek.uint8 and ek.uint16)",
+        "uint64": "ek.int64, which holds the same 64 bits (Generator.uniform_full_int "
+        "draws int64 by default; the unsigned dtypes are ek.uint8 and ek.uint16)",
     },
     "eagerkit.keras": {
         "applications": "build the network from ek.keras.layers (no pretrained weights)",
@@ -63,6 +67,11 @@ MISSING = {
         "wrappers": "",
         "premade": "",
         "export": "save with model.save('model.keras')",
+        # Keras 3's guides write a layer's math with keras.ops and keras.random.
+        "ops": "TF's functions at eagerkit's top level: ek.matmul, ek.exp, ek.zeros, "
+        "ek.reduce_sum for keras.ops.sum, ek.reduce_mean for keras.ops.mean",
+        "random": "ek.random.normal(shape, seed=...), or ek.random.Generator.from_seed(1337) "
+        "for a layer's own stream of numbers (Keras 3's SeedGenerator)",
         "experimental": "",
     },
     "eagerkit.keras.layers": {

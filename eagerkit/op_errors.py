@@ -72,7 +72,9 @@ def dtype_mismatch(op, inputs, position, expected, got):
     shapes = ", ".join(str(getattr(x, "shape", ())) for x in inputs)
     expected_name = dtypes.from_numpy(expected).name
     got_name = dtypes.from_numpy(got).name
-    if dtypes.casts_without_loss(got, expected):
+    if "string" in (expected_name, got_name):  # (numpy would cast any number to text)
+        fix = "turn text into numbers first, e.g. with ek.strings.to_number(x)"
+    elif dtypes.casts_without_loss(got, expected):
         fix = f"cast input #{position}, e.g. ek.cast(x, ek.{expected_name})"
     elif dtypes.casts_without_loss(expected, got):
         fix = f"cast the other inputs, e.g. ek.cast(x, ek.{got_name})"

@@ -339,17 +339,25 @@ def test_unhashable_python_arguments_are_refused_clearly():
 
 
 def test_random_numbers_inside_a_traced_function_are_drawn_at_every_call():
+    traced = []
+
     @ek.function
     def noisy(x):
         unused = ek.random_uniform([3])  # noqa: F841 - a draw nothing needs is dropped
-        return x + ek.random_normal([2])
+        noise = ek.random_normal([2])
+        traced.append(noise.numpy())  # the trace's numbers: the first call's (TF's "A1")
+        return x + noise
 
     ek.random.set_seed(5)
-    got = [noisy(ek.zeros([2])).numpy() for _ in range(3)]
+    eager = [ek.random_normal([2]).numpy() for _ in range(2)]
     ek.random.set_seed(5)
-    ek.random_uniform([3])  # the trace drew once, for its example values
-    expected = [ek.random_normal([2]).numpy() for _ in range(4)]
-    np.testing.assert_array_equal(got, expected[1:])  # then one draw per call
+    got = [noisy(ek.zeros([2])).numpy() for _ in range(3)]
+    np.testing.assert_array_equal(got[0], traced[0])
+    assert not np.array_equal(got[0], got[1]) and not np.array_equal(got[1], got[2])
+    # the function draws from its own stream: the eager one is where set_seed left it
+    np.testing.assert_array_equal([ek.random_normal([2]).numpy() for _ in range(2)], eager)
+    ek.random.set_seed(5)  # which restarts the function's stream too
+    np.testing.assert_array_equal(noisy(ek.zeros([2])).numpy(), got[0])
     assert [n.name for n in noisy.get_concrete_function(ek.zeros([2])).graph.ops] == [
         "normal",
         "add",

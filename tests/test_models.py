@@ -150,11 +150,85 @@ def test_sequential_with_a_declared_input_shape_summarizes_before_any_call():
     assert model.built
 
 
-def test_summary_before_the_first_call_says_what_to_do():
-    with pytest.raises(
-        ek.errors.FailedPreconditionError, match=r"not been built.*model\(x\[:1\]\)"
-    ):
-        ek.Sequential([ek.layers.Dense(1)]).summary()
+UNBUILT_LAYERS = [  # (a layer, what it shows once a batch of shape [2, 4, 4, 1] built it)
+    (lambda: ek.layers.Conv2D(2, 3, name="conv"), "conv (Conv2D)", "(None, 2, 2, 2)", "20"),
+    (lambda: ek.layers.Flatten(name="flat"), "flat (Flatten)", "(None, 8)", "0"),
+    (lambda: ek.layers.Dropout(0.5, name="drop"), "drop (Dropout)", "(None, 8)", "0"),
+    (
+        lambda: ek.layers.BatchNormalization(name="bn"),
+        "bn (BatchNormalization)",
+        "(None, 8)",
+        "32",
+    ),
+    (
+        lambda: ek.Sequential([ek.layers.Dense(3)], name="inner"),
+        "inner (Sequential)",
+        "(None, 3)",
+        "27",
+    ),
+]
+
+
+def _table(model):
+    lines = []
+    model.summary(print_fn=lines.append)
+    return lines[0].splitlines()
+
+
+def test_summary_before_the_first_call_is_keras_3s_unbuilt_table():
+    # Keras 3: each layer "?" and "0 (unbuilt)" (Keras 2 raised); nothing gets built
+    model = ek.Sequential([make() for make, *_ in UNBUILT_LAYERS], name="later")
+    lines = _table(model)
+    rows = [line.split("   ") for line in lines[4:-4]]
+    assert [[cell.strip() for cell in row if cell.strip()] for row in rows] == [
+        [name, "?", "0 (unbuilt)"] for _, name, _, _ in UNBUILT_LAYERS
+    ]
+    assert lines[0] == 'Model: "later"' and lines[-3:] == [
+        "Total params: 0",
+        "Trainable params: 0",
+        "Non-trainable params: 0",
+    ]
+    assert not model.built and model.weights == []
+    model(ek.zeros([2, 4, 4, 1]))  # then the same layers show their shapes and counts
+    rows = [line.split("   ") for line in _table(model)[4:-4]]
+    assert [[cell.strip() for cell in row if cell.strip()] for row in rows] == [
+        [name, shape, params] for _, name, shape, params in UNBUILT_LAYERS
+    ]
+
+
+def test_summary_of_a_subclassed_model_before_its_first_call():
+    class Net(ek.Model):
+        def __init__(self):
+            super().__init__(name="net")
+            self.hidden = ek.layers.Dense(4, name="hidden")
+            self.out = ek.layers.Dense(1, name="out")
+
+        def call(self, x):
+            return self.out(self.hidden(x))
+
+    net = Net()
+    assert _table(net) == [
+        'Model: "net"',
+        "=" * 43,
+        "Layer (type)     Output Shape   Param #",
+        "=" * 43,
+        "hidden (Dense)   ?              0 (unbuilt)",
+        "out (Dense)      ?              0 (unbuilt)",
+        "=" * 43,
+        "Total params: 0",
+        "Trainable params: 0",
+        "Non-trainable params: 0",
+    ]
+    net.hidden(ek.ones([1, 2]))  # one layer built on its own: its count, the other unbuilt
+    assert _table(net)[4:6] == [
+        "hidden (Dense)   (None, 4)      12",
+        "out (Dense)      ?              0 (unbuilt)",
+    ]
+    assert _table(net)[-3:] == [
+        "Total params: 12",
+        "Trainable params: 12",
+        "Non-trainable params: 0",
+    ]
 
 
 def test_track_layer_and_init_mistakes_are_explained():

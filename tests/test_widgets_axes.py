@@ -9,8 +9,15 @@ import pytest
 from eagerkit.widgets import GradientFlow, LossCurve
 from eagerkit.widgets.common.ticks import linear_axis, log_axis
 from eagerkit.widgets.gradient_flow.snapshot import flow_figure
-from eagerkit.widgets.loss_curve.snapshot import RUN_COLOURS, curves_figure
-from matplotlib.colors import to_hex
+from eagerkit.widgets.loss_curve.snapshot import (
+    RUN_COLOURS,
+    TRAINING_BESIDE_VALIDATION,
+    curves_figure,
+    validation_colour,
+)
+from hypothesis import given
+from hypothesis import strategies as st
+from matplotlib.colors import to_hex, to_rgb
 
 import eagerkit as ek
 
@@ -113,6 +120,50 @@ def test_each_run_keeps_one_colour_in_the_order_runs_got_points_in_the_browser_a
         many.run(run).log(0, loss=1.0)
     many.flush(final=True)
     assert list(many.history["colours"].values()) == RUN_COLOURS + RUN_COLOURS[:1]
+
+
+def _contrast_on_white(colour):
+    """WCAG's contrast ratio of ``colour`` against a white page (1 to 21)."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in to_rgb(colour)]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return 1.05 / (luminance + 0.05)
+
+
+@given(st.integers(0, 0xFFFFFF))
+def test_a_validation_colour_is_its_runs_colour_darker(rgb):
+    colour = f"#{rgb:06x}"
+    shade = validation_colour(colour)
+    assert all(int(shade[i : i + 2], 16) == int(colour[i : i + 2], 16) * 3 // 5 for i in (1, 3, 5))
+    assert _contrast_on_white(shade) >= _contrast_on_white(colour)
+
+
+def test_a_validation_line_stands_out_from_its_training_twin_in_the_png():
+    # lesson 07's "MLP trained by fit": a noisy loss per step, a val_loss per epoch
+    rng = np.random.default_rng(0)
+    curve = LossCurve()
+    for step in range(60):
+        curve.log(step, loss=2.0 / (1 + step) + 0.2 * rng.random(), accuracy=0.9)
+        if step % 10 == 9:
+            curve.log(step, val_loss=2.0 / (1 + step), val_accuracy=0.85)
+    curve.flush(final=True)
+    for panel in curves_figure(curve.history).axes:
+        training, validation = panel.get_lines()
+        assert validation.get_label() == f"main: val_{panel.get_title()}"
+        assert to_hex(training.get_color()) == RUN_COLOURS[0]
+        assert to_hex(validation.get_color()) == validation_colour(RUN_COLOURS[0])
+        assert _contrast_on_white(validation.get_color()) >= 7  # WCAG's AAA for text
+        assert training.get_alpha() == TRAINING_BESIDE_VALIDATION  # faded beside its twin
+        assert validation.get_linestyle() == "--"
+        assert validation.get_linewidth() >= 1.5 * training.get_linewidth()
+        assert validation.get_zorder() > training.get_zorder()  # drawn on top
+        assert validation.get_marker() == "o" and training.get_marker() == "None"  # 6 points
+        legend = [text.get_text() for text in panel.get_legend().get_texts()]
+        assert legend == [training.get_label(), validation.get_label()]
+    alone = LossCurve()  # no validation: the training line keeps its full colour
+    alone.log(0, loss=1.0)
+    alone.flush(final=True)
+    (line,) = curves_figure(alone.history).axes[0].get_lines()
+    assert line.get_alpha() is None and line.get_linewidth() == 1.4
 
 
 def test_a_log_scale_curve_draws_powers_of_ten_in_the_png_as_in_the_browser():

@@ -7,7 +7,8 @@ that read their inputs at every run, as TF's ops do:
 
 - ``follows_inputs``: a decorator for such functions (``ones_like``, ``shape``, ``zeros``
   of a shape tensor...): in a trace, its result becomes a node that calls it again on the
-  run's tensors; with ``draws=True`` (random numbers) the node draws again at every run;
+  run's tensors; with ``draws=True`` (random numbers) the node draws again at every run,
+  from a stream of its own (its site: draw_sites.py);
 - ``range``: a range over tensors; a ``for`` over it (autograph/) loops over its bounds
   without making the numbers at all;
 - ``leading_size``: the size of a tensor's first axis, for a ``for`` over any other tensor.
@@ -18,6 +19,7 @@ import functools
 import numpy as np
 
 from eagerkit import nest, recording
+from eagerkit.graph import draw_sites
 from eagerkit.graph.graph_ops import GraphOp
 from eagerkit.graph.trace import current_tracer
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -77,21 +79,24 @@ def leading_size(tensor):
     return tracer.record_graph_op(LEADING_SIZE, [tensor], {}, Tensor(size._data, size._device))
 
 
-def _recompute_forward(xp, *arrays, function, skeleton, positions, devices):
+def _recompute_forward(xp, *arrays, function, skeleton, positions, devices, site=None):
     tensors = [Tensor(a, d) for a, d in zip(arrays, devices, strict=True)]
-    return _rebuilt_call(function, skeleton, positions, tensors)._data
+    return _rebuilt_call(function, skeleton, positions, tensors, site)._data
 
 
-def _recompute_call(*tensors, function, skeleton, positions, devices):
-    return _rebuilt_call(function, skeleton, positions, tensors)
+def _recompute_call(*tensors, function, skeleton, positions, devices, site=None):
+    return _rebuilt_call(function, skeleton, positions, tensors, site)
 
 
-def _rebuilt_call(function, skeleton, positions, tensors):
+def _rebuilt_call(function, skeleton, positions, tensors, site):
     leaves = nest.flatten(skeleton)
     for position, tensor in zip(positions, tensors, strict=True):
         leaves[position] = tensor
     args, kwargs = nest.pack_sequence_as(skeleton, leaves)
-    return function(*args, **kwargs)
+    if site is None:
+        return function(*args, **kwargs)
+    with draw_sites.drawing_at(site):  # a draw: from its own stream (draw_sites.py)
+        return function(*args, **kwargs)
 
 
 def follows_inputs(function=None, draws=False):
@@ -115,7 +120,13 @@ def follows_inputs(function=None, draws=False):
 
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
-        result = function(*args, **kwargs)
+        if draws and recording.graph_tracers:  # a draw traced: its site's first numbers
+            site = draw_sites.new_site(recording.graph_tracers[-1])
+            with draw_sites.drawing_at(site, tracing=True):
+                result = function(*args, **kwargs)
+        else:
+            site = None
+            result = function(*args, **kwargs)
         if not recording.graph_tracers or not isinstance(result, Tensor):
             return result
         tracer = recording.graph_tracers[-1]
@@ -137,6 +148,8 @@ def follows_inputs(function=None, draws=False):
             "positions": positions,
             "devices": tuple(x._device for x in inputs),
         }
+        if site is not None:
+            params["site"] = site
         return tracer.record_graph_op(op, inputs, params, Tensor(result._data, result._device))
 
     return wrapper

@@ -78,6 +78,7 @@ class Tracer:
         self._alive = []  # the tensors it saw, kept alive so no id is reused mid-trace
         self._made = []  # the tensors this trace made (placeholders, op results)
         self._name_counts = {}
+        self.draw_count = 0  # random draws traced so far: the next one's site (draw_sites.py)
 
     # --- the nodes ------------------------------------------------------------------------
     def placeholder(self, tensor, position, name="input"):

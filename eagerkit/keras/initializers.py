@@ -126,7 +126,7 @@ class RandomNormal(Initializer):
     """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
-        self.mean, self.stddev, self.seed = mean, stddev, _seed(seed, "RandomNormal")
+        self.mean, self.stddev, self.seed = mean, stddev, _seed(seed, type(self).__name__)
 
     def __call__(self, shape, dtype=dtypes.float32):
         return _sample("normal", shape, self.seed, self.mean, self.stddev, dtype=dtype)
@@ -161,7 +161,7 @@ class RandomUniform(Initializer):
     """
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
-        self.minval, self.maxval, self.seed = minval, maxval, _seed(seed, "RandomUniform")
+        self.minval, self.maxval, self.seed = minval, maxval, _seed(seed, type(self).__name__)
 
     def __call__(self, shape, dtype=dtypes.float32):
         return _sample("uniform", shape, self.seed, self.minval, self.maxval, dtype=dtype)

@@ -24,12 +24,32 @@ def summary_lines(model):
     Total params: 9
     Trainable params: 9
     Non-trainable params: 0
+
+    Before its first call a model shows what it has (Keras 3's table of an unbuilt model):
+
+    >>> unbuilt = ek.keras.Sequential([ek.layers.Dense(3, name="hidden")], name="later")
+    >>> print("\\n".join(summary_lines(unbuilt)))
+    Model: "later"
+    ===========================================
+    Layer (type)     Output Shape   Param #
+    ===========================================
+    hidden (Dense)   ?              0 (unbuilt)
+    ===========================================
+    Total params: 0
+    Trainable params: 0
+    Non-trainable params: 0
     """
     rows = [
-        (f"{layer.name} ({type(layer).__name__})", _shape_text(layer), f"{layer.count_params():,}")
+        (f"{layer.name} ({type(layer).__name__})", _shape_text(layer), params_text(layer))
         for layer in model.layers
     ]
     return summary_table(model, ("Layer (type)", "Output Shape", "Param #"), rows)
+
+
+def params_text(layer):
+    """A layer's parameter count, as Keras 3 writes it: ``0 (unbuilt)`` before its first
+    call, which is when it makes its variables."""
+    return f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
 
 
 def summary_table(model, header, rows):
@@ -63,5 +83,7 @@ def summary_table(model, header, rows):
 
 
 def _shape_text(layer):
+    if not layer.built:  # Keras 3's "?": never called, so no shape is known yet
+        return "?"
     shape = layer.last_output_shape
     return "multiple" if shape is None else str(shape)

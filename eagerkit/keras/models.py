@@ -8,7 +8,7 @@ way, ``self.track_layer(layer)``, works too.
 import functools
 import numbers
 
-from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
+from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import model_config, sequential_graph
 from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers.base import Layer, sublayers
@@ -123,15 +123,9 @@ class Network(Layer):
     def summary(self, print_fn=print):
         """Print one row per layer: name (type), output shape, parameter count; then totals.
 
-        The model must have been called once, so that shapes and variables exist.
+        Before the model's first call, as in Keras 3, a layer not built yet shows the shape
+        ``?`` and ``0 (unbuilt)`` parameters: call the model on a batch to see them.
         """
-        if not self.built:
-            raise FailedPreconditionError(
-                f"model '{self.name}' has not been built yet, so it has no shapes or "
-                "variables to show. Call it on a batch first, e.g. model(x[:1]), then "
-                "summary().",
-                op="summary",
-            )
         print_fn("\n".join(summary_lines(self)))
 
 

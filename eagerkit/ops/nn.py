@@ -18,6 +18,7 @@ from eagerkit.ops import math, reduce, shape
 from eagerkit.ops.arithmetic import maximum, minimum
 from eagerkit.ops.compare import where
 from eagerkit.ops.conv import conv2d  # noqa: F401 - ek.nn.conv2d
+from eagerkit.ops.creation import zeros_like
 from eagerkit.ops.cross_entropy import sparse_softmax_cross_entropy_with_logits  # noqa: F401
 from eagerkit.ops.exp_log import erf
 from eagerkit.ops.pool import avg_pool, max_pool  # noqa: F401 - ek.nn.max_pool, ek.nn.avg_pool
@@ -87,9 +88,14 @@ def _relu_grad(xp, gradients, features):
     return xp.kernels.relu_grad(gradients, features)
 
 
-# TF's ReluGradGrad: the gradient passes where the features are positive, and none reaches
-# the features (a comparison).
-_relu_grad.defvjp(lambda ops, g, ans, gradients, features: ops.relu_grad(g, features), None)
+# TF's ReluGradGrad: the gradient passes where the features are positive, and the features
+# get zeros, not None (the comparison has slope 0): relu's second derivative is 0, as in TF.
+_relu_grad.defvjp(
+    lambda ops, g, ans, gradients, features: ops.relu_grad(g, features),
+    lambda ops, g, ans, gradients, features: (
+        zeros_like(features) if ops.on_tensors else ops.xp.zeros_like(features)
+    ),
+)
 relu.defvjp(lambda ops, g, ans, x: ops.relu_grad(g, ans))
 
 

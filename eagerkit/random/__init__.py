@@ -10,6 +10,12 @@ TF2 decides what an op draws from two seeds, and so does eagerkit:
   Variable) carry their state themselves: the same seed always gives the same numbers,
   whatever else ran.
 
+Inside ``ek.function`` each draw of the graph has a stream of its own, as each random op of
+a TF graph has (graph/draw_sites.py): with only the global seed set, every function starts
+its own sequence (TF's "``f()`` and ``g()`` both give ``(A1, A2)``"); with an op seed, two
+draws with ``seed=1`` both give A1, then both A2 at the next call; the trace's numbers are
+the first call's; and the eager stream goes on as if the function had not drawn.
+
 Numbers are drawn on the host by numpy's generator and copied to the device, so a lesson
 prints the same values with or without a GPU. The TF1 names (``ek.random_normal``,
 ``ek.set_random_seed``, ...) are the same functions.
@@ -24,6 +30,7 @@ True
 """
 
 import contextlib
+import weakref
 
 import numpy as np
 
@@ -31,6 +38,7 @@ from eagerkit import dtypes
 from eagerkit.arguments import whole_number
 from eagerkit.devices import current_device
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.graph import draw_sites
 from eagerkit.graph.dynamic_ops import follows_inputs
 from eagerkit.random import distributions
 from eagerkit.random.algorithms import Algorithm
@@ -43,6 +51,8 @@ from eagerkit.random.stateless import (
 from eagerkit.tensor import Tensor, convert_to_tensor
 
 _streams = {}  # (device name, op seed or None) -> the host generator that op draws from
+# A draw in ek.function: its site (graph/draw_sites.py) -> {device name: its generator}
+_site_streams = weakref.WeakKeyDictionary()
 _global_seed = [None]
 
 
@@ -60,6 +70,7 @@ def set_seed(seed):
     """
     _global_seed[0] = None if seed is None else whole_number(seed, "seed", "random.set_seed")
     _streams.clear()
+    _site_streams.clear()  # each ek.function's draws start again too
 
 
 def global_seed():
@@ -103,15 +114,32 @@ def taking_back_draws():
 
 
 def _stream(seed, op):
-    """The host generator for a draw under op seed ``seed`` on the current device."""
+    """The host generator for a draw under op seed ``seed`` on the current device: eagerly
+    the one for ``seed``; in ``ek.function`` the one of the draw's site (draw_sites.py)."""
     if seed is not None:
         seed = whole_number(seed, "seed", op)
-    key = (current_device().name, seed)
-    if key not in _streams:
-        base = _global_seed[0]
-        # An op seed gives its own stream (seeded by both seeds); no op seed, the global one.
-        _streams[key] = np.random.default_rng(base if seed is None else [base or 0, seed])
-    return _streams[key]
+    site, tracing = draw_sites.current()
+    if site is None:
+        streams, key = _streams, (current_device().name, seed)
+    elif tracing:  # streams the trace throws away: its numbers are the first call's
+        streams, key = site.trace_streams, current_device().name
+    else:
+        streams, key = _site_streams.setdefault(site, {}), current_device().name
+    if key not in streams:
+        streams[key] = np.random.default_rng(_seeds(seed, site))
+    return streams[key]
+
+
+def _seeds(seed, site):
+    """What a stream starts from: an op seed, with the global seed (0 when unset); no op
+    seed, the global seed itself, or in ek.function its child number ``site.index`` (TF's
+    op seed from the op's place in the graph); neither seed: the OS's entropy."""
+    base = _global_seed[0]
+    if seed is not None:
+        return [base or 0, seed]
+    if site is None or base is None:
+        return base
+    return np.random.SeedSequence(base, spawn_key=(site.index,))
 
 
 @follows_inputs(draws=True)  # in ek.function: drawn at every call
@@ -174,7 +202,6 @@ def categorical(logits, num_samples, dtype=dtypes.int64, seed=None, name=None):
     return distributions.categorical(lambda: _stream(seed, op), logits, num_samples, dtype, op)
 
 
-@follows_inputs(draws=True)  # in ek.function: drawn at every call
 def shuffle(value, seed=None, name=None):
     """``value`` with its first axis randomly permuted.
 
@@ -192,8 +219,14 @@ def shuffle(value, seed=None, name=None):
             f"random.shuffle: value must have rank >= 1, got a scalar {value.numpy()!r}",
             op="random.shuffle",
         )
+    return gather(value, _permutation(value, seed))
+
+
+@follows_inputs(draws=True)  # a draw of its own: in ek.function a new order at every call
+def _permutation(value, seed):
+    """The order ``shuffle`` takes ``value``'s rows in (int64, on ``value``'s device)."""
     order = _stream(seed, "random.shuffle").permutation(value.shape[0])
-    return gather(value, Tensor(value._device.backend.asarray(order), value._device))
+    return Tensor(value._device.backend.asarray(order), value._device)
 
 
 # What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);

@@ -7,7 +7,8 @@ A ``Generator`` keeps its whole state in ``g.state``, an int64 ``Variable`` of t
   other ops) moves it;
 - a checkpoint saves and restores it like any variable: the stream goes on from there;
 - inside ``ek.function`` a draw is a node that draws again, and moves the state, at every
-  call (TF's rule for generators is the rule for variables).
+  call (TF's rule for generators is the rule for variables); ``split`` makes its new
+  generators once, while tracing, and moves the state past their keys then.
 
 The stateless ops (stateless.py) keep no state at all.
 """
@@ -20,6 +21,7 @@ from eagerkit.device_scope import scope_on
 from eagerkit.devices import get_device
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.graph.dynamic_ops import follows_inputs
+from eagerkit.graph.trace import outside_traces
 from eagerkit.random import algorithms, distributions
 from eagerkit.random.stateless import seed_words
 from eagerkit.variables import Variable
@@ -151,7 +153,11 @@ class Generator:
         op = "random.Generator.split"
         count = size(count, "count", op)
         limits.check_count(count, _MAX_SPLIT, "count", op, _SPLIT_COST)
-        keys = self._draw(lambda g: g.integers(0, 2**64, size=count, dtype=np.uint64))
+        # In ek.function the new generators are made once, while tracing (as TF's, whose
+        # start is lifted out of the graph): their keys are drawn then, eagerly, and this
+        # one moves past them, so that its later draws never repeat the keys it gave away.
+        with outside_traces():
+            keys = self._draw(lambda g: _keys(g, count))
         return [Generator(state=[0, 0, int(key)]) for key in keys]
 
     @follows_inputs(draws=True)  # in ek.function: drawn at every call
@@ -205,6 +211,11 @@ class Generator:
     def __repr__(self):
         counter_low, counter_high, key = self._state_var._data.view(np.uint64).tolist()
         return f"<ek.random.Generator philox key={key} counter=[{counter_low}, {counter_high}]>"
+
+
+def _keys(generator, count):
+    """``count`` keys for new generators, drawn from ``generator`` (numpy's Philox)."""
+    return generator.integers(0, 2**64, size=count, dtype=np.uint64)
 
 
 def _key_counter_words(key, counter, op):

@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from eagerkit.widgets.loss_curve.snapshot import validation_colour
 from pages import KERNEL_WAIT_MS, SEVERAL_WAITS_S, recorded_page, settle
 
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"  # gitignored
@@ -181,11 +182,28 @@ def _check_nested_tape(tape):
     _shot(tape, "tape_nested.png")
 
 
+def _check_validation_stands_out(curve):
+    # Each run's val_ line: its colour darker (the PNG's validation_colour), wider, on top
+    # (drawn last); its training lines fade; the legend shows a sample of each kind of line.
+    paths = curve.locator("path.ek-line").evaluate_all(
+        "ps => ps.map(p => [p.getAttribute('class'), p.getAttribute('stroke'),"
+        " parseFloat(getComputedStyle(p).strokeWidth), getComputedStyle(p).opacity])"
+    )
+    training = [p for p in paths if "ek-val" not in p[0]]
+    validation = [p for p in paths if "ek-val" in p[0]]
+    assert paths == training + validation  # validation on top
+    assert {p[1] for p in validation} == {validation_colour(p[1]) for p in training}
+    assert min(p[2] for p in validation) >= 1.5 * max(p[2] for p in training)
+    assert {p[3] for p in training} == {"0.55"} and {p[3] for p in validation} == {"1"}
+    assert curve.locator(".ek-line-key").all_inner_texts() == ["training", "validation (val_)"]
+
+
 def _check_loss_curve(curve):
     panels = curve.locator("svg.ek-panel")
     assert panels.count() == 1  # val_loss shares the loss panel
     assert curve.locator("path.ek-line").count() == 4
     assert curve.locator("path.ek-val").count() == 2
+    _check_validation_stands_out(curve)
     _shot(curve, "loss_curve.png")
     shown = curve.element_handle()
     curve.locator(".ek-log").check()

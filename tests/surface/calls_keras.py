@@ -225,6 +225,12 @@ INITIALIZERS = {  # class: (construction, what it gives for shape [2, 3], where 
     "ek.keras.initializers.Orthogonal": (call(seed=1), None),
     "ek.keras.initializers.Identity": (call(2.0), 2.0 * np.eye(2, 3)),
     "ek.keras.initializers.Initializer": (call(), None),
+    # TF 2's top-level names for them (eagerkit/tf2_initializers.py)
+    "ek.zeros_initializer": (call(), np.zeros((2, 3))),
+    "ek.ones_initializer": (call(), np.ones((2, 3))),
+    "ek.constant_initializer": (call(2.5), np.full((2, 3), 2.5)),
+    "ek.random_normal_initializer": (call(seed=1), None),
+    "ek.random_uniform_initializer": (call(seed=1), None),
 }
 
 REGULARIZERS = {  # class: (construction, its penalty on F23, numpy's)
@@ -334,13 +340,21 @@ for _name, (_declared, _penalty) in REGULARIZERS.items():
             ),
         },
     )
+
+
+def _initializer_repr(name):
+    """How an initializer shows: Keras' as ``ek.initializers.Zeros()``, TF 2's top-level
+    ones under the name called (``ek.zeros_initializer()``)."""
+    return "ek.initializers." if name.startswith("ek.keras.") else f"{name}()"
+
+
 for _name, (_declared, _values) in INITIALIZERS.items():
     CALLS[_name] = _declared
     _declare_methods(
         _name,
         {
             "__call__": call([2, 3], numpy=None if _values is None else lambda s, v=_values: v),
-            "__repr__": call(check=lambda r: r.startswith("ek.initializers.")),
+            "__repr__": call(check=lambda r, n=_name: r.startswith(_initializer_repr(n))),
             "get_config": call(check=lambda r: isinstance(r, dict)),
             "from_config": call(
                 _make(_name, _declared).get_config(),

@@ -14,6 +14,22 @@ RUN_COLOURS = [
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 ]  # fmt: skip
+NO_COLOUR = "#555555"  # a run the history gives no colour (as in the .js)
+# Beside a validation twin a training line fades, so the val_ line on top of it reads.
+TRAINING_BESIDE_VALIDATION = 0.55
+
+
+def validation_colour(colour):
+    """The colour of a run's ``val_`` lines: its own, three fifths as bright (as in the .js),
+    so a validation line stands out from the training line it shares a panel with.
+
+    Examples
+    --------
+    >>> validation_colour("#1f77b4")
+    '#12476c'
+    """
+    channels = (int(colour[i : i + 2], 16) * 3 // 5 for i in (1, 3, 5))
+    return "#" + "".join(f"{channel:02x}" for channel in channels)
 
 
 def curves_png(history, title="", y_scale="linear"):
@@ -35,14 +51,15 @@ def curves_figure(history, title="", y_scale="linear"):
     all_axes = history.get("axes", {})
     for i, (panel, lines) in enumerate(sorted(panels.items())):
         axes = figure.add_subplot(1, count, i + 1)
+        validated = any(metric.startswith("val_") for _, metric, _ in lines)
         for run, metric, series in lines:
-            style = "--" if metric.startswith("val_") else "-"
             ys = [math.nan if y is None else y for y in series["y"]]
-            colour = colours.get(run, "#555555")
-            dots = {"marker": "o", "markersize": 3.5} if len(ys) <= DOTS_UP_TO else {}
-            axes.plot(
-                series["x"], ys, style, color=colour, label=f"{run}: {metric}", lw=1.4, **dots
-            )
+            colour = colours.get(run, NO_COLOUR)
+            if metric.startswith("val_"):
+                style = _validation_style(colour, len(ys))
+            else:
+                style = _training_style(colour, len(ys), validated)
+            axes.plot(series["x"], ys, label=f"{run}: {metric}", **style)
         if panel in all_axes:  # the ticks the browser shows (widgets/common/ticks.py)
             _set_axis(axes.set_xlim, axes.set_xticks, all_axes[panel]["x"])
             log = all_axes[panel].get("ylog") if y_scale == "log" else None
@@ -69,6 +86,25 @@ def curves_figure(history, title="", y_scale="linear"):
         figure.suptitle(title, fontsize=11)
     figure.tight_layout()
     return figure
+
+
+def _training_style(colour, points, validated):
+    style = {"color": colour, "lw": 1.4, "zorder": 2}
+    if validated:
+        style["alpha"] = TRAINING_BESIDE_VALIDATION
+    if points <= DOTS_UP_TO:
+        style.update(marker="o", markersize=3.5)
+    return style
+
+
+def _validation_style(colour, points):
+    """Dashed, darker, wider and on top (as in the .js): a few points, one per epoch, over a
+    training line of one point per step."""
+    shade = validation_colour(colour)
+    style = {"color": shade, "lw": 2.4, "linestyle": (0, (6, 3)), "zorder": 3}
+    if points <= DOTS_UP_TO:
+        style.update(marker="o", markersize=4.5, markeredgecolor="white", markeredgewidth=0.8)
+    return style
 
 
 def _set_axis(set_limits, set_ticks, axis):

@@ -20,8 +20,13 @@ function svg(tag, attrs, parent) {
   return node;
 }
 
-// `val_loss` is drawn in the `loss` panel, dashed.
+// `val_loss` is drawn in the `loss` panel: dashed, darker, wider and on top (as in the PNG).
 const panelOf = (metric) => (metric.startsWith("val_") ? metric.slice(4) : metric);
+const isValidation = (line) => line.metric.startsWith("val_");
+
+// A run's colour for its val_ lines: three fifths as bright (snapshot.py's validation_colour).
+const validationColour = (hex) =>
+  "#" + [1, 3, 5].map((i) => Math.floor((parseInt(hex.slice(i, i + 2), 16) * 3) / 5).toString(16).padStart(2, "0")).join("");
 
 // The numbers of a message come as binary float64 buffers (no JSON parsing for them).
 const f64 = (view) => new Float64Array(view.buffer, view.byteOffset, view.byteLength / 8);
@@ -100,7 +105,9 @@ function drawPanel(holder, name, lines, colours, options, axes) {
   svg("text", { x: W - PAD.right, y: H - 3, class: "ek-axis-label" }, root).textContent = options.x + (logScale ? "   (y: log scale)" : "");
   const clip = `ek-clip-${name.replace(/[^\w-]/g, "_")}-${Math.random().toString(36).slice(2)}`;
   svg("rect", { x: PAD.left, y: PAD.top, width: W - PAD.left - PAD.right, height: H - PAD.top - PAD.bottom }, svg("clipPath", { id: clip }, root));
-  for (const line of drawn) {
+  // Beside a validation line a training line fades (ek-under), and validation lines go on top.
+  const validated = drawn.some(isValidation);
+  for (const line of [...drawn].sort((a, b) => isValidation(a) - isValidation(b))) {
     // A null (NaN or log of <= 0) breaks the line instead of drawing a fake value.
     let d = "", pen = "M";
     line.series.x.forEach((x, i) => {
@@ -109,12 +116,15 @@ function drawPanel(holder, name, lines, colours, options, axes) {
       d += `${pen}${sx(x).toFixed(1)},${sy(y).toFixed(1)} `;
       pen = "L";
     });
-    line.colour = colours[line.run] || NO_COLOUR;
-    svg("path", { d, stroke: line.colour, "clip-path": `url(#${clip})`, class: line.metric.startsWith("val_") ? "ek-line ek-val" : "ek-line" }, root);
+    const colour = colours[line.run] || NO_COLOUR;
+    line.colour = isValidation(line) ? validationColour(colour) : colour;
+    const kind = isValidation(line) ? "ek-line ek-val" : validated ? "ek-line ek-under" : "ek-line";
+    svg("path", { d, stroke: line.colour, "clip-path": `url(#${clip})`, class: kind }, root);
     if (line.series.x.length <= DOTS_UP_TO) { // few points (one per epoch): each one a dot
+      const dot = isValidation(line) ? { r: 3.2, class: "ek-dot ek-val-dot" } : { r: 2.5, class: validated ? "ek-dot ek-under" : "ek-dot" };
       line.series.x.forEach((x, i) => {
         const y = line.ys[i];
-        if (y !== null && isFinite(y)) svg("circle", { cx: sx(x), cy: sy(y), r: 2.5, fill: line.colour, class: "ek-dot" }, root);
+        if (y !== null && isFinite(y)) svg("circle", { cx: sx(x), cy: sy(y), fill: line.colour, ...dot }, root);
       });
     }
   }
@@ -163,6 +173,16 @@ function hover(box, root, drawn, { sx, sy, x0, x1, options, logScale }) {
     guide.setAttribute("visibility", "hidden");
     dots.forEach((dot) => dot.setAttribute("visibility", "hidden"));
   });
+}
+
+// A legend entry that shows how a kind of line is drawn: a short sample of it, then its name.
+function lineKey(name, kind) {
+  const item = document.createElement("span");
+  item.className = "ek-legend-item ek-line-key";
+  const sample = svg("svg", { width: 30, height: 10 });
+  svg("line", { x1: 1, x2: 29, y1: 5, y2: 5, stroke: "#424242", class: kind }, sample);
+  item.append(sample, name);
+  return item;
 }
 
 function render({ model, el }) {
@@ -217,7 +237,7 @@ function render({ model, el }) {
       legend.appendChild(item);
     });
     if (Object.values(runs).some((m) => Object.keys(m).some((k) => k.startsWith("val_")))) {
-      legend.append("solid: training, dashed: validation (val_)");
+      legend.append(lineKey("training", "ek-line ek-under"), lineKey("validation (val_)", "ek-line ek-val"));
     }
     if (!runNames.length) panels.textContent = "waiting for the first points…";
     root.dataset.points = points;

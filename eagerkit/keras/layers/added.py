@@ -27,7 +27,8 @@ Examples
 
 import contextlib
 
-from eagerkit import nest
+from eagerkit import dtypes, nest
+from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers.layer_tree import modules_within
@@ -55,6 +56,8 @@ class AddedLossesAndMetrics:
                 )
             if loss is None:
                 continue
+            if not callable(loss):
+                loss = _as_loss_tensor(self, loss)
             _ANY_ADDED[0] = True
             vars(self).setdefault("_added_losses", []).append(loss)
 
@@ -103,6 +106,23 @@ class AddedLossesAndMetrics:
         return [
             pair for layer in modules_within(self) for pair in vars(layer).get("_added_metrics", ())
         ]
+
+
+def _as_loss_tensor(layer, loss):
+    """A loss as a tensor (a number becomes a float32 one, as TF converts it); what holds no
+    numbers is refused here, where it was added, not later in ``fit``."""
+    try:
+        tensor = loss if isinstance(loss, Tensor) else convert_to_tensor(loss, dtypes.float32)
+    except (InvalidArgumentError, TypeError):
+        tensor = None
+    if tensor is None or tensor.dtype.is_string:
+        raise InvalidArgumentError(
+            f"{type(layer).__name__}.add_loss: a loss must be a tensor of numbers (or a "
+            f"number, or a zero-argument callable giving one), got {describe(loss)}; add "
+            "e.g. self.add_loss(0.01 * ek.reduce_mean(inputs)) in call()",
+            op="add_loss",
+        )
+    return tensor
 
 
 class WeightPenalties:

@@ -6,12 +6,10 @@ kept in an attribute (or in a list, tuple or dict attribute) belongs to the laye
 ``variables`` collects them all, in the order they were created.
 """
 
-import inspect
-
 from eagerkit import dtypes, random
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import constraints, initializers, regularizers, symbolic
-from eagerkit.keras.layers import first_call, masks
+from eagerkit.keras.layers import first_call, masks, training_flag
 from eagerkit.keras.layers.added import (
     AddedLossesAndMetrics,
     add_activity_penalty,
@@ -65,7 +63,8 @@ class Layer(
     """Base class of layers and models: variables made on first call, then ``call``.
 
     Subclasses define ``build(input_shape)`` (make variables with ``add_weight``) and
-    ``call(inputs, ...)``; a ``call`` that takes ``training`` gets it from ``__call__``.
+    ``call(inputs, ...)``; a ``call`` that takes ``training`` gets it from ``__call__``, or
+    from the layer call it runs inside (keras/layers/training_flag.py).
 
     Examples
     --------
@@ -130,18 +129,16 @@ class Layer(
     # --- calling ----------------------------------------------------------------------------
     def __call__(self, inputs, *args, **kwargs):
         if "built" not in vars(self):
-            raise RuntimeError(
-                f"{type(self).__name__}.__init__ must call super().__init__() before the "
-                "layer is used"
-            )
+            first_call.check_initialized(self, "the layer is called")
         if type(inputs) is not Tensor and symbolic.holds_symbolic((inputs, *args), kwargs):
             return symbolic.record(self, (inputs, *args), kwargs)  # building a functional model
         previous_mask = None  # read before _convert: a cast input is a new tensor, unmasked
         if masks.made[0] or "mask" in kwargs:
             previous_mask = masks.fill_mask_arguments(self, inputs, args, kwargs)
         inputs = self._convert(inputs)
-        if "training" in kwargs and not _takes_training(type(self)):
-            del kwargs["training"]  # Sequential passes it to every layer; most ignore it
+        # The training flag: given, or the enclosing call's, for the calls inside this one.
+        outer_training = training_flag.current[0]
+        training_flag.current[0] = training_flag.resolve(type(self), args, kwargs)
         # An outermost call starts a new forward pass: what the layers added is forgotten.
         forgotten = None if _calls_running[0] else clear(self)
         _calls_running[0] += 1
@@ -158,6 +155,7 @@ class Layer(
             raise
         finally:
             _calls_running[0] -= 1
+            training_flag.current[0] = outer_training
         if self.supports_masking and (previous_mask is not None or self._computes_own_mask):
             masks.attach_output_masks(self, inputs, outputs, previous_mask)
         elif previous_mask is not None and self._warns_of_dropped_masks:
@@ -232,6 +230,7 @@ class Layer(
         ``shape`` says otherwise; Keras' keyword-only calls work too). A ``regularizer``'s
         penalty on it is in ``self.losses`` from then on (see ek.keras.regularizers); a
         ``constraint`` projects it after each optimizer update (ek.keras.constraints)."""
+        first_call.check_initialized(self, "add_weight")
         name = "Variable" if name is None else name
         caller = f"{type(self).__name__}.add_weight"
         regularizer = regularizers.resolve(regularizer, caller, "regularizer")
@@ -283,19 +282,6 @@ class Layer(
 
     def __repr__(self):
         return f"<{type(self).__name__} '{self.name}'>"
-
-
-_TAKES_TRAINING = {}
-
-
-def _takes_training(cls):
-    """Whether ``cls.call`` has a ``training`` parameter (looked up once per class)."""
-    if cls not in _TAKES_TRAINING:
-        parameters = inspect.signature(cls.call).parameters
-        _TAKES_TRAINING[cls] = "training" in parameters or any(
-            p.kind is p.VAR_KEYWORD for p in parameters.values()
-        )
-    return _TAKES_TRAINING[cls]
 
 
 def sublayers(layer):

@@ -23,7 +23,7 @@ Examples
 import inspect
 
 from eagerkit.arguments import describe
-from eagerkit.errors import InvalidArgumentError, UnimplementedError
+from eagerkit.errors import InvalidArgumentError, UnimplementedError, type_error
 
 
 class ConstructorArguments:
@@ -73,7 +73,24 @@ class LayerConfig:
         batch_shape = config.pop("batch_input_shape", None)
         if batch_shape is not None and "input_shape" not in config:
             config["input_shape"] = list(batch_shape)[1:]
+        _check_takes(cls, config)
         return cls(**config)
+
+
+def _check_takes(cls, config):
+    """Keras 3's TypeError, said plainly, for a config ``cls.__init__`` cannot take: most
+    often a ``get_config`` that starts from ``super().get_config()`` (name, trainable,
+    dtype) in a layer whose ``__init__`` takes no ``**kwargs`` to pass them on."""
+    try:
+        inspect.signature(cls.__init__).bind(None, **config)  # None stands for self
+    except TypeError as error:
+        raise type_error(
+            f"{cls.__name__}.from_config: error when deserializing class '{cls.__name__}' "
+            f"using config={config}: {cls.__name__}.__init__ {error}. Let __init__ take "
+            "**kwargs and pass them on (super().__init__(**kwargs) takes the name, trainable "
+            "and dtype of the base config), or write a from_config classmethod",
+            op="from_config",
+        ) from None
 
 
 def constructor_config(layer):

@@ -8,8 +8,22 @@ inside it, so a failed call changes nothing.
 
 import functools
 
+from eagerkit.errors import FailedPreconditionError
 from eagerkit.keras.layers.layer_tree import attribute_values
 from eagerkit.train.tracking import restore_deferred
+
+
+def check_initialized(layer, used):
+    """Keras 3's error (a RuntimeError) for a layer whose ``__init__`` has not called
+    ``super().__init__()`` yet, where ``used`` (``"add_weight"``, a call) needs what it sets."""
+    if "built" not in vars(layer):
+        name = type(layer).__name__
+        raise FailedPreconditionError(
+            f"In layer '{name}', you forgot to call `super().__init__()` as the first "
+            f"statement in the `__init__()` method ({name}.__init__ must call "
+            f"super().__init__() before {used}). Go back and add it.",
+            op=used,
+        )
 
 
 def attributes_before(layer):
