@@ -78,7 +78,10 @@ def test_the_first_call_gives_the_numbers_the_trace_saw(seed, count, name):
 
     ek.random.set_seed(seed)
     assert _values(draws()) == seen[0]  # A1: the trace's draw was not wasted
-    assert len(seen) == 1 and _values(draws()) != seen[0]
+    second = _values(draws())
+    assert len(seen) == 1
+    if name != "categorical":  # 3 samples of 4 classes repeat by chance (p ~ 0.1 a seed)
+        assert second != seen[0]  # the next call goes on
 
 
 @pytest.mark.parametrize("op_seed", [None, 3])
