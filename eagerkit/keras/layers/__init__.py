@@ -48,6 +48,7 @@ from eagerkit.keras.layers.global_pooling import (
 from eagerkit.keras.layers.input_layer import Input, InputLayer
 from eagerkit.keras.layers.lambda_layer import Lambda
 from eagerkit.keras.layers.layer_normalization import LayerNormalization
+from eagerkit.keras.layers.lookup_layers import IntegerLookup, StringLookup
 from eagerkit.keras.layers.masking import Masking
 from eagerkit.keras.layers.merge import (
     Add,
@@ -111,6 +112,8 @@ def deserialize(config, custom_objects=None):
 
 
 __all__ = [
+    "IntegerLookup",
+    "StringLookup",
     "Activation",
     "Attention",
     "MultiHeadAttention",
