@@ -19,6 +19,7 @@ from eagerkit.keras.layers.activation_layers import ELU, LeakyReLU, ReLU, Softma
 from eagerkit.keras.layers.attention import Attention
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.bidirectional import Bidirectional
+from eagerkit.keras.layers.category_encoding import CategoryEncoding
 from eagerkit.keras.layers.convolutional import (
     AveragePooling2D,
     AvgPool2D,
@@ -34,6 +35,7 @@ from eagerkit.keras.layers.convolutional_1d import (
     MaxPooling1D,
 )
 from eagerkit.keras.layers.core import Dense, Dropout, Embedding, Flatten, Reshape, flatten
+from eagerkit.keras.layers.discretization import Discretization
 from eagerkit.keras.layers.feature_normalization import Normalization
 from eagerkit.keras.layers.global_pooling import (
     GlobalAveragePooling1D,
@@ -45,6 +47,7 @@ from eagerkit.keras.layers.global_pooling import (
     GlobalMaxPooling1D,
     GlobalMaxPooling2D,
 )
+from eagerkit.keras.layers.hashing import Hashing
 from eagerkit.keras.layers.input_layer import Input, InputLayer
 from eagerkit.keras.layers.lambda_layer import Lambda
 from eagerkit.keras.layers.layer_normalization import LayerNormalization
@@ -112,6 +115,9 @@ def deserialize(config, custom_objects=None):
 
 
 __all__ = [
+    "CategoryEncoding",
+    "Discretization",
+    "Hashing",
     "IntegerLookup",
     "StringLookup",
     "Activation",
