@@ -9,7 +9,7 @@ import numpy as np
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.base import Layer
-from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode
+from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode, host_array
 from eagerkit.py_function import py_function
 from eagerkit.tensor import convert_to_tensor
 
@@ -77,7 +77,7 @@ class CategoryEncoding(Layer):
         return py_function(self._encoded, given, self.dtype)
 
     def _encoded(self, inputs, count_weights=None):
-        ids = inputs.numpy()
+        ids = host_array(inputs)
         outside = (ids < 0) | (ids >= self.num_tokens)
         if outside.any():
             raise InvalidArgumentError(
@@ -89,7 +89,7 @@ class CategoryEncoding(Layer):
             )
         weights = None
         if count_weights is not None:
-            weights = count_weights.numpy()
+            weights = host_array(count_weights)
             if weights.shape != ids.shape:
                 raise InvalidArgumentError(
                     f"CategoryEncoding: count_weights (shape {list(weights.shape)}) must "

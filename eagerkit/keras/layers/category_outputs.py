@@ -90,6 +90,14 @@ def encode(ids, mode, depth, dtype, count_weights, call):
     return counts.reshape(ids.shape[:-1] + (depth,)).astype(dtype)
 
 
+def host_array(tensor):
+    """A tensor's values as a numpy array, a scalar too (text: an object array of bytes)."""
+    value = tensor.numpy()
+    if isinstance(value, np.ndarray):
+        return value
+    return np.array(value, dtype=object if isinstance(value, bytes) else None)
+
+
 def _one_hot(ids, depth):
     """A boolean array with a last axis of ``depth``: True at each id (none for -1)."""
     return ids[..., None] == np.arange(depth)

@@ -17,7 +17,7 @@ from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.adapt_statistics import batches_of
 from eagerkit.keras.layers.base import Layer
-from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode
+from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode, host_array
 from eagerkit.py_function import py_function
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -118,7 +118,7 @@ class Discretization(Layer):
                 "adapt(data) first, or make it with bin_boundaries=",
                 op="Discretization",
             )
-        bins = np.digitize(inputs.numpy(), self.bin_boundaries).astype(np.int64)
+        bins = np.digitize(host_array(inputs), self.bin_boundaries).astype(np.int64)
         out = np.int64 if self.output_mode == "int" else self.dtype.as_numpy_dtype
         depth = len(self.bin_boundaries) + 1
         return encode(bins, self.output_mode, depth, out, None, "Discretization")

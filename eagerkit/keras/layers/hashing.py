@@ -18,7 +18,7 @@ import numpy as np
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.base import Layer
-from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode
+from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode, host_array
 from eagerkit.keras.layers.token_hash import as_text, hash_buckets, salt_key
 from eagerkit.py_function import py_function
 
@@ -78,7 +78,7 @@ class Hashing(Layer):
         return py_function(self._binned, [inputs], out)
 
     def _binned(self, inputs):
-        values = inputs.numpy()
+        values = host_array(inputs)
         bins = self.num_bins - (self.mask_value is not None)  # bin 0 is the mask's
         found = hash_buckets(as_text(values), bins, self._key)
         if self.mask_value is not None:

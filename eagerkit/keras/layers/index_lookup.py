@@ -24,7 +24,7 @@ from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.adapt_statistics import batches_of
 from eagerkit.keras.layers.base import Layer
-from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode
+from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode, host_array
 from eagerkit.py_function import py_function
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -223,7 +223,7 @@ class IndexLookup(Layer):
         return py_function(self._encoded_ids, [inputs], out)
 
     def _encoded_ids(self, inputs):
-        ids = self._ids_of(inputs.numpy())
+        ids = self._ids_of(host_array(inputs))
         depth = self.max_tokens if self.pad_to_max_tokens else self.vocabulary_size()
         dtype = np.int64 if self.output_mode == "int" else self.dtype.as_numpy_dtype
         return encode(ids, self.output_mode, depth, dtype, None, type(self).__name__)
@@ -255,7 +255,7 @@ class IndexLookup(Layer):
 
     def _tokens_of_ids(self, inputs):
         """invert=True: each id's token; an OOV or unknown id gives the OOV token."""
-        ids = inputs.numpy()
+        ids = host_array(inputs)
         if ids.dtype.kind not in "iu":
             raise InvalidArgumentError(
                 f"{type(self).__name__}(invert=True) maps integer ids to tokens, got "
@@ -292,5 +292,5 @@ class IndexLookup(Layer):
 def _host(batch):
     """A batch's values as a numpy array (text as an object array of bytes)."""
     if isinstance(batch, Tensor):
-        return batch.numpy()
-    return convert_to_tensor(batch).numpy()
+        return host_array(batch)
+    return host_array(convert_to_tensor(batch))
