@@ -4,12 +4,16 @@ Where the ids are already small integers (or come from ``Hashing``), the layer e
 them without a vocabulary: ``CategoryEncoding(num_tokens=4, output_mode="one_hot")``.
 """
 
-import numpy as np
-
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.base import Layer
-from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode, host_array
+from eagerkit.keras.layers.category_outputs import (
+    check_dense,
+    checked_mode,
+    count_argument,
+    encode,
+    host_array,
+)
 from eagerkit.py_function import py_function
 from eagerkit.tensor import convert_to_tensor
 
@@ -43,21 +47,13 @@ class CategoryEncoding(Layer):
         modes = ("one_hot", "multi_hot", "count")
         output_mode = checked_mode(output_mode, "CategoryEncoding", modes)
         check_dense(sparse, "CategoryEncoding")
-        if isinstance(num_tokens, bool) or not isinstance(num_tokens, (int, np.integer)):
-            raise InvalidArgumentError(
-                f"CategoryEncoding: num_tokens must be the number of ids (a whole number), "
-                f"got {num_tokens!r:.40}; if it is not known beforehand, use IntegerLookup",
-                op="CategoryEncoding",
-            )
-        if num_tokens < 1:
-            raise InvalidArgumentError(
-                f"CategoryEncoding: num_tokens must be >= 1, got {num_tokens}",
-                op="CategoryEncoding",
-            )
+        hint = "; if it is not known beforehand, use IntegerLookup"
+        num_tokens = count_argument(num_tokens, "num_tokens", "CategoryEncoding", 1, hint)
         super().__init__(**kwargs)
         self.num_tokens, self.output_mode, self.sparse = int(num_tokens), output_mode, False
 
     def call(self, inputs, count_weights=None):
+        inputs = convert_to_tensor(inputs)  # call() itself may get an array
         if not inputs.dtype.is_integer:
             raise InvalidArgumentError(
                 f"CategoryEncoding: layer '{self.name}' encodes integer ids, got "

@@ -29,6 +29,7 @@ array([[1., 1., 0., 0.],
 
 import numpy as np
 
+from eagerkit.arguments import whole_number
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
 MODES = ("int", "one_hot", "multi_hot", "count")
@@ -51,6 +52,20 @@ def checked_mode(output_mode, call, modes=MODES):
             op=call,
         )
     return output_mode
+
+
+def count_argument(value, what, call, minimum, hint=""):
+    """``value`` as a Python int of at least ``minimum`` (numpy ints too), or a clear error."""
+    try:
+        count = whole_number(value, what, call)
+    except InvalidArgumentError:
+        count = None
+    if count is None or count < minimum:
+        raise InvalidArgumentError(
+            f"{call}: {what} must be a whole number >= {minimum}, got {value!r:.40}{hint}",
+            op=call,
+        )
+    return count
 
 
 def check_dense(sparse, call):

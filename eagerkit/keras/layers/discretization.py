@@ -17,7 +17,13 @@ from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.adapt_statistics import batches_of
 from eagerkit.keras.layers.base import Layer
-from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode, host_array
+from eagerkit.keras.layers.category_outputs import (
+    check_dense,
+    checked_mode,
+    count_argument,
+    encode,
+    host_array,
+)
 from eagerkit.py_function import py_function
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -61,23 +67,30 @@ class Discretization(Layer):
                 f"and num_bins={num_bins!r:.40}",
                 op="Discretization",
             )
-        if num_bins is not None and (not isinstance(num_bins, int) or num_bins < 1):
-            raise InvalidArgumentError(
-                f"Discretization: num_bins must be a whole number >= 1, got {num_bins!r:.40}",
-                op="Discretization",
-            )
+        if num_bins is not None:
+            num_bins = count_argument(num_bins, "num_bins", "Discretization", 1)
         super().__init__(**kwargs)
         if bin_boundaries is not None:
             bin_boundaries = _sorted_boundaries(bin_boundaries, "Discretization")
             num_bins = len(bin_boundaries) + 1
         self.bin_boundaries, self.num_bins = bin_boundaries, num_bins
+        self.input_bin_boundaries = bin_boundaries  # given ones: adapt may not replace them
         self.epsilon, self.output_mode, self.sparse = epsilon, output_mode, False
 
     def adapt(self, data, steps=None):
         """Learn ``num_bins - 1`` boundaries from ``data`` (an array, a tensor, or an
         ``ek.data.Dataset`` of batches). A failed adapt changes nothing."""
         call = "Discretization.adapt"
+        if self.input_bin_boundaries is not None:
+            raise InvalidArgumentError(
+                f"{call}: layer '{self.name}' was made with bin_boundaries=, which adapt "
+                "would replace; make it with num_bins= instead to learn them, e.g. "
+                "Discretization(num_bins=4).adapt(data)",
+                op=call,
+            )
         parts = []
+        if steps is not None:
+            steps = count_argument(steps, "steps", call, 1, " (or None: all the data)")
         for step, batch in enumerate(batches_of(data, call)):
             if steps is not None and step >= steps:
                 break
@@ -102,6 +115,7 @@ class Discretization(Layer):
         self.bin_boundaries = [float(b) for b in boundaries]
 
     def call(self, inputs):
+        inputs = convert_to_tensor(inputs)  # call() itself may get an array
         if not (inputs.dtype.is_floating or inputs.dtype.is_integer):
             raise InvalidArgumentError(
                 f"Discretization: layer '{self.name}' bins numbers, got {inputs.dtype.name} "

@@ -13,14 +13,23 @@ predicts the same way, but bin numbers copied from TF, or a model trained in TF,
 carry over.
 """
 
+import numbers
+
 import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.base import Layer
-from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode, host_array
+from eagerkit.keras.layers.category_outputs import (
+    check_dense,
+    checked_mode,
+    count_argument,
+    encode,
+    host_array,
+)
 from eagerkit.keras.layers.token_hash import as_text, hash_buckets, salt_key
 from eagerkit.py_function import py_function
+from eagerkit.tensor import convert_to_tensor
 
 
 class Hashing(Layer):
@@ -50,18 +59,14 @@ class Hashing(Layer):
     ):
         output_mode = checked_mode(output_mode, "Hashing")
         check_dense(sparse, "Hashing")
-        if isinstance(num_bins, bool) or not isinstance(num_bins, (int, np.integer)):
-            raise InvalidArgumentError(
-                f"Hashing: num_bins must be a whole number > 0, got {num_bins!r:.40}",
-                op="Hashing",
-            )
+        num_bins = count_argument(num_bins, "num_bins", "Hashing", 1)
         if num_bins < 1 or (num_bins < 2 and mask_value is not None):
             raise InvalidArgumentError(
                 f"Hashing: num_bins={num_bins} leaves no bin for the values (mask_value "
                 "takes bin 0 for itself); give num_bins > 1",
                 op="Hashing",
             )
-        ok_salt = salt is None or isinstance(salt, int) or _is_pair(salt)
+        ok_salt = salt is None or _is_int(salt) or _is_pair(salt)
         if not ok_salt:
             raise InvalidArgumentError(
                 f"Hashing: salt must be an int or a pair of ints, got {salt!r:.40}",
@@ -69,11 +74,20 @@ class Hashing(Layer):
             )
         super().__init__(**kwargs)
         self.num_bins, self.mask_value, self.output_mode = int(num_bins), mask_value, output_mode
-        self.salt = list(salt) if _is_pair(salt) else salt
+        self.salt = (
+            [int(s) for s in salt] if _is_pair(salt) else salt if salt is None else int(salt)
+        )
         self.sparse = False
         self._key = salt_key(salt)
 
     def call(self, inputs):
+        inputs = convert_to_tensor(inputs)  # call() itself may get an array
+        if inputs.dtype.is_complex:
+            raise InvalidArgumentError(
+                f"Hashing: layer '{self.name}' hashes strings, integers or floats, got "
+                f"{inputs.dtype.name} inputs; pass the real part, e.g. ek.math.real(x)",
+                op="Hashing",
+            )
         out = dtypes.int64 if self.output_mode == "int" else self.dtype
         return py_function(self._binned, [inputs], out)
 
@@ -97,10 +111,12 @@ class Hashing(Layer):
         }
 
 
+def _is_int(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
 def _is_pair(salt):
-    return (
-        isinstance(salt, (list, tuple)) and len(salt) == 2 and all(isinstance(s, int) for s in salt)
-    )
+    return isinstance(salt, (list, tuple)) and len(salt) == 2 and all(map(_is_int, salt))
 
 
 def _raw(value):

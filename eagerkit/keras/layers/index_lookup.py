@@ -24,7 +24,13 @@ from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers.adapt_statistics import batches_of
 from eagerkit.keras.layers.base import Layer
-from eagerkit.keras.layers.category_outputs import check_dense, checked_mode, encode, host_array
+from eagerkit.keras.layers.category_outputs import (
+    check_dense,
+    checked_mode,
+    count_argument,
+    encode,
+    host_array,
+)
 from eagerkit.py_function import py_function
 from eagerkit.tensor import Tensor, convert_to_tensor
 
@@ -51,24 +57,18 @@ class IndexLookup(Layer):
         call = type(self).__name__
         self.output_mode = checked_mode(output_mode, call)
         check_dense(sparse, call)
-        if not isinstance(num_oov_indices, int) or num_oov_indices < 0:
-            raise InvalidArgumentError(
-                f"{call}: num_oov_indices must be a whole number >= 0, got "
-                f"{num_oov_indices!r:.40}; 1 (the default) gives every unknown token one id",
-                op=call,
-            )
+        num_oov_indices = count_argument(
+            num_oov_indices, "num_oov_indices", call, 0,
+            "; 1 (the default) gives every unknown token one id",
+        )  # fmt: skip
         if invert and self.output_mode != "int":
             raise InvalidArgumentError(
                 f"{call}: invert=True maps ids back to tokens, so output_mode must be 'int', "
                 f"got {self.output_mode!r}; make the inverting layer with output_mode='int'",
                 op=call,
             )
-        if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens <= 1):
-            raise InvalidArgumentError(
-                f"{call}: max_tokens must be None or a whole number > 1 (it counts the mask "
-                f"and OOV ids too), got {max_tokens!r:.40}",
-                op=call,
-            )
+        if max_tokens is not None:  # it counts the mask and OOV ids too
+            max_tokens = count_argument(max_tokens, "max_tokens", call, 2, " (or None)")
         if pad_to_max_tokens and max_tokens is None:
             raise InvalidArgumentError(
                 f"{call}: pad_to_max_tokens=True pads the outputs to max_tokens, which is "
@@ -172,7 +172,8 @@ class IndexLookup(Layer):
         if values.ndim > 1:
             raise InvalidArgumentError(
                 f"{call}: the vocabulary is a list of {self.token_kind}s (rank 1), got "
-                f"shape {list(values.shape)}",
+                f"shape {list(values.shape)}; pass a flat list, e.g. vocabulary=['a', 'b'] "
+                "(or the integer codes [3, 7] for IntegerLookup)",
                 op=call,
             )
         self._check_dtype(dtypes.as_dtype(values.dtype), call, "the vocabulary")
@@ -193,6 +194,8 @@ class IndexLookup(Layer):
                 op=call,
             )
         counts = collections.Counter()
+        if steps is not None:
+            steps = count_argument(steps, "steps", call, 1, " (or None: all the data)")
         for step, batch in enumerate(batches_of(data, call)):
             if steps is not None and step >= steps:
                 break
@@ -215,6 +218,7 @@ class IndexLookup(Layer):
 
     # --- looking up -------------------------------------------------------------------------
     def call(self, inputs):
+        inputs = convert_to_tensor(inputs)  # call() itself may get an array
         call = type(self).__name__
         if self.invert:
             return py_function(self._tokens_of_ids, [inputs], self._token_dtype())

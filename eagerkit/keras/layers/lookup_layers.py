@@ -81,7 +81,8 @@ class StringLookup(IndexLookup):
         if idf_weights is not None or encoding.lower().replace("_", "-") != "utf-8":
             raise InvalidArgumentError(
                 "StringLookup: eagerkit supports encoding='utf-8' and no idf_weights (no "
-                "'tf_idf' mode); leave them out",
+                f"'tf_idf' mode), got encoding={encoding!r:.20}, idf_weights="
+                f"{idf_weights!r:.20}; remove both arguments (use output_mode='count')",
                 op="StringLookup",
             )
         self.encoding = "utf-8"
@@ -175,7 +176,9 @@ class IntegerLookup(IndexLookup):
         if vocabulary_dtype not in ("int64", "int32") or idf_weights is not None:
             raise InvalidArgumentError(
                 "IntegerLookup: vocabulary_dtype must be 'int64' or 'int32', and eagerkit "
-                "takes no idf_weights (no 'tf_idf' mode)",
+                f"takes no idf_weights (no 'tf_idf' mode), got vocabulary_dtype="
+                f"{vocabulary_dtype!r:.20}, idf_weights={idf_weights!r:.20}; remove "
+                "idf_weights (use output_mode='count')",
                 op="IntegerLookup",
             )
         self.vocabulary_dtype = vocabulary_dtype

@@ -27,7 +27,7 @@ def salt_key(salt):
     """The 16-byte BLAKE2b key of a ``salt``: an int, or TF's pair of ints (None: no key)."""
     if salt is None:
         return b""
-    pair = (salt, salt) if isinstance(salt, int) else tuple(salt)
+    pair = tuple(salt) if isinstance(salt, (list, tuple)) else (salt, salt)
     return b"".join((int(part) % 2**64).to_bytes(8, "little") for part in pair)
 
 
@@ -46,7 +46,11 @@ def as_text(values):
     """Numbers as the bytes of their decimal text (TF's ``as_string``), text as it is."""
     if values.dtype == object:
         return values
-    whole = values.astype(np.int64) if values.dtype.kind == "f" else values  # TF: int64 first
+    whole = values
+    if values.dtype.kind == "f":  # TF: floats become int64 first (nan and inf: int64's least)
+        with np.errstate(invalid="ignore"):
+            whole = np.where(np.isfinite(values), values, np.iinfo(np.int64).min)
+            whole = whole.astype(np.int64)
     return np.array([str(int(v)).encode() for v in whole.reshape(-1)], dtype=object).reshape(
         values.shape
     )
