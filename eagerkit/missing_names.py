@@ -75,7 +75,6 @@ MISSING = {
         "experimental": "",
     },
     "eagerkit.keras.layers": {
-        "TextVectorization": "ek.strings to split, and a Python dict of ids",
         "RandomFlip": "ek.image.flip_left_right in a Dataset.map",
         # Keras' transfer-learning guide augments its images with both before its base model.
         "RandomRotation": "ek.image.rot90 (quarter turns) or ek.image.random_flip_left_right "

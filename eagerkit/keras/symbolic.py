@@ -175,6 +175,8 @@ def _stand_in(tensor, sizes):
     batch, other = sizes
     dims = tensor.shape.as_list()
     shape = [d if d is not None else batch if axis == 0 else other for axis, d in enumerate(dims)]
+    if tensor.dtype == dtypes.string:  # text of `other` words: split, rows of unknown length
+        return Tensor(np.full(shape, b" ".join([b"a"] * other), dtype=object))
     # zeros: a valid index for any table; ones: a float, or a mask that keeps every step
     make = ones if tensor.dtype.is_floating or tensor.dtype == dtypes.bool else zeros
     return make(shape, dtype=tensor.dtype)

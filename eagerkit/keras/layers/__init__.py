@@ -76,6 +76,7 @@ from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.padding import Cropping1D, Cropping2D, ZeroPadding1D, ZeroPadding2D
 from eagerkit.keras.layers.recurrent import GRU, LSTM, SimpleRNN
 from eagerkit.keras.layers.rescaling import Rescaling
+from eagerkit.keras.layers.text_vectorization import TextVectorization
 from eagerkit.keras.layers.time_distributed import TimeDistributed
 from eagerkit.keras.layers.upsampling import Conv2DTranspose, UpSampling2D
 from eagerkit.missing_names import attribute_error as _attribute_error
@@ -115,6 +116,7 @@ def deserialize(config, custom_objects=None):
 
 
 __all__ = [
+    "TextVectorization",
     "CategoryEncoding",
     "Discretization",
     "Hashing",

@@ -27,6 +27,8 @@ array([[1., 1., 0., 0.],
        [0., 0., 2., 0.]], dtype=float32)
 """
 
+import math
+
 import numpy as np
 
 from eagerkit.arguments import whole_number
@@ -97,7 +99,7 @@ def encode(ids, mode, depth, dtype, count_weights, call):
             op=call,
         )
     weights = np.ones(ids.shape) if count_weights is None else count_weights
-    rows = ids.reshape(-1, ids.shape[-1])
+    rows = ids.reshape(math.prod(ids.shape[:-1]), ids.shape[-1])  # (an empty sample too)
     counts = np.zeros((rows.shape[0], depth))
     row_of = np.broadcast_to(np.arange(rows.shape[0])[:, None], rows.shape)
     kept = rows >= 0  # -1: a masked value, counted nowhere

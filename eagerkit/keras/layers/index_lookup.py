@@ -202,6 +202,10 @@ class IndexLookup(Layer):
             values = _host(batch)
             self._check_dtype(dtypes.as_dtype(values.dtype), call, "the data")
             counts.update(self._key(v) for v in values.reshape(-1).tolist())
+        self._learn(counts, call)
+
+    def _learn(self, counts, call):
+        """Make the vocabulary from ``counts`` (a Counter of token keys): Keras' order."""
         for special in (self.mask_token, self.oov_token):
             if special is not None:
                 counts.pop(self._key(special), None)  # they have their own ids already
@@ -227,7 +231,11 @@ class IndexLookup(Layer):
         return py_function(self._encoded_ids, [inputs], out)
 
     def _encoded_ids(self, inputs):
-        ids = self._ids_of(host_array(inputs))
+        return self.encoded(host_array(inputs))
+
+    def encoded(self, values):
+        """The layer's output for the numpy array ``values`` of tokens, as numpy."""
+        ids = self._ids_of(values)
         depth = self.max_tokens if self.pad_to_max_tokens else self.vocabulary_size()
         dtype = np.int64 if self.output_mode == "int" else self.dtype.as_numpy_dtype
         return encode(ids, self.output_mode, depth, dtype, None, type(self).__name__)
