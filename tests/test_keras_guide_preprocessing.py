@@ -11,7 +11,9 @@ Where eagerkit differs (on purpose):
   the same columns, written in the test, stand in.
 
 Examples skipped, with why: image augmentation (``RandomFlip``, ``RandomRotation``: not in
-eagerkit, see ``missing_names``) and ``output_mode="tf_idf"`` (eagerkit has no TF-IDF).
+eagerkit, see ``missing_names``) and ``output_mode="tf_idf"`` (eagerkit has no TF-IDF). The
+multi-hot bigrams example is checked against the words and pairs it must mark (its printed
+vector is not reproduced here).
 """
 
 import numpy as np
@@ -21,6 +23,84 @@ import eagerkit as tf
 from eagerkit import keras
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras import layers
+
+
+def test_text_vectorization_adapts_to_the_odyssey_and_gives_the_guides_ids():
+    data = [
+        "ξεῖν᾽, ἦ τοι μὲν ὄνειροι ἀμήχανοι ἀκριτόμυθοι",
+        "γίγνοντ᾽, οὐδέ τι πάντα τελείεται ἀνθρώποισι.",
+        "δοιαὶ γάρ τε πύλαι ἀμενηνῶν εἰσὶν ὀνείρων:",
+        "αἱ μὲν γὰρ κεράεσσι τετεύχαται, αἱ δ᾽ ἐλέφαντι:",
+        "τῶν οἳ μέν κ᾽ ἔλθωσι διὰ πριστοῦ ἐλέφαντος,",
+        "οἵ ῥ᾽ ἐλεφαίρονται, ἔπε᾽ ἀκράαντα φέροντες:",
+        "οἱ δὲ διὰ ξεστῶν κεράων ἔλθωσι θύραζε,",
+        "οἵ ῥ᾽ ἔτυμα κραίνουσι, βροτῶν ὅτε κέν τις ἴδηται.",
+    ]
+    layer = layers.TextVectorization()
+    layer.adapt(data)
+    vectorized_text = layer(data)
+    assert vectorized_text.dtype == tf.int64
+    np.testing.assert_array_equal(
+        vectorized_text.numpy(),
+        [
+            [37, 12, 25, 5, 9, 20, 21, 0, 0],
+            [51, 34, 27, 33, 29, 18, 0, 0, 0],
+            [49, 52, 30, 31, 19, 46, 10, 0, 0],
+            [7, 5, 50, 43, 28, 7, 47, 17, 0],
+            [24, 35, 39, 40, 3, 6, 32, 16, 0],
+            [4, 2, 15, 14, 22, 23, 0, 0, 0],
+            [36, 48, 6, 38, 42, 3, 45, 0, 0],
+            [4, 2, 13, 41, 53, 8, 44, 26, 11],
+        ],
+    )
+
+
+ADAPT_DATA = [
+    "The Brain is wider than the Sky",
+    "For put them side by side",
+    "The one the other will contain",
+    "With ease and You beside",
+]
+
+
+def test_encoding_text_as_a_sequence_of_token_indices():
+    adapt_data = tf.constant(ADAPT_DATA)
+    text_vectorizer = layers.TextVectorization(output_mode="int")
+    text_vectorizer.adapt(adapt_data)
+    encoded = text_vectorizer(["The Brain is deeper than the sea"]).numpy()
+    np.testing.assert_array_equal(encoded, [[2, 19, 14, 1, 9, 2, 1]])  # the guide's print
+
+    inputs = keras.Input(shape=(None,), dtype="int64")
+    x = layers.Embedding(input_dim=text_vectorizer.vocabulary_size(), output_dim=16)(inputs)
+    x = layers.GRU(8)(x)
+    outputs = layers.Dense(1)(x)
+    model = keras.Model(inputs, outputs)
+    train_dataset = tf.data.Dataset.from_tensor_slices((["The Brain is wider than the Sky"], [1]))
+    train_dataset = train_dataset.batch(1).map(lambda x, y: (text_vectorizer(x), y))
+    model.compile(optimizer="rmsprop", loss="mse")
+    model.fit(train_dataset, verbose=0)
+
+    inputs = keras.Input(shape=(1,), dtype="string")  # the end-to-end model takes text
+    x = text_vectorizer(inputs)
+    assert x.shape.as_list() == [None, None]  # rows as long as the texts' words
+    outputs = model(x)
+    end_to_end_model = keras.Model(inputs, outputs)
+    test_data = tf.constant(["The Brain is deeper than the sea"])
+    test_output = end_to_end_model(test_data)
+    np.testing.assert_allclose(test_output.numpy(), model(tf.constant(encoded)).numpy())
+
+
+def test_encoding_text_as_a_dense_matrix_of_ngrams_with_multi_hot_encoding():
+    text_vectorizer = layers.TextVectorization(output_mode="multi_hot", ngrams=2)
+    text_vectorizer.adapt(tf.constant(ADAPT_DATA))
+    vocabulary = text_vectorizer.get_vocabulary()
+    assert vocabulary[:3] == ["[UNK]", "the", "side"] and len(vocabulary) == 41
+    encoded = text_vectorizer(["The Brain is deeper than the sea"]).numpy()
+    words = "the brain is deeper than the sea".split()
+    grams = set(words) | {" ".join(pair) for pair in zip(words, words[1:], strict=False)}
+    marked = {vocabulary[i] for i in np.flatnonzero(encoded[0])}
+    assert marked == {g for g in grams if g in vocabulary} | {"[UNK]"}
+    assert marked == {"[UNK]", "the", "brain", "is", "than", "the brain", "brain is", "than the"}
 
 
 def test_string_lookup_with_a_given_vocabulary():

@@ -14,6 +14,7 @@ from .values import F23, I23, IMAGE, P23
 
 SEQUENCE = ek.ones([2, 5, 3])  # [batch, time, features]
 S23 = ek.constant([["a", "b", "c"], ["b", "b", "z"]])  # tokens, for the lookup layers
+TEXTS = ek.constant(["the cat sat", "a dog"])  # for TextVectorization
 PAIR = [F23, P23]  # what a merge layer takes
 
 
@@ -55,6 +56,7 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.keras.layers.CategoryEncoding": call(7, "count", sample=[I23]),
     "ek.keras.layers.Discretization": call([0.0, 1.5], sample=[F23]),
     "ek.keras.layers.Hashing": call(5, salt=3, sample=[S23]),
+    "ek.keras.layers.TextVectorization": call(output_sequence_length=4, sample=[TEXTS]),
     "ek.keras.layers.InputLayer": call(input_shape=[3], sample=[F23]),
     "ek.keras.layers.LSTM": call(4, sample=[SEQUENCE]),
     "ek.keras.layers.GRU": call(4, sample=[SEQUENCE]),
@@ -92,7 +94,11 @@ MODELS = {  # model class: a maker of a built model of it (3 -> 2), for its trai
 CLASSES = walk.public_callables()
 # Base classes: their own call is the subclass's to write, and says so.
 UNWRITTEN = {"ek.keras.layers.Layer", "ek.Network"}
-VOCABULARIES = {"ek.keras.layers.StringLookup": ["q", "r"], "ek.keras.layers.IntegerLookup": [7, 8]}
+VOCABULARIES = {
+    "ek.keras.layers.StringLookup": ["q", "r"],
+    "ek.keras.layers.IntegerLookup": [7, 8],
+    "ek.keras.layers.TextVectorization": ["cat", "dog"],
+}
 
 
 def _methods(layer_name, declared):

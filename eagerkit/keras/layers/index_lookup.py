@@ -231,9 +231,9 @@ class IndexLookup(Layer):
         return py_function(self._encoded_ids, [inputs], out)
 
     def _encoded_ids(self, inputs):
-        return self.encoded(host_array(inputs))
+        return self._encoded_values(host_array(inputs))
 
-    def encoded(self, values):
+    def _encoded_values(self, values):
         """The layer's output for the numpy array ``values`` of tokens, as numpy."""
         ids = self._ids_of(values)
         depth = self.max_tokens if self.pad_to_max_tokens else self.vocabulary_size()

@@ -167,7 +167,7 @@ class TextVectorization(Layer):
         for i, row in enumerate(rows):
             cut = [token.encode("utf-8") for token in row[:width]]
             padded[i, : len(cut)] = cut
-        encoded = self._lookup.encoded(padded)
+        encoded = self._lookup._encoded_values(padded)
         return encoded[0] if values.ndim == 0 else encoded
 
     def _token_rows(self, values, call):
