@@ -415,3 +415,12 @@ def test_a_failed_call_leaves_the_lookup_as_it_was():
     with pytest.raises(InvalidArgumentError):
         layer(ek.constant(["zz"]))
     assert layer.get_config() == before and layer(ek.constant(["b"])).numpy().tolist() == [1]
+
+
+def test_tfs_hash_functions_say_eagerkit_bins_differ():
+    for name in ("to_hash_bucket_fast", "to_hash_bucket_strong"):
+        with pytest.raises(AttributeError, match=r"Hashing\(num_bins.*BLAKE2b.*not in TF's bin"):
+            getattr(ek.strings, name)
+    from eagerkit.keras.layers import hashing
+
+    assert "eagerkit's bins are not TF's" in hashing.__doc__  # the layer's docs say so too

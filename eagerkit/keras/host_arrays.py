@@ -96,8 +96,10 @@ def _text(array):
     array), as Keras' fit takes for a model that looks text up itself."""
     if array.dtype.kind in "US":
         return True
-    return array.dtype == object and array.size > 0 and all(
-        isinstance(v, (str, bytes)) for v in array.flat
+    return (
+        array.dtype == object
+        and array.size > 0
+        and all(isinstance(v, (str, bytes)) for v in array.flat)
     )
 
 
