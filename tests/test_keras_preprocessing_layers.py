@@ -424,3 +424,14 @@ def test_tfs_hash_functions_say_eagerkit_bins_differ():
     from eagerkit.keras.layers import hashing
 
     assert "eagerkit's bins are not TF's" in hashing.__doc__  # the layer's docs say so too
+
+
+def test_pad_to_max_tokens_widens_the_encodings_and_invert_gives_codes():
+    lookup = layers.StringLookup(
+        vocabulary=["a", "b"], max_tokens=5, pad_to_max_tokens=True, output_mode="multi_hot"
+    )
+    np.testing.assert_array_equal(lookup([["a", "q"]]).numpy(), [[1, 1, 0, 0, 0]])
+    with pytest.raises(InvalidArgumentError, match=r"pad_to_max_tokens=True .* give max_tokens"):
+        layers.StringLookup(pad_to_max_tokens=True)
+    back = layers.IntegerLookup(vocabulary=[5, 6], invert=True)
+    assert back(ek.constant([0, 1, 2, 3])).numpy().tolist() == [-1, 5, 6, -1]
