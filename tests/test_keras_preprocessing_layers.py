@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import eagerkit as ek
-from eagerkit.errors import InvalidArgumentError, UnimplementedError
+from eagerkit.errors import InvalidArgumentError, ResourceExhaustedError, UnimplementedError
 from eagerkit.keras import layers
 
 MODES = ["int", "one_hot", "multi_hot", "count"]
@@ -339,6 +339,12 @@ def test_a_float_into_a_string_lookup_is_refused():
         InvalidArgumentError, match=r"IntegerLookup.*integer codes.*float32.*ek\.cast"
     ):
         layers.IntegerLookup(vocabulary=[1])(ek.constant([1.5]))
+
+
+def test_an_encoding_larger_than_memory_is_refused_before_it_is_made():
+    layer = layers.CategoryEncoding(num_tokens=2**50, output_mode="one_hot")
+    with pytest.raises(ResourceExhaustedError, match=r"CategoryEncoding: the one_hot encoding"):
+        layer(ek.constant([[1, 2]]))
 
 
 def test_an_id_outside_num_tokens_is_refused():

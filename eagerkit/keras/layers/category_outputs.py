@@ -31,6 +31,7 @@ import math
 
 import numpy as np
 
+from eagerkit import limits
 from eagerkit.arguments import whole_number
 from eagerkit.errors import InvalidArgumentError, UnimplementedError
 
@@ -86,6 +87,12 @@ def encode(ids, mode, depth, dtype, count_weights, call):
         return ids.astype(dtype)
     if ids.ndim == 0:
         ids = ids.reshape(1)  # a scalar is one sample of one value
+    limits.check_memory(  # one-hot rows are built first: refuse what memory cannot hold
+        max(ids.size, 1) * depth * 8,
+        f"the {mode} encoding of {ids.size} ids over {depth} tokens",
+        call,
+        "encode fewer tokens (a smaller num_tokens, max_tokens or num_bins)",
+    )
     if mode == "one_hot":
         if ids.ndim > 1 and ids.shape[-1] == 1:
             ids = ids[..., 0]  # [[3], [1]]: one value per sample, one row each
