@@ -25,6 +25,12 @@ _EAGER_METRIC = (
     "functions do not run eagerly)"
 )
 
+_HASH_BINS = (
+    "ek.keras.layers.Hashing(num_bins, salt=...) puts strings (and integers) in bins, with "
+    "BLAKE2b: a value always lands in the same bin, but not in TF's bin (TF's FarmHash/SipHash "
+    "bins cannot be reproduced in eagerkit; learn the bins here)"
+)
+
 # What each module lacks: TF's name -> what to use instead ("" where eagerkit has nothing).
 MISSING = {
     "eagerkit": {
@@ -75,7 +81,6 @@ MISSING = {
         "experimental": "",
     },
     "eagerkit.keras.layers": {
-        "TextVectorization": "ek.strings to split, and a Python dict of ids",
         "RandomFlip": "ek.image.flip_left_right in a Dataset.map",
         # Keras' transfer-learning guide augments its images with both before its base model.
         "RandomRotation": "ek.image.rot90 (quarter turns) or ek.image.random_flip_left_right "
@@ -90,6 +95,12 @@ MISSING = {
     "eagerkit.data": {
         "TFRecordDataset": "keep the data in text or CSV files (ek.data.TextLineDataset, "
         "ek.data.experimental.CsvDataset) or numpy arrays (ek.data.Dataset.from_tensor_slices)",
+    },
+    # TF's string hashes: FarmHash Fingerprint64 and keyed SipHash, which eagerkit lacks.
+    "eagerkit.strings": {
+        "to_hash_bucket_fast": _HASH_BINS,
+        "to_hash_bucket": _HASH_BINS,
+        "to_hash_bucket_strong": _HASH_BINS + " (salt= keys the hash, as key= does here)",
     },
     "eagerkit.io": {
         "decode_jpeg": "decode images with an image library (PIL: np.asarray(Image.open(path))) "

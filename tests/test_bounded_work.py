@@ -263,6 +263,10 @@ SAFE = {
     "then not used (lines are read whole)",
     "Tensor.set_shape.shape": "a shape to compare with: allocates nothing",
     "make_csv_dataset.num_epochs": LAZY,
+    # A preprocessing layer's adapt reads at most `steps` batches of data that exists.
+    "Discretization.adapt.steps": "reads at most that many batches, of the data given",
+    "IndexLookup.adapt.steps": "reads at most that many batches, of the data given",
+    "TextVectorization.adapt.steps": "reads at most that many batches, of the data given",
     "make_csv_dataset.num_rows_for_inference": "reads at most the rows the files have",
     "TensorSpec.__init__.shape": "describes a shape; allocates nothing",
     "Variable.__init__.shape": "the shapes the value may take; allocates nothing",

@@ -317,6 +317,21 @@ def layer_and_input(cls):
         layers.LayerNormalization: (lambda: layers.LayerNormalization(), x4),
         layers.Normalization: (lambda: layers.Normalization(), x4),
         layers.Rescaling: (lambda: layers.Rescaling(1 / 255), x4),
+        layers.StringLookup: (
+            lambda: layers.StringLookup(vocabulary=["a"]),
+            ek.constant(["a", "z"]),
+        ),
+        layers.IntegerLookup: (
+            lambda: layers.IntegerLookup(vocabulary=[1, 2]),
+            ek.constant([[1, 5]]),
+        ),
+        layers.CategoryEncoding: (lambda: layers.CategoryEncoding(4), ek.constant([[1, 3]])),
+        layers.Discretization: (lambda: layers.Discretization(bin_boundaries=[0.5]), x4),
+        layers.Hashing: (lambda: layers.Hashing(3), ek.constant(["the cat", "a dog"])),
+        layers.TextVectorization: (
+            lambda: layers.TextVectorization(vocabulary=["cat"]),
+            ek.constant(["the cat", "a dog sat"]),
+        ),
         layers.InputLayer: (lambda: layers.InputLayer(input_shape=(4,)), x4),
         layers.Concatenate: (lambda: layers.Concatenate(), pair),
         layers.Dot: (lambda: layers.Dot(axes=1), pair),

@@ -80,6 +80,7 @@ def sample_array(value, what="y"):
     holds no numbers is refused, naming ``what``."""
     array = np.asarray(value.numpy()) if isinstance(value, Tensor) else np.asarray(value)
     numbers = isinstance(value, Tensor) or array.dtype.kind in "biuf"  # (a tensor: as it is)
+    numbers = numbers or _text(array)  # strings, for a model that starts with StringLookup
     if array.ndim == 0 or not numbers:  # (a scalar is no batch of samples)
         shown = describe(value) if isinstance(value, Tensor) else f"{value!r:.80}"
         raise InvalidArgumentError(
@@ -88,6 +89,18 @@ def sample_array(value, what="y"):
             op="fit",
         )
     return array
+
+
+def _text(array):
+    """Whether ``array`` holds strings (numpy's str or bytes, or Python ones in an object
+    array), as Keras' fit takes for a model that looks text up itself."""
+    if array.dtype.kind in "US":
+        return True
+    return (
+        array.dtype == object
+        and array.size > 0
+        and all(isinstance(v, (str, bytes)) for v in array.flat)
+    )
 
 
 def common_size(*structures):

@@ -42,13 +42,15 @@ def deserialize_layer(config, custom_objects=None):
 # --- Sequential -----------------------------------------------------------------------------
 def sequential_config(model):
     layers = []
+    graph = vars(model).get("_graph")  # its Input's dtype: a model of strings says string
+    dtype = graph.tensors[0].dtype if graph is not None else model.dtype
     if model.input_spec_shape is not None:
         layers.append(
             {
                 "class_name": "InputLayer",
                 "config": {
                     "batch_shape": [None, *model.input_spec_shape],
-                    "dtype": model.dtype.name,
+                    "dtype": dtype.name,
                     "name": f"{model.name}_input",
                 },
             }

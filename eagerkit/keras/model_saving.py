@@ -224,8 +224,11 @@ def ensure_built(model, shape=None):
         return  # unknown until the first call: a restore waits for the variables
     from eagerkit.ops.creation import zeros
 
+    graph = vars(model).get("_graph")  # a Sequential's Input says its dtype (ids, strings)
+    dtype = graph.tensors[0].dtype if graph is not None else None
+
     def example(dims):
-        return zeros([1 if d is None else d for d in dims])
+        return zeros([1 if d is None else d for d in dims], dtype=dtype or "float32")
 
     several = bool(shape) and isinstance(shape[0], (list, tuple))
     model(example(shape) if not several else [example(s) for s in shape])

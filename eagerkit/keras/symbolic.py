@@ -34,7 +34,7 @@ from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.keras_tensor import KerasTensor
 from eagerkit.keras.layers.added import taken_back
 from eagerkit.keras.layers.masks import get_mask, set_mask
-from eagerkit.ops.creation import ones, zeros
+from eagerkit.ops.creation import fill, ones, zeros
 from eagerkit.tensor import Tensor
 
 # Two runs tell which output sizes follow an unknown input size: (batch axis, other axes).
@@ -175,6 +175,8 @@ def _stand_in(tensor, sizes):
     batch, other = sizes
     dims = tensor.shape.as_list()
     shape = [d if d is not None else batch if axis == 0 else other for axis, d in enumerate(dims)]
+    if tensor.dtype == dtypes.string:  # text of `other` words: split, rows of unknown length
+        return fill(shape, b" ".join([b"a"] * other))
     # zeros: a valid index for any table; ones: a float, or a mask that keeps every step
     make = ones if tensor.dtype.is_floating or tensor.dtype == dtypes.bool else zeros
     return make(shape, dtype=tensor.dtype)

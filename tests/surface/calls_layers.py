@@ -13,6 +13,8 @@ from .declare import SAMPLE, call, fresh, fresh_arguments
 from .values import F23, I23, IMAGE, P23
 
 SEQUENCE = ek.ones([2, 5, 3])  # [batch, time, features]
+S23 = ek.constant([["a", "b", "c"], ["b", "b", "z"]])  # tokens, for the lookup layers
+TEXTS = ek.constant(["the cat sat", "a dog"])  # for TextVectorization
 PAIR = [F23, P23]  # what a merge layer takes
 
 
@@ -49,6 +51,12 @@ LAYERS = {  # layer class: its construction, with the input its methods take as 
     "ek.keras.layers.LayerNormalization": call(axis=-1, epsilon=1e-3, sample=[F23]),
     "ek.keras.layers.Normalization": call(sample=[F23]),
     "ek.keras.layers.Rescaling": call(1 / 255, offset=-1.0, sample=[F23]),
+    "ek.keras.layers.StringLookup": call(output_mode="multi_hot", sample=[S23]),
+    "ek.keras.layers.IntegerLookup": call(mask_token=0, sample=[I23]),
+    "ek.keras.layers.CategoryEncoding": call(7, "count", sample=[I23]),
+    "ek.keras.layers.Discretization": call([0.0, 1.5], sample=[F23]),
+    "ek.keras.layers.Hashing": call(5, salt=3, sample=[S23]),
+    "ek.keras.layers.TextVectorization": call(output_sequence_length=4, sample=[TEXTS]),
     "ek.keras.layers.InputLayer": call(input_shape=[3], sample=[F23]),
     "ek.keras.layers.LSTM": call(4, sample=[SEQUENCE]),
     "ek.keras.layers.GRU": call(4, sample=[SEQUENCE]),
@@ -86,6 +94,11 @@ MODELS = {  # model class: a maker of a built model of it (3 -> 2), for its trai
 CLASSES = walk.public_callables()
 # Base classes: their own call is the subclass's to write, and says so.
 UNWRITTEN = {"ek.keras.layers.Layer", "ek.Network"}
+VOCABULARIES = {
+    "ek.keras.layers.StringLookup": ["q", "r"],
+    "ek.keras.layers.IntegerLookup": [7, 8],
+    "ek.keras.layers.TextVectorization": ["cat", "dog"],
+}
 
 
 def _methods(layer_name, declared):
@@ -112,7 +125,10 @@ def _methods(layer_name, declared):
         "__repr__": call(check=lambda r: r.startswith("<")),
         "__setattr__": call("note", 1.5, fixed=(0,)),
         "add_weight": call("w", [2, 2]),
-        "adapt": call(sample[0], on=built, strict=True),  # Normalization's
+        "adapt": call(sample[0], on=_adaptable(layer_name, built), strict=True),
+        "get_vocabulary": call(on=built, check=lambda r: isinstance(r, list)),  # lookups'
+        "vocabulary_size": call(on=built, check=lambda r: isinstance(r, int)),
+        "set_vocabulary": call(VOCABULARIES.get(layer_name)),
         "add_variable": call("w", [2, 2]),
         "count_params": call(on=built, check=lambda r: isinstance(r, int)),
         "compute_mask": call(SAMPLE, on=built),  # None, or the inputs' mask as it goes on
@@ -124,6 +140,13 @@ def _methods(layer_name, declared):
         "pop": call(on=built, check=_is_layer, repeatable=False),  # Sequential's last layer
         "step": _step(layer_name, built),
     }
+
+
+def _adaptable(layer_name, built):
+    """A layer whose adapt may run: Discretization's learns only with num_bins= (Keras)."""
+    if layer_name == "ek.keras.layers.Discretization":
+        return lambda: ek.keras.layers.Discretization(num_bins=3)
+    return built
 
 
 def _network():

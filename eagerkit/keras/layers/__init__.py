@@ -19,6 +19,7 @@ from eagerkit.keras.layers.activation_layers import ELU, LeakyReLU, ReLU, Softma
 from eagerkit.keras.layers.attention import Attention
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.bidirectional import Bidirectional
+from eagerkit.keras.layers.category_encoding import CategoryEncoding
 from eagerkit.keras.layers.convolutional import (
     AveragePooling2D,
     AvgPool2D,
@@ -34,6 +35,7 @@ from eagerkit.keras.layers.convolutional_1d import (
     MaxPooling1D,
 )
 from eagerkit.keras.layers.core import Dense, Dropout, Embedding, Flatten, Reshape, flatten
+from eagerkit.keras.layers.discretization import Discretization
 from eagerkit.keras.layers.feature_normalization import Normalization
 from eagerkit.keras.layers.global_pooling import (
     GlobalAveragePooling1D,
@@ -45,9 +47,11 @@ from eagerkit.keras.layers.global_pooling import (
     GlobalMaxPooling1D,
     GlobalMaxPooling2D,
 )
+from eagerkit.keras.layers.hashing import Hashing
 from eagerkit.keras.layers.input_layer import Input, InputLayer
 from eagerkit.keras.layers.lambda_layer import Lambda
 from eagerkit.keras.layers.layer_normalization import LayerNormalization
+from eagerkit.keras.layers.lookup_layers import IntegerLookup, StringLookup
 from eagerkit.keras.layers.masking import Masking
 from eagerkit.keras.layers.merge import (
     Add,
@@ -72,6 +76,7 @@ from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.padding import Cropping1D, Cropping2D, ZeroPadding1D, ZeroPadding2D
 from eagerkit.keras.layers.recurrent import GRU, LSTM, SimpleRNN
 from eagerkit.keras.layers.rescaling import Rescaling
+from eagerkit.keras.layers.text_vectorization import TextVectorization
 from eagerkit.keras.layers.time_distributed import TimeDistributed
 from eagerkit.keras.layers.upsampling import Conv2DTranspose, UpSampling2D
 from eagerkit.missing_names import attribute_error as _attribute_error
@@ -111,6 +116,12 @@ def deserialize(config, custom_objects=None):
 
 
 __all__ = [
+    "TextVectorization",
+    "CategoryEncoding",
+    "Discretization",
+    "Hashing",
+    "IntegerLookup",
+    "StringLookup",
     "Activation",
     "Attention",
     "MultiHeadAttention",
