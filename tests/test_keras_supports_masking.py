@@ -40,6 +40,12 @@ KERAS_3 = {
     "LayerNormalization": True,  # normalization/layer_normalization.py
     "Normalization": True,  # preprocessing/normalization.py
     "Rescaling": True,  # preprocessing/rescaling.py
+    "CategoryEncoding": False,  # preprocessing/: none of these sets it (nor compute_mask)
+    "Discretization": False,
+    "Hashing": False,
+    "IntegerLookup": False,
+    "StringLookup": False,
+    "TextVectorization": False,
     "Dropout": True,  # regularization/dropout.py
     "GlobalAveragePooling1D": True,  # pooling/global_average_pooling1d.py
     "GlobalAveragePooling2D": False,  # pooling/: no other pooling layer sets it
@@ -89,6 +95,9 @@ ARGUMENTS = {
     "TimeDistributed": (layers.Dense(2, name="wrapped_dense"),),
     "Dropout": (0.5,),
     "InputLayer": {"input_shape": [3]},
+    "CategoryEncoding": (4,),
+    "Discretization": {"bin_boundaries": [0.0]},
+    "Hashing": (3,),
 }
 # A class whose answer depends on an argument: the keyword and the value that turns it on.
 SWITCHED_BY = {"mask_zero": True, "mask": lambda inputs, mask: mask}
