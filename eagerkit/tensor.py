@@ -116,7 +116,7 @@ class Tensor:
         value = self._device.backend.to_host(self._data)
         if value.ndim == 0:
             return value[()]  # [()] turns a 0-d array into a scalar (a copy)
-        return value.copy() if value is self._data else value  # a GPU's host copy is new
+        return np.array(value) if value is self._data else value  # a GPU's host copy is new
 
     def __array__(self, dtype=None, copy=None):
         # numpy functions accept tensors and return numpy: the result has left the tape.
