@@ -141,6 +141,9 @@ def test_device_checks_answer_for_the_machine(capsys):
         assert out[1] == "[]" and out[3] == "False" and x.device == CPU
     cpus = tf.config.list_physical_devices("CPU")
     assert repr(cpus) == "[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]"
+    # The tutorial's TF 2.0-2.3 versions spell it tf.config.experimental.list_physical_devices
+    with pytest.raises(AttributeError, match=r"tf\.config\.experimental\. Instead: ek\.config"):
+        tf.config.experimental.list_physical_devices("GPU")
 
 
 def time_matmul(x):
