@@ -336,7 +336,7 @@ def constant_of(value, dtype=None, device=None):
 def to_array(value, np_dtype, device, op_name):
     """``value`` as an array of ``np_dtype`` on ``device``; refuses lossy float->int."""
     if isinstance(value, Tensor):
-        value = value.numpy()
+        value = value._device.backend.to_host(value._data)  # no copy: tensors are immutable
     host = value if type(value) is np.ndarray else arguments.host_array(value, op_name)
     if np_dtype.kind == "O" or host.dtype.kind in "SUO":  # a string tensor, or text given
         from eagerkit import strings
