@@ -149,7 +149,8 @@ def test_the_data_reads_cleans_and_splits_as_the_tutorials_dataframe(data_file, 
     assert splits["train_labels"].shape == (314,) and splits["test_labels"].shape == (78,)
     one_hot = train_features[:, -3:]
     assert set(np.unique(one_hot)) == {0.0, 1.0} and (one_hot.sum(axis=1) == 1).all()
-    # describe()'s mean and std (ddof=1) of the features the next section normalizes
+    # describe()'s std (ddof=1): the features' ranges differ widely, the tutorial's reason
+    # to normalize them
     std = train_features.std(axis=0, ddof=1)
     assert std[FEATURE_NAMES.index("Weight")] > 100 * std[FEATURE_NAMES.index("Acceleration")]
 
