@@ -91,6 +91,12 @@ MISSING = {
         "RNN": "the recurrent layers SimpleRNN, LSTM and GRU (return_sequences=, return_state=)",
         "experimental": "",
     },
+    # GPU set-up code of TF 2.0-2.3 tutorials (list_physical_devices, set_memory_growth)
+    "eagerkit.config": {
+        "experimental": "ek.config.list_physical_devices and ek.config.list_logical_devices "
+        "(TF 2's names for them); memory growth has nothing to set: cupy's memory pool grows "
+        "as arrays need it",
+    },
     # What TF's tf.data guide uses beyond the kit's scope: record files, protos, downloads
     "eagerkit.data": {
         "TFRecordDataset": "keep the data in text or CSV files (ek.data.TextLineDataset, "

@@ -99,13 +99,31 @@ class Tensor:
             )
 
     def numpy(self):
-        """The value as a numpy array (a numpy scalar for 0-d tensors), copied to the host."""
+        """A copy of the value as a numpy array (a numpy scalar for 0-d tensors), on the host.
+
+        A copy, as TF's: tensors are immutable, so changing the array leaves the tensor (or
+        the variable) as it was. ``np.asarray(tensor)`` shares the memory instead, also as TF.
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> t = ek.constant([1, 2])
+        >>> array = t.numpy()
+        >>> array[0] = 5
+        >>> print(t)
+        ek.Tensor([1 2], shape=(2,), dtype=int32)
+        """
         value = self._device.backend.to_host(self._data)
-        return value[()] if value.ndim == 0 else value  # [()] turns a 0-d array into a scalar
+        if value.ndim == 0:
+            return value[()]  # [()] turns a 0-d array into a scalar (a copy)
+        return np.array(value) if value is self._data else value  # a GPU's host copy is new
 
     def __array__(self, dtype=None, copy=None):
         # numpy functions accept tensors and return numpy: the result has left the tape.
-        array = np.asarray(self.numpy())
+        # TF hands numpy the tensor's own memory (no copy) unless numpy asks for a copy.
+        array = np.asarray(self._device.backend.to_host(self._data))
+        if copy:
+            return np.array(array, dtype=dtype, copy=True)
         return array if dtype is None else array.astype(dtype, copy=False)
 
     # --- printing: deterministic, no ids or addresses --------------------------------------
@@ -318,7 +336,7 @@ def constant_of(value, dtype=None, device=None):
 def to_array(value, np_dtype, device, op_name):
     """``value`` as an array of ``np_dtype`` on ``device``; refuses lossy float->int."""
     if isinstance(value, Tensor):
-        value = value.numpy()
+        value = value._device.backend.to_host(value._data)  # no copy: tensors are immutable
     host = value if type(value) is np.ndarray else arguments.host_array(value, op_name)
     if np_dtype.kind == "O" or host.dtype.kind in "SUO":  # a string tensor, or text given
         from eagerkit import strings

@@ -264,7 +264,7 @@ class Variable(Tensor):
         )
 
     def __deepcopy__(self, memo):
-        copied = self.numpy().copy()
+        copied = self.numpy()  # a copy already
         name, shape = self._name[:-2], self._shape_spec
         return Variable(copied, self.trainable, name, shape=shape, constraint=self._constraint)
 

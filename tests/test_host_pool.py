@@ -59,7 +59,8 @@ HOLDERS = {
     "a memoryview": memoryview,
     "a list": lambda array: [array],
     "a Tensor": lambda array: _tensor_holding(array),
-    "Tensor.numpy()": lambda array: _tensor_holding(array).numpy(),
+    # np.asarray shares a tensor's memory (Tensor.numpy() copies, as TF's: it holds nothing)
+    "np.asarray(Tensor)": lambda array: np.asarray(_tensor_holding(array)),
 }
 
 

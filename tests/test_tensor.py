@@ -182,6 +182,26 @@ def test_tensors_are_immutable():
     assert copy.copy(x) is x and copy.deepcopy(x) is x
 
 
+@pytest.mark.parametrize("make", [ek.constant, ek.Variable], ids=["tensor", "variable"])
+@pytest.mark.parametrize(
+    "to_array", [lambda t: t.numpy(), np.array, lambda t: np.array(t, dtype=np.float64)]
+)
+def test_numpy_and_np_array_give_copies_so_the_value_stays(make, to_array):
+    """TF's ``numpy()`` copies ("Tensors are immutable"), and ``np.array`` asks for a copy:
+    writing into the array leaves the tensor, or the variable, as it was."""
+    x = make([[1.0, 2.0], [3.0, 4.0]])
+    array = to_array(x)
+    array[0, 0] = 9.0
+    np.testing.assert_array_equal(x.numpy(), [[1.0, 2.0], [3.0, 4.0]])
+    assert array.flags.writeable
+
+
+def test_np_asarray_shares_the_tensors_memory_as_tfs_array_protocol():
+    x = ek.constant([1.0, 2.0])
+    assert np.shares_memory(np.asarray(x), np.asarray(x))  # no copy each time
+    assert not np.shares_memory(x.numpy(), np.asarray(x))
+
+
 def test_pickle_round_trips_the_value():
     x = ek.constant([[1, 2]], dtype=ek.int64)
     y = pickle.loads(pickle.dumps(x))

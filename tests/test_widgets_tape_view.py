@@ -168,17 +168,40 @@ def test_reason_stop_recording():
     assert tape.paused_at == [0]
 
 
-def test_reason_numpy_escape():
+@pytest.mark.parametrize(
+    "escape",
+    [lambda h: h.numpy(), np.asarray],  # a copy of h's values (as TF's numpy()), h's memory
+    ids=["numpy()", "np.asarray"],
+)
+def test_reason_numpy_escape(escape):
     x = ek.constant([1.0, 2.0])
     w = ek.Variable([3.0, 4.0], name="w")
     with ek.GradientTape(persistent=True) as tape:
         tape.watch(x)
         h = x * 2.0
-        y = ek.reduce_sum(ek.constant(h.numpy()) * w)  # h's values re-enter as a constant
+        y = ek.reduce_sum(ek.constant(escape(h)) * w)  # h's values re-enter as a constant
     view = TapeView(tape, names=locals())
     tape.gradient(y, [x, w])
     assert none_codes(view) == {"x": "numpy"}
     assert "h left the tape through numpy" in nodes_by_label(view)["x"]["none"]["text"]
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [lambda h: np.exp(h.numpy()), lambda h: h.numpy().astype(np.float64)],
+    ids=["np.exp", "float64"],
+)
+def test_a_value_numpy_changed_is_not_taken_for_an_escape(changed):
+    """Values changed on the way (or another dtype) leave no trace: no guess."""
+    x = ek.constant([1.0, 2.0])
+    w = ek.Variable([3.0, 4.0], name="w", dtype=ek.float64)
+    with ek.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        h = x * 2.0
+        y = ek.reduce_sum(ek.cast(ek.constant(changed(h)), ek.float64) * w)
+    view = TapeView(tape, names=locals())
+    tape.gradient(y, [x, w])
+    assert none_codes(view) == {"x": "not_connected"}
 
 
 def test_reason_integer_path():

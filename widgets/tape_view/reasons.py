@@ -8,8 +8,10 @@ The tape knows what it recorded, what it watched, and where ``stop_recording`` p
 - ``integer_path`` / ``no_gradient_op``: the source reaches the target only through an
   integer tensor (a cast, an argmax) or an input that has no VJP: certain.
 - ``numpy``: a value computed from the source came back into the tape as a constant that
-  shares memory with it (``ek.constant(h.numpy())``): certain when we see it. A value
-  changed by numpy on the way (``np.exp(h.numpy())``) leaves no trace, so we cannot see it.
+  shares its memory (``ek.constant(np.asarray(h))``) or holds its very values, dtype and
+  shape (``ek.constant(h.numpy())``: ``numpy()`` copies, as TF's): near certain when we see
+  it. A value changed by numpy on the way (``np.exp(h.numpy())``) leaves no trace, so we
+  cannot see it.
 - ``stop_recording``: the source is not connected and the tape was paused: very likely.
 - ``branch``: no recorded op used the source at all: a branch that did not run, or a use
   outside the ``with`` block.
@@ -127,7 +129,21 @@ def _escaped_through_numpy(reached, records, watched_ids, produced):
             if id(x) in produced or id(x) in watched_ids or not isinstance(x._data, np.ndarray):
                 continue
             for tensor in arrays.values():
-                data = tensor._data
-                if isinstance(data, np.ndarray) and np.may_share_memory(data, x._data):
+                if _same_array(tensor._data, x._data):
                     return tensor
     return None
+
+
+def _same_array(data, constant):
+    """Whether ``constant`` is ``data`` come back: its memory, or a copy of it (an array, not
+    a scalar, of the same dtype, shape and values, which a coincidence rarely gives)."""
+    if not isinstance(data, np.ndarray):
+        return False
+    if np.may_share_memory(data, constant):
+        return True
+    return (
+        data.ndim > 0
+        and data.dtype == constant.dtype
+        and data.shape == constant.shape
+        and np.array_equal(data, constant)
+    )
