@@ -63,52 +63,52 @@ def _(t):
     return lambda: a
 
 
-@holder("a slice of .numpy()")
+@holder("a slice of np.asarray(t)")
 def _(t):
-    a = t.numpy()[3:, 1::2]
+    a = np.asarray(t)[3:, 1::2]
     return lambda: a
 
 
-@holder("the transpose of .numpy()")
+@holder("the transpose of np.asarray(t)")
 def _(t):
-    a = t.numpy().T
+    a = np.asarray(t).T
     return lambda: a
 
 
-@holder("a reshape of .numpy()")
+@holder("a reshape of np.asarray(t)")
 def _(t):
-    a = t.numpy().reshape(-1)
+    a = np.asarray(t).reshape(-1)
     return lambda: a
 
 
 @holder("np.frombuffer")
 def _(t):
-    a = np.frombuffer(t.numpy(), np.float32)
+    a = np.frombuffer(np.asarray(t), np.float32)
     return lambda: a
 
 
 @holder("a memoryview")
 def _(t):
-    m = memoryview(t.numpy())
+    m = memoryview(np.asarray(t))
     return lambda: np.asarray(m)
 
 
 @holder("ndarray.data")
 def _(t):
-    m = t.numpy().data
+    m = np.asarray(t).data
     return lambda: np.asarray(m)
 
 
 @holder("np.ctypeslib.as_ctypes")
 def _(t):
-    c = np.ctypeslib.as_ctypes(t.numpy())
+    c = np.ctypeslib.as_ctypes(np.asarray(t))
     return lambda: np.ctypeslib.as_array(c)
 
 
 @holder("pickle's out-of-band buffer (protocol 5)")
 def _(t):
     buffers = []
-    data = pickle.dumps(t.numpy(), protocol=5, buffer_callback=buffers.append)
+    data = pickle.dumps(np.asarray(t), protocol=5, buffer_callback=buffers.append)
     return lambda: pickle.loads(data, buffers=buffers)
 
 

@@ -13,8 +13,8 @@ the pool holds it: ``sys.getrefcount`` then says what it says of an array only t
 holds (counted once at import, with the same steps, as each Python counts its own
 temporary references). Anything that can still read the array holds a reference: the
 Tensor made with it, a view of it (a view holds its base), a user's numpy name for it
-(``Tensor.numpy()`` returns the array itself), a memoryview. So a reused array is one
-nobody can read any more, and the kernels write every element of it.
+(``np.asarray(tensor)`` is the array itself; ``Tensor.numpy()`` a copy), a memoryview. So
+a reused array is one nobody can read any more, and the kernels write every element of it.
 
 The kernels that ask are those of a dense layer's big arrays: 2-D ``matmul``, ``bias_add``,
 ``relu`` and relu's gradient. Plain ``+``, ``-`` and ``*`` do not: their check would cost
@@ -26,7 +26,7 @@ come from glibc's heap without faults. The pool holds at most ``LIMIT_BYTES`` in
 when a new array would pass it, the free ones are let go first, and past that the array
 is made as usual and not kept.
 
-A weak reference (``weakref.ref(t.numpy())``) holds nothing but would still reach a free
+A weak reference (``weakref.ref(np.asarray(t))``) holds nothing but would still reach a free
 array, which the pool keeps alive: such an array is never handed out again (``release``
 lets it go, and the weak reference then dies, as it would have without the pool). A raw
 address (``array.ctypes.data``) outlives its array, with the pool or without.
