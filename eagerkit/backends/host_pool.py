@@ -137,8 +137,8 @@ def matmul_output(a, b):
 # sweep does the same: a gradient it passes to a one-input VJP, that it alone holds, is lent
 # (``lent``) for that call, and a kernel that knows it reads it last (relu's gradient,
 # ops/nn.py) may write its result into it. On (1437, 128) float32 (the full digits batch)
-# relu's gradient took 71 us written into the product's memory, still in the cache, against
-# 99 us into a third array, and benchmarks/idiomatic.py's MLP step ran about 4% faster.
+# relu's gradient took 70 us written into the product's memory, still in the cache, against
+# 93 us into a third array, and benchmarks/idiomatic.py's MLP step ran 3 to 4% faster.
 
 
 # The array lent for the VJP running now, or None (fast_sweep.py sets it). Threads: another
