@@ -149,3 +149,36 @@ def test_split_in_a_function_moves_the_parent_past_the_keys_it_gave_away():
     draw()
     twin.normal([2])
     assert parent.state.numpy().tolist() == twin.state.numpy().tolist()
+
+
+GENERATOR_DRAWS = {  # each Generator method that moves its state
+    "normal": lambda g: g.normal([2]),
+    "truncated_normal": lambda g: g.truncated_normal([2]),
+    "uniform": lambda g: g.uniform([2]),
+    "uniform_full_int": lambda g: g.uniform_full_int([2]),
+    "make_seeds": lambda g: g.make_seeds(2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GENERATOR_DRAWS))
+def test_an_unused_generator_draw_still_moves_its_state(name):
+    """TF runs a stateful op whatever reads its result: a draw nothing uses moves the
+    generator's state at every call, as the same draw does eagerly."""
+    draw = GENERATOR_DRAWS[name]
+    eager = ek.random.Generator.from_seed(5)
+    states = []
+    for _ in range(2):
+        draw(eager)
+        states.append(eager.state.numpy().tolist())
+    traced = ek.random.Generator.from_seed(5)
+
+    @ek.function
+    def unused():
+        draw(traced)  # its result is dropped
+        return ek.constant(0.0)
+
+    got = []
+    for _ in range(2):
+        unused()
+        got.append(traced.state.numpy().tolist())
+    assert got == states

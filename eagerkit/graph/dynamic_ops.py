@@ -99,10 +99,12 @@ def _rebuilt_call(function, skeleton, positions, tensors, site):
         return function(*args, **kwargs)
 
 
-def follows_inputs(function=None, draws=False):
+def follows_inputs(function=None, draws=False, effects=False):
     """Decorator for an eager function whose result is computed from its tensor arguments'
     shapes or values (not by ops): inside ``ek.function`` the result becomes a graph node
-    that calls the function again, on each run's tensors.
+    that calls the function again, on each run's tensors. ``effects=True``: the node always
+    runs, whether or not anything reads its result (a Generator's draw moves its state, as
+    TF's stateful ops run even when unused).
 
     Examples
     --------
@@ -114,9 +116,11 @@ def follows_inputs(function=None, draws=False):
     (TensorShape([2]), TensorShape([3]))
     """
     if function is None:
-        return functools.partial(follows_inputs, draws=draws)
+        return functools.partial(follows_inputs, draws=draws, effects=effects)
     # A draw is stateful: never folded or merged, drawn again at every run (TF's random ops).
-    op = GraphOp(function.__name__, _recompute_forward, _recompute_call, stateful=draws)
+    op = GraphOp(
+        function.__name__, _recompute_forward, _recompute_call, stateful=draws, effects=effects
+    )
 
     @functools.wraps(function)
     def wrapper(*args, **kwargs):

@@ -160,7 +160,8 @@ class Generator:
             keys = self._draw(lambda g: _keys(g, count))
         return [Generator(state=[0, 0, int(key)]) for key in keys]
 
-    @follows_inputs(draws=True)  # in ek.function: drawn at every call
+    # In ek.function: drawn at every call, used or not (the state moves, as in TF)
+    @follows_inputs(draws=True, effects=True)
     def make_seeds(self, count=1):
         """Seeds for the stateless ops: an int64 tensor ``[2, count]``, one seed a column.
 
@@ -179,23 +180,23 @@ class Generator:
         """``distribution(source, *args, op)``, drawn from this generator's state."""
         return self._draw(lambda g: distribution(g, *args, f"random.Generator.{op}"))
 
-    @follows_inputs(draws=True)
+    @follows_inputs(draws=True, effects=True)
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         """Samples from a normal distribution."""
         return self._draw_with(distributions.normal, shape, mean, stddev, dtype, op="normal")
 
-    @follows_inputs(draws=True)
+    @follows_inputs(draws=True, effects=True)
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         """Normal samples within two standard deviations of the mean."""
         draw = distributions.truncated_normal
         return self._draw_with(draw, shape, mean, stddev, dtype, op="truncated_normal")
 
-    @follows_inputs(draws=True)
+    @follows_inputs(draws=True, effects=True)
     def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
         """Samples from [minval, maxval)."""
         return self._draw_with(distributions.uniform, shape, minval, maxval, dtype, op="uniform")
 
-    @follows_inputs(draws=True)
+    @follows_inputs(draws=True, effects=True)
     def uniform_full_int(self, shape, dtype=dtypes.int64, name=None):
         """Integers over the whole range of ``dtype``, int32 or int64 (TF's default, uint64,
         is no eagerkit dtype: int64 holds the same 64 random bits).
