@@ -131,7 +131,6 @@ from eagerkit.ops.creation import (
     constant,
     eye,
     fill,
-    linspace,
     ones,
     ones_like,
     random_normal,
@@ -150,6 +149,7 @@ from eagerkit.ops.einsum import einsum
 from eagerkit.ops.exp_log import cosh, erf, expm1, log2, log10, logaddexp, sinh
 from eagerkit.ops.indexing import boolean_mask, gather, one_hot
 from eagerkit.ops.linalg import matmul, tensordot
+from eagerkit.ops.linspace import linspace
 from eagerkit.ops.math import (
     abs,
     ceil,
