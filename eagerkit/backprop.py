@@ -56,9 +56,7 @@ def gradients(tape, targets, sources, output_gradients=None, unconnected="none")
     if tape._listeners or _forced["reference sweep"] or _vjps_on_tensors():
         grads = sweep(tape, targets, seeds, sources)
     else:  # the common case: the same sweep, written for speed
-        from eagerkit.fast_sweep import sweep_arrays
-
-        grads = sweep_arrays(tape, targets, seeds, sources)
+        grads = fast_sweep.sweep_arrays(tape, targets, seeds, sources)
     grads = [_conjugated(g) for g in grads]  # TF's convention for complex sources (below)
     if unconnected == "zero":
         from eagerkit.ops.creation import zeros_like
@@ -352,3 +350,8 @@ def broadcast_axes(grown, shape):
         if n == 1 and grown[extra + i] != 1:
             axes.append(extra + i)
     return tuple(axes)
+
+
+# Imported last: fast_sweep takes its helpers from this module (an import inside
+# ``gradients`` would cost every gradient half a microsecond).
+from eagerkit import fast_sweep  # noqa: E402

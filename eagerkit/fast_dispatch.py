@@ -197,7 +197,8 @@ def binary_function(op):
 
     As ``unary_function``: two Tensors or Variables (``x * w``) of one dtype on one
     unrestricted device are computed here, a Python float beside one of them (``x * 0.5``)
-    next, and anything else (a list, two dtypes) goes to ``fast_function``. A Variable is
+    next, and anything else (a list, two dtypes, an op's options such as ``transpose_a``)
+    goes to ``fast_function``. A Variable is
     recorded as its read (``sole_tape.record_pair``).
     """
     general = fast_function(op)
@@ -318,9 +319,20 @@ def public_function(op):
     """The function ``ek.<op>`` is: the fastest of the functions above that fits the op."""
     if op.dtype_args is not None:  # inputs of several dtypes (indices beside values)
         return mixed_function(op)
-    arguments = tuple(inspect.signature(op.forward).parameters)[1:]  # after xp
+    parameters = list(inspect.signature(op.forward).parameters.values())[1:]  # after xp
+    arguments = tuple(p.name for p in parameters)
     if arguments == ("x",):  # no params at all, not even keyword-only ones
         return unary_function(op)
-    if arguments == ("x", "y"):
+    if arguments == ("x", "y") or _two_inputs_then_options(op, parameters):
         return binary_function(op)
     return fast_function(op)
+
+
+def _two_inputs_then_options(op, parameters):
+    """Two tensor inputs, then only keyword-only params with defaults (``matmul(a, b, *,
+    transpose_a=False, ...)``): ``a @ b`` is the commonest call, without any, which
+    ``binary_function`` takes by name; a call with options goes on to ``fast_function``."""
+    options = parameters[2:]
+    return op.nin == 2 and all(
+        p.kind is p.KEYWORD_ONLY and p.default is not p.empty for p in options
+    )

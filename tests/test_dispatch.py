@@ -135,10 +135,17 @@ def test_ops_on_x_or_x_y_alone_get_the_functions_that_take_them_by_name():
     assert ek.multiply.__code__ is binary.__code__
     assert ek.Tensor.__mul__ is ek.multiply  # the operator is the public function itself
     assert ek.reduce_sum.__code__ is fast_dispatch.fast_function(ek.reduce_sum.op).__code__
-    for op in registry.all_ops():  # only ops without params, not even keyword-only ones
-        arguments = list(inspect.signature(op.forward).parameters)
-        if op.call.__code__ in (unary.__code__, binary.__code__):
-            assert arguments in (["xp", "x"], ["xp", "x", "y"]), op.name
+    for op in registry.all_ops():  # only ops without params, not even keyword-only ones,
+        parameters = list(inspect.signature(op.forward).parameters.values())  # but matmul's
+        arguments = [p.name for p in parameters]
+        if op.call.__code__ is unary.__code__:
+            assert arguments == ["xp", "x"], op.name
+        if op.call.__code__ is binary.__code__:  # (x, y), or two inputs then options
+            options = parameters[3:]  # transpose_a=False: a @ b is the call without them
+            assert arguments == ["xp", "x", "y"] or op.nin == 2, op.name
+            assert all(p.kind is p.KEYWORD_ONLY and p.default is not p.empty for p in options)
+    assert registry.REGISTRY["matmul"].call.__code__ is binary.__code__
+    assert ek.Tensor.__matmul__ is registry.REGISTRY["matmul"].call  # a @ b: no flags to sort
     assert registry.REGISTRY["reshape"].call.__code__ is not unary.__code__  # (x, *, shape)
     several_dtypes = [op for op in registry.all_ops() if op.dtype_args is not None]
     assert several_dtypes  # indices beside values: these take mixed_function

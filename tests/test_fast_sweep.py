@@ -242,14 +242,35 @@ def test_a_target_without_a_seed_starts_from_what_ones_like_makes(dtype, shape, 
 @given(hnp.array_shapes(min_dims=1, max_dims=4, min_side=0, max_side=3), st.data())
 def test_a_reduction_gradient_takes_its_kept_shape_as_ops_reshape_would(shape, data):
     """reduce.py's _reshape_to_kept calls a numpy gradient's reshape method directly: the
-    same array (values, shape, dtype) as ops.reshape, its reference."""
+    same array (values, shape, dtype) as ops.reshape, its reference. A whole-array sum's
+    gradient may come as a numpy scalar (a ufunc's 0-d result, as negative's VJP gives
+    for ``-reduce_mean(x)``): the method again, never the slower op."""
     from eagerkit.ops.reduce import _reshape_to_kept
 
     axis = data.draw(st.one_of(st.none(), st.integers(-len(shape), len(shape) - 1)))
     x = np.zeros(shape, np.float32)
-    g = np.asarray(x.sum(axis=axis) + np.float32(1.5))
+    g = x.sum(axis=axis) + np.float32(1.5)  # a numpy scalar when axis sums every axis
+    if data.draw(st.booleans(), label="as an array"):
+        g = np.asarray(g)
     ops = backprop.vjp_ops(CPU, on_tensors=False)
     got = _reshape_to_kept(ops, g, x, axis, keepdims=False)
     want = ops.reshape(g, shape=np.sum(x, axis=axis, keepdims=True).shape)
     assert type(got) is np.ndarray and (got.shape, got.dtype) == (want.shape, want.dtype)
     assert np.array_equal(got, want)
+
+
+def test_a_numpy_scalar_gradient_is_reshaped_by_its_method(monkeypatch):
+    """-reduce_mean(x): negative's VJP gives the mean's VJP a numpy scalar, which is reshaped
+    as an array is, not through ops.reshape (three times the cost, measured in the MLP step)."""
+    from eagerkit import registry
+
+    calls = []
+    reshape = registry.REGISTRY["reshape"].forward
+    monkeypatch.setattr(
+        registry.REGISTRY["reshape"], "forward", lambda *a, **k: calls.append(1) or reshape(*a, **k)
+    )
+    x = ek.Variable(np.arange(6.0, dtype=np.float32).reshape(2, 3))
+    with ek.GradientTape() as tape:
+        loss = -ek.reduce_mean(ek.reduce_sum(x * x, axis=1))
+    np.testing.assert_allclose(tape.gradient(loss, x).numpy(), -x.numpy())
+    assert calls == []

@@ -122,11 +122,11 @@ def elementwise_output(x, y):
 def matmul_output(a, b):
     """An array for ``matmul(a, b, out=...)`` of two float numpy matrices of one dtype whose
     sides fit, or None when the kernel should make its result as usual."""
+    if a.ndim != 2 or b.ndim != 2 or a.shape[0] * b.shape[1] * a.itemsize < MIN_BYTES:
+        return None  # first the test that turns most products away: a small result
     if type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype:
         return None
-    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0] or a.dtype.kind not in "fc":
-        return None
-    if a.shape[0] * b.shape[1] * a.itemsize < MIN_BYTES:
+    if a.shape[1] != b.shape[0] or a.dtype.kind not in "fc":
         return None
     return empty((a.shape[0], b.shape[1]), a.dtype)
 

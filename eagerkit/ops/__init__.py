@@ -43,8 +43,17 @@ from eagerkit.ops import (  # noqa: F401 - importing registers the primitives
 )
 
 # Tensor's operators (operators.py names the op each one is) are these public functions.
+# ``a @ b`` takes no flags, so it is the primitive's function (fast_dispatch.binary_function),
+# not ek.matmul's wrapper, which sorts out transpose_a=, adjoint_b=, ... first.
 install_operators(
-    {**vars(math), **vars(compare), **vars(linalg), **vars(arithmetic), "getitem": indexing.getitem}
+    {
+        **vars(math),
+        **vars(compare),
+        **vars(linalg),
+        **vars(arithmetic),
+        "getitem": indexing.getitem,
+        "matmul": linalg._matmul,
+    }
 )
 
 # numpy warns when exp(100.0) overflows float32; TF does not, and enable_check_numerics is

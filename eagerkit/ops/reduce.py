@@ -43,8 +43,8 @@ def _reshape_to_kept(ops, g, x, axis, keepdims):
     if keepdims:
         return g
     kept = kept_shape(x.shape, normalize_axis(axis, len(x.shape)))
-    if type(g) is np.ndarray:  # a VJP on numpy arrays: the method ops.reshape ends in
-        return g.reshape(kept)
+    if type(g) is np.ndarray or isinstance(g, np.generic):  # numpy (a 0-d result of a
+        return g.reshape(kept)  # ufunc is a numpy scalar): the method ops.reshape ends in
     return ops.reshape(g, shape=kept)
 
 
