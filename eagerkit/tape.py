@@ -12,7 +12,7 @@ import contextlib
 import inspect
 import warnings
 
-from eagerkit import boundary, nest, recording
+from eagerkit import backprop, boundary, nest, recording
 from eagerkit.arguments import describe
 from eagerkit.errors import FailedPreconditionError, InvalidArgumentError
 from eagerkit.recording import (  # noqa: F401 - TapeRecord and READ_VARIABLE for readers
@@ -212,10 +212,11 @@ class GradientTape:
         ``output_gradients`` when given. Sources that ``target`` does not depend on get
         ``None`` (or zeros with ``unconnected_gradients="zero"``).
         """
-        from eagerkit import backprop
-
-        flat_targets = [self._read_if_variable(t) for t in nest.flatten(target)]
-        flat_sources = _tensors(nest.flatten(sources), "sources", "gradient")
+        if type(target) is Tensor:  # a loss, the commonest: no structure, not a Variable
+            flat_targets = [target]
+        else:
+            flat_targets = [self._read_if_variable(t) for t in nest.flatten(target)]
+        flat_sources = _flat_sources(sources)
         self._start_backward()
         grads = backprop.gradients(
             self, flat_targets, flat_sources, output_gradients, unconnected_gradients
@@ -300,6 +301,19 @@ def _arguments(self, persistent=False, watch_accessed_variables=True):
 _bound = boundary.public_method(_arguments, "__init__")
 GradientTape.__init__.__signature__ = inspect.signature(_arguments)
 GradientTape.__init__.__boundary__ = True
+
+
+def _flat_sources(sources):
+    """``gradient``'s sources flattened (``nest.flatten``), each a tensor or variable, else an
+    error naming what is not; a flat list (``model.trainable_variables``, the commonest)
+    is copied as it is."""
+    if type(sources) is list:
+        for value in sources:
+            if not isinstance(value, Tensor):
+                break
+        else:
+            return sources[:]
+    return _tensors(nest.flatten(sources), "sources", "gradient")
 
 
 def _tensors(values, what, op):

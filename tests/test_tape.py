@@ -464,3 +464,35 @@ def test_fan_out_sums_every_path_also_where_sums_are_added_in_place():
     assert float(tape.gradient(z, s)) == 6 * 3.0 + 1
     with backprop.tensor_vjps():  # the reference mode never adds in place: same answers
         np.testing.assert_array_equal(tape.gradient(y, x).numpy(), gx.numpy())
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda w, b: [w, b],
+        lambda w, b: (w, b),
+        lambda w, b: [w, [b, w]],
+        lambda w, b: {"w": w, "b": b},
+        lambda w, b: [w, None],
+        lambda w, b: [w, np.ones(2)],
+        lambda w, b: [],
+    ],
+    ids=["list", "tuple", "nested", "dict", "None inside", "numpy inside", "empty"],
+)
+def test_flat_sources_answer_as_flatten_then_the_check(make):
+    """tape._flat_sources takes a flat list of tensors as it is (the commonest sources): the
+    same list (a copy) and the same errors as nest.flatten then the tensor check."""
+    from eagerkit import nest
+    from eagerkit.tape import _flat_sources, _tensors
+
+    sources = make(ek.Variable([1.0, 2.0]), ek.constant([3.0, 4.0]))
+    outcomes = []
+    for flatten in (_flat_sources, lambda s: _tensors(nest.flatten(s), "sources", "gradient")):
+        try:
+            flat = flatten(sources)
+        except ek.errors.InvalidArgumentError as error:
+            outcomes.append(str(error))
+        else:
+            assert flat is not sources  # the caller's list is never the one handed on
+            outcomes.append([id(x) for x in flat])
+    assert outcomes[0] == outcomes[1]
