@@ -43,6 +43,7 @@ from eagerkit.context import enable_eager_execution, executing_eagerly
 from eagerkit.control_flow import cond, while_loop
 from eagerkit.custom_gradient import custom_gradient, grad_pass_through
 from eagerkit.data import Iterator
+from eagerkit.debugging import assert_equal, assert_greater, assert_less, assert_rank  # TF 2's
 from eagerkit.devices import (
     DEVICE_PLACEMENT_EXPLICIT,
     DEVICE_PLACEMENT_SILENT,
@@ -72,6 +73,7 @@ from eagerkit.dtypes import (
 )
 from eagerkit.function import defun, function, init_scope
 from eagerkit.gradient_functions import (
+    gradients,
     gradients_function,
     implicit_gradients,
     implicit_value_and_gradients,
@@ -221,7 +223,7 @@ from eagerkit.ops.strided_slice import strided_slice
 from eagerkit.ops.tf1_names import to_double, to_float, to_int32, to_int64
 from eagerkit.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh
 from eagerkit.ordering import control_dependencies, group, no_op
-from eagerkit.py_function import py_function
+from eagerkit.py_function import numpy_function, py_function
 from eagerkit.ragged import RaggedTensor
 from eagerkit.random import categorical as multinomial  # TF1's name
 from eagerkit.sparse import SparseTensor

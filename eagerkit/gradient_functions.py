@@ -159,3 +159,34 @@ def implicit_gradients(f):
         return value_and_gradients(*args, **kwargs)[1]
 
     return boundary.returned(gradients, "implicit_gradients", f)
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", **graph_options):
+    """TF 1's symbolic ``tf.gradients``: not there in eager execution, as in TF 2.
+
+    TF builds ``tf.gradients`` into a graph; eagerly (and inside ``ek.function``, whose graphs
+    eagerkit traces from eager ops) the tape does the work. Raises ``RuntimeError``, TF's
+    type, with the fix.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> x = ek.constant(3.0)
+    >>> try:
+    ...     ek.gradients(x * x, x)
+    ... except RuntimeError as error:  # TF's type
+    ...     print(str(error).split(": ", 1)[1][:66])
+    ek.gradients is not supported when eager execution is enabled. Use
+    """
+    from eagerkit import recording
+
+    where = (
+        "inside ek.function (eagerkit traces it from eager ops: no symbolic gradients)"
+        if recording.graph_tracers
+        else "when eager execution is enabled"
+    )
+    raise RuntimeError(
+        f"ek.gradients is not supported {where}. Use ek.GradientTape instead: compute ys "
+        "inside 'with ek.GradientTape() as tape:' (tape.watch(x) for each x that is not a "
+        "Variable), then call tape.gradient(ys, xs)"
+    )

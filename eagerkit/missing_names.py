@@ -60,6 +60,31 @@ MISSING = {
         "vectorized_map makes of it",
         "mixed_precision": "train in float32 (the default)",
         "profiler": "time steps with Python's time.perf_counter",
+        # TF 2's top level, met in ported code; autodiff first: the course is about it.
+        "autodiff": "reverse mode with ek.GradientTape (tape.jacobian for whole Jacobians); "
+        "eagerkit has no forward mode (ForwardAccumulator)",
+        "IndexedSlices": "a gather's gradient is a dense tensor in eagerkit (the values TF's "
+        "IndexedSlices hold, scattered into zeros)",
+        "no_gradient": "ek.stop_gradient on the op's result",
+        "recompute_grad": "the tape keeps each value its gradient needs; to recompute instead, "
+        "write the block as a function and run it again inside an ek.custom_gradient",
+        "scan": "a Python loop that keeps each step's result, then ek.stack of the results",
+        "switch_case": "ek.cond for two branches, or Python's if/elif on the index",
+        "dynamic_partition": "ek.boolean_mask, once per partition (mask: partitions == i)",
+        "dynamic_stitch": "ek.tensor_scatter_nd_update of the pieces into ek.zeros",
+        "realdiv": "ek.divide (ek.truediv)",
+        "timestamp": "Python's time.time(): eager ops run as they are called",
+        "test": "pytest with ek.testing (numpy.testing for values); "
+        "ek.config.list_physical_devices('GPU') for tf.test.is_gpu_available()",
+        "lookup": "ek.keras.layers.StringLookup and ek.keras.layers.IntegerLookup",
+        "queue": "ek.data.Dataset (batch, shuffle and prefetch)",
+        "signal": "numpy's np.fft on the tensor's values (np.asarray(t)), outside the tape",
+        "audio": "",
+        "bitwise": "",
+        "quantization": "",
+        "sets": "",
+        "types": "",
+        "xla": "",
         "experimental": "",
         # TF's default for Generator.uniform_full_int; eagerkit's gives int64 (the same bits).
         "uint32": "ek.int32 or ek.int64 (the unsigned dtypes are ek.uint8 and ek.uint16)",

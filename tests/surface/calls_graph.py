@@ -6,6 +6,8 @@ Declared only where that API is there: ek/graph and ek/surface land in either or
 the walk (test_every_public_callable_has_a_declared_valid_call) holds on each side.
 """
 
+import numpy as np
+
 import eagerkit as ek
 
 from .declare import call, fresh
@@ -37,6 +39,12 @@ if hasattr(ek, "while_loop"):
         ),
         "ek.py_function": call(
             lambda x: x * 2, [ek.constant(1.0)], ek.float32, check=lambda r: float(r) == 2.0
+        ),
+        "ek.numpy_function": call(
+            np.cumsum,
+            [ek.constant([1, 2, 3])],
+            ek.int64,
+            check=lambda r: r.numpy().tolist() == [1, 3, 6],
         ),
         "ek.init_scope": call(),
         "ek.config.run_functions_eagerly": call(False, check=lambda r: r is None),
