@@ -20,7 +20,9 @@ with the same program in PyTorch:
 The MLP step also runs as numpy written by hand (the forward, the gradients derived on
 paper, the updates in place): what numpy's own kernels cost for the same step, a floor for
 any engine that computes on numpy; and as TF 2's tutorials write it, decorated with
-``@ek.function`` (no target: graph mode replays the traced step without per-op work).
+``@ek.function`` (no target: graph mode replays the traced step without per-op work). Under
+them, the step's five matrix products alone, numpy's BLAS against PyTorch's (MKL on x86):
+at the full batch they are most of the step, so their ratio is the floor of the others.
 
 Under each MLP step, the page faults per step of each contender (counted apart, after the
 timing): a fault is a fresh page of a newly made array, zeroed by the system on its first
@@ -182,6 +184,22 @@ def mlp_step_numpy(parameters):
     return step
 
 
+def step_products(images, initial):
+    """The operands of the MLP step's five matrix products: (x, w1, hidden, w2, d_hidden,
+    d_logits), with the step's shapes."""
+    rng = np.random.default_rng(1)
+    w1, _, w2, _ = initial
+    hidden = rng.random((len(images), HIDDEN)).astype(images.dtype)
+    d_hidden = rng.normal(0, 1e-3, hidden.shape).astype(images.dtype)
+    d_logits = rng.normal(0, 1e-3, (len(images), 10)).astype(images.dtype)
+    return [images, w1, hidden, w2, d_hidden, d_logits]
+
+
+def five_products(x, w1, hidden, w2, d_hidden, d_logits):
+    """The step's products, in numpy or PyTorch (both write ``@``): two forward, three back."""
+    return (x @ w1, hidden @ w2, x.T @ d_hidden, hidden.T @ d_logits, d_logits @ w2.T)
+
+
 def digits_batch(dtype, count):
     (images, labels), _ = ek.datasets.load_digits()
     images = images.reshape(len(images), 64)[:count].astype(dtype)
@@ -282,6 +300,14 @@ def bench_mlp(dtype):
         row("  numpy by hand, same step", *paired_microseconds(cases, 15, repeat)["numpy"])
         cases = {"fn": (traced_step, ek_args), "torch": (torch_step, torch_args)}
         row("  the same step in ek.function", *paired_microseconds(cases, 15, repeat)["fn"])
+        # The floor under every row above: the step's five matrix products, numpy's BLAS
+        # against PyTorch's, the same shapes (forward two, backward three).
+        products = step_products(images, initial)
+        cases = {
+            "numpy": (five_products, products),
+            "torch": (five_products, [torch.from_numpy(a) for a in products]),
+        }
+        row("  its 5 matrix products alone", *paired_microseconds(cases, 15, repeat)["numpy"])
         faults = {
             who: page_faults_per_step(step, args, 10 * repeat)
             for who, step, args in (
