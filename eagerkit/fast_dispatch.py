@@ -198,8 +198,7 @@ def binary_function(op):
     As ``unary_function``: two Tensors or Variables (``x * w``) of one dtype on one
     unrestricted device are computed here, a Python float beside one of them (``x * 0.5``)
     next, and anything else (a list, two dtypes, an op's options such as ``transpose_a``)
-    goes to ``fast_function``. A Variable is
-    recorded as its read (``sole_tape.record_pair``).
+    goes to ``fast_function``. A Variable is recorded as its read (``sole_tape.record_pair``).
     """
     general = fast_function(op)
     forward, allowed, new, differentiable = op.forward, op.dtypes, object.__new__, op.differentiable

@@ -1,4 +1,5 @@
-"""``ek.py_function``: Python code that a graph runs at every call (TF's ``tf.py_function``).
+"""``ek.py_function``: Python code that a graph runs at every call (TF's ``tf.py_function``),
+and ``ek.numpy_function``, the same for a function on numpy arrays.
 
 Inside ``ek.function`` Python code runs once, while tracing. ``ek.py_function(func, inp,
 Tout)`` is the way out: the graph gets a node that calls ``func`` eagerly, on that call's
