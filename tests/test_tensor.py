@@ -228,8 +228,10 @@ def test_each_operator_is_the_public_op_operators_py_names():
     from eagerkit.registry import REGISTRY
 
     for symbol, name in {**operators.BINARY_OPERATORS, **operators.COMPARISONS}.items():
-        assert getattr(ek.Tensor, f"__{symbol}__").__name__ == name, symbol
+        # (matmul's is its primitive, _matmul: ek.matmul is a wrapper for the flags)
+        assert getattr(ek.Tensor, f"__{symbol}__").__name__ in (name, f"_{name}"), symbol
     assert ek.Tensor.__mul__ is REGISTRY["multiply"].call  # the op itself: no extra call
+    assert ek.Tensor.__matmul__ is REGISTRY["matmul"].call
     assert ek.Tensor.__neg__ is REGISTRY["negative"].call
     assert ek.Tensor.__invert__ is REGISTRY["logical_not"].call
     x = ek.constant([1.0, 2.0])
