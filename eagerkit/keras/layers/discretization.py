@@ -47,6 +47,8 @@ class Discretization(Layer):
            [1, 3, 3, 1]])
     """
 
+    _built_at_init = True  # no weights of its own: Keras 3 builds it in the constructor
+
     _autocast = False  # compared as they are: an int64 input stays exact
 
     def __init__(
