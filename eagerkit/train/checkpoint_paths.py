@@ -65,7 +65,7 @@ def routes(key, aliases_of):
     return [key, *aliases_of.get(key, ())]
 
 
-def resolve(root, names, saved_counter_of=None):
+def resolve(root, names):
     """``(owner, name, target)`` for a path of attribute names from ``root``.
 
     ``target`` is the object at the path, or ``None`` when a step is missing; then ``owner``
