@@ -91,6 +91,21 @@ class Variable(Tensor):
         return self._name
 
     @property
+    def path(self):
+        """The name without TF's ``:0``: ``'dense/kernel'`` for a layer's weight, as Keras 3's
+        ``variable.path`` (``<layer>/<weight>``).
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> layer = ek.keras.layers.Dense(2, name="dense")
+        >>> _ = layer(ek.ones([1, 3]))
+        >>> layer.kernel.path, layer.kernel.name
+        ('dense/kernel', 'dense/kernel:0')
+        """
+        return self._name[:-2]
+
+    @property
     def constraint(self):
         """The projection optimizers apply after each update (None: no constraint)."""
         return self._constraint

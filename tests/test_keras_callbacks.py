@@ -82,13 +82,13 @@ def test_model_checkpoint_best_only_weights_only_and_every_n_batches(tmp_path, c
     out = capsys.readouterr().out
     assert "Epoch 1: val_loss improved from inf to 0.50000, saving model to" in out
     assert "Epoch 2: val_loss did not improve from 0.50000" in out
-    every = keras.callbacks.ModelCheckpoint(os.path.join(tmp_path, "b{batch}"), save_freq=3)
+    every = keras.callbacks.ModelCheckpoint(os.path.join(tmp_path, "b{batch}.keras"), save_freq=3)
     fitted(2, [every], validation=False)  # 8 batches: saves after the 3rd and the 6th
-    assert sorted(d for d in os.listdir(tmp_path) if d.startswith("b")) == ["b1", "b2"]
+    assert sorted(d for d in os.listdir(tmp_path) if d.startswith("b")) == ["b1.keras", "b2.keras"]
     with pytest.raises(ValueError, match="Failed to format this callback filepath"):
-        fitted(1, [keras.callbacks.ModelCheckpoint(os.path.join(tmp_path, "{nope}"))])
+        fitted(1, [keras.callbacks.ModelCheckpoint(os.path.join(tmp_path, "{nope}.keras"))])
     with pytest.raises(ValueError, match="Unrecognized save_freq"):
-        keras.callbacks.ModelCheckpoint("x", save_freq="sometimes")
+        keras.callbacks.ModelCheckpoint("x.keras", save_freq="sometimes")
 
 
 def test_terminate_on_nan_and_learning_rate_scheduler(capsys):

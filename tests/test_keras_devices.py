@@ -46,8 +46,8 @@ def train_on(device_name, path):
 
 @pytest.mark.parametrize("device_name", DEVICES)
 def test_training_on_a_device_gives_the_cpus_answers(device_name, tmp_path):
-    _, cpu_history, cpu_results, cpu_predictions = train_on("/cpu:0", tmp_path / "cpu")
-    model, history, results, predictions = train_on(device_name, tmp_path / "device")
+    _, cpu_history, cpu_results, cpu_predictions = train_on("/cpu:0", tmp_path / "cpu.keras")
+    model, history, results, predictions = train_on(device_name, tmp_path / "device.keras")
     full_name = ek.devices.get_device(device_name).full_name
     assert {v.device for v in model.variables} == {full_name}  # made and trained there
     assert list(history) == list(cpu_history)
@@ -55,5 +55,5 @@ def test_training_on_a_device_gives_the_cpus_answers(device_name, tmp_path):
         np.testing.assert_allclose(history[name], cpu_history[name], rtol=1e-4)
     np.testing.assert_allclose(results, cpu_results, rtol=1e-4)
     np.testing.assert_allclose(predictions, cpu_predictions, rtol=1e-4, atol=1e-6)
-    loaded = keras.models.load_model(tmp_path / "device")  # back on the CPU, same weights
+    loaded = keras.models.load_model(tmp_path / "device.keras")  # back on the CPU, same weights
     np.testing.assert_allclose(loaded.predict(X, verbose=0), predictions, rtol=1e-5, atol=1e-6)

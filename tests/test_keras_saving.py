@@ -51,7 +51,7 @@ def test_any_sequential_model_comes_back_identical(layers, last, archive, traine
     if trained:
         model.fit(x, np.random.random((6, model(x).shape[-1])), verbose=0)
     path = "model.keras" if archive else "model"
-    model.save(path)
+    model.save(path, zipped=None if archive else False)  # a .keras zip, or a folder
     again = keras.models.load_model(path)
     assert again.get_config() == model.get_config()
     np.testing.assert_array_equal(again.predict(x, verbose=0), model.predict(x, verbose=0))
@@ -73,8 +73,8 @@ def test_a_functional_graph_with_ops_shared_layers_and_two_outputs_comes_back():
     model.compile("sgd", ["mse", "mse"], metrics={"cls": ["mae"]})
     data = {"a": np.random.random((5, 4)), "b": np.random.random((5, 4))}
     model.fit(data, [np.zeros((5, 1)), np.zeros((5, 2))], verbose=0)
-    model.save("graph")
-    again = keras.models.load_model("graph")
+    model.save("graph.keras")
+    again = keras.models.load_model("graph.keras")
     for mine, theirs in zip(
         model.predict(data, verbose=0), again.predict(data, verbose=0), strict=True
     ):
@@ -218,17 +218,17 @@ def test_configs_name_only_known_classes():
 
 def test_a_failed_load_model_leaves_the_old_save_and_the_models_alone():
     model = keras.Sequential([keras.Input(shape=[3]), keras.layers.Dense(2)])
-    model.save("m")
+    model.save("m", zipped=False)
     before = os.listdir("m")
     with pytest.raises(Exception):  # noqa: B017 - whatever save refuses, it writes nothing
         model.save("m", save_format="h5")
     assert os.listdir("m") == before
     unknown = keras.Sequential([keras.Input(shape=[3]), Scale(2.0)])
-    unknown.save("scaled")
+    unknown.save("scaled.keras")
     del keras.saving.get_custom_objects()["SavingTest>Scale"]
     try:
         with pytest.raises(ValueError, match="Unknown layer: 'SavingTest>Scale'"):
-            keras.models.load_model("scaled")
+            keras.models.load_model("scaled.keras")
     finally:
         keras.saving.register_keras_serializable(package="SavingTest")(Scale)
-    assert keras.models.load_model("scaled").layers[0].factor == 2.0
+    assert keras.models.load_model("scaled.keras").layers[0].factor == 2.0

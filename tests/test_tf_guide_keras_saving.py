@@ -6,7 +6,11 @@ eagerkit's ``model.save`` writes the model's config as JSON and its weights as a
 checksummed checkpoint (keras/model_files.py): nothing that can run code on load. So what
 needs TF's SavedModel (traced call functions) or HDF5 is refused, clearly.
 
-Cells of the guide: 22 code cells (a shell ``ls`` aside); 16 run unchanged (73%).
+Cells of the guide: 22 code cells (a shell ``ls`` aside); 14 run unchanged (64%).
+
+- changed (2): ``model.save("my_model")`` (a SavedModel folder in Keras 2) is refused, as
+  Keras 3 refuses a path without an extension; the cells save ``"my_model.keras"``, Keras 3's
+  guide's form (``zipped=False`` still writes a folder).
 
 - not supported (6): loading a subclassed model whose class is gone (``del CustomModel``:
   SavedModel revives it from traced functions; eagerkit asks for the class), the three
@@ -47,11 +51,14 @@ def test_whole_model_saving_and_loading():
     test_target = np.random.random((128, 1))
     model.fit(test_input, test_target)
 
-    # Calling `save('my_model')` creates a SavedModel folder `my_model`.
-    model.save("my_model")
+    # Keras 2's `save('my_model')` (a SavedModel folder) is refused, as Keras 3 refuses it.
+    with pytest.raises(ValueError, match=r"save: invalid filepath extension.*'my_model\.keras'"):
+        model.save("my_model")
+    assert os.listdir(".") == []  # refused before anything was written
+    model.save("my_model.keras")
 
     # It can be used to reconstruct the model identically.
-    reconstructed_model = keras.models.load_model("my_model")
+    reconstructed_model = keras.models.load_model("my_model.keras")
 
     # Let's check:
     np.testing.assert_allclose(model.predict(test_input), reconstructed_model.predict(test_input))
@@ -60,9 +67,9 @@ def test_whole_model_saving_and_loading():
     # state, so training can resume:
     reconstructed_model.fit(test_input, test_target)
 
-    assert sorted(os.listdir("my_model")) == ["keras_model.json", "variables"]
+    assert os.listdir(".") == ["my_model.keras"]
     # Adam's state came back too: the same data, in the same order, trains both alike.
-    again = keras.models.load_model("my_model")
+    again = keras.models.load_model("my_model.keras")
     assert again.optimizer.iterations.numpy() == model.optimizer.iterations.numpy() == 4
     model.fit(test_input, test_target, shuffle=False, verbose=0)
     again.fit(test_input, test_target, shuffle=False, verbose=0)
@@ -95,17 +102,19 @@ def test_a_subclassed_model_loads_with_its_class_and_only_with_it():
     # Build the model by calling it
     input_arr = tf.random.uniform((1, 5))
     outputs = model(input_arr)
-    model.save("my_model")
+    model.save("my_model.keras")
 
     # Option 1: Load with the custom_object argument.
-    loaded_1 = keras.models.load_model("my_model", custom_objects={"CustomModel": CustomModel})
+    loaded_1 = keras.models.load_model(
+        "my_model.keras", custom_objects={"CustomModel": CustomModel}
+    )
     np.testing.assert_allclose(loaded_1(input_arr), outputs)
     assert type(loaded_1) is CustomModel
 
     # Option 2 (SavedModel revives a model without its class) is not supported: a saved
     # eagerkit model holds no code, so it names the class it needs.
     with pytest.raises(ValueError, match="Unknown layer: 'CustomModel'"):
-        keras.models.load_model("my_model")
+        keras.models.load_model("my_model.keras")
 
 
 def test_h5_files_are_refused_with_the_way_out():
@@ -460,7 +469,7 @@ def test_weights_order_after_freezing_a_nested_layer(capsys):
 def test_failed_loads_change_nothing():
     model = get_model()
     model.fit(np.random.random((8, 32)), np.random.random((8, 1)), verbose=0)
-    model.save("my_model")
+    model.save("my_model", zipped=False)  # a folder: its description can be damaged by hand
     model.save_weights("weights")
     with pytest.raises(tf.errors.NotFoundError, match="No file or directory found at missing"):
         keras.models.load_model("missing")
@@ -502,9 +511,9 @@ def test_failed_loads_change_nothing():
             return 2.0 * inputs
 
     saved = keras.Sequential([keras.Input((2,)), Doubling()])
-    saved.save("doubling")
+    saved.save("doubling.keras")
     del keras.saving.get_custom_objects()["Test>Doubling"]
     with pytest.raises(ValueError, match="Unknown layer: 'Test>Doubling'"):
-        keras.models.load_model("doubling")
-    again = keras.models.load_model("doubling", custom_objects={"Test>Doubling": Doubling})
+        keras.models.load_model("doubling.keras")
+    again = keras.models.load_model("doubling.keras", custom_objects={"Test>Doubling": Doubling})
     assert again(tf.ones([1, 2])).numpy().tolist() == [[2.0, 2.0]]

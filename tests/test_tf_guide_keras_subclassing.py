@@ -11,8 +11,6 @@ Where eagerkit prints or behaves otherwise (on purpose):
   write ``tf.zeros((1, 1))``.
 - a layer's base config holds ``'dtype': 'float32'`` (Keras 3.0's form; later Keras 3 versions
   write a DTypePolicy dict there).
-- a weight made by ``add_weight`` without a name is called ``<layer>/Variable`` (Keras 3:
-  ``<layer>/variable``); the guide never shows the names.
 
 Examples skipped or changed, with why:
 

@@ -624,7 +624,7 @@ def test_checkpointing_models(mnist, tmp_path, monkeypatch, capsys):
             # the current checkpoint if and only if
             # the `val_loss` score has improved.
             # The saved model name will include the current epoch.
-            filepath="mymodel_{epoch}",
+            filepath="mymodel_{epoch}.keras",  # Keras 3's guide: a whole model is a .keras file
             save_best_only=True,  # Only save a model if `val_loss` has improved.
             monitor="val_loss",
             verbose=1,
@@ -637,8 +637,11 @@ def test_checkpointing_models(mnist, tmp_path, monkeypatch, capsys):
     assert len(losses.per_batch_losses) == 2 * 50
     out = capsys.readouterr().out
     first = history.history["val_loss"][0]
-    assert f"Epoch 1: val_loss improved from inf to {first:.5f}, saving model to mymodel_1" in out
-    assert os.path.isdir("mymodel_1")
+    assert (
+        f"Epoch 1: val_loss improved from inf to {first:.5f}, saving model to mymodel_1.keras"
+        in out
+    )
+    assert os.path.isfile("mymodel_1.keras")
     restored = keras.models.load_model(max(os.listdir("."), key=os.path.getctime))
     np.testing.assert_allclose(restored.predict(x_train[:5]), model.predict(x_train[:5]), rtol=1e-6)
     capsys.readouterr()
@@ -664,7 +667,7 @@ def test_checkpointing_models(mnist, tmp_path, monkeypatch, capsys):
         # This callback saves a SavedModel every 100 batches.
         # We include the training loss in the saved model name.
         keras.callbacks.ModelCheckpoint(
-            filepath=checkpoint_dir + "/ckpt-loss={loss:.2f}", save_freq=100
+            filepath=checkpoint_dir + "/ckpt-loss={loss:.2f}.keras", save_freq=100
         )
     ]
     model.fit(x_train, y_train, epochs=1, callbacks=callbacks)

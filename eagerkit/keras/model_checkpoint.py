@@ -58,6 +58,13 @@ class ModelCheckpoint(Callback):
                 op="ModelCheckpoint",
             )
         self.filepath = os.fspath(filepath)
+        if not save_weights_only and not self.filepath.endswith(".keras"):
+            raise InvalidArgumentError(  # model.save would refuse it at the first epoch's end
+                f"ModelCheckpoint: the filepath provided must end in .keras (Keras model "
+                f"format), got filepath={self.filepath!r}; add .keras, e.g. "
+                "'model-{epoch:02d}.keras', or pass save_weights_only=True to save weights",
+                op="ModelCheckpoint",
+            )
         self.monitor, self.verbose = monitor, verbose
         self.save_best_only, self.save_weights_only = save_best_only, save_weights_only
         self.save_freq = save_freq

@@ -1,12 +1,14 @@
 """A saved model on disk: a JSON description and a checksummed checkpoint, no code.
 
-``model.save("my_model")`` writes a folder (the layout of TF's SavedModel folder)::
+``model.save("my_model.keras")`` writes one zip archive of three files, as Keras 3 saves;
+``model.save("my_model", zipped=False)`` writes them as a folder (the layout of TF's
+SavedModel folder, which ``load_model`` also reads)::
 
     my_model/keras_model.json              the model's config, its compile() settings
     my_model/variables/variables.npz       the weights (and the optimizer's state) as an
     my_model/variables/variables.index.json  ek.train checkpoint, checksummed
 
-``model.save("my_model.keras")`` puts the same three files in one zip archive. The JSON
+Any other path is refused before anything is written, as Keras 3 refuses it. The JSON
 carries the SHA-256 of its own content, as the checkpoint's index does: a damaged file is
 an error, never a different model. Nothing is unpickled or evaluated when loading: the
 JSON names classes from a fixed table (keras/serialization.py), the weights are arrays.
@@ -35,6 +37,39 @@ MEMBERS = (DESCRIPTION, f"{WEIGHTS}.npz", f"{WEIGHTS}.index.json")
 
 def is_archive(path):
     return os.fspath(path).endswith(".keras")
+
+
+def check_destination(path, zipped, save_format):
+    """Refuse a ``model.save`` path that Keras 3 refuses: a zipped save needs a ``.keras``
+    file name, a folder (``zipped=False``) must not have one; ``save_format`` is gone."""
+    if zipped is not None and not isinstance(zipped, bool):
+        raise InvalidArgumentError(
+            f"save: zipped must be True, False or None, got {zipped!r:.40}; zipped=False "
+            "writes a folder, True (a .keras path's default) one zip archive",
+            op="save",
+        )
+    if save_format is not None and not is_archive(path):
+        raise InvalidArgumentError(
+            f"save: the save_format argument is deprecated in Keras 3 (got "
+            f"save_format={save_format!r} and filepath={path!r}); remove it and pass a path "
+            "that ends in .keras, e.g. model.save('my_model.keras')",
+            op="save",
+        )
+    if zipped is False and is_archive(path):
+        raise InvalidArgumentError(
+            f"save: zipped=False writes a folder, so filepath should not end in .keras "
+            f"(got {path!r}); drop zipped=False to write the .keras file, or drop the suffix",
+            op="save",
+        )
+    if zipped is not False and not is_archive(path):
+        stem = os.path.splitext(os.path.basename(path))[0] or "my_model"
+        raise InvalidArgumentError(
+            f"save: invalid filepath extension for saving, got filepath={path!r}. A whole "
+            "model is saved as one file with a .keras extension (Keras 3's format), e.g. "
+            f"model.save('{stem}.keras'); .h5 is legacy HDF5, which eagerkit does not write; "
+            "zipped=False writes a folder instead. Nothing was written",
+            op="save",
+        )
 
 
 def write(path, description, write_weights):

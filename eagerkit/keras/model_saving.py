@@ -14,11 +14,11 @@ Examples
 --------
 >>> import eagerkit as ek, numpy as np, os, tempfile
 >>> model = ek.keras.Sequential([ek.keras.Input(shape=[2]), ek.keras.layers.Dense(1)])
->>> path = os.path.join(tempfile.mkdtemp(), "my_model")
->>> model.save(path)
->>> sorted(os.listdir(path))
-['keras_model.json', 'variables']
->>> again = ek.keras.models.load_model(path)
+>>> folder = tempfile.mkdtemp()
+>>> model.save(os.path.join(folder, "my_model.keras"))
+>>> os.listdir(folder)
+['my_model.keras']
+>>> again = ek.keras.models.load_model(os.path.join(folder, "my_model.keras"))
 >>> x = np.ones((1, 2), dtype="float32")
 >>> bool((again.predict(x, verbose=0) == model.predict(x, verbose=0)).all())
 True
@@ -82,13 +82,17 @@ class ModelSaving:
         self,
         filepath,
         overwrite=True,
+        zipped=None,
         include_optimizer=True,
         save_format=None,
         options=None,
         save_traces=True,
     ):
-        """Save the whole model: a folder, or one ``.keras`` file (see the module)."""
+        """Save the whole model as one ``.keras`` file, as Keras 3 does (``zipped=False``:
+        a folder); any other path is refused and nothing is written (see keras/model_files.py).
+        """
         path = _checked_path(filepath, save_format, "save")
+        model_files.check_destination(path, zipped, save_format)
         if not overwrite and os.path.exists(path):
             raise InvalidArgumentError(f"save: {path} exists and overwrite=False", op="save")
         ensure_built(self)
@@ -138,10 +142,22 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
     return model
 
 
-def save_model(model, filepath, overwrite=True, include_optimizer=True, save_format=None, **kwargs):
+def save_model(
+    model,
+    filepath,
+    overwrite=True,
+    zipped=None,
+    include_optimizer=True,
+    save_format=None,
+    **kwargs,
+):
     """``model.save(filepath, ...)``."""
     model.save(
-        filepath, overwrite=overwrite, include_optimizer=include_optimizer, save_format=save_format
+        filepath,
+        overwrite=overwrite,
+        zipped=zipped,
+        include_optimizer=include_optimizer,
+        save_format=save_format,
     )
 
 
@@ -191,7 +207,7 @@ def _checked_path(filepath, save_format, caller):
         raise UnimplementedError(
             f"{caller}: eagerkit does not write or read HDF5 (.h5) files. Use a path without "
             "that suffix: a TF-style checkpoint for weights (model.save_weights('ckpt')), a "
-            "folder or a .keras file for a whole model (model.save('my_model.keras'))",
+            "a .keras file for a whole model (model.save('my_model.keras'))",
             op=caller,
         )
     if save_format not in (None, "tf", "keras"):

@@ -48,8 +48,11 @@ def summary_lines(model):
 
 def params_text(layer):
     """A layer's parameter count, as Keras 3 writes it: ``0 (unbuilt)`` before its first
-    call, which is when it makes its variables."""
-    return f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
+    call, which is when it makes its variables, but ``0`` for the layers Keras 3 builds in
+    their constructor (those without weights of their own: lookups, ``Hashing``, ...)."""
+    if layer.built:
+        return f"{layer.count_params():,}"
+    return "0" if getattr(layer, "_built_at_init", False) else "0 (unbuilt)"
 
 
 def summary_table(model, header, rows):
@@ -83,7 +86,9 @@ def summary_table(model, header, rows):
 
 
 def _shape_text(layer):
-    if not layer.built:  # Keras 3's "?": never called, so no shape is known yet
-        return "?"
-    shape = layer.last_output_shape
-    return "multiple" if shape is None else str(shape)
+    """The shape of the layer's last output; before any call, the output shape of the input
+    shape ``adapt`` built it for (Keras 3's ``compute_output_shape``), else Keras 3's ``?``."""
+    shape = layer.last_output_shape if layer.built else None
+    if shape is None:
+        shape = vars(layer).get("_adapted_output_shape")
+    return "?" if shape is None else str(shape)

@@ -5,7 +5,8 @@ variables below them get keys like ``model/dense/kernel/.ATTRIBUTES/VARIABLE_VAL
 optimizer's slot for a variable is stored next to that variable as
 ``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot name>`` (TF's layout); a dataset
 iterator's position is saved as ``<path>/.ATTRIBUTES/ITERATOR_STATE``. See tracking.py for
-how the paths are found, checkpoint_keys.py for the keys and checkpoint_io.py for the files.
+how the paths are found, checkpoint_keys.py for the keys, checkpoint_paths.py for a variable
+reached by two paths (saved once, restored by both) and checkpoint_io.py for the files.
 
 A restore first reads and checks the whole checkpoint, then matches every key to a variable
 and checks dtypes and shapes, and only then assigns: any error leaves every variable as it
@@ -17,13 +18,19 @@ import os
 import numpy as np
 
 from eagerkit import dtypes, errors
-from eagerkit.errors import InvalidArgumentError
 from eagerkit.tensor import Tensor
-from eagerkit.train import checkpoint_io, checkpoint_state, tracking
+from eagerkit.train import (
+    checkpoint_io,
+    checkpoint_paths,
+    checkpoint_plan,
+    checkpoint_state,
+    tracking,
+)
 from eagerkit.train import checkpoint_keys as keys
 from eagerkit.train.atomic_files import all_or_nothing
 from eagerkit.train.checkpoint_status import LoadStatus
 from eagerkit.train.deferred_value import DeferredValue
+from eagerkit.train.list_wrapper import wrapped
 from eagerkit.train.optimizer import Optimizer
 from eagerkit.variables import Variable
 
@@ -53,7 +60,7 @@ class Checkpoint:
     def __init__(self, **objects):
         for name, obj in objects.items():
             _check_root(name, obj)
-        self._objects = dict(objects)
+        self._objects = {name: wrapped(obj) for name, obj in objects.items()}
         self._save_counter = Variable(0, dtype=dtypes.int64, trainable=False, name="save_counter")
 
     @property
@@ -78,7 +85,7 @@ class Checkpoint:
             object.__setattr__(self, name, value)
             return
         _check_root(name, value)
-        self._objects[name] = value
+        self._objects[name] = wrapped(value)  # a list: appends to it restore (list_wrapper.py)
         tracking.restore_deferred(self)
 
     def _checkpoint_dependencies(self):
@@ -95,7 +102,7 @@ class Checkpoint:
         number = self._next_number()
         path = f"{os.fspath(file_prefix)}-{number}"
         directory = os.path.dirname(os.path.abspath(path))
-        arrays = self._values(save_counter=number)
+        arrays, aliases = self._contents(save_counter=number)
         earlier = [
             p
             for p in checkpoint_state.state_prefixes(directory)
@@ -103,7 +110,7 @@ class Checkpoint:
         ]
         state_file = os.path.join(directory, checkpoint_state.STATE_FILE)
         with all_or_nothing([*checkpoint_io.files(path), state_file], directory):
-            checkpoint_io.write(path, arrays)
+            checkpoint_io.write(path, arrays, aliases)
             checkpoint_state.write_state(directory, [*earlier, os.path.abspath(path)])
         self._count_save()
         return path
@@ -132,25 +139,28 @@ class Checkpoint:
         3.0
         """
         path = os.fspath(file_prefix)
-        arrays = self._values(save_counter=int(self.save_counter._data))
+        arrays, aliases = self._contents(save_counter=int(self.save_counter._data))
         with all_or_nothing(checkpoint_io.files(path), os.path.dirname(os.path.abspath(path))):
-            checkpoint_io.write(path, arrays)
+            checkpoint_io.write(path, arrays, aliases)
         return path
 
     def read(self, save_path):
         """Load a checkpoint written by ``write`` (or ``save``); the same as ``restore``."""
         return self.restore(save_path)
 
-    def _values(self, save_counter):
-        """``{key: host numpy array}`` for every variable and slot reachable from here."""
-        arrays, paths = {}, {}
-        reachable = tracking.walk(self)
+    def _contents(self, save_counter):
+        """``({key: host numpy array}, {alias key: key})``: every variable and slot reachable
+        from here, each once, and the other paths that reach them (checkpoint_paths.py)."""
+        arrays, paths, saved, alias_edges = {}, {}, [], []
+        reachable = tracking.walk(self, alias_edges)
         for path, obj in reachable:
             if isinstance(obj, Variable):
                 paths[id(obj)] = path
                 arrays[keys.value_key(path)] = np.asarray(obj.numpy())  # to the host, from a device
+                saved.append((path, keys.value_key))
             elif callable(getattr(obj, "_checkpoint_state", None)):
                 arrays[keys.state_key(path)] = obj._checkpoint_state()
+                saved.append((path, keys.state_key))
         arrays[keys.value_key(("save_counter",))] = np.asarray(save_counter, dtype=np.int64)
         for path, obj in reachable:
             if isinstance(obj, Optimizer):
@@ -158,7 +168,7 @@ class Checkpoint:
                     if id(variable) in paths:  # TF too drops slots of variables it does not save
                         key = keys.slot_key(paths[id(variable)], path, slot_name)
                         arrays[key] = np.asarray(slot.numpy())
-        return arrays
+        return arrays, checkpoint_paths.alias_keys(saved, reachable, alias_edges)
 
     # --- restoring ----------------------------------------------------------------------------
     def restore(self, save_path):
@@ -170,8 +180,8 @@ class Checkpoint:
         """
         if save_path is None:
             return LoadStatus(None, self, set(), {})
-        arrays = checkpoint_io.read(os.fspath(save_path))
-        plan = _plan(self, arrays, str(save_path))
+        arrays, aliases = checkpoint_io.read_with_aliases(os.fspath(save_path))
+        plan = checkpoint_plan.plan_restore(self, arrays, aliases, str(save_path))
         matched = {id(v) for v, _ in plan.assignments}
         for variable, array in plan.assignments:
             variable._write(variable._device.backend.asarray(array), "restore")
@@ -183,112 +193,15 @@ class Checkpoint:
             )
         unconsumed = dict(plan.unresolved)
         for owner, name, key, slot_values in plan.deferred:
+            shown = checkpoint_paths.shown(name)
             unconsumed[key] = (
-                f"no object at this path yet: checkpoint.{name} = ... restores it"
+                f"no object at this path yet: checkpoint.{shown} = ... restores it"
                 if owner is self
-                else f"waiting for '{name}' to be created"
+                else f"waiting for '{shown}' to be created"
             )
-            restore = DeferredValue(key, name, arrays[key], slot_values, matched, unconsumed)
+            restore = DeferredValue(key, shown, arrays[key], slot_values, matched, unconsumed)
             tracking.defer(owner, name, restore)
         return LoadStatus(str(save_path), self, matched, unconsumed)
-
-
-class _Plan:
-    def __init__(self):
-        self.assignments = []  # (variable, array)
-        self.slots = []  # (variable, optimizer, slot name, array)
-        self.states = []  # (iterator, array): positions to restore
-        self.deferred = []  # (owner, attribute name, key, [(optimizer, slot name, array)])
-        self.unresolved = {}  # key -> why it matches nothing
-        self.errors = []
-
-
-def _plan(root, arrays, save_path):
-    """Match every key to its target and check it; raise (changing nothing) on mismatches."""
-    plan = _Plan()
-    deferred = {}  # key -> entry in plan.deferred
-    for key, array in arrays.items():
-        if f"/{SLOT}/" in key:
-            continue
-        if key.endswith("/" + STATE):
-            _plan_state(plan, root, key, array)
-            continue
-        if not key.endswith("/" + VALUE):
-            raise InvalidArgumentError(
-                f"checkpoint {save_path!r}: unknown key {key!r}", op="restore"
-            )
-        owner, name, target = _resolve(root, keys.split(key[: -len(VALUE) - 1]))
-        if target is not None:
-            _check_match(plan, key, target, array)
-            plan.assignments.append((target, array))
-        elif owner is not None:  # the owner may create it later (checkpoint.v = ... too)
-            deferred[key] = (owner, name, key, [])
-            plan.deferred.append(deferred[key])
-        else:
-            plan.unresolved[key] = "no object at this path"
-    for key, array in arrays.items():
-        if f"/{SLOT}/" not in key:
-            continue
-        variable_path, rest = key.split(f"/{SLOT}/")
-        optimizer_path, slot_name = rest.rsplit("/", 1)
-        slot_name = keys.unescape(slot_name)
-        optimizer = _resolve(root, keys.split(optimizer_path))[2]
-        variable_key = f"{variable_path}/{VALUE}"
-        if not isinstance(optimizer, Optimizer):
-            plan.unresolved[key] = "no optimizer at this path"
-        elif variable_key in deferred:
-            deferred[variable_key][3].append((optimizer, slot_name, array))
-        else:
-            variable = _resolve(root, keys.split(variable_path))[2]
-            if variable is None:
-                plan.unresolved[key] = "no variable at this path"
-                continue
-            _check_match(plan, key, variable, array)
-            plan.slots.append((variable, optimizer, slot_name, array))
-    if plan.errors:
-        shown = "\n  ".join(plan.errors[:10])
-        raise InvalidArgumentError(
-            f"checkpoint {save_path!r} does not match the objects being restored "
-            f"(nothing was changed):\n  {shown}\nRestore into a model built the same way "
-            "as the one that was saved.",
-            op="restore",
-        )
-    return plan
-
-
-def _plan_state(plan, root, key, array):
-    """Match a saved iterator position to the iterator at its path (restored with the rest)."""
-    target = _resolve(root, keys.split(key[: -len(STATE) - 1]))[2]
-    if callable(getattr(target, "_restore_checkpoint_state", None)):
-        plan.states.append((target, array))
-    elif target is None:
-        plan.unresolved[key] = "no object at this path"
-    else:
-        plan.errors.append(f"{key}: saved an iterator, found a {type(target).__name__}")
-
-
-def _resolve(root, names):
-    """``(owner, last name, target)`` for a path; target ``None`` when absent, owner too if
-    more than the last step is missing."""
-    if names == ["save_counter"] and isinstance(root, Checkpoint):
-        return None, None, root.save_counter  # not a dependency: nested ones save none
-    obj = root
-    for i, name in enumerate(names):
-        found = tracking.child(obj, name)
-        if found is None:
-            return (obj, name, None) if i == len(names) - 1 else (None, None, None)
-        obj = found
-    return None, None, obj
-
-
-def _check_match(plan, key, target, array):
-    if not isinstance(target, Variable):
-        plan.errors.append(f"{key}: saved a variable, found a {type(target).__name__}")
-    elif target.dtype.name != array.dtype.name or target.shape != array.shape:
-        plan.errors.append(
-            f"{key}: saved {array.dtype.name} shape {array.shape}, the variable "
-            f"'{target.name}' is {target.dtype.name} shape {target.shape}"
-        )
 
 
 def _check_root(name, obj):

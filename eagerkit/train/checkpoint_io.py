@@ -6,7 +6,9 @@ A checkpoint ``<prefix>`` (e.g. ``/tmp/ckpt-1``) is two files:
 * ``<prefix>.index.json``: ``{"format": "eagerkit-checkpoint", "version": 2,
   "data_file": "ckpt-1.npz", "data_sha256": "...", "entries": {key: {"array": "t0",
   "dtype": "float32", "shape": [2, 3]}, ...}, "index_sha256": "..."}``, where a key is an
-  attribute path such as ``model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE``.
+  attribute path such as ``model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE``; a value saved
+  once but reachable by other paths too adds ``"aliases": {other key: key}``
+  (checkpoint_paths.py), an index without it reads as one without aliases.
 
 Both files are checksummed: the data by ``data_sha256``, the index by ``index_sha256`` (over
 the index's other fields, serialized canonically), so one flipped bit anywhere, say one that
@@ -53,8 +55,9 @@ def index_path(prefix):
     return f"{prefix}.index.json"
 
 
-def write(prefix, arrays):
-    """Write ``{key: numpy array}`` as checkpoint ``prefix``, safe against a kill at any step."""
+def write(prefix, arrays, aliases=None):
+    """Write ``{key: numpy array}`` (and ``{alias key: key}``) as checkpoint ``prefix``, safe
+    against a kill at any step."""
     directory = os.path.dirname(os.path.abspath(prefix))
     os.makedirs(directory, exist_ok=True)
     finish_interrupted_saves(directory)
@@ -71,6 +74,8 @@ def write(prefix, arrays):
             for i, (key, array) in enumerate(arrays.items())
         },
     }
+    if aliases:
+        index["aliases"] = dict(aliases)
     index["index_sha256"] = _index_digest(index)
     text = json.dumps(index, indent=1).encode()
     try:
@@ -101,15 +106,22 @@ def finish_interrupted_saves(directory):
 
 def read(prefix):
     """The checkpoint ``prefix`` as ``{key: numpy array}``, or a clear error (nothing half-read)."""
+    return read_with_aliases(prefix)[0]
+
+
+def read_with_aliases(prefix):
+    """``({key: numpy array}, {alias key: key})`` of checkpoint ``prefix``."""
     index = _read_index(prefix)
+    aliases = index.get("aliases", {})
     path = data_path(prefix)
     raw = _data_matching(prefix, index["data_sha256"])
     try:
         with np.load(io.BytesIO(raw), allow_pickle=False) as archive:
-            return {
+            arrays = {
                 key: _entry_array(archive, key, spec, prefix)
                 for key, spec in index["entries"].items()
             }
+            return arrays, aliases
     except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as error:
         if isinstance(error, DataLossError):
             raise
@@ -236,6 +248,15 @@ def _check_index_layout(index, prefix, path):
             ):
                 problems.append(f"entry {key!r} is not {{array, dtype, shape}}: {spec!r}")
                 break
+    aliases = index.get("aliases", {})
+    if not isinstance(aliases, dict) or not all(
+        isinstance(alias, str)
+        and isinstance(key, str)
+        and isinstance(entries, dict)
+        and key in entries
+        for alias, key in aliases.items()
+    ):
+        problems.append("aliases is not an object naming entries")
     if problems:
         raise DataLossError(
             f"checkpoint {prefix!r}: the index {path} is malformed: {'; '.join(problems)}",

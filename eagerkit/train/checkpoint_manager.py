@@ -72,7 +72,7 @@ class CheckpointManager:
         checkpoint = self.checkpoint
         number = checkpoint._next_number()
         path = f"{self._prefix}-{number}"
-        arrays = checkpoint._values(save_counter=number)
+        arrays, aliases = checkpoint._contents(save_counter=number)
         kept = [p for p in self._checkpoints if p != path] + [path]
         dropped = []
         if self.max_to_keep is not None and len(kept) > self.max_to_keep:
@@ -81,7 +81,7 @@ class CheckpointManager:
         for prefix in (path, *dropped):
             touched += checkpoint_io.files(prefix)
         with all_or_nothing(touched, self.directory):
-            checkpoint_io.write(path, arrays)
+            checkpoint_io.write(path, arrays, aliases)
             checkpoint_state.write_state(self.directory, kept)  # first: it never lists
             for old in dropped:  # a checkpoint that is already gone
                 checkpoint_io.remove(old)

@@ -70,10 +70,12 @@ def _may_hold_state(value):
     return isinstance(value, (list, tuple, dict)) or hasattr(value, "__dict__")
 
 
-def walk(root):
+def walk(root, alias_edges=None):
     """Every object reachable from ``root``, breadth first: ``[(path tuple, object), ...]``.
 
-    Each object appears once, under its shortest path; ``root`` itself is not listed.
+    Each object appears once, under its shortest path; ``root`` itself is not listed. Given a
+    list, ``alias_edges`` receives the ``(path, object)`` of each other edge to an object
+    already found (its second name: checkpoint_paths.py).
     """
     seen = {id(root)}
     found = []
@@ -84,6 +86,8 @@ def walk(root):
             continue  # a leaf
         for name, child in dependencies(obj):
             if id(child) in seen:
+                if alias_edges is not None:
+                    alias_edges.append(((*path, name), child))
                 continue
             seen.add(id(child))
             found.append(((*path, name), child))
@@ -97,6 +101,20 @@ def child(obj, name):
         if candidate == name:
             return value
     return None
+
+
+def _at(owner, names):
+    """``(object at the path, None)``, or ``(None, (nearer owner, rest))`` when part of the
+    path exists up to an object that is not a plain list or dict, or ``(None, None)``."""
+    obj, nearer = owner, None
+    for i, name in enumerate(names):
+        obj = child(obj, name)
+        if obj is None:
+            return None, nearer
+        if not isinstance(obj, (list, tuple, dict)) and i < len(names) - 1:
+            rest = tuple(names[i + 1 :])
+            nearer = (obj, rest[0] if len(rest) == 1 else rest)
+    return obj, None
 
 
 # --- deferred restore ---------------------------------------------------------------------
@@ -142,7 +160,12 @@ def restore_deferred(owner):
     if not waiting:
         return
     for name in list(waiting):
-        variable = child(owner, name)
+        variable, nearer = (child(owner, name), None) if isinstance(name, str) else _at(owner, name)
+        if nearer is not None:  # part of the path appeared: wait with its last object
+            for callback in waiting.pop(name):
+                defer(*nearer, callback)
+            restore_deferred(nearer[0])
+            continue
         if variable is None:
             continue
         callbacks = waiting[name]

@@ -193,7 +193,7 @@ CALLBACKS = {  # callback class: its construction
     "ek.keras.callbacks.LambdaCallback": call(on_epoch_end=lambda epoch, logs: None),
     "ek.keras.callbacks.LearningRateScheduler": call(lambda epoch, rate: 0.1),
     "ek.keras.callbacks.ModelCheckpoint": call(
-        fresh(lambda: os.path.join(directory(), "ckpt")), monitor="loss"
+        fresh(lambda: os.path.join(directory(), "model.keras")), monitor="loss"
     ),
     "ek.keras.callbacks.ProgbarLogger": call(),
     "ek.keras.callbacks.TerminateOnNaN": call(),

@@ -54,6 +54,27 @@ def batches_of(data, call):
         yield element
 
 
+def adapted_shape(data, first_batch):
+    """The input shape Keras 3's ``adapt`` builds a layer for, which ``summary()`` shows
+    until the layer's first call: an array's (or Tensor's) whole shape, a Dataset's batches'
+    shape (``None`` for their size), else the first batch's shape.
+
+    Examples
+    --------
+    >>> import eagerkit as ek, numpy as np
+    >>> adapted_shape(np.zeros((6, 2)), np.zeros((6, 2)))
+    (6, 2)
+    >>> adapted_shape(ek.data.Dataset.from_tensor_slices(np.zeros((6, 2))).batch(4), None)
+    (None, 2)
+    """
+    if isinstance(data, Dataset):
+        spec = data.element_spec
+        spec = spec[0] if isinstance(spec, tuple) else spec  # (inputs, labels): the inputs
+        shape = tuple(spec.shape)
+        return (None, *shape) if len(shape) == 1 else shape  # rows: Keras batches them
+    return tuple(first_batch.shape)
+
+
 class RunningMoments:
     """Count, mean and (population) variance of the values seen so far, per kept position.
 

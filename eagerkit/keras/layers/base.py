@@ -227,11 +227,13 @@ class Layer(
         constraint=None,
     ):
         """Make a Variable named ``<layer>/<name>`` owned by this layer (a scalar unless
-        ``shape`` says otherwise; Keras' keyword-only calls work too). A ``regularizer``'s
-        penalty on it is in ``self.losses`` from then on (see ek.keras.regularizers); a
-        ``constraint`` projects it after each optimizer update (ek.keras.constraints)."""
+        ``shape`` says otherwise; Keras' keyword-only calls work too). Without a ``name`` it is
+        Keras 3's ``variable``, ``variable_1``, ... (counted across layers, restarted by
+        ``clear_session``). A ``regularizer``'s penalty on it is in ``self.losses`` from then
+        on (see ek.keras.regularizers); a ``constraint`` projects it after each optimizer
+        update (ek.keras.constraints)."""
         first_call.check_initialized(self, "add_weight")
-        name = "Variable" if name is None else name
+        name = unique_name("variable") if name is None else name  # Keras 3's auto_name
         caller = f"{type(self).__name__}.add_weight"
         regularizer = regularizers.resolve(regularizer, caller, "regularizer")
         constraint = constraints.resolve(constraint, caller, "constraint")

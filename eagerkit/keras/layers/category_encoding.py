@@ -41,6 +41,8 @@ class CategoryEncoding(Layer):
            [0.2, 0. , 0. , 0. ]], dtype=float32)
     """
 
+    _built_at_init = True  # no weights of its own: Keras 3 builds it in the constructor
+
     _autocast = False  # ids are integers: a float is refused, never cast
 
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):

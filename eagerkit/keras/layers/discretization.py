@@ -6,15 +6,17 @@ bin 1, ``1 <= x < 2`` in bin 2 and ``x >= 2`` in bin 3. With ``num_bins`` instea
 ``k / num_bins`` quantiles, where the i-th smallest of n values sits at fraction
 ``(i + 1) / n`` and fractions between are interpolated (Keras' rule).
 
-Keras keeps an approximate summary of the data (``epsilon`` is its error in rank);
-eagerkit keeps every value and computes the quantiles exactly, so on data of more than
-about ``1 / epsilon`` values the learned boundaries can differ slightly from Keras'.
+As Keras 3, ``adapt`` keeps an approximate summary of the data whose error in rank is about
+``epsilon`` (quantile_summary.py): up to ``1 / epsilon`` values the quantiles are exact,
+beyond they are approximate, and a smaller ``epsilon`` keeps more values (closer quantiles,
+more memory).
 """
 
 import numpy as np
 
 from eagerkit import dtypes
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras.layers import quantile_summary
 from eagerkit.keras.layers.adapt_statistics import batches_of
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.category_outputs import (
@@ -47,6 +49,8 @@ class Discretization(Layer):
            [1, 3, 3, 1]])
     """
 
+    _built_at_init = True  # no weights of its own: Keras 3 builds it in the constructor
+
     _autocast = False  # compared as they are: an int64 input stays exact
 
     def __init__(
@@ -69,6 +73,7 @@ class Discretization(Layer):
             )
         if num_bins is not None:
             num_bins = count_argument(num_bins, "num_bins", "Discretization", 1)
+        epsilon = _checked_epsilon(epsilon)
         super().__init__(**kwargs)
         if bin_boundaries is not None:
             bin_boundaries = _sorted_boundaries(bin_boundaries, "Discretization")
@@ -88,7 +93,7 @@ class Discretization(Layer):
                 "Discretization(num_bins=4).adapt(data)",
                 op=call,
             )
-        parts = []
+        summary = quantile_summary.empty()
         if steps is not None:
             steps = count_argument(steps, "steps", call, 1, " (or None: all the data)")
         for step, batch in enumerate(batches_of(data, call)):
@@ -101,17 +106,15 @@ class Discretization(Layer):
                     "look up text with Hashing or StringLookup instead",
                     op=call,
                 )
-            parts.append(values.numpy().astype(np.float64).reshape(-1))
-        values = np.sort(np.concatenate(parts)) if parts else np.zeros(0)
-        if values.size == 0:
+            if values.shape.num_elements():
+                summary = quantile_summary.summarized(values.numpy(), self.epsilon, summary)
+        if summary.shape[1] == 0:
             raise InvalidArgumentError(
                 f"{call}: the data holds no values to learn boundaries from; pass the "
                 "training values, e.g. layer.adapt(x_train)",
                 op=call,
             )
-        at = (np.arange(values.size) + 1) / values.size  # the i-th value's fraction
-        wanted = np.arange(1, self.num_bins) / self.num_bins
-        boundaries = np.interp(wanted, at, values).astype(np.float32)
+        boundaries = quantile_summary.boundaries(summary, self.num_bins)
         self.bin_boundaries = [float(b) for b in boundaries]
 
     def call(self, inputs):
@@ -157,3 +160,20 @@ def _sorted_boundaries(boundaries, call):
             op=call,
         )
     return [float(b) for b in values]
+
+
+def _checked_epsilon(epsilon):
+    """``epsilon`` as a float between 0 and 1, or a clear error (Keras 3 would divide by 0)."""
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.floating)):
+        raise InvalidArgumentError(
+            f"Discretization: epsilon must be a number, got {epsilon!r:.40}; it is the error "
+            "adapt allows in the quantiles, e.g. epsilon=0.01",
+            op="Discretization",
+        )
+    if not 0 < epsilon < 1:
+        raise InvalidArgumentError(
+            f"Discretization: epsilon must be between 0 and 1, got {epsilon!r}; it is the "
+            "error adapt allows in the quantiles (a fraction of the data), e.g. epsilon=0.01",
+            op="Discretization",
+        )
+    return float(epsilon)

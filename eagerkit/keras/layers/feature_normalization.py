@@ -15,7 +15,7 @@ from eagerkit import dtypes, random
 from eagerkit.arguments import axis_index
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.layers import first_call
-from eagerkit.keras.layers.adapt_statistics import RunningMoments, batches_of
+from eagerkit.keras.layers.adapt_statistics import RunningMoments, adapted_shape, batches_of
 from eagerkit.keras.layers.base import Layer
 from eagerkit.keras.layers.layer_arguments import distinct_axes, real_array
 from eagerkit.ops.arithmetic import maximum
@@ -179,6 +179,7 @@ class Normalization(Layer):
             if not self.built:
                 self.build(tuple(batch.shape))
                 self.built = True
+                self._adapted_output_shape = adapted_shape(data, batch)  # summary() shows it
                 restore_deferred(self)  # values a checkpoint restored before they existed
             self._check_fits(batch.shape, "Normalization.adapt")
             kept_from_end = len(self._broadcast_shape)

@@ -52,6 +52,8 @@ class Hashing(Layer):
     0
     """
 
+    _built_at_init = True  # no weights of its own: Keras 3 builds it in the constructor
+
     _autocast = False  # the values are hashed as they are
 
     def __init__(

@@ -38,6 +38,8 @@ from eagerkit.tensor import Tensor, convert_to_tensor
 class IndexLookup(Layer):
     """The base of ``StringLookup`` and ``IntegerLookup`` (see those for Examples)."""
 
+    _built_at_init = True  # no weights of its own: Keras 3 builds it in the constructor
+
     _autocast = False  # tokens are text or ids: a float is refused, never cast
     token_kind = "token"  # what the subclass looks up, for messages
 

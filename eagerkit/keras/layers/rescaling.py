@@ -27,6 +27,8 @@ class Rescaling(Layer):
     array([[-1. , -0.6,  1. ]], dtype=float32)
     """
 
+    _built_at_init = True  # no weights of its own: Keras 3 builds it in the constructor
+
     supports_masking = True  # passes the mask of its inputs on unchanged (Keras 3)
 
     def __init__(self, scale, offset=0.0, **kwargs):
