@@ -43,10 +43,8 @@ def write_mnist_npz(path, train_count=640, test_count=128, seed=0):
         ink = rng.integers(128, 256, (count, 28, 28))
         return np.where(drawn | specks, ink, 0).astype(np.uint8), labels
 
-    (x_train, y_train), (x_test, y_test) = (
-        images_and_labels(train_count),
-        images_and_labels(test_count),
-    )
+    x_train, y_train = images_and_labels(train_count)
+    x_test, y_test = images_and_labels(test_count)
     np.savez(path, x_train=x_train, y_train=y_train, x_test=x_test, y_test=y_test)
     return path
 
