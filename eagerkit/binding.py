@@ -96,7 +96,12 @@ def blame_values(given, defaults, error):
         if isinstance(default, bool) and not _a_flag(value):
             return f"{name} must be True or False, got {describe(value)}"
         if isinstance(default, str) and not isinstance(value, str) and value is not None:
-            return f"{name} must be a string such as {default!r}, got {describe(value)}"
+            # Only where Python's words name the value's type ("'int' object has no attribute
+            # 'upper'"), or a function took a name's place: such parameters often take more
+            # than text (fit's verbose=0, compile's optimizer=Adam()), and another failure,
+            # a file's bytes that are not UTF-8 say, is not theirs.
+            if callable(value) or _type_names(value) & set(re.findall(r"[\w.]+", text)):
+                return f"{name} must be a string such as {default!r}, got {describe(value)}"
     for name, value in given.items():
         if "truth value of an array" in text and getattr(value, "size", 0) > 1:
             return f"{name} must be one value (or None), got {describe(value)}"

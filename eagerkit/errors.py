@@ -4,6 +4,8 @@ Each one also subclasses the Python built-in a student would reach for first
 (``except ValueError`` catches an ``InvalidArgumentError``).
 """
 
+import builtins
+
 
 class OpError(Exception):
     """Base class: an op (or API call) could not run. ``op`` names it."""
@@ -68,14 +70,26 @@ _CONVERSIONS = (
     (Exception, InvalidArgumentError),
 )
 _BOTH = {}  # (eagerkit class, Python class) -> a class that is both, named as the first
+# Python's exceptions made from more than a message (a codec's error holds the bytes and
+# where they failed): the converted error subclasses their message-only ancestor instead.
+_NOT_FROM_A_MESSAGE = (UnicodeDecodeError, UnicodeEncodeError, UnicodeTranslateError)
+if hasattr(builtins, "BaseExceptionGroup"):  # Python 3.11+
+    _NOT_FROM_A_MESSAGE += (builtins.BaseExceptionGroup,)
 
 
 def converted_class(python_class):
     """The eagerkit error for ``python_class``, still an instance of it: ``except TypeError``
-    keeps working, and the traceback says ``eagerkit.errors.InvalidArgumentError``."""
+    keeps working, and the traceback says ``eagerkit.errors.InvalidArgumentError``. (A
+    codec's error becomes a ``UnicodeError``, an exception group an ``Exception``: Python
+    makes those from more than a message.)"""
     kind = next(new for old, new in _CONVERSIONS if issubclass(python_class, old))
-    # Python's own class behind it (JSONDecodeError -> ValueError): its __init__ is plain.
-    python_class = next(c for c in python_class.__mro__ if c.__module__ == "builtins")
+    # Python's own class behind it (JSONDecodeError -> ValueError): its __init__ is plain
+    # (UnicodeDecodeError -> UnicodeError: made from a message, as the converted error is).
+    python_class = next(
+        c
+        for c in python_class.__mro__
+        if c.__module__ == "builtins" and not issubclass(c, _NOT_FROM_A_MESSAGE)
+    )
     if issubclass(kind, python_class):
         return kind
     key = (kind, python_class)

@@ -154,6 +154,9 @@ MISSING = {
     "eagerkit.keras.datasets": {
         "fashion_mnist": "ek.keras.datasets.mnist, the same shapes: 28x28 uint8 images in "
         "10 classes",
+        # the CNN tutorial's first line; eagerkit's downloader fetches MNIST only
+        "cifar10": "ek.keras.datasets.mnist (28x28 grey images), or your own arrays in "
+        "CIFAR-10's format: (N, 32, 32, 3) uint8 images and (N, 1) uint8 labels 0-9",
     },
     "eagerkit.debugging": {
         # TF's variable guide turns it on to show where ops run; eagerkit logs nothing

@@ -3,6 +3,7 @@ the user's line (as TF 2.7+ shows them) unless filtering is switched off, leaked
 errors become eagerkit errors, and the user's own exceptions pass through untouched."""
 
 import json
+import string
 import traceback
 
 import numpy as np
@@ -82,6 +83,26 @@ def test_a_leaked_python_error_becomes_an_eagerkit_error():
     assert isinstance(caught.value, ValueError)  # ``except ValueError`` still works
     assert str(caught.value).startswith("parse('{'): Expecting property name")
     assert caught.value.converted_from == "JSONDecodeError"
+
+
+def test_a_leaked_codec_error_blames_no_argument_that_is_right():
+    @boundary.public
+    def read_rows(data, verbose="auto", mode="text"):
+        return json.loads(data), string.capwords(mode)  # both fail inside the stdlib
+
+    # verbose=0 is right (a text default does not make it a text parameter): the bytes
+    # are the trouble. This once blamed verbose, after crashing in the conversion.
+    with pytest.raises(errors.InvalidArgumentError) as caught:
+        read_rows(b"\x1f\x8b\x08", verbose=0)
+    assert isinstance(caught.value, UnicodeError)
+    assert caught.value.detail == (  # what went wrong, after the call's description
+        "'utf-8' codec can't decode byte 0x8b in position 1: invalid start byte"
+    )
+    # Python's words name the int that took the text's place: that argument is blamed.
+    with pytest.raises(
+        errors.InvalidArgumentError, match="mode must be a string such as 'text', got"
+    ):
+        read_rows(b"[1, 2]", mode=1)
 
 
 def test_a_converted_error_is_still_an_instance_of_the_python_class():

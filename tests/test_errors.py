@@ -1,6 +1,8 @@
 """Every error path of reference A4-A10: the exception type (TF's name and the Python built-in
 it subclasses) and a message that names the op, the shapes or dtypes, and the fix."""
 
+import builtins
+
 import numpy as np
 import pytest
 
@@ -459,3 +461,23 @@ def test_failed_ops_change_no_state():
     with pytest.raises(errors.InvalidArgumentError):
         w.assign_sub(ek.constant([1, 1]))
     assert w.numpy().tolist() == [1.0, 2.0]
+
+
+BUILTIN_EXCEPTIONS = [
+    c for c in vars(builtins).values() if isinstance(c, type) and issubclass(c, Exception)
+]
+
+
+@pytest.mark.parametrize("python_class", BUILTIN_EXCEPTIONS, ids=lambda c: c.__name__)
+def test_every_python_exception_converts_to_an_eagerkit_error_made_from_a_message(python_class):
+    # A UnicodeDecodeError escaping from a CSV reader once crashed the boundary that converts
+    # it: Python makes codec errors (and exception groups) from more than a message.
+    error = boundary.converted_class(python_class)("fit(...): what went wrong", op="fit")
+    assert isinstance(error, errors.OpError) and error.op == "fit"
+    assert error.args == ("fit(...): what went wrong",) and error.message == error.args[0]
+    if issubclass(python_class, UnicodeError):
+        assert isinstance(error, UnicodeError) and isinstance(error, ValueError)
+    elif python_class.__name__ == "ExceptionGroup":  # Python 3.11+
+        assert type(error) is errors.InvalidArgumentError
+    else:
+        assert isinstance(error, python_class)

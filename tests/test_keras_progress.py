@@ -113,3 +113,45 @@ def test_progbar_averages_as_keras_and_formats_tiny_values():
         Progbar(3, verbose=5)
     with pytest.raises(ValueError, match="target must be a whole number"):
         Progbar(2.5)
+
+
+DATASETS = {  # how the dataset is made -> its batches' count as the first epoch shows it
+    "from_tensor_slices().shuffle().batch()": (
+        lambda ds: ds.shuffle(16).batch(4),
+        "10/10 [==============================]",
+    ),
+    "batch(drop_remainder=True)": (
+        lambda ds: ds.batch(3, drop_remainder=True),
+        "13/13 [==============================]",
+    ),
+    "filter(): cardinality unknown": (
+        lambda ds: ds.filter(lambda x, y: True).batch(4),
+        "     10/Unknown",
+    ),
+}
+
+
+class StepsAtStart(keras.callbacks.Callback):
+    """Keeps ``params["steps"]`` as fit gives it before the first batch."""
+
+    def on_train_begin(self, logs=None):
+        self.steps = self.params["steps"]
+
+
+@pytest.mark.parametrize("made", DATASETS)
+def test_a_datasets_known_cardinality_is_the_first_epochs_target_as_keras(made, capsys):
+    # Keras' bar reads a Dataset's cardinality: "938/938 [===...]" from the numpy tutorial's
+    # first epoch; only a size nobody knows before reading (filter, a generator) is Unknown.
+    batched, first = DATASETS[made]
+    ek.random.set_seed(0)
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    dataset = batched(ek.data.Dataset.from_tensor_slices((np.ones((40, 2)), np.ones((40, 1)))))
+    model.fit(dataset, epochs=2, callbacks=[(seen := StepsAtStart())])
+    lines = capsys.readouterr().out.splitlines()
+    count = 13 if "drop" in made else 10
+    assert lines[1].startswith(first + " - loss: ")
+    assert lines[3].startswith(f"{count}/{count} [==============================] - loss: ")
+    assert seen.steps == (None if "Unknown" in first else count)
+    model.evaluate(dataset, verbose=2)
+    assert capsys.readouterr().out.startswith(first.split(" [")[0] + " - loss: ")

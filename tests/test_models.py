@@ -274,3 +274,37 @@ def test_a_checkpoint_restored_before_the_first_call_fills_the_layers_when_built
     x = ek.constant([[0.5, -1.0]])
     np.testing.assert_array_equal(fresh(x).numpy(), trained(x).numpy())
     status.assert_consumed()
+
+
+NUMBER_DTYPES = [ek.uint8, ek.int32, ek.int64, ek.bool, ek.float16, ek.float64]
+SEQUENTIAL_INPUTS = {
+    "input_shape=": lambda: [ek.keras.layers.Flatten(input_shape=(2, 2))],
+    "keras.Input": lambda: [ek.keras.Input(shape=(2, 2)), ek.keras.layers.Flatten()],
+}
+
+
+@pytest.mark.parametrize("dtype", NUMBER_DTYPES, ids=lambda d: d.name)
+@pytest.mark.parametrize("start", SEQUENTIAL_INPUTS)
+def test_a_sequential_model_with_an_input_casts_numbers_to_its_dtype_as_keras(start, dtype):
+    # TF's numpy-data tutorial fits MNIST's uint8 pixels, unscaled, into
+    # Sequential([Flatten(input_shape=(28, 28)), Dense(128), ...]): Keras 3 conforms a model's
+    # inputs to its Input's dtype (float32), as eagerkit's functional models do.
+    ek.keras.utils.set_random_seed(0)
+    model = ek.keras.Sequential([*SEQUENTIAL_INPUTS[start](), ek.keras.layers.Dense(3)])
+    values = np.arange(8).reshape(2, 2, 2) % 2  # 0/1 fit every dtype, bool too
+    given = model(ek.constant(values.astype(dtype.as_numpy_dtype)))
+    assert given.dtype == ek.float32
+    np.testing.assert_array_equal(given, model(values.astype(np.float32)))
+    assert model.predict(values.astype(dtype.as_numpy_dtype), verbose=0).dtype == np.float32
+    with pytest.raises(ValueError, match="string"):  # text is not a number: no cast
+        model(ek.constant([[["a", "b"], ["c", "d"]]]))
+
+
+def test_a_sequential_model_keeps_an_integer_inputs_dtype():
+    model = ek.keras.Sequential(
+        [ek.keras.Input(shape=(3,), dtype="int32"), ek.keras.layers.Embedding(5, 2)]
+    )
+    ids = np.array([[0, 4, 2]], dtype=np.int64)
+    looked_up = model(ek.constant(ids))  # int64 ids become the Input's int32, as in Keras
+    np.testing.assert_array_equal(looked_up, model(ek.constant(ids.astype(np.int32))))
+    np.testing.assert_array_equal(looked_up[0, 1], model.layers[0].embeddings[4])

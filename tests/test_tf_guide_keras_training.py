@@ -383,10 +383,10 @@ def test_training_and_evaluation_from_datasets(mnist, capsys):
     shown = dict(zip(model.metrics_names, result))
     assert list(shown) == ["loss", "sparse_categorical_accuracy"]
     out = capsys.readouterr().out.splitlines()
-    # The first epoch does not know the dataset's size yet; the next ones do.
-    assert out[1].startswith("     63/Unknown - loss: ")
+    # The datasets' cardinality gives their sizes, from the first epoch on (as in Keras).
+    assert out[1].startswith("63/63 [==============================] - loss: ")
     assert out[3].startswith("63/63 [==============================] - loss: ")
-    assert out[-1].startswith("      8/Unknown - loss: ")
+    assert out[-1].startswith("8/8 [==============================] - loss: ")
 
     model = get_compiled_model()
     # Only use the 100 batches per epoch (that's 64 * 100 samples)

@@ -24,6 +24,7 @@ from eagerkit.errors import InvalidArgumentError, NotFoundError
 from eagerkit.ops.creation import constant
 
 _OP = "make_csv_dataset"
+_GZIP_MAGIC = b"\x1f\x8b"  # the first two bytes of every gzip file
 
 
 def _files(file_pattern):
@@ -38,13 +39,31 @@ def _files(file_pattern):
     return names
 
 
-def _rows(names, field_delim, use_quote_delim, header, compression_type):
+def _rows(names, field_delim, use_quote_delim, header, compression_type, op=_OP):
     """Each file's records as lists of str, the header row of each file skipped."""
     quoting = csv.QUOTE_MINIMAL if use_quote_delim else csv.QUOTE_NONE
     for name in names:
-        lines = (line.decode("utf-8") for line in read_lines([name], compression_type))
+        lines = _texts(read_lines([name], compression_type), name, compression_type, op)
         records = csv.reader(lines, delimiter=field_delim, quoting=quoting)
         yield from itertools.islice(records, 1 if header else 0, None)
+
+
+def _texts(lines, name, compression_type, op):
+    """Each line of ``name`` as text; a line that is not UTF-8 (a gzipped file read without
+    ``compression_type``, say) is an error that says so, not Python's codec error."""
+    for number, line in enumerate(lines, start=1):
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError as error:
+            if number == 1 and line.startswith(_GZIP_MAGIC) and not compression_type:
+                fix = "it is a gzip file: pass compression_type='GZIP'"
+            else:
+                fix = "a CSV file is text: save it as UTF-8 (or pass the compression it has)"
+            raise InvalidArgumentError(
+                f"{op}: line {number} of {name!r} is not UTF-8 text ({error.reason} at byte "
+                f"{error.start}); {fix}",
+                op=op,
+            ) from None
 
 
 def _kinds(column_names, column_defaults, sample, na_value):

@@ -86,7 +86,7 @@ class CsvDataset(Dataset):
             )
 
         def make_iterator():
-            rows = _rows(names, field_delim, use_quote_delim, header, compression)
+            rows = _rows(names, field_delim, use_quote_delim, header, compression, _OP)
             for row_number, row in enumerate(rows, start=1):
                 if not row:  # a blank line holds no record
                     continue

@@ -126,12 +126,15 @@ class ArrayData:
 
 
 class DatasetData:
-    """An ``ek.data.Dataset`` of batches; its size is learned by reading it once."""
+    """An ``ek.data.Dataset`` of batches; its size is its cardinality where that is known
+    (Keras' progress bar shows ``63/63`` from the first epoch), else learned by reading it
+    once (``filter``, a generator: ``63/Unknown`` first)."""
 
     def __init__(self, dataset, class_weight=None):
         self.dataset = dataset
         self.class_weight = class_weight
-        self.steps = None
+        count = dataset._cardinality
+        self.steps = count if count >= 0 else None  # INFINITE and UNKNOWN are negative
 
     def batches(self):
         count = 0

@@ -17,8 +17,9 @@ Examples
 """
 
 from eagerkit.errors import InvalidArgumentError, OutOfRangeError
-from eagerkit.keras.functional_checks import with_input_rank
+from eagerkit.keras.functional_checks import _number_type, with_input_rank
 from eagerkit.keras.keras_tensor import KerasTensor
+from eagerkit.ops.cast import cast
 from eagerkit.tensor import Tensor
 
 
@@ -98,7 +99,8 @@ def tensors(model, what):
 def check_input_shape(model, inputs):
     """Keras' check of the examples' shape against the model's ``Input`` (or its first
     layer's ``input_shape=``): otherwise the first layer would build for the wrong size.
-    Returns the inputs, a last axis of 1 added or dropped where Keras does so."""
+    Returns the inputs, a last axis of 1 added or dropped where Keras does so, and numbers
+    cast to the Input's dtype (``_input_dtype``)."""
     first = model._tracked_layers[0] if model._tracked_layers else None
     expected = model.input_spec_shape or getattr(first, "input_spec_shape", None)
     if expected is None or not isinstance(inputs, Tensor):
@@ -117,4 +119,16 @@ def check_input_shape(model, inputs):
             "the new shape",
             op=type(model).__name__,
         )
-    return inputs
+    return _input_dtype(model, inputs)
+
+
+def _input_dtype(model, inputs):
+    """``inputs`` cast to the dtype of the model's Input, as Keras 3 conforms the inputs of a
+    model that has one (a functional model's, functional_checks.py): the numpy tutorial fits
+    MNIST's uint8 pixels, unscaled, into ``Flatten(input_shape=(28, 28))``, a float32 Input.
+    Text and other non-numbers are left for the first layer to judge."""
+    graph = vars(model).get("_graph")
+    wanted = graph.tensors[0].dtype if graph is not None else inputs.dtype
+    if inputs.dtype == wanted or not (_number_type(inputs.dtype) and _number_type(wanted)):
+        return inputs
+    return cast(inputs, wanted)
