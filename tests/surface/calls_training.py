@@ -270,6 +270,12 @@ CALLS = {
     "ek.keras.utils.to_categorical": call(
         [0, 2, 1], numpy=lambda y: np.eye(3, dtype=np.float32)[y]
     ),
+    "ek.keras.utils.pad_sequences": call(
+        [[1], [2, 3]], check=lambda r: r.tolist() == [[0, 1], [2, 3]] and r.dtype == np.int32
+    ),
+    "ek.keras.utils.normalize": call(
+        np.array([[3.0, 4.0]]), numpy=lambda x: x / np.linalg.norm(x, axis=-1, keepdims=True)
+    ),
     "ek.keras.utils.timeseries_dataset_from_array": call(
         np.arange(6.0),
         np.arange(6),
