@@ -30,6 +30,7 @@ ALIGNING = {
     "mean_absolute_error",
     "mean_absolute_percentage_error",
     "huber",
+    "mean_squared_logarithmic_error",
     "log_cosh",
     "cosine_similarity",
 }
@@ -72,6 +73,7 @@ def test_the_enumeration_finds_every_loss():
         "MeanAbsoluteError",
         "MeanAbsolutePercentageError",
         "Huber",
+        "MeanSquaredLogarithmicError",
         "BinaryCrossentropy",
         "CategoricalCrossentropy",
         "SparseCategoricalCrossentropy",

@@ -222,6 +222,7 @@ from eagerkit.keras.loss_metrics import (  # noqa: E402
     MeanAbsoluteError,
     MeanAbsolutePercentageError,  # noqa: F401 - a name, not in __all__ (as before: its loss is not)
     MeanSquaredError,
+    MeanSquaredLogarithmicError,
     Poisson,
     SparseCategoricalCrossentropy,
     SquaredHinge,
@@ -274,5 +275,6 @@ __all__ = [
     "KLDivergence",
     "Poisson",
     "LogCoshError",
+    "MeanSquaredLogarithmicError",
     "CosineSimilarity",
 ]

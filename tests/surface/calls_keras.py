@@ -57,6 +57,9 @@ CALLS.update(
             PROBS, PROBS, numpy=lambda t, p: np.zeros(2), check=lambda r: r.shape == (2,)
         ),
         _K + "poisson": call(ONE_HOT, PROBS, numpy=lambda t, p: (p - t * np.log(p)).mean(-1)),
+        _K + "mean_squared_logarithmic_error": call(
+            ONE_HOT, PROBS, numpy=lambda t, p: ((np.log1p(p) - np.log1p(t)) ** 2).mean(-1)
+        ),
         _K + "log_cosh": call(ONE_HOT, PROBS, numpy=lambda t, p: np.log(np.cosh(p - t)).mean(-1)),
         _K + "cosine_similarity": call(
             ONE_HOT,
@@ -152,6 +155,7 @@ PAIR_FOR = {  # (y_true, y_pred) each loss or metric class takes
     "KLDivergence": (ONE_HOT, PROBS),
     "Poisson": (ONE_HOT, PROBS),
     "LogCosh": (ONE_HOT, PROBS),
+    "MeanSquaredLogarithmicError": (ONE_HOT, PROBS),
     "CosineSimilarity": (ONE_HOT, PROBS),
     "TruePositives": (BINARY, PROBS),
     "FalsePositives": (BINARY, PROBS),
