@@ -122,6 +122,11 @@ CALLS.update(
             "ones", check=lambda r: r([2]).numpy().tolist() == [1, 1]
         ),
         "ek.keras.activations.get": call("softmax", check=lambda r: r is ek.nn.softmax),
+        "ek.keras.activations.hard_sigmoid": call(
+            ONE_HOT, numpy=lambda x: np.clip(x / 6 + 0.5, 0, 1)
+        ),
+        "ek.keras.activations.serialize": call(ek.nn.tanh, check=lambda r: r == "tanh"),
+        "ek.keras.activations.deserialize": call("tanh", check=lambda r: r is ek.nn.tanh),
         "ek.keras.backend.clear_session": call(),
         "ek.keras.backend.random_normal": call(
             [2, 3], 1.0, 0.5, seed=1, check=lambda r: r.shape == (2, 3) and r.dtype == ek.float32

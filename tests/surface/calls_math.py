@@ -155,6 +155,8 @@ with np.errstate(divide="ignore", invalid="ignore"):
         "ek.linalg.slogdet": call(
             SPD, check=lambda r: np.allclose([float(r[0]), float(r[1])], np.linalg.slogdet(SPD))
         ),
+        "ek.linalg.logdet": call(SPD, numpy=lambda a: np.linalg.slogdet(a)[1]),
+        "ek.linalg.adjoint": call(F32, numpy=np.transpose),
         "ek.linalg.pinv": call(F32, numpy=lambda a: np.linalg.pinv(a)),
         "ek.linalg.lstsq": call(
             F32, F32[:, :1], numpy=lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0]

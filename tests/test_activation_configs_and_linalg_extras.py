@@ -1,0 +1,112 @@
+"""ek.keras.activations.hard_sigmoid, serialize and deserialize (Keras 3), and
+ek.linalg.adjoint and logdet (TF 2), against their formulas, with gradients and errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import eagerkit as ek
+from eagerkit.errors import InvalidArgumentError
+
+activations = ek.keras.activations
+
+
+@settings(max_examples=40, deadline=None)
+@given(values=st.lists(st.integers(-50, 50), min_size=1, max_size=8))
+def test_hard_sigmoid_is_keras_3s_formula(values):
+    x = np.array(values, dtype=np.float32) / 8
+    expected = np.clip(x / 6 + 0.5, 0.0, 1.0)
+    np.testing.assert_allclose(activations.hard_sigmoid(x).numpy(), expected, rtol=1e-6, atol=1e-7)
+
+
+def test_hard_sigmoid_gradient_layers_and_errors():
+    x = ek.Variable([-4.0, -1.0, 2.0, 5.0])
+    with ek.GradientTape() as tape:
+        y = ek.reduce_sum(activations.hard_sigmoid(x))
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [0.0, 1 / 6, 1 / 6, 0.0], rtol=1e-6)
+    layer = ek.keras.layers.Dense(1, activation="hard_sigmoid", kernel_initializer="ones")
+    assert layer(ek.constant([[3.0]])).numpy().tolist() == [[1.0]]
+    assert layer.get_config()["activation"] == "hard_sigmoid"
+    assert ek.keras.layers.Dense.from_config(layer.get_config()).activation is (
+        activations.hard_sigmoid
+    )
+    with pytest.raises(InvalidArgumentError, match="hard_sigmoid: x must be floats, got int32"):
+        activations.hard_sigmoid([1, 2])
+
+
+def test_serialize_and_deserialize_round_trip_every_name():
+    names = [
+        name for name in activations.__all__ if name not in ("get", "serialize", "deserialize")
+    ]
+    for name in names:
+        function = getattr(activations, name)
+        assert activations.serialize(function) == name
+        again = activations.deserialize(name)
+        assert callable(again)
+        x = ek.constant([[-1.0, 0.5, 2.0]])
+        np.testing.assert_allclose(again(x).numpy(), function(x).numpy(), rtol=1e-6)
+    assert activations.deserialize("sigmoid") is ek.nn.sigmoid
+
+
+def test_serialize_custom_and_errors():
+    @ek.keras.saving.register_keras_serializable(package="Names15")
+    def doubled(x):
+        return 2.0 * x
+
+    assert activations.serialize(doubled) == "Names15>doubled"
+    assert activations.deserialize("Names15>doubled") is doubled
+    with pytest.raises(InvalidArgumentError, match="a lambda has no name"):
+        activations.serialize(lambda x: x)
+    with pytest.raises(InvalidArgumentError, match="expected an activation function, got 3"):
+        activations.serialize(3)
+    with pytest.raises(InvalidArgumentError, match="Unknown activation function: 'nope'"):
+        activations.deserialize("nope")
+
+
+def test_adjoint_is_the_conjugate_transpose():
+    rng = np.random.default_rng(0)
+    batch = (rng.normal(size=(2, 3, 4)) + 1j * rng.normal(size=(2, 3, 4))).astype(np.complex64)
+    np.testing.assert_array_equal(
+        ek.linalg.adjoint(batch).numpy(), np.conj(np.swapaxes(batch, -1, -2))
+    )
+    real = ek.Variable(rng.normal(size=(2, 3)).astype(np.float32))
+    weights = rng.normal(size=(3, 2)).astype(np.float32)
+    with ek.GradientTape() as tape:
+        y = ek.reduce_sum(ek.linalg.adjoint(real) * weights)
+    np.testing.assert_allclose(tape.gradient(y, real).numpy(), weights.T)
+    with pytest.raises(
+        InvalidArgumentError, match=r"adjoint: matrix must be a matrix \(rank >= 2\)"
+    ):
+        ek.linalg.adjoint([1.0, 2.0])
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 4))
+def test_logdet_matches_numpy_and_its_gradient_is_the_inverse(seed, n):
+    a = np.random.default_rng(seed).normal(size=(n, n))
+    spd = (a @ a.T + n * np.eye(n)).astype(np.float64)
+    matrix = ek.Variable(spd)
+    with ek.GradientTape() as tape:
+        value = ek.linalg.logdet(matrix)
+    np.testing.assert_allclose(float(value), np.linalg.slogdet(spd)[1], rtol=1e-10)
+    # d log det(A) / dA = A^-1 (symmetric A: TF's Cholesky gradient is symmetrized)
+    grad = tape.gradient(value, matrix).numpy()
+    np.testing.assert_allclose(grad, np.linalg.inv(spd), rtol=1e-6, atol=1e-8)
+
+
+def test_logdet_batches_and_errors():
+    batch = np.stack([np.eye(2) * 2.0, np.diag([1.0, 5.0])]).astype(np.float32)
+    np.testing.assert_allclose(
+        ek.linalg.logdet(batch).numpy(), [np.log(4.0), np.log(5.0)], rtol=1e-6
+    )
+    huge = np.eye(3) * 1e200  # det overflows float64, logdet does not
+    assert float(ek.linalg.logdet(huge)) == pytest.approx(3 * 200 * np.log(10))
+    with pytest.raises(InvalidArgumentError, match="symmetric positive definite"):
+        ek.linalg.logdet([[1.0, 2.0], [2.0, 1.0]])
+    with pytest.raises(
+        InvalidArgumentError, match=r"logdet: matrix must be square float .*int32\[2, 2\]"
+    ):
+        ek.linalg.logdet([[1, 0], [0, 1]])
+    with pytest.raises(InvalidArgumentError, match=r"logdet: matrix must be square .*\[2, 3\]"):
+        ek.linalg.logdet(np.ones((2, 3), np.float32))
