@@ -20,7 +20,7 @@ def test_hard_sigmoid_is_keras_3s_formula(values):
     np.testing.assert_allclose(activations.hard_sigmoid(x).numpy(), expected, rtol=1e-6, atol=1e-7)
 
 
-def test_hard_sigmoid_gradient_layers_and_errors():
+def test_hard_sigmoid_gradient_layers_saving_and_errors(tmp_path):
     x = ek.Variable([-4.0, -1.0, 2.0, 5.0])
     with ek.GradientTape() as tape:
         y = ek.reduce_sum(activations.hard_sigmoid(x))
@@ -31,6 +31,13 @@ def test_hard_sigmoid_gradient_layers_and_errors():
     assert ek.keras.layers.Dense.from_config(layer.get_config()).activation is (
         activations.hard_sigmoid
     )
+    model = ek.keras.Sequential([ek.keras.Input([1]), layer])
+    path = str(tmp_path / "model.keras")
+    model.save(path)
+    loaded = ek.keras.models.load_model(path)
+    assert loaded.layers[-1].activation is activations.hard_sigmoid
+    x = np.array([[-1.0], [0.5]], dtype=np.float32)
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
     with pytest.raises(InvalidArgumentError, match="hard_sigmoid: x must be floats, got int32"):
         activations.hard_sigmoid([1, 2])
 
