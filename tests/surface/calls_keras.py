@@ -122,9 +122,6 @@ CALLS.update(
             "ones", check=lambda r: r([2]).numpy().tolist() == [1, 1]
         ),
         "ek.keras.activations.get": call("softmax", check=lambda r: r is ek.nn.softmax),
-        "ek.keras.activations.hard_sigmoid": call(
-            ONE_HOT, numpy=lambda x: np.clip(x / 6 + 0.5, 0, 1)
-        ),
         "ek.keras.activations.serialize": call(ek.nn.tanh, check=lambda r: r == "tanh"),
         "ek.keras.activations.deserialize": call("tanh", check=lambda r: r is ek.nn.tanh),
         "ek.keras.backend.clear_session": call(),
