@@ -17,6 +17,7 @@ from eagerkit import dtypes
 from eagerkit.arguments import describe, size
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.cast import cast
+from eagerkit.ops.creation import ones_like
 from eagerkit.ops.segment import _unsorted_segment_sum
 from eagerkit.ops.shape import reshape
 from eagerkit.tensor import convert_to_tensor
@@ -117,9 +118,7 @@ def bincount(
                 f"bincount: dtype must be an integer or float dtype, got {out_dtype.name}",
                 op=OP,
             )
-        added = convert_to_tensor(
-            np.ones(host.shape, out_dtype.as_numpy_dtype), device=values._device
-        )
+        added = ones_like(values, dtype=out_dtype)  # each value adds 1
     else:
         added = convert_to_tensor(weights, device=values._device)
         if tuple(added.shape) != tuple(values.shape):

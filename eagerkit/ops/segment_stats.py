@@ -16,7 +16,10 @@ Examples
 import numpy as np
 
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.ops.arithmetic import floordiv
 from eagerkit.ops.compare import where
+from eagerkit.ops.math import abs as abs_
+from eagerkit.ops.math import sign
 from eagerkit.ops.scatter_extremes import _scatter_extreme
 from eagerkit.ops.segment import _checked_ids, _unsorted_segment_sum
 from eagerkit.tensor import convert_to_tensor
@@ -68,10 +71,9 @@ def segment_mean(data, segment_ids, name=None):
     total = _unsorted_segment_sum(data, ids, num_segments=segments)
     if data.dtype.is_floating:  # an empty segment's sum is 0: divide it by 1
         return total / _per_segment(np.maximum(counts, 1), data, data._device)
-    sums = total.numpy()  # integers have no gradient: TF's truncating division, on the host
-    shaped = np.maximum(counts, 1).reshape((segments,) + (1,) * (data.ndim - 1))
-    means = np.sign(sums) * (np.abs(sums) // shaped)
-    return convert_to_tensor(means.astype(sums.dtype), device=data._device)
+    # Integers: TF's division, rounded toward zero (floordiv rounds down: split the sign off).
+    sizes = _per_segment(np.maximum(counts, 1), data, data._device)
+    return sign(total) * floordiv(abs_(total), sizes)
 
 
 def segment_max(data, segment_ids, name=None):
@@ -97,4 +99,4 @@ def segment_max(data, segment_ids, name=None):
     )
     largest = _scatter_extreme(start, ids, data, largest=True)
     empty = _per_segment(counts == 0, data, device) != 0
-    return where(empty, convert_to_tensor(np.zeros((), np_dtype), device=device), largest)
+    return where(empty, convert_to_tensor(np_dtype.type(0), device=device), largest)
