@@ -91,6 +91,28 @@ def logdet(matrix, name=None):
     return 2.0 * reduce_sum(log(real(diagonal) if x.dtype.is_complex else diagonal), axis=-1)
 
 
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """X with ``matrix @ X = rhs`` for a triangular ``matrix``: only its lower (or, with
+    ``lower=False``, upper) triangle is read; ``adjoint=True`` solves with its adjoint.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.linalg.triangular_solve([[2.0, 9.0], [1.0, 4.0]], [[2.0], [9.0]]).numpy()
+    array([[1.],
+           [2.]], dtype=float32)
+    """
+    x = convert_to_tensor(matrix)
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise InvalidArgumentError(
+            f"triangular_solve: matrix must be square matrices [..., n, n], got shape "
+            f"{list(x.shape)}",
+            op="triangular_solve",
+        )
+    triangle = band_part(x, -1, 0) if lower else band_part(x, 0, -1)  # the other one unread
+    return solve(triangle, rhs, adjoint=bool(adjoint))
+
+
 def matvec(
     a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None
 ):
@@ -145,4 +167,5 @@ __all__ = [
     "svd",
     "tensordot",
     "trace",
+    "triangular_solve",
 ]

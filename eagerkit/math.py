@@ -93,7 +93,7 @@ from eagerkit.ops.scan import cumprod, cumsum
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
 from eagerkit.ops.segment_stats import segment_max, segment_mean
 from eagerkit.ops.sorting import top_k
-from eagerkit.ops.special import digamma, erfinv, lgamma, polygamma
+from eagerkit.ops.special import digamma, erfinv, lbeta, lgamma, polygamma
 from eagerkit.ops.statistics import reduce_std, reduce_variance
 from eagerkit.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -193,6 +193,7 @@ def polyval(coeffs, x, name=None):
 __all__ = [
     "add_n",
     "bincount",
+    "lbeta",
     "rint",
     "segment_max",
     "segment_mean",

@@ -148,8 +148,6 @@ MISSING = {
     },
     "eagerkit.math": {
         "accumulate_n": "ek.math.add_n(inputs), the same sum",
-        "lbeta": "ek.reduce_sum(ek.math.lgamma(x), axis=-1) - "
-        "ek.math.lgamma(ek.reduce_sum(x, axis=-1)), the log of the Beta function",
         "zeta": "scipy.special.zeta(x, q) on the values (np.asarray(t)), outside the tape",
     },
     "eagerkit.nn": {
@@ -176,10 +174,6 @@ MISSING = {
         "extract_patches": "ek.reshape and ek.transpose: an image [h, w, c] cut into p x p "
         "patches is ek.transpose(ek.reshape(image, [h // p, p, w // p, p, c]), "
         "[0, 2, 1, 3, 4])",
-    },
-    "eagerkit.linalg": {
-        "triangular_solve": "ek.linalg.solve(matrix, rhs): a general solve, the same answer "
-        "for a triangular matrix (zero the other triangle with ek.linalg.band_part first)",
     },
     # TF's string hashes: FarmHash Fingerprint64 and keyed SipHash, which eagerkit lacks.
     "eagerkit.strings": {

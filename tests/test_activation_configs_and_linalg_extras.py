@@ -1,5 +1,6 @@
 """ek.keras.activations.hard_sigmoid, serialize and deserialize (Keras 3), and
-ek.linalg.adjoint and logdet (TF 2), against their formulas, with gradients and errors."""
+ek.linalg.adjoint, logdet and triangular_solve and ek.math.lbeta (TF 2), against their
+formulas, with gradients and errors."""
 
 import numpy as np
 import pytest
@@ -117,3 +118,56 @@ def test_logdet_batches_and_errors():
         ek.linalg.logdet([[1, 0], [0, 1]])
     with pytest.raises(InvalidArgumentError, match=r"logdet: matrix must be square .*\[2, 3\]"):
         ek.linalg.logdet(np.ones((2, 3), np.float32))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), lower=st.booleans(), adjoint=st.booleans())
+def test_triangular_solve_reads_one_triangle(seed, lower, adjoint):
+    rng = np.random.default_rng(seed)
+    full = rng.normal(size=(3, 3)) + 4 * np.eye(3)
+    rhs = rng.normal(size=(3, 2))
+    triangle = np.tril(full) if lower else np.triu(full)
+    system = triangle.T if adjoint else triangle
+    got = ek.linalg.triangular_solve(full, rhs, lower=lower, adjoint=adjoint).numpy()
+    np.testing.assert_allclose(got, np.linalg.solve(system, rhs), rtol=1e-10)
+
+
+def test_triangular_solve_gradient_ignores_the_other_triangle_and_errors():
+    matrix = ek.Variable([[2.0, 5.0], [1.0, 4.0]], dtype=ek.float64)
+    with ek.GradientTape() as tape:
+        x = ek.linalg.triangular_solve(matrix, ek.constant([[2.0], [9.0]], dtype=ek.float64))
+        total = ek.reduce_sum(x)
+    grad = tape.gradient(total, matrix).numpy()
+    assert grad[0, 1] == 0.0  # the upper triangle is never read
+    lower = np.array([[2.0, 0.0], [1.0, 4.0]])
+    x = np.linalg.solve(lower, [[2.0], [9.0]])
+    expected = -np.linalg.solve(lower.T, np.ones((2, 1))) @ x.T  # d sum(A^-1 b) / dA
+    np.testing.assert_allclose(grad, np.tril(expected), rtol=1e-10)
+    with pytest.raises(InvalidArgumentError, match=r"triangular_solve: matrix must be square"):
+        ek.linalg.triangular_solve(np.ones((2, 3)), np.ones((2, 1)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(values=st.lists(st.integers(1, 40), min_size=1, max_size=5))
+def test_lbeta_is_the_log_of_the_beta_function(values):
+    import math
+
+    x = np.array(values, dtype=np.float64) / 4
+    expected = sum(math.lgamma(v) for v in x) - math.lgamma(x.sum())
+    assert float(ek.math.lbeta(x)) == pytest.approx(expected, rel=1e-10, abs=1e-10)
+
+
+def test_lbeta_gradient_batches_and_errors():
+    from scipy.special import digamma
+
+    x = ek.Variable([[1.5, 2.0, 0.5], [3.0, 1.0, 2.0]], dtype=ek.float64)
+    with ek.GradientTape() as tape:
+        total = ek.reduce_sum(ek.math.lbeta(x))
+    values = x.numpy()
+    expected = digamma(values) - digamma(values.sum(-1, keepdims=True))
+    np.testing.assert_allclose(tape.gradient(total, x).numpy(), expected, rtol=1e-8)
+    assert ek.math.lbeta(values).shape == (2,)
+    with pytest.raises(InvalidArgumentError, match=r"lbeta: x must be floats .*int32\[2\]"):
+        ek.math.lbeta([1, 2])
+    with pytest.raises(InvalidArgumentError, match="at least one axis"):
+        ek.math.lbeta(2.0)

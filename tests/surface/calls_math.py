@@ -157,6 +157,12 @@ with np.errstate(divide="ignore", invalid="ignore"):
         ),
         "ek.linalg.logdet": call(SPD, numpy=lambda a: np.linalg.slogdet(a)[1]),
         "ek.linalg.adjoint": call(F32, numpy=np.transpose),
+        "ek.linalg.triangular_solve": call(
+            SPD, F32[:2], numpy=lambda a, b: np.linalg.solve(np.tril(a), b)
+        ),
+        "ek.math.lbeta": call(
+            P3, numpy=lambda x: scipy.special.gammaln(x).sum() - scipy.special.gammaln(x.sum())
+        ),
         "ek.linalg.pinv": call(F32, numpy=lambda a: np.linalg.pinv(a)),
         "ek.linalg.lstsq": call(
             F32, F32[:, :1], numpy=lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0]
