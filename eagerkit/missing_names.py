@@ -214,11 +214,6 @@ MISSING = {
         "text_dataset_from_directory": "read the files with open(path).read(), label them by "
         "folder, then ek.data.Dataset.from_tensor_slices((texts, labels))",
     },
-    "eagerkit.keras.losses": {
-        "BinaryFocalCrossentropy": "ek.keras.losses.BinaryCrossentropy, with "
-        "model.fit(class_weight={...}) for rare classes; or write the focal loss "
-        "-alpha * (1 - p_t) ** gamma * log(p_t) with ek ops as a loss function",
-    },
     "eagerkit.keras.optimizers": {
         "Ftrl": "ek.keras.optimizers.Adagrad (FTRL's per-coordinate rates are Adagrad's), "
         "with a kernel_regularizer for its L1/L2 terms",

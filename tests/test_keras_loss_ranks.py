@@ -75,6 +75,7 @@ def test_the_enumeration_finds_every_loss():
         "Huber",
         "MeanSquaredLogarithmicError",
         "BinaryCrossentropy",
+        "BinaryFocalCrossentropy",
         "CategoricalCrossentropy",
         "SparseCategoricalCrossentropy",
         "KLDivergence",
@@ -87,6 +88,7 @@ def test_the_enumeration_finds_every_loss():
     }
     assert {f.__name__ for f in FUNCTIONS} == ALIGNING | {
         "binary_crossentropy",
+        "binary_focal_crossentropy",
         "categorical_crossentropy",
         SPARSE,
         "kl_divergence",

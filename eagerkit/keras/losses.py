@@ -10,7 +10,7 @@ TF1's ``tf.losses`` (``labels, predictions`` first, one scalar) stay at ``ek.los
 ``Loss``, ``Reduction`` and ``LossFunctionWrapper``, the machinery of the loss objects, are
 in loss_base.py; the hinge losses in hinge_losses.py, ``KLDivergence``, ``Poisson``,
 ``LogCosh`` and ``CosineSimilarity`` in divergence_losses.py, ``MeanSquaredLogarithmicError``
-in log_error_loss.py.
+in log_error_loss.py, ``BinaryFocalCrossentropy`` in focal_loss.py.
 
 Examples
 --------
@@ -274,6 +274,10 @@ from eagerkit.keras.divergence_losses import (  # noqa: E402
     logcosh,
     poisson,
 )
+from eagerkit.keras.focal_loss import (  # noqa: E402
+    BinaryFocalCrossentropy,
+    binary_focal_crossentropy,
+)
 from eagerkit.keras.hinge_losses import (  # noqa: E402
     CategoricalHinge,
     Hinge,
@@ -299,6 +303,7 @@ __all__ = [
     "msle",
     "MSLE",
     "binary_crossentropy",
+    "binary_focal_crossentropy",
     "categorical_crossentropy",
     "sparse_categorical_crossentropy",
     "kl_divergence",
@@ -323,6 +328,7 @@ __all__ = [
     "Huber",
     "MeanSquaredLogarithmicError",
     "BinaryCrossentropy",
+    "BinaryFocalCrossentropy",
     "CategoricalCrossentropy",
     "SparseCategoricalCrossentropy",
     "KLDivergence",

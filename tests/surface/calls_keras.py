@@ -43,6 +43,9 @@ CALLS.update(
         _K + "huber": call(ONE_HOT, PROBS, numpy=lambda t, p: (0.5 * (t - p) ** 2).mean(-1)),
         _K + "binary_crossentropy": call(BINARY, PROBS, numpy=_binary_xent),
         _K + "categorical_crossentropy": call(ONE_HOT, PROBS, numpy=_xent),
+        _K + "binary_focal_crossentropy": call(  # gamma 0: the binary cross-entropy
+            BINARY, PROBS, gamma=0.0, numpy=lambda t, p, gamma: _binary_xent(t, p)
+        ),
         _K + "sparse_categorical_crossentropy": call(
             LABELS, PROBS, numpy=lambda t, p: _xent(ONE_HOT.numpy(), p)
         ),
@@ -149,6 +152,7 @@ PAIR_FOR = {  # (y_true, y_pred) each loss or metric class takes
     "MeanAbsoluteError": (ONE_HOT, PROBS),
     "Huber": (ONE_HOT, PROBS),
     "BinaryCrossentropy": (BINARY, PROBS),
+    "BinaryFocalCrossentropy": (BINARY, PROBS),
     "CategoricalCrossentropy": (ONE_HOT, PROBS),
     "SparseCategoricalCrossentropy": (LABELS, PROBS),
     "Hinge": (BINARY, PROBS),
