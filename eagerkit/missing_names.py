@@ -230,7 +230,6 @@ MISSING = {
     "eagerkit.keras.metrics": {
         "MeanIoU": "ek.math.confusion_matrix(labels, predictions, num_classes); the IoU of "
         "class i is cm[i, i] / (row i's sum + column i's sum - cm[i, i])",
-        "F1Score": "ek.keras.metrics.Precision() and Recall(): F1 = 2 * p * r / (p + r)",
     },
     "eagerkit.keras.backend": {
         "set_floatx": "pass dtype= to each layer (ek.keras.layers.Dense(3, dtype='float64')) "

@@ -211,6 +211,7 @@ from eagerkit.keras.confusion_metrics import (  # noqa: E402
     TrueNegatives,
     TruePositives,
 )
+from eagerkit.keras.f_score_metrics import F1Score, FBetaScore  # noqa: E402
 from eagerkit.keras.loss_metrics import (  # noqa: E402
     BinaryCrossentropy,
     CategoricalCrossentropy,
@@ -276,5 +277,7 @@ __all__ = [
     "Poisson",
     "LogCoshError",
     "MeanSquaredLogarithmicError",
+    "F1Score",
+    "FBetaScore",
     "CosineSimilarity",
 ]

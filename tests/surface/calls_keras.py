@@ -168,6 +168,8 @@ PAIR_FOR = {  # (y_true, y_pred) each loss or metric class takes
     "TrueNegatives": (BINARY, PROBS),
     "FalseNegatives": (BINARY, PROBS),
     "Precision": (BINARY, PROBS),
+    "F1Score": (ONE_HOT, PROBS),
+    "FBetaScore": (ONE_HOT, PROBS),
     "Recall": (BINARY, PROBS),
     "AUC": (BINARY, PROBS),
     "TopKCategoricalAccuracy": (ONE_HOT, PROBS),
