@@ -18,13 +18,12 @@ Examples
 
 import numbers
 
-import numpy as np
-
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.confusion_metrics import ConfusionMetric
 from eagerkit.keras.metric_inputs import same_rank
 from eagerkit.ops.cast import cast
 from eagerkit.ops.compare import logical_and
+from eagerkit.ops.creation import zeros
 from eagerkit.ops.math import abs as abs_
 from eagerkit.ops.reduce import reduce_max, reduce_mean, reduce_sum
 from eagerkit.ops.reshaping import expand_dims
@@ -80,8 +79,8 @@ class FBetaScore(ConfusionMetric):
         super().__init__(name, dtype, None)  # the counts' shape: at the first update
 
     def _count_variable(self, key, shape):
-        zeros = np.zeros(shape, self.dtype.as_numpy_dtype)
-        return Variable(zeros, trainable=False, name=f"{self.name}/{_NAMES[key]}")
+        start = zeros(shape, dtype=self.dtype)
+        return Variable(start, trainable=False, name=f"{self.name}/{_NAMES[key]}")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         """Count this batch: ``y_true`` 0/1 labels and ``y_pred`` scores, both
