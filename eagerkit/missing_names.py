@@ -219,10 +219,6 @@ MISSING = {
         "with a kernel_regularizer for its L1/L2 terms",
         "Lion": "ek.keras.optimizers.AdamW (Lion is a sign-of-momentum variant of it)",
     },
-    "eagerkit.keras.optimizers.schedules": {
-        "CosineDecayRestarts": "ek.keras.optimizers.schedules.CosineDecay for one cycle, or a "
-        "subclass of LearningRateSchedule whose __call__(step) restarts the cycle",
-    },
     "eagerkit.keras.callbacks": {
         "BackupAndRestore": "ek.keras.callbacks.ModelCheckpoint(path, save_weights_only=True) "
         "each epoch, then model.load_weights(path) and fit(initial_epoch=...) to resume",

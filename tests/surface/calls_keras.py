@@ -381,6 +381,7 @@ SCHEDULES = {  # class: (construction, its rate at step 3; None: a base class sa
     "PiecewiseConstantDecay": (call([2, 5], [1.0, 0.5, 0.1]), 0.5),
     "PolynomialDecay": (call(1.0, 6), (1.0 - 0.0001) * 0.5 + 0.0001),
     "CosineDecay": (call(1.0, 6), 0.5),
+    "CosineDecayRestarts": (call(1.0, 2, t_mul=1.0), 0.5),  # step 3: halfway through the 2nd
     "LearningRateSchedule": (call(), None),
 }
 for _short, (_declared, _rate) in SCHEDULES.items():
