@@ -182,7 +182,7 @@ HOST_ONLY = {
     "keras/utils.py": ({"numpy.random.seed"}, "set_random_seed seeds numpy too, as Keras"),
     "keras/schedules.py": (
         {"numpy.asarray", "numpy.floor", "numpy.ceil", "numpy.maximum", "numpy.minimum"}
-        | {"numpy.cos"},
+        | {"numpy.cos", "numpy.log"},
         "a schedule's rate is computed on the host from the step count(s) (host numbers, "
         "read with .numpy()), then becomes a float32 tensor",
     ),
