@@ -178,8 +178,6 @@ MISSING = {
     # TF's string hashes: FarmHash Fingerprint64 and keyed SipHash, which eagerkit lacks.
     "eagerkit.strings": {
         "format": "Python's f-strings on the values: f'{t.numpy()}'",
-        "reduce_join": "ek.strings.join(ek.unstack(t), separator) joins along the first axis; "
-        "or ''.join on the decoded values",
         "to_hash_bucket_fast": _HASH_BINS,
         "to_hash_bucket": _HASH_BINS,
         "to_hash_bucket_strong": _HASH_BINS + " (salt= keys the hash, as key= does here)",

@@ -157,6 +157,7 @@ CALLS = {
     "ek.strings.join": call(
         [S2, S2], separator="-", numpy=lambda v, separator: [b"Hello-Hello", b"World-World"]
     ),
+    "ek.strings.reduce_join": call(S2, separator=" ", check=lambda r: r.numpy() == b"Hello World"),
     "ek.strings.length": call(S2, numpy=lambda s: [5, 5]),
     "ek.strings.lower": call(S2, numpy=lambda s: [b"hello", b"world"]),
     "ek.strings.upper": call(S2, numpy=lambda s: [b"HELLO", b"WORLD"]),
