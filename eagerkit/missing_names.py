@@ -167,8 +167,6 @@ MISSING = {
         "poisson": "np.random.default_rng(seed).poisson(lam, shape), then ek.constant",
     },
     "eagerkit.image": {
-        "random_crop": "ek.image.crop_to_bounding_box(image, top, left, height, width) at an "
-        "offset drawn by ek.random.uniform(..., dtype=ek.int32)",
         "resize_with_pad": "ek.image.resize to the size that keeps the aspect ratio, then "
         "ek.image.pad_to_bounding_box to the target size",
         "extract_patches": "ek.reshape and ek.transpose: an image [h, w, c] cut into p x p "

@@ -193,6 +193,9 @@ CALLS = {
     ),
     "ek.image.random_flip_left_right": call(IMAGE, seed=1, check=lambda r: _shape(r, (1, 4, 4, 3))),
     "ek.image.random_flip_up_down": call(IMAGE, seed=1, check=lambda r: _shape(r, (1, 4, 4, 3))),
+    "ek.image.random_crop": call(
+        IMAGE, [1, 2, 3, 3], seed=1, check=lambda r: _shape(r, (1, 2, 3, 3))
+    ),
     "ek.image.resize": call(
         IMAGE, [2, 2], method="nearest", check=lambda r: _shape(r, (1, 2, 2, 3))
     ),
