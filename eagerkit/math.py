@@ -25,6 +25,7 @@ from eagerkit.ops.arithmetic import (
     subtract,
     truediv,
 )
+from eagerkit.ops.bincount import bincount
 from eagerkit.ops.classification import confusion_matrix, in_top_k
 from eagerkit.ops.compare import (
     equal,
@@ -90,8 +91,9 @@ from eagerkit.ops.safe_math import (
 )
 from eagerkit.ops.scan import cumprod, cumsum
 from eagerkit.ops.segment import segment_sum, unsorted_segment_sum
+from eagerkit.ops.segment_stats import segment_max, segment_mean
 from eagerkit.ops.sorting import top_k
-from eagerkit.ops.special import digamma, erfinv, lgamma, polygamma
+from eagerkit.ops.special import digamma, erfinv, lbeta, lgamma, polygamma
 from eagerkit.ops.statistics import reduce_std, reduce_variance
 from eagerkit.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh
 from eagerkit.tensor import Tensor, convert_to_tensor
@@ -141,6 +143,26 @@ def add_n(inputs, name=None):
     return total
 
 
+def rint(x, name=None):
+    """The nearest whole number, halves to the even one (``tf.math.rint``); floats only,
+    no gradient (as TF).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.math.rint([-1.5, -0.5, 0.5, 1.5, 2.7])
+    <ek.Tensor: shape=(5,), dtype=float32, numpy=array([-2., -0.,  0.,  2.,  3.], dtype=float32)>
+    """
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:  # TF's Rint has float kernels only
+        raise InvalidArgumentError(
+            f"rint: x must be float16, float32 or float64, got {x.dtype.name}{list(x.shape)}; "
+            "whole numbers are already whole (or ek.cast(x, ek.float32) first)",
+            op="rint",
+        )
+    return round(x)
+
+
 def polyval(coeffs, x, name=None):
     """The polynomial ``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` at ``x`` (Horner's rule).
 
@@ -170,6 +192,11 @@ def polyval(coeffs, x, name=None):
 
 __all__ = [
     "add_n",
+    "bincount",
+    "lbeta",
+    "rint",
+    "segment_max",
+    "segment_mean",
     "count_nonzero",
     "confusion_matrix",
     "in_top_k",

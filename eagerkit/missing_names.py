@@ -115,6 +115,23 @@ MISSING = {
         "sequences (shape [batch, 1, features]) with initial_state=[h, c] steps it by hand",
         "RNN": "the recurrent layers SimpleRNN, LSTM and GRU (return_sequences=, return_state=)",
         "experimental": "",
+        # Layers of TF 2 / Keras 3 tutorials beyond the kit's 1-D and 2-D convolutions.
+        "Conv3D": "ek.keras.layers.TimeDistributed(ek.keras.layers.Conv2D(...)) runs a 2-D "
+        "convolution on each frame of a video (no mixing across frames)",
+        "DepthwiseConv2D": "ek.keras.layers.Conv2D(filters, kernel_size), a full convolution "
+        "(it mixes the channels that a depthwise one keeps apart)",
+        "SeparableConv2D": "ek.keras.layers.Conv2D(filters, kernel_size): the same output "
+        "shapes (a separable convolution is a per-channel one, then a 1x1 Conv2D, with "
+        "fewer weights)",
+        "Resizing": "ek.image.resize(images, [height, width]) in a Dataset.map, or in a "
+        "ek.keras.layers.Lambda",
+        "CenterCrop": "ek.image.resize_with_crop_or_pad(images, height, width) (crops the "
+        "centre) in a Dataset.map, or in a ek.keras.layers.Lambda",
+        "RandomZoom": "ek.image.central_crop then ek.image.resize in a Dataset.map",
+        "RandomContrast": "ek.image.adjust_contrast(image, factor) with a factor drawn by "
+        "ek.random.uniform, in a Dataset.map",
+        "RandomTranslation": "ek.image.pad_to_bounding_box then ek.image.crop_to_bounding_box "
+        "at an offset drawn by ek.random.uniform, in a Dataset.map",
     },
     # GPU set-up code of TF 2.0-2.3 tutorials (list_physical_devices, set_memory_growth)
     "eagerkit.config": {
@@ -126,9 +143,39 @@ MISSING = {
     "eagerkit.data": {
         "TFRecordDataset": "keep the data in text or CSV files (ek.data.TextLineDataset, "
         "ek.data.experimental.CsvDataset) or numpy arrays (ek.data.Dataset.from_tensor_slices)",
+        "Options": "drop the options (and the dataset.with_options call): eagerkit's "
+        "datasets run in Python, in order, with nothing to tune",
+    },
+    "eagerkit.math": {
+        "accumulate_n": "ek.math.add_n(inputs), the same sum",
+        "zeta": "scipy.special.zeta(x, q) on the values (np.asarray(t)), outside the tape",
+    },
+    "eagerkit.nn": {
+        "depthwise_conv2d": "ek.nn.conv2d on each input channel (ek.split the channels, "
+        "ek.concat the results along the last axis)",
+        "local_response_normalization": "ek.keras.layers.BatchNormalization or "
+        "LayerNormalization, the normalizations that replaced AlexNet's LRN",
+        "log_poisson_loss": "ek.exp(log_input) - targets * log_input (TF's formula without "
+        "compute_full_loss), or ek.keras.losses.poisson on the rates",
+        "ctc_loss": "",
+        "scale_regularization_loss": "sum(model.losses) as it is: eagerkit trains on one "
+        "replica, so there is nothing to scale",
+    },
+    "eagerkit.random": {
+        "gamma": "np.random.default_rng(seed).gamma(alpha, 1 / beta, shape), then "
+        "ek.constant (no gradient through the draw)",
+        "poisson": "np.random.default_rng(seed).poisson(lam, shape), then ek.constant",
+    },
+    "eagerkit.image": {
+        "resize_with_pad": "ek.image.resize to the size that keeps the aspect ratio, then "
+        "ek.image.pad_to_bounding_box to the target size",
+        "extract_patches": "ek.reshape and ek.transpose: an image [h, w, c] cut into p x p "
+        "patches is ek.transpose(ek.reshape(image, [h // p, p, w // p, p, c]), "
+        "[0, 2, 1, 3, 4])",
     },
     # TF's string hashes: FarmHash Fingerprint64 and keyed SipHash, which eagerkit lacks.
     "eagerkit.strings": {
+        "format": "Python's f-strings on the values: f'{t.numpy()}'",
         "to_hash_bucket_fast": _HASH_BINS,
         "to_hash_bucket": _HASH_BINS,
         "to_hash_bucket_strong": _HASH_BINS + " (salt= keys the hash, as key= does here)",
@@ -147,9 +194,38 @@ MISSING = {
     "eagerkit.train": {
         "Example": "keep the features in numpy arrays, CSV or text files (eagerkit reads no "
         "tf.Example records)",
+        "ExponentialMovingAverage": "keep the averages yourself: after each step, "
+        "average.assign(decay * average + (1 - decay) * variable) for each variable",
     },
     "eagerkit.keras.utils": {
         "get_file": "download the file yourself and pass its local path (eagerkit works offline)",
+        "plot_model": "model.summary() prints the layers, their output shapes and parameters",
+        "Sequence": "ek.data.Dataset.from_tensor_slices (or Dataset.from_generator) with "
+        ".batch(); model.fit takes the dataset",
+        "split_dataset": "dataset.take(n) for the first part and dataset.skip(n) for the rest "
+        "(shuffle once before, with reshuffle_each_iteration=False)",
+        "image_dataset_from_directory": "list the files with glob, decode them with PIL "
+        "(np.asarray(Image.open(path))), label them by folder, then "
+        "ek.data.Dataset.from_tensor_slices((images, labels))",
+        "text_dataset_from_directory": "read the files with open(path).read(), label them by "
+        "folder, then ek.data.Dataset.from_tensor_slices((texts, labels))",
+    },
+    "eagerkit.keras.optimizers": {
+        "Ftrl": "ek.keras.optimizers.Adagrad (FTRL's per-coordinate rates are Adagrad's), "
+        "with a kernel_regularizer for its L1/L2 terms",
+        "Lion": "ek.keras.optimizers.AdamW (Lion is a sign-of-momentum variant of it)",
+    },
+    "eagerkit.keras.callbacks": {
+        "BackupAndRestore": "ek.keras.callbacks.ModelCheckpoint(path, save_weights_only=True) "
+        "each epoch, then model.load_weights(path) and fit(initial_epoch=...) to resume",
+    },
+    "eagerkit.keras.metrics": {
+        "MeanIoU": "ek.math.confusion_matrix(labels, predictions, num_classes); the IoU of "
+        "class i is cm[i, i] / (row i's sum + column i's sum - cm[i, i])",
+    },
+    "eagerkit.keras.backend": {
+        "set_floatx": "pass dtype= to each layer (ek.keras.layers.Dense(3, dtype='float64')) "
+        "and feed float64 data; eagerkit's default float stays float32",
     },
     "eagerkit.keras.datasets": {
         "fashion_mnist": "ek.keras.datasets.mnist, the same shapes: 28x28 uint8 images in "

@@ -1,7 +1,7 @@
 """``ek.nn``: activations, losses on logits, convolution and pooling, laid out as ``tf.nn``.
 
 The kernels live in ``eagerkit/ops/`` (``nn.py``, ``conv.py``, ``conv_compositions.py``,
-``pool.py``, ``cross_entropy.py``); this module gathers them under TF's names.
+``pool.py``, ``cross_entropy.py``, ``nn_losses.py``); this module gathers them under TF's names.
 
 Examples
 --------
@@ -34,6 +34,7 @@ from eagerkit.ops.nn import (
     tanh,
 )
 from eagerkit.ops.nn_compositions import batch_normalization, dropout, moments, selu
+from eagerkit.ops.nn_losses import compute_average_loss, weighted_cross_entropy_with_logits
 from eagerkit.ops.pool import avg_pool, avg_pool1d, max_pool, max_pool1d
 from eagerkit.ops.safe_math import softsign
 from eagerkit.ops.sorting import top_k
@@ -45,6 +46,8 @@ avg_pool2d = avg_pool
 
 __all__ = [
     "in_top_k",
+    "compute_average_loss",
+    "weighted_cross_entropy_with_logits",
     "swish",
     "silu",
     "relu6",

@@ -2,7 +2,8 @@
 
 ``ek.constant("hi")`` is a scalar of dtype ``ek.string`` whose value is ``b'hi'``: like TF,
 eagerkit stores strings as bytes (str is encoded as UTF-8), in host memory. The ops are in
-``ops/strings.py``; this module gathers them and converts Python text to string arrays.
+``ops/strings.py`` (``reduce_join`` in ``ops/string_reduce.py``); this module gathers them
+and converts Python text to string arrays.
 
 Examples
 --------
@@ -18,6 +19,7 @@ Examples
 import numpy as np
 
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.ops.string_reduce import reduce_join
 from eagerkit.ops.strings import (
     as_string,
     join,
@@ -92,6 +94,7 @@ __all__ = [
     "join",
     "length",
     "lower",
+    "reduce_join",
     "regex_replace",
     "split",
     "strip",

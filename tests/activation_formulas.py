@@ -45,4 +45,5 @@ FORMULAS = {
     "silu": lambda x: x * _sigmoid(x),
     "swish": lambda x: x * _sigmoid(x),
     "relu6": lambda x: np.clip(x, 0, 6),
+    "hard_sigmoid": lambda x: np.clip(x / 6 + 0.5, 0, 1),  # Keras 3
 }

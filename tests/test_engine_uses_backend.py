@@ -131,6 +131,28 @@ HOST_ONLY = {
         "fit's arrays are held on the host and cut into batches there (and class weights "
         "looked up there); each batch becomes a tensor on the current device",
     ),
+    "keras/sequence_utils.py": (
+        {
+            "numpy.asarray",
+            "numpy.full",
+            "numpy.atleast_1d",
+            "numpy.linalg.norm",
+            "numpy.where",
+        },
+        "pad_sequences takes Python lists and gives a numpy array, as Keras; normalize's "
+        "numpy branch is for numpy input (a Tensor goes through ops)",
+    ),
+    "ops/bincount.py": (
+        {"numpy.where", "numpy.arange"},
+        "the bin of each value is worked out on a host copy of arr (as segment ids are "
+        "read, segment.py), then copied to arr's device",
+    ),
+    "ops/segment_stats.py": (
+        {"numpy.bincount", "numpy.maximum", "numpy.full"},
+        "the row count of each segment comes from a host copy of the ids (as segment_sum "
+        "reads them); segment_max's starting rows (the dtype's lowest value) are built on "
+        "the host and copied to the data's device",
+    ),
     # Keras runs its preprocessing layers in tf.data, on the CPU; strings live on the host.
     **{
         f"keras/layers/{name}.py": (set(calls.split()), _PREPROCESSING)
@@ -160,7 +182,7 @@ HOST_ONLY = {
     "keras/utils.py": ({"numpy.random.seed"}, "set_random_seed seeds numpy too, as Keras"),
     "keras/schedules.py": (
         {"numpy.asarray", "numpy.floor", "numpy.ceil", "numpy.maximum", "numpy.minimum"}
-        | {"numpy.cos"},
+        | {"numpy.cos", "numpy.log"},
         "a schedule's rate is computed on the host from the step count(s) (host numbers, "
         "read with .numpy()), then becomes a float32 tensor",
     ),

@@ -13,7 +13,9 @@ import eagerkit as ek
 from eagerkit.errors import InvalidArgumentError
 
 activations = ek.keras.activations
-FUNCTIONS = [name for name in activations.__all__ if name != "get"]
+FUNCTIONS = [
+    name for name in activations.__all__ if name not in ("get", "serialize", "deserialize")
+]
 VALUES = hnp.arrays(
     np.float64,
     hnp.array_shapes(min_dims=1, max_dims=3, max_side=4),

@@ -30,6 +30,7 @@ ALIGNING = {
     "mean_absolute_error",
     "mean_absolute_percentage_error",
     "huber",
+    "mean_squared_logarithmic_error",
     "log_cosh",
     "cosine_similarity",
 }
@@ -72,7 +73,9 @@ def test_the_enumeration_finds_every_loss():
         "MeanAbsoluteError",
         "MeanAbsolutePercentageError",
         "Huber",
+        "MeanSquaredLogarithmicError",
         "BinaryCrossentropy",
+        "BinaryFocalCrossentropy",
         "CategoricalCrossentropy",
         "SparseCategoricalCrossentropy",
         "KLDivergence",
@@ -85,6 +88,7 @@ def test_the_enumeration_finds_every_loss():
     }
     assert {f.__name__ for f in FUNCTIONS} == ALIGNING | {
         "binary_crossentropy",
+        "binary_focal_crossentropy",
         "categorical_crossentropy",
         SPARSE,
         "kl_divergence",

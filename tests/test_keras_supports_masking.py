@@ -47,6 +47,11 @@ KERAS_3 = {
     "StringLookup": False,
     "TextVectorization": False,
     "Dropout": True,  # regularization/dropout.py
+    "SpatialDropout1D": True,  # regularization/spatial_dropout.py: a Dropout
+    "GaussianNoise": True,  # regularization/gaussian_noise.py
+    "ActivityRegularization": True,  # regularization/activity_regularization.py
+    "RepeatVector": False,  # reshaping/repeat_vector.py
+    "Permute": False,  # reshaping/permute.py
     "GlobalAveragePooling1D": True,  # pooling/global_average_pooling1d.py
     "GlobalAveragePooling2D": False,  # pooling/: no other pooling layer sets it
     "GlobalMaxPooling1D": False,
@@ -94,6 +99,10 @@ ARGUMENTS = {
     "Bidirectional": (layers.LSTM(2, name="wrapped_lstm"),),
     "TimeDistributed": (layers.Dense(2, name="wrapped_dense"),),
     "Dropout": (0.5,),
+    "SpatialDropout1D": (0.5,),
+    "GaussianNoise": (0.1,),
+    "RepeatVector": (2,),
+    "Permute": ((2, 1),),
     "InputLayer": {"input_shape": [3]},
     "CategoryEncoding": (4,),
     "Discretization": {"bin_boundaries": [0.0]},

@@ -24,6 +24,7 @@ from eagerkit.image.crops import (
     central_crop,
     crop_to_bounding_box,
     pad_to_bounding_box,
+    random_crop,
     resize_with_crop_or_pad,
 )
 from eagerkit.image.geometry import (
@@ -48,6 +49,7 @@ __all__ = [
     "grayscale_to_rgb",
     "pad_to_bounding_box",
     "per_image_standardization",
+    "random_crop",
     "random_flip_left_right",
     "random_flip_up_down",
     "resize",

@@ -6,9 +6,13 @@ cropped-away pixels get zero, and padding gets none. Offsets count from the top-
 
 import numbers
 
+from eagerkit import dtypes
+from eagerkit.arguments import sizes
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.image.checks import image_tensor, integers, require, size_of
 from eagerkit.ops.rearrange import pad
+from eagerkit.random import uniform
+from eagerkit.tensor import convert_to_tensor
 
 
 def _box(op, image, offset_height, offset_width, target_height, target_width):
@@ -156,3 +160,37 @@ def central_crop(image, central_fraction):
     top = int((height - height * float(fraction)) / 2)  # TF's cast to int32 (truncation)
     left = int((width - width * float(fraction)) / 2)
     return x[..., top : height - top, left : width - left, :]
+
+
+def random_crop(value, size, seed=None, name=None):
+    """A ``size`` window of ``value`` (any rank) at an offset drawn uniformly along every
+    axis (``tf.image.random_crop``); an axis whose size equals ``value``'s is kept whole.
+
+    Seeded as ``ek.random``: ``ek.random.set_seed`` and ``seed=`` make it repeatable. The
+    window is a slice, so the gradient of each kept value goes back to it.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.image.random_crop(ek.zeros([8, 8, 3]), size=[5, 5, 3], seed=1).shape
+    TensorShape([5, 5, 3])
+    """
+    x = convert_to_tensor(value)
+    window = sizes(size, "size", "random_crop", minimum=0)
+    if len(window) != x.ndim:
+        raise InvalidArgumentError(
+            f"random_crop: size needs one entry per axis of value (rank {x.ndim}, shape "
+            f"{list(x.shape)}), got {list(window)}; keep an axis whole with its full size",
+            op="random_crop",
+        )
+    if any(wanted > have for wanted, have in zip(window, x.shape, strict=True)):
+        raise InvalidArgumentError(
+            f"random_crop: size {list(window)} is larger than value's shape {list(x.shape)} "
+            "on some axis; a crop can only be smaller (pad first: ek.image.pad_to_bounding_box)",
+            op="random_crop",
+        )
+    limits = [have - wanted + 1 for wanted, have in zip(window, x.shape, strict=True)]
+    draws = uniform([x.ndim], maxval=2**31 - 1, dtype=dtypes.int32, seed=seed).numpy()
+    # TF's rule: a uniform int32 draw, modulo the room on each axis (host numbers).
+    offsets = [draw % limit for draw, limit in zip(draws.tolist(), limits, strict=True)]
+    return x[tuple(slice(int(o), int(o) + n) for o, n in zip(offsets, window, strict=True))]

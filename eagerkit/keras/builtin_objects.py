@@ -81,7 +81,9 @@ def activations():
     from eagerkit import nn  # the public functions, as activations.get returns them
     from eagerkit.keras.layers import activations as activation_module
 
-    return {name: getattr(nn, name) for name in activation_module._NAMES}
+    found = {name: getattr(nn, name) for name in activation_module._NAMES}
+    found.update((name, getattr(activation_module, name)) for name in activation_module._OWN)
+    return found  # (hard_sigmoid: not an ek.nn function)
 
 
 def function_name(function):

@@ -3,8 +3,9 @@
 ``Callback`` is the base class (keras/callback_base.py says which hooks run when);
 ``History`` (added to every ``fit``, returned by it), ``ProgbarLogger`` (the progress bar,
 added when ``verbose``), ``EarlyStopping``, ``ModelCheckpoint``, ``LambdaCallback``,
-``LearningRateScheduler``, ``TerminateOnNaN`` and ``TensorBoard`` (the curves as
-``ek.summary`` files, keras/tensorboard.py) are Keras' built-ins.
+``LearningRateScheduler``, ``ReduceLROnPlateau``, ``CSVLogger`` (keras/plateau_callbacks.py),
+``TerminateOnNaN`` and ``TensorBoard`` (the curves as ``ek.summary`` files,
+keras/tensorboard.py) are Keras' built-ins.
 
 Examples
 --------
@@ -26,18 +27,21 @@ from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.callback_base import HOOKS, Callback, CallbackList
 from eagerkit.keras.early_stopping import EarlyStopping
 from eagerkit.keras.model_checkpoint import ModelCheckpoint
+from eagerkit.keras.plateau_callbacks import CSVLogger, ReduceLROnPlateau
 from eagerkit.keras.progress import Progbar
 from eagerkit.keras.tensorboard import TensorBoard
 
 __all__ = [
     "Callback",
     "CallbackList",
+    "CSVLogger",
     "EarlyStopping",
     "History",
     "LambdaCallback",
     "LearningRateScheduler",
     "ModelCheckpoint",
     "ProgbarLogger",
+    "ReduceLROnPlateau",
     "TensorBoard",
     "TerminateOnNaN",
 ]

@@ -135,6 +135,18 @@ MeanAbsolutePercentageError = _wrapper(
     "mean_absolute_percentage_error",
     "The running mean absolute percentage error.",
 )
+MeanSquaredLogarithmicError = _wrapper(
+    losses.mean_squared_logarithmic_error,
+    "mean_squared_logarithmic_error",
+    """The running mean squared logarithmic error.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> round(float(ek.keras.metrics.MeanSquaredLogarithmicError()([[0.0]], [[1.0]])), 4)
+    0.4805
+    """,
+)
 BinaryCrossentropy = _wrapper(
     losses.binary_crossentropy, "binary_crossentropy", "The running binary cross-entropy."
 )

@@ -4,12 +4,13 @@ The functions give one loss per example (the mean over the last axis); the class
 that to one scalar, the mean over the batch (Keras' "sum over batch size"), with an
 optional ``sample_weight`` per example. Labels of shape (batch,) beside predictions of
 shape (batch, 1) are brought to one rank, as Keras 3 does: by every loss object, and by the
-functions Keras aligns (``mean_squared_error``, ``mean_absolute_error``,
+functions Keras aligns (``mean_squared_error``, ``mean_absolute_error``, ``msle``,
 ``mean_absolute_percentage_error``, ``huber``, ``log_cosh``, ``cosine_similarity``).
 TF1's ``tf.losses`` (``labels, predictions`` first, one scalar) stay at ``ek.losses``.
 ``Loss``, ``Reduction`` and ``LossFunctionWrapper``, the machinery of the loss objects, are
 in loss_base.py; the hinge losses in hinge_losses.py, ``KLDivergence``, ``Poisson``,
-``LogCosh`` and ``CosineSimilarity`` in divergence_losses.py.
+``LogCosh`` and ``CosineSimilarity`` in divergence_losses.py, ``MeanSquaredLogarithmicError``
+in log_error_loss.py, ``BinaryFocalCrossentropy`` in focal_loss.py.
 
 Examples
 --------
@@ -273,6 +274,10 @@ from eagerkit.keras.divergence_losses import (  # noqa: E402
     logcosh,
     poisson,
 )
+from eagerkit.keras.focal_loss import (  # noqa: E402
+    BinaryFocalCrossentropy,
+    binary_focal_crossentropy,
+)
 from eagerkit.keras.hinge_losses import (  # noqa: E402
     CategoricalHinge,
     Hinge,
@@ -281,6 +286,12 @@ from eagerkit.keras.hinge_losses import (  # noqa: E402
     hinge,
     squared_hinge,
 )
+from eagerkit.keras.log_error_loss import (  # noqa: E402
+    MSLE,
+    MeanSquaredLogarithmicError,
+    mean_squared_logarithmic_error,
+    msle,
+)
 
 # What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
 # the helpers it imports or keeps for itself stay out.
@@ -288,7 +299,11 @@ __all__ = [
     "mean_squared_error",
     "mean_absolute_error",
     "huber",
+    "mean_squared_logarithmic_error",
+    "msle",
+    "MSLE",
     "binary_crossentropy",
+    "binary_focal_crossentropy",
     "categorical_crossentropy",
     "sparse_categorical_crossentropy",
     "kl_divergence",
@@ -311,7 +326,9 @@ __all__ = [
     "MeanSquaredError",
     "MeanAbsoluteError",
     "Huber",
+    "MeanSquaredLogarithmicError",
     "BinaryCrossentropy",
+    "BinaryFocalCrossentropy",
     "CategoricalCrossentropy",
     "SparseCategoricalCrossentropy",
     "KLDivergence",

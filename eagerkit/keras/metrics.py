@@ -211,6 +211,7 @@ from eagerkit.keras.confusion_metrics import (  # noqa: E402
     TrueNegatives,
     TruePositives,
 )
+from eagerkit.keras.f_score_metrics import F1Score, FBetaScore  # noqa: E402
 from eagerkit.keras.loss_metrics import (  # noqa: E402
     BinaryCrossentropy,
     CategoricalCrossentropy,
@@ -222,6 +223,7 @@ from eagerkit.keras.loss_metrics import (  # noqa: E402
     MeanAbsoluteError,
     MeanAbsolutePercentageError,  # noqa: F401 - a name, not in __all__ (as before: its loss is not)
     MeanSquaredError,
+    MeanSquaredLogarithmicError,
     Poisson,
     SparseCategoricalCrossentropy,
     SquaredHinge,
@@ -274,5 +276,8 @@ __all__ = [
     "KLDivergence",
     "Poisson",
     "LogCoshError",
+    "MeanSquaredLogarithmicError",
+    "F1Score",
+    "FBetaScore",
     "CosineSimilarity",
 ]

@@ -215,8 +215,62 @@ class CosineDecay(LearningRateSchedule):
         }
 
 
+class CosineDecayRestarts(LearningRateSchedule):
+    """Cosine decay with warm restarts (SGDR): a half cosine from ``initial_learning_rate``
+    down to ``alpha`` times it over ``first_decay_steps``, then again from the top, each
+    period ``t_mul`` times longer and each peak ``m_mul`` times lower (Keras 3's formula).
+
+    >>> import eagerkit as ek
+    >>> sgdr = ek.keras.optimizers.schedules.CosineDecayRestarts(1.0, 2, t_mul=1.0)
+    >>> [round(float(sgdr(s)), 4) for s in (0, 1, 2, 3)]  # restarts every 2 steps
+    [1.0, 0.5, 1.0, 0.5]
+    """
+
+    def __init__(
+        self,
+        initial_learning_rate,
+        first_decay_steps,
+        t_mul=2.0,
+        m_mul=1.0,
+        alpha=0.0,
+        name="SGDRDecay",
+    ):
+        op = type(self).__name__
+        self.initial_learning_rate = number(initial_learning_rate, "initial_learning_rate", op)
+        self.first_decay_steps = positive(first_decay_steps, "first_decay_steps", op)
+        self.t_mul, self.m_mul = number(t_mul, "t_mul", op), number(m_mul, "m_mul", op)
+        if self.t_mul == 0:
+            raise InvalidArgumentError(
+                f"{op}: t_mul must be > 0 (each period is t_mul times the last), got 0", op=op
+            )
+        self.alpha, self.name = number(alpha, "alpha", op), name
+
+    def __call__(self, step):
+        fraction = _step(step, type(self).__name__) / self.first_decay_steps
+        if self.t_mul == 1.0:  # periods of one length: the restart is the whole part
+            restart = np.floor(fraction)
+            fraction = fraction - restart
+        else:  # periods growing geometrically: which one, then how far into it
+            restart = np.floor(np.log(1.0 - fraction * (1.0 - self.t_mul)) / np.log(self.t_mul))
+            done = (1.0 - self.t_mul**restart) / (1.0 - self.t_mul)
+            fraction = (fraction - done) / self.t_mul**restart
+        cosine = 0.5 * self.m_mul**restart * (1.0 + np.cos(np.pi * fraction))
+        return _rate(self.initial_learning_rate * ((1 - self.alpha) * cosine + self.alpha))
+
+    def get_config(self):
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "first_decay_steps": self.first_decay_steps,
+            "t_mul": self.t_mul,
+            "m_mul": self.m_mul,
+            "alpha": self.alpha,
+            "name": self.name,
+        }
+
+
 __all__ = [
     "CosineDecay",
+    "CosineDecayRestarts",
     "ExponentialDecay",
     "InverseTimeDecay",
     "LearningRateSchedule",

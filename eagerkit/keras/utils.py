@@ -1,6 +1,7 @@
 """``ek.keras.utils``: Keras' utilities a training script meets.
 
 ``Progbar`` (the progress bar ``fit`` prints), ``set_random_seed``, ``to_categorical``,
+``pad_sequences`` and ``normalize`` (keras/sequence_utils.py),
 ``timeseries_dataset_from_array`` (windows over a series), and the registry of custom
 objects a saved model may name (``register_keras_serializable``, ``custom_object_scope``,
 ...; also in ``ek.keras.saving``).
@@ -23,6 +24,7 @@ from eagerkit import dtypes
 from eagerkit.arguments import describe, positive
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.keras.progress import Progbar
+from eagerkit.keras.sequence_utils import normalize, pad_sequences
 from eagerkit.keras.serialization import (
     CustomObjectScope,
     custom_object_scope,
@@ -45,6 +47,8 @@ __all__ = [
     "get_custom_objects",
     "get_registered_name",
     "get_registered_object",
+    "normalize",
+    "pad_sequences",
     "register_keras_serializable",
     "serialize_keras_object",
     "set_random_seed",

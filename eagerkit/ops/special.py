@@ -94,3 +94,28 @@ def erfinv(xp, x):
 
 
 erfinv.defvjp(lambda ops, g, ans, x: g * (math.sqrt(math.pi) / 2) * ops.exp(ans * ans))
+
+
+def lbeta(x, name=None):
+    """The log of the multivariate Beta function along the last axis:
+    ``sum(lgamma(x), -1) - lgamma(sum(x, -1))`` (``tf.math.lbeta``); its gradient comes
+    from lgamma's (digamma).
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> round(float(ek.math.lbeta([2.0, 3.0])), 5)  # log(1! 2! / 4!) = log(1 / 12)
+    -2.48491
+    """
+    from eagerkit.errors import InvalidArgumentError
+    from eagerkit.ops.reduce import reduce_sum
+    from eagerkit.tensor import convert_to_tensor
+
+    x = convert_to_tensor(x)
+    if x.ndim < 1 or not x.dtype.is_floating:
+        raise InvalidArgumentError(
+            f"lbeta: x must be floats with at least one axis (the last is reduced), got "
+            f"{x.dtype.name}{list(x.shape)}; e.g. ek.math.lbeta([2.0, 3.0])",
+            op="lbeta",
+        )
+    return reduce_sum(lgamma(x), axis=-1) - lgamma(reduce_sum(x, axis=-1))

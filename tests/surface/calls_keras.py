@@ -43,6 +43,9 @@ CALLS.update(
         _K + "huber": call(ONE_HOT, PROBS, numpy=lambda t, p: (0.5 * (t - p) ** 2).mean(-1)),
         _K + "binary_crossentropy": call(BINARY, PROBS, numpy=_binary_xent),
         _K + "categorical_crossentropy": call(ONE_HOT, PROBS, numpy=_xent),
+        _K + "binary_focal_crossentropy": call(  # gamma 0: the binary cross-entropy
+            BINARY, PROBS, gamma=0.0, numpy=lambda t, p, gamma: _binary_xent(t, p)
+        ),
         _K + "sparse_categorical_crossentropy": call(
             LABELS, PROBS, numpy=lambda t, p: _xent(ONE_HOT.numpy(), p)
         ),
@@ -57,6 +60,9 @@ CALLS.update(
             PROBS, PROBS, numpy=lambda t, p: np.zeros(2), check=lambda r: r.shape == (2,)
         ),
         _K + "poisson": call(ONE_HOT, PROBS, numpy=lambda t, p: (p - t * np.log(p)).mean(-1)),
+        _K + "mean_squared_logarithmic_error": call(
+            ONE_HOT, PROBS, numpy=lambda t, p: ((np.log1p(p) - np.log1p(t)) ** 2).mean(-1)
+        ),
         _K + "log_cosh": call(ONE_HOT, PROBS, numpy=lambda t, p: np.log(np.cosh(p - t)).mean(-1)),
         _K + "cosine_similarity": call(
             ONE_HOT,
@@ -119,6 +125,8 @@ CALLS.update(
             "ones", check=lambda r: r([2]).numpy().tolist() == [1, 1]
         ),
         "ek.keras.activations.get": call("softmax", check=lambda r: r is ek.nn.softmax),
+        "ek.keras.activations.serialize": call(ek.nn.tanh, check=lambda r: r == "tanh"),
+        "ek.keras.activations.deserialize": call("tanh", check=lambda r: r is ek.nn.tanh),
         "ek.keras.backend.clear_session": call(),
         "ek.keras.backend.random_normal": call(
             [2, 3], 1.0, 0.5, seed=1, check=lambda r: r.shape == (2, 3) and r.dtype == ek.float32
@@ -144,6 +152,7 @@ PAIR_FOR = {  # (y_true, y_pred) each loss or metric class takes
     "MeanAbsoluteError": (ONE_HOT, PROBS),
     "Huber": (ONE_HOT, PROBS),
     "BinaryCrossentropy": (BINARY, PROBS),
+    "BinaryFocalCrossentropy": (BINARY, PROBS),
     "CategoricalCrossentropy": (ONE_HOT, PROBS),
     "SparseCategoricalCrossentropy": (LABELS, PROBS),
     "Hinge": (BINARY, PROBS),
@@ -152,12 +161,15 @@ PAIR_FOR = {  # (y_true, y_pred) each loss or metric class takes
     "KLDivergence": (ONE_HOT, PROBS),
     "Poisson": (ONE_HOT, PROBS),
     "LogCosh": (ONE_HOT, PROBS),
+    "MeanSquaredLogarithmicError": (ONE_HOT, PROBS),
     "CosineSimilarity": (ONE_HOT, PROBS),
     "TruePositives": (BINARY, PROBS),
     "FalsePositives": (BINARY, PROBS),
     "TrueNegatives": (BINARY, PROBS),
     "FalseNegatives": (BINARY, PROBS),
     "Precision": (BINARY, PROBS),
+    "F1Score": (ONE_HOT, PROBS),
+    "FBetaScore": (ONE_HOT, PROBS),
     "Recall": (BINARY, PROBS),
     "AUC": (BINARY, PROBS),
     "TopKCategoricalAccuracy": (ONE_HOT, PROBS),
@@ -369,6 +381,7 @@ SCHEDULES = {  # class: (construction, its rate at step 3; None: a base class sa
     "PiecewiseConstantDecay": (call([2, 5], [1.0, 0.5, 0.1]), 0.5),
     "PolynomialDecay": (call(1.0, 6), (1.0 - 0.0001) * 0.5 + 0.0001),
     "CosineDecay": (call(1.0, 6), 0.5),
+    "CosineDecayRestarts": (call(1.0, 2, t_mul=1.0), 0.5),  # step 3: halfway through the 2nd
     "LearningRateSchedule": (call(), None),
 }
 for _short, (_declared, _rate) in SCHEDULES.items():

@@ -135,6 +135,16 @@ with np.errstate(divide="ignore", invalid="ignore"):
             numpy=lambda a, b: np.array([[1, 0, 0], [0, 1, 0], [0, 1, 0]]),
         ),
         "ek.math.polyval": call([P3, F3], F3, numpy=lambda c, x: c[0] * x + c[1]),
+        "ek.math.rint": call(F3, numpy=np.rint),
+        "ek.math.bincount": call(
+            I3, minlength=4, numpy=lambda a, minlength: np.bincount(a, minlength=4)
+        ),
+        "ek.math.segment_mean": call(
+            F32, ek.constant([0, 0, 2]), numpy=lambda d, s: np.array([[2.0, 3.0], [0, 0], [5, 6]])
+        ),
+        "ek.math.segment_max": call(
+            F32, ek.constant([0, 0, 2]), numpy=lambda d, s: np.array([[3.0, 4.0], [0, 0], [5, 6]])
+        ),
         "ek.linalg.eigh": call(
             SPD, check=lambda r: np.allclose(r[0].numpy(), np.linalg.eigvalsh(SPD.numpy()))
         ),
@@ -144,6 +154,14 @@ with np.errstate(divide="ignore", invalid="ignore"):
         ),
         "ek.linalg.slogdet": call(
             SPD, check=lambda r: np.allclose([float(r[0]), float(r[1])], np.linalg.slogdet(SPD))
+        ),
+        "ek.linalg.logdet": call(SPD, numpy=lambda a: np.linalg.slogdet(a)[1]),
+        "ek.linalg.adjoint": call(F32, numpy=np.transpose),
+        "ek.linalg.triangular_solve": call(
+            SPD, F32[:2], numpy=lambda a, b: np.linalg.solve(np.tril(a), b)
+        ),
+        "ek.math.lbeta": call(
+            P3, numpy=lambda x: scipy.special.gammaln(x).sum() - scipy.special.gammaln(x.sum())
         ),
         "ek.linalg.pinv": call(F32, numpy=lambda a: np.linalg.pinv(a)),
         "ek.linalg.lstsq": call(

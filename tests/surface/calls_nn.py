@@ -7,7 +7,22 @@ import numpy as np
 import eagerkit as ek
 
 from .declare import call, fresh
-from .values import F23, F32, GRAY, IMAGE, KERNEL, LABELS, ONE_HOT, ONE_IMAGE, P23, S2, SPD, softmax
+from .values import (
+    F3,
+    F23,
+    F32,
+    GRAY,
+    IMAGE,
+    KERNEL,
+    LABELS,
+    ONE_HOT,
+    ONE_IMAGE,
+    P3,
+    P23,
+    S2,
+    SPD,
+    softmax,
+)
 
 _relu = np.vectorize(lambda v: max(v, 0.0), otypes=[np.float32])
 _gelu = np.vectorize(lambda v: v * 0.5 * (1 + math.erf(v / math.sqrt(2))), otypes=[np.float32])
@@ -40,6 +55,15 @@ CALLS = {
     ),
     "ek.nn.sigmoid_cross_entropy_with_logits": call(
         labels=ONE_HOT, logits=F23, numpy=_sigmoid_xent
+    ),
+    "ek.nn.weighted_cross_entropy_with_logits": call(
+        ONE_HOT, F23, 1.0, numpy=lambda z, x, w: _sigmoid_xent(z, x)
+    ),
+    "ek.nn.compute_average_loss": call(
+        F3,
+        sample_weight=P3,
+        global_batch_size=4,
+        numpy=lambda losses, sample_weight, global_batch_size: (losses * sample_weight).sum() / 4,
     ),
     "ek.nn.softmax_cross_entropy_with_logits": call(
         labels=ONE_HOT, logits=F23, numpy=_softmax_xent
@@ -133,6 +157,7 @@ CALLS = {
     "ek.strings.join": call(
         [S2, S2], separator="-", numpy=lambda v, separator: [b"Hello-Hello", b"World-World"]
     ),
+    "ek.strings.reduce_join": call(S2, separator=" ", check=lambda r: r.numpy() == b"Hello World"),
     "ek.strings.length": call(S2, numpy=lambda s: [5, 5]),
     "ek.strings.lower": call(S2, numpy=lambda s: [b"hello", b"world"]),
     "ek.strings.upper": call(S2, numpy=lambda s: [b"HELLO", b"WORLD"]),
@@ -168,6 +193,9 @@ CALLS = {
     ),
     "ek.image.random_flip_left_right": call(IMAGE, seed=1, check=lambda r: _shape(r, (1, 4, 4, 3))),
     "ek.image.random_flip_up_down": call(IMAGE, seed=1, check=lambda r: _shape(r, (1, 4, 4, 3))),
+    "ek.image.random_crop": call(
+        IMAGE, [1, 2, 3, 3], seed=1, check=lambda r: _shape(r, (1, 2, 3, 3))
+    ),
     "ek.image.resize": call(
         IMAGE, [2, 2], method="nearest", check=lambda r: _shape(r, (1, 2, 2, 3))
     ),

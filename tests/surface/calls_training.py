@@ -129,6 +129,8 @@ def callback_methods(make):
         "set_model": call(fresh(sequential), on=make),
         "set_params": call({"epochs": 1, "steps": 1, "verbose": 0}, on=make),
         "__repr__": call(on=make, check=lambda r: isinstance(r, str)),
+        # ReduceLROnPlateau's: no reduction yet, so no cooldown
+        "in_cooldown": call(on=_with_model(make), check=lambda r: r is False),
     }
     for stage in ("train", "test", "predict"):
         templates[f"on_{stage}_begin"] = call(on=_with_model(make))
@@ -197,6 +199,8 @@ CALLBACKS = {  # callback class: its construction
     ),
     "ek.keras.callbacks.ProgbarLogger": call(),
     "ek.keras.callbacks.TerminateOnNaN": call(),
+    "ek.keras.callbacks.ReduceLROnPlateau": call(monitor="loss", patience=1),
+    "ek.keras.callbacks.CSVLogger": call(fresh(lambda: os.path.join(directory(), "log.csv"))),
     "ek.keras.callbacks.TensorBoard": call(
         fresh(lambda: os.path.join(directory(), "logs")), histogram_freq=1, update_freq=1
     ),
@@ -265,6 +269,12 @@ CALLS = {
     "ek.keras.backend.image_data_format": call(check=lambda r: r == "channels_last"),
     "ek.keras.utils.to_categorical": call(
         [0, 2, 1], numpy=lambda y: np.eye(3, dtype=np.float32)[y]
+    ),
+    "ek.keras.utils.pad_sequences": call(
+        [[1], [2, 3]], check=lambda r: r.tolist() == [[0, 1], [2, 3]] and r.dtype == np.int32
+    ),
+    "ek.keras.utils.normalize": call(
+        np.array([[3.0, 4.0]]), numpy=lambda x: x / np.linalg.norm(x, axis=-1, keepdims=True)
     ),
     "ek.keras.utils.timeseries_dataset_from_array": call(
         np.arange(6.0),

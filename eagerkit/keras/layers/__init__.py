@@ -75,6 +75,12 @@ from eagerkit.keras.layers.multi_head_attention import MultiHeadAttention
 from eagerkit.keras.layers.normalization import BatchNormalization
 from eagerkit.keras.layers.padding import Cropping1D, Cropping2D, ZeroPadding1D, ZeroPadding2D
 from eagerkit.keras.layers.recurrent import GRU, LSTM, SimpleRNN
+from eagerkit.keras.layers.regularization import (
+    ActivityRegularization,
+    GaussianNoise,
+    SpatialDropout1D,
+)
+from eagerkit.keras.layers.reordering import Permute, RepeatVector
 from eagerkit.keras.layers.rescaling import Rescaling
 from eagerkit.keras.layers.text_vectorization import TextVectorization
 from eagerkit.keras.layers.time_distributed import TimeDistributed
@@ -149,6 +155,11 @@ __all__ = [
     "GRU",
     "LSTM",
     "SimpleRNN",
+    "ActivityRegularization",
+    "GaussianNoise",
+    "SpatialDropout1D",
+    "Permute",
+    "RepeatVector",
     "AveragePooling1D",
     "AveragePooling2D",
     "AvgPool1D",

@@ -174,6 +174,30 @@ def swish(x):
     return nn.silu(x)
 
 
+def hard_sigmoid(x):
+    """Keras 3's piecewise-linear sigmoid: 0 below -3, 1 above 3, ``x / 6 + 0.5`` between
+    (``relu6(x + 3) / 6``); its gradient is 1/6 between -3 and 3, 0 outside.
+
+    Examples
+    --------
+    >>> import eagerkit as ek
+    >>> ek.keras.activations.hard_sigmoid([-4.0, -1.5, 0.0, 3.0]).numpy().tolist()
+    [0.0, 0.25, 0.5, 1.0]
+    """
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise InvalidArgumentError(
+            f"hard_sigmoid: x must be floats, got {x.dtype.name}; cast it first "
+            "(ek.cast(x, ek.float32))",
+            op="hard_sigmoid",
+        )
+    return nn.relu6(x + 3.0) / 6.0
+
+
+# Activations written here rather than in ek.nn, by the names layers accept (looked up in
+# this module when asked for: the public function is the one the error boundary wraps).
+_OWN = ("hard_sigmoid",)
+
 # The names Keras knows, each the function of the same name in ek.nn.
 _NAMES = (
     "relu",
@@ -208,13 +232,15 @@ def get(activation):
     if isinstance(activation, str):
         if activation in _NAMES:
             return getattr(nn, activation)  # ek.nn: its functions are inside the boundary
+        if activation in _OWN:
+            return globals()[activation]
         from eagerkit.keras.serialization import get_registered_object
 
         found = get_registered_object(activation)
         if found is not None:  # a custom one a saved model names
             return found
         raise ValueError(
-            f"unknown activation {activation!r}; use one of {sorted(_NAMES)}, "
+            f"unknown activation {activation!r}; use one of {sorted([*_NAMES, *_OWN])}, "
             "'linear', None or any callable (a custom one by name once registered with "
             "ek.keras.saving.register_keras_serializable)"
         )
@@ -225,8 +251,14 @@ def get(activation):
 
 # What this namespace exports (to ``import *`` and to the error boundary, namespaces.py);
 # the helpers it imports or keeps for itself stay out.
+# serialize and deserialize, a function's name in a config and back (activation_configs.py).
+from eagerkit.keras.activation_configs import deserialize, serialize  # noqa: E402
+
 __all__ = [
     "get",
+    "serialize",
+    "deserialize",
+    "hard_sigmoid",
     "relu",
     "elu",
     "softmax",
