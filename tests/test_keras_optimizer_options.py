@@ -150,3 +150,36 @@ def test_schedule_arguments_are_checked():
         schedules.ExponentialDecay(0.1, 0, 0.5)
     with pytest.raises(InvalidArgumentError, match="step must be a number of steps"):
         schedules.CosineDecay(0.1, 10)(ek.constant(["1", "2"]))
+
+
+def test_learning_rate_reads_the_rate_now_as_keras_3_does():
+    """optimizer.learning_rate is the rate the next step takes: with a schedule, the
+    schedule's value at the steps taken (Keras 3's _get_current_learning_rate), never a
+    function; a number in a schedule's place is refused (TypeError) and changes nothing."""
+    decay = ek.keras.optimizers.schedules.ExponentialDecay(0.1, decay_steps=2, decay_rate=0.5)
+    optimizer = ek.keras.optimizers.SGD(learning_rate=decay)
+    w = ek.Variable(1.0)
+    for steps in range(4):
+        assert optimizer.learning_rate == pytest.approx(0.1 * 0.5 ** (steps / 2))
+        before = float(w)
+        optimizer.apply_gradients([(ek.constant(1.0), w)])
+        assert before - float(w) == pytest.approx(0.1 * 0.5 ** (steps / 2))  # the rate read
+    with pytest.raises(TypeError, match="not settable"):
+        optimizer.learning_rate = 0.5
+    assert optimizer.learning_rate == pytest.approx(0.025)  # the schedule still rules
+    assert optimizer.get_config()["learning_rate"]["class_name"] == "ExponentialDecay"
+    optimizer.learning_rate = ek.keras.optimizers.schedules.ExponentialDecay(1.0, 4, 0.5)
+    assert optimizer.learning_rate == pytest.approx(0.5)  # a new schedule, at 4 steps
+
+
+def test_a_number_learning_rate_is_set_checked_and_a_function_is_called():
+    optimizer = ek.keras.optimizers.Adam(learning_rate=0.01)
+    optimizer.learning_rate = 0.5
+    assert optimizer.learning_rate == 0.5
+    with pytest.raises(ek.errors.InvalidArgumentError, match="learning_rate must be a number"):
+        optimizer.learning_rate = -1.0
+    assert optimizer.learning_rate == 0.5  # the refused value changed nothing
+    called = ek.keras.optimizers.SGD(learning_rate=lambda: 0.25)
+    assert called.learning_rate == 0.25
+    with pytest.raises(ek.errors.InvalidArgumentError, match="learning_rate is a function"):
+        called.get_config()

@@ -3,8 +3,9 @@
 tape=...)``, learning-rate schedules (``ek.keras.optimizers.schedules``), ``get_config`` /
 ``from_config`` and the ``variables`` property of Keras 2.11+. There is no ``lr`` alias:
 Keras 2's is a variable that ``keras.backend.set_value`` writes, and eagerkit's learning
-rate is a number (set it with ``optimizer.learning_rate = value``, or use
-``LearningRateScheduler``).
+rate is what ``optimizer.learning_rate`` reads: the number given (set it with
+``optimizer.learning_rate = value``, or use ``LearningRateScheduler``), or a schedule's value
+at the steps taken so far (a schedule's rate cannot be set, as in Keras 3).
 
 ``KerasOptions`` is a mixin of every ``ek.keras.optimizers`` class: it clips the
 gradients (as Keras does, before the rule sees them) and hands them to ``ek.train``'s
@@ -47,9 +48,43 @@ class CallableList(list):
 class KerasOptions:
     """Keras' optimizer arguments and methods around ``ek.train``'s rules (a mixin)."""
 
+    @property
+    def learning_rate(self):
+        """The rate the next step takes, as Keras 3 answers: a schedule's (or a function's)
+        value at the steps taken so far, else the number given.
+
+        Examples
+        --------
+        >>> import eagerkit as ek
+        >>> decay = ek.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)
+        >>> round(ek.keras.optimizers.SGD(learning_rate=decay).learning_rate, 6)  # step 0
+        0.1
+        """
+        rate = self._learning_rate
+        return _value(rate) if callable(rate) else rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        from eagerkit.keras.schedules import LearningRateSchedule
+
+        if isinstance(value, LearningRateSchedule):
+            # The rule reads the rate through a callable, at each step: the schedule's value
+            # at the number of steps taken so far (0 at the first step), as Keras computes.
+            self._schedule = value
+            self._learning_rate = lambda: value(self.iterations)
+        elif callable(value) or vars(self).get("_schedule") is None:
+            self._schedule = None
+            self._learning_rate = _check_hyper(value, "learning_rate", self)
+        else:  # a number in place of a schedule: Keras 3's refusal
+            raise TypeError(
+                f"{type(self).__name__}: this optimizer was created with a "
+                "LearningRateSchedule as its learning_rate, hence its learning rate is not "
+                "settable; make a new optimizer with a number as learning_rate to set it"
+            )
+
     def _set_options(self, learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay=None):
-        """Check and keep the clipping arguments and ``weight_decay``; a schedule becomes the
-        learning rate."""
+        """Check and keep the clipping arguments and ``weight_decay``; the learning rate is
+        returned for ``ek.train``'s ``__init__`` to set (the ``learning_rate`` setter)."""
         op = type(self).__name__
         self.weight_decay = (
             None if weight_decay is None else number(weight_decay, "weight_decay", op)
@@ -66,14 +101,7 @@ class KerasOptions:
         self.global_clipnorm = (
             None if global_clipnorm is None else number(global_clipnorm, "global_clipnorm", op)
         )
-        from eagerkit.keras.schedules import LearningRateSchedule
-
-        if isinstance(learning_rate, LearningRateSchedule):
-            # The rule reads the rate through a callable, at each step: the schedule's value
-            # at the number of steps taken so far (0 at the first step), as Keras computes.
-            self._schedule = learning_rate
-            return lambda: learning_rate(self.iterations)
-        return learning_rate
+        return learning_rate  # a schedule too: the learning_rate setter reads it
 
     def _keep_hypers(self, **hypers):
         """Check each hyperparameter (a number >= 0, or a callable that gives one) and keep
@@ -103,7 +131,7 @@ class KerasOptions:
         config); ``from_config`` makes the same optimizer again, without its slots."""
         config = {}
         for name in list(inspect.signature(type(self).__init__).parameters)[1:]:
-            value = getattr(self, name)
+            value = self._learning_rate if name == "learning_rate" else getattr(self, name)
             if name == "learning_rate" and vars(self).get("_schedule") is not None:
                 value = serialize_keras_object(self._schedule)
             elif callable(value):
