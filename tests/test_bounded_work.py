@@ -107,6 +107,8 @@ BOUNDED = {
     "Generator.split.count": lambda: ek.random.Generator.from_seed(1).split(20_000_000),
     "Dataset.batch.batch_size": lambda: next(iter(ek.data.Dataset.range(3).repeat().batch(HUGE))),
     "sequence_mask.maxlen": lambda: ek.sequence_mask([1, 2], maxlen=HUGE),
+    "pad_sequences.maxlen": lambda: ek.keras.utils.pad_sequences([[1, 2]], maxlen=HUGE),
+    "RepeatVector.__init__.n": lambda: ek.keras.layers.RepeatVector(HUGE)(ek.ones([2, 3])),
     "Joining.padded_batch.batch_size": lambda: next(
         iter(ek.data.Dataset.range(3).repeat().padded_batch(HUGE))
     ),
@@ -300,6 +302,9 @@ SAFE = {
     "max_pool1d.strides": "a larger stride only shrinks the output",
     "avg_pool1d.strides": "a larger stride only shrinks the output",
     "rot90.k": "taken modulo 4",
+    "Permute.__init__.dims": "a permutation of the input's axes, checked against its rank",
+    "normalize.order": "the norm's exponent: allocates nothing",
+    "random_crop.size": "a crop no larger than the image (a larger one is refused)",
     "top_k_categorical_accuracy.k": "compared with a count of higher scores: allocates nothing",
     "sparse_top_k_categorical_accuracy.k": "compared with a count of higher scores: allocates "
     "nothing",

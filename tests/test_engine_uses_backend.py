@@ -159,8 +159,9 @@ HOST_ONLY = {
         for name, calls in {
             "category_outputs": "numpy.ones numpy.zeros numpy.arange numpy.broadcast_to "
             "numpy.add.at numpy.array",
-            "discretization": "numpy.concatenate numpy.sort numpy.zeros numpy.arange "
-            "numpy.interp numpy.digitize numpy.asarray numpy.any numpy.diff",
+            "discretization": "numpy.digitize numpy.asarray numpy.any numpy.diff",
+            "quantile_summary": "numpy.zeros numpy.asarray numpy.sort numpy.full_like "
+            "numpy.stack numpy.concatenate numpy.argsort numpy.arange numpy.interp numpy.diff",
             "hashing": "numpy.where",
             "index_lookup": "numpy.array numpy.empty",
             "lookup_layers": "numpy.mod",

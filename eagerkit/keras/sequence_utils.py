@@ -15,6 +15,7 @@ import numpy as np
 
 from eagerkit.arguments import describe
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.limits import check_tensor
 from eagerkit.ops.arithmetic import maximum
 from eagerkit.ops.math import abs as abs_
 from eagerkit.ops.math import rsqrt, square
@@ -112,8 +113,10 @@ def pad_sequences(
             "dtype=object for variable length strings",
             op="pad_sequences",
         )
+    shape = (len(lengths), int(maxlen)) + step_shape
+    check_tensor(shape, np_dtype.itemsize, "pad_sequences")  # before numpy allocates it
     try:
-        padded = np.full((len(lengths), int(maxlen)) + step_shape, value, dtype=np_dtype)
+        padded = np.full(shape, value, dtype=np_dtype)
     except (OverflowError, TypeError, ValueError):
         raise InvalidArgumentError(
             f"pad_sequences: value={describe(value)} cannot be held as {np_dtype}; pass a "
