@@ -245,7 +245,7 @@ def test_a_raising_hyperparameter_changes_nothing(cls):
     if type(optimizer)._update is ek.train.Optimizer._update:
         pytest.skip("the base class has no update rule")
     must_fail_and_change_nothing(  # (the schedule counts its own calls: not pictured)
-        lambda: picture(attributes_but(optimizer, "learning_rate"), w, b, step),
+        lambda: picture(attributes_but(optimizer, "learning_rate", "_learning_rate"), w, b, step),
         lambda: optimizer.apply_gradients(
             [(ek.constant([[0.3, 0.1]]), w), (ek.constant([1.0]), b)]
         ),
