@@ -171,3 +171,30 @@ def test_lbeta_gradient_batches_and_errors():
         ek.math.lbeta([1, 2])
     with pytest.raises(InvalidArgumentError, match="at least one axis"):
         ek.math.lbeta(2.0)
+
+
+def test_every_activation_keras_names_is_what_get_and_a_layer_take():
+    """Each name activations.serialize gives, activations.get takes too (exponential was
+    refused by get, though deserialize and Keras 3 take it), and a Dense saves it by name."""
+    names = [  # (get("linear") is None: a layer without an activation, activations.get's doc)
+        name
+        for name in activations.__all__
+        if name not in ("get", "serialize", "deserialize", "linear")
+    ]
+    x = ek.constant([[-1.0, 0.5, 2.0]])
+    for name in names:
+        function = activations.get(name)
+        np.testing.assert_allclose(
+            function(x).numpy(), activations.deserialize(name)(x).numpy(), rtol=1e-6
+        )
+        layer = ek.keras.layers.Dense(3, activation=name)
+        assert (
+            ek.keras.layers.Dense.from_config(layer.get_config()).get_config()["activation"]
+            == (layer.get_config()["activation"])
+        )
+    np.testing.assert_allclose(activations.get("exponential")(x).numpy(), np.exp(x.numpy()))
+
+
+def test_keras_losses_list_mean_absolute_percentage_error():
+    for name in ("mean_absolute_percentage_error", "mape", "MAPE", "MeanAbsolutePercentageError"):
+        assert name in ek.keras.losses.__all__ and hasattr(ek.keras.losses, name)

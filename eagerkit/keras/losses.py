@@ -298,6 +298,9 @@ from eagerkit.keras.log_error_loss import (  # noqa: E402
 __all__ = [
     "mean_squared_error",
     "mean_absolute_error",
+    "mean_absolute_percentage_error",
+    "mape",
+    "MAPE",
     "huber",
     "mean_squared_logarithmic_error",
     "msle",
@@ -325,6 +328,7 @@ __all__ = [
     "Loss",
     "MeanSquaredError",
     "MeanAbsoluteError",
+    "MeanAbsolutePercentageError",
     "Huber",
     "MeanSquaredLogarithmicError",
     "BinaryCrossentropy",

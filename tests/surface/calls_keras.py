@@ -40,6 +40,9 @@ CALLS.update(
     {
         _K + "mean_squared_error": call(ONE_HOT, PROBS, numpy=_mse),
         _K + "mean_absolute_error": call(ONE_HOT, PROBS, numpy=lambda t, p: np.abs(t - p).mean(-1)),
+        _K + "mean_absolute_percentage_error": call(
+            PROBS + 1.0, ONE_HOT + 1.0, numpy=lambda t, p: 100 * np.abs((t - p) / t).mean(-1)
+        ),
         _K + "huber": call(ONE_HOT, PROBS, numpy=lambda t, p: (0.5 * (t - p) ** 2).mean(-1)),
         _K + "binary_crossentropy": call(BINARY, PROBS, numpy=_binary_xent),
         _K + "categorical_crossentropy": call(ONE_HOT, PROBS, numpy=_xent),
@@ -150,6 +153,7 @@ CALLS["ek.keras.layers.flatten"] = call(ek.ones([2, 2, 3]), numpy=lambda x: x.re
 PAIR_FOR = {  # (y_true, y_pred) each loss or metric class takes
     "MeanSquaredError": (ONE_HOT, PROBS),
     "MeanAbsoluteError": (ONE_HOT, PROBS),
+    "MeanAbsolutePercentageError": (PROBS + 1.0, ONE_HOT + 1.0),
     "Huber": (ONE_HOT, PROBS),
     "BinaryCrossentropy": (BINARY, PROBS),
     "BinaryFocalCrossentropy": (BINARY, PROBS),

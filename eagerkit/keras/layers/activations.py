@@ -196,7 +196,7 @@ def hard_sigmoid(x):
 
 # Activations written here rather than in ek.nn, by the names layers accept (looked up in
 # this module when asked for: the public function is the one the error boundary wraps).
-_OWN = ("hard_sigmoid",)
+_OWN = ("hard_sigmoid", "exponential")
 
 # The names Keras knows, each the function of the same name in ek.nn.
 _NAMES = (
