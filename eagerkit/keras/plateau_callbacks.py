@@ -41,14 +41,13 @@ def _non_negative(value, what, caller, example):
 
 def _rate_of(optimizer):
     """The optimizer's learning rate as a float; a schedule's cannot be set by a callback."""
-    rate = optimizer.learning_rate
-    if vars(optimizer).get("_schedule") is not None or callable(rate):
+    if vars(optimizer).get("_schedule") is not None:
         raise TypeError(
-            "ReduceLROnPlateau: this optimizer was created with a LearningRateSchedule (or a "
-            "function) as its learning_rate, hence its learning rate is not settable; pass a "
-            "number as learning_rate to the optimizer to let the callback lower it"
+            "ReduceLROnPlateau: this optimizer was created with a LearningRateSchedule as its "
+            "learning_rate, hence its learning rate is not settable; pass a number as "
+            "learning_rate to the optimizer to let the callback lower it"
         )
-    return float(rate)
+    return float(optimizer.learning_rate)  # a function's rate: its value now
 
 
 class ReduceLROnPlateau(Callback):
