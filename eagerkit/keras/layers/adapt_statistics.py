@@ -16,19 +16,22 @@ Examples
 (5, [3.0], [2.0])
 """
 
+import itertools
 import math
 
 from eagerkit.data.dataset import Dataset
 from eagerkit.errors import InvalidArgumentError
+from eagerkit.keras.layers.category_outputs import count_argument
 from eagerkit.ops.reduce import reduce_mean
 from eagerkit.ops.shape import reshape
 from eagerkit.ops.statistics import reduce_variance
 
 
-def batches_of(data, call):
+def batches_of(data, call, steps=None):
     """The batches in ``data``: ``data`` itself for an array, a Tensor or a (nested) list;
     each element of an ``ek.data.Dataset`` or an iterator (of ``(inputs, labels)`` pairs,
-    the inputs), as TF's ``adapt`` reads them.
+    the inputs), as TF's ``adapt`` reads them; the first ``steps`` of them (None: all),
+    ``steps`` checked at once.
 
     Examples
     --------
@@ -38,6 +41,13 @@ def batches_of(data, call):
     >>> [b.numpy().tolist() for b in batches_of(pairs, "adapt")]
     [[[1.0], [2.0]], [[3.0]]]
     """
+    if steps is not None:
+        steps = count_argument(steps, "steps", call, 1, " (or None: all the data)")
+    batches = _batches(data, call)
+    return batches if steps is None else itertools.islice(batches, steps)
+
+
+def _batches(data, call):
     if not isinstance(data, Dataset) and not hasattr(data, "__next__"):
         yield data
         return

@@ -94,11 +94,7 @@ class Discretization(Layer):
                 op=call,
             )
         summary = quantile_summary.empty()
-        if steps is not None:
-            steps = count_argument(steps, "steps", call, 1, " (or None: all the data)")
-        for step, batch in enumerate(batches_of(data, call)):
-            if steps is not None and step >= steps:
-                break
+        for batch in batches_of(data, call, steps):
             values = batch if isinstance(batch, Tensor) else convert_to_tensor(batch)
             if not (values.dtype.is_floating or values.dtype.is_integer):
                 raise InvalidArgumentError(

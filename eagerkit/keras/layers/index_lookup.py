@@ -196,11 +196,7 @@ class IndexLookup(Layer):
                 op=call,
             )
         counts = collections.Counter()
-        if steps is not None:
-            steps = count_argument(steps, "steps", call, 1, " (or None: all the data)")
-        for step, batch in enumerate(batches_of(data, call)):
-            if steps is not None and step >= steps:
-                break
+        for batch in batches_of(data, call, steps):
             values = _host(batch)
             self._check_dtype(dtypes.as_dtype(values.dtype), call, "the data")
             counts.update(self._key(v) for v in values.reshape(-1).tolist())

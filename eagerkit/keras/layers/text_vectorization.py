@@ -130,12 +130,8 @@ class TextVectorization(Layer):
                 "TextVectorization().adapt(texts)",
                 op=call,
             )
-        if steps is not None:
-            steps = count_argument(steps, "steps", call, 1, " (or None: all the data)")
         counts = collections.Counter()
-        for step, batch in enumerate(batches_of(data, call)):
-            if steps is not None and step >= steps:
-                break
+        for batch in batches_of(data, call, steps):
             for row in self._token_rows(host_array(convert_to_tensor(batch)), call):
                 counts.update(token.encode("utf-8") for token in row)
         if not counts:
