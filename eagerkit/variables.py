@@ -280,8 +280,8 @@ class Variable(Tensor):
 
     def __deepcopy__(self, memo):
         copied = self.numpy()  # a copy already
-        name, shape = self._name[:-2], self._shape_spec
-        return Variable(copied, self.trainable, name, shape=shape, constraint=self._constraint)
+        shape = self._shape_spec
+        return Variable(copied, self.trainable, self.path, shape=shape, constraint=self._constraint)
 
     __hash__ = None
 

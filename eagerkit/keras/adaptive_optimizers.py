@@ -102,8 +102,8 @@ class Adadelta(KerasOptions, Optimizer):
         clipvalue=None,
         global_clipnorm=None,
     ):
-        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
-        super().__init__(rate, name)
+        self._set_options(clipnorm, clipvalue, global_clipnorm, weight_decay)
+        super().__init__(learning_rate, name)
         self._keep_hypers(rho=rho, epsilon=epsilon)
 
     def _update(self, xp, value, g, slots, step):
@@ -147,8 +147,8 @@ class Adamax(KerasOptions, Optimizer):
         clipvalue=None,
         global_clipnorm=None,
     ):
-        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
-        super().__init__(rate, name)
+        self._set_options(clipnorm, clipvalue, global_clipnorm, weight_decay)
+        super().__init__(learning_rate, name)
         self._keep_hypers(beta_1=beta_1, beta_2=beta_2, epsilon=epsilon)
 
     def _update(self, xp, value, g, slots, step):
@@ -193,8 +193,8 @@ class Nadam(KerasOptions, Optimizer):
         clipvalue=None,
         global_clipnorm=None,
     ):
-        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
-        super().__init__(rate, name)
+        self._set_options(clipnorm, clipvalue, global_clipnorm, weight_decay)
+        super().__init__(learning_rate, name)
         self._keep_hypers(beta_1=beta_1, beta_2=beta_2, epsilon=epsilon)
 
     def _update(self, xp, value, g, slots, step):

@@ -82,9 +82,9 @@ class KerasOptions:
                 "settable; make a new optimizer with a number as learning_rate to set it"
             )
 
-    def _set_options(self, learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay=None):
-        """Check and keep the clipping arguments and ``weight_decay``; the learning rate is
-        returned for ``ek.train``'s ``__init__`` to set (the ``learning_rate`` setter)."""
+    def _set_options(self, clipnorm, clipvalue, global_clipnorm, weight_decay=None):
+        """Check and keep the clipping arguments and ``weight_decay`` (``ek.train``'s
+        ``__init__`` sets the learning rate, through the ``learning_rate`` setter)."""
         op = type(self).__name__
         self.weight_decay = (
             None if weight_decay is None else number(weight_decay, "weight_decay", op)
@@ -101,7 +101,6 @@ class KerasOptions:
         self.global_clipnorm = (
             None if global_clipnorm is None else number(global_clipnorm, "global_clipnorm", op)
         )
-        return learning_rate  # a schedule too: the learning_rate setter reads it
 
     def _keep_hypers(self, **hypers):
         """Check each hyperparameter (a number >= 0, or a callable that gives one) and keep

@@ -61,8 +61,8 @@ class SGD(KerasOptions, Optimizer):
         clipvalue=None,
         global_clipnorm=None,
     ):
-        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
-        super().__init__(rate, name)
+        self._set_options(clipnorm, clipvalue, global_clipnorm, weight_decay)
+        super().__init__(learning_rate, name)
         self._keep_hypers(momentum=momentum)
         self.nesterov = bool(nesterov)
         self.slot_names = ("momentum",) if callable(momentum) or self.momentum > 0 else ()
@@ -105,8 +105,8 @@ class Adam(KerasOptions, AdamOptimizer):
         clipvalue=None,
         global_clipnorm=None,
     ):
-        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
-        super().__init__(rate, beta1=beta_1, beta2=beta_2, epsilon=epsilon, name=name)
+        self._set_options(clipnorm, clipvalue, global_clipnorm, weight_decay)
+        super().__init__(learning_rate, beta1=beta_1, beta2=beta_2, epsilon=epsilon, name=name)
         self.amsgrad = bool(amsgrad)
         if self.amsgrad:
             self.slot_names = ("m", "v", "vhat")
@@ -160,8 +160,8 @@ class RMSprop(KerasOptions, RMSPropOptimizer):
         clipvalue=None,
         global_clipnorm=None,
     ):
-        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
-        super().__init__(rate, rho, momentum, epsilon, centered, name=name)
+        self._set_options(clipnorm, clipvalue, global_clipnorm, weight_decay)
+        super().__init__(learning_rate, rho, momentum, epsilon, centered, name=name)
 
     def _update(self, xp, value, g, slots, step):
         return super()._update(xp, self._decayed(value), g, slots, step)
@@ -194,8 +194,8 @@ class Adagrad(KerasOptions, AdagradOptimizer):
         clipvalue=None,
         global_clipnorm=None,
     ):
-        rate = self._set_options(learning_rate, clipnorm, clipvalue, global_clipnorm, weight_decay)
-        super().__init__(rate, initial_accumulator_value, name=name)
+        self._set_options(clipnorm, clipvalue, global_clipnorm, weight_decay)
+        super().__init__(learning_rate, initial_accumulator_value, name=name)
         self._keep_hypers(epsilon=epsilon)
 
     def _update(self, xp, value, g, slots, step):
