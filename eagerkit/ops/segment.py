@@ -87,14 +87,25 @@ def segment_sum(data, segment_ids, name=None):
            [0, 0],
            [5, 6]], dtype=int32)>
     """
-    data, ids = _checked_ids(data, segment_ids, "segment_sum")
+    data, ids, host = sorted_ids(
+        data,
+        segment_ids,
+        "segment_sum",
+        "for ids in any order use ek.math.unsorted_segment_sum(data, ids, num_segments)",
+    )
+    num_segments = int(host[-1]) + 1 if host.size else 0
+    return _unsorted_segment_sum(data, ids, num_segments=num_segments)
+
+
+def sorted_ids(data, segment_ids, op, fix):
+    """``_checked_ids``, then the ids checked sorted and non-negative (the sorted segment ops'
+    rule, ``fix`` saying what to do otherwise): ``(data, ids, the ids on the host)``."""
+    data, ids = _checked_ids(data, segment_ids, op)
     host = ids.numpy().reshape(-1)
     if ids.ndim != 1 or (host.size and (host[0] < 0 or (host[1:] < host[:-1]).any())):
         raise InvalidArgumentError(
-            f"segment_sum: segment_ids must be a sorted vector of non-negative ids, got "
-            f"{host.tolist()[:8]} (shape {ids.shape}); for ids in any order use "
-            "ek.math.unsorted_segment_sum(data, ids, num_segments)",
-            op="segment_sum",
+            f"{op}: segment_ids must be a sorted vector of non-negative ids, got "
+            f"{host.tolist()[:8]} (shape {ids.shape}); {fix}",
+            op=op,
         )
-    num_segments = int(host[-1]) + 1 if host.size else 0
-    return _unsorted_segment_sum(data, ids, num_segments=num_segments)
+    return data, ids, host

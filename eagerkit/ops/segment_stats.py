@@ -21,22 +21,16 @@ from eagerkit.ops.compare import where
 from eagerkit.ops.math import abs as abs_
 from eagerkit.ops.math import sign
 from eagerkit.ops.scatter_extremes import _scatter_extreme
-from eagerkit.ops.segment import _checked_ids, _unsorted_segment_sum
+from eagerkit.ops.segment import _unsorted_segment_sum, sorted_ids
 from eagerkit.tensor import convert_to_tensor
 
 
 def _sorted_segments(data, segment_ids, op):
     """data and ids checked (sorted, non-negative, one per row, real numbers), the number
     of segments and each segment's row count."""
-    data, ids = _checked_ids(data, segment_ids, op)
-    host = ids.numpy().reshape(-1)
-    if ids.ndim != 1 or (host.size and (host[0] < 0 or (host[1:] < host[:-1]).any())):
-        raise InvalidArgumentError(
-            f"{op}: segment_ids must be a sorted vector of non-negative ids, got "
-            f"{host.tolist()[:8]} (shape {ids.shape}); sort the rows by id first "
-            "(ek.argsort(ids) and ek.gather)",
-            op=op,
-        )
+    data, ids, host = sorted_ids(
+        data, segment_ids, op, "sort the rows by id first (ek.argsort(ids) and ek.gather)"
+    )
     if not (data.dtype.is_floating or data.dtype.is_integer):
         raise InvalidArgumentError(
             f"{op}: data must hold real numbers (float or int), got {data.dtype.name}",
