@@ -150,7 +150,8 @@ HOST_ONLY = {
     "ops/segment_stats.py": (
         {"numpy.bincount", "numpy.maximum", "numpy.full"},
         "the row count of each segment comes from a host copy of the ids (as segment_sum "
-        "reads them); segment_max's starting rows (the dtype's lowest value) are built on "
+        "reads them); segment_max's starting rows (the dtype's lowest value, 0 for an empty "
+        "segment) are built on "
         "the host and copied to the data's device",
     ),
     # Keras runs its preprocessing layers in tf.data, on the CPU; strings live on the host.

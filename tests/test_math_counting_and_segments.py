@@ -188,3 +188,18 @@ def test_compute_average_loss():
         InvalidArgumentError, match=r"sample_weight of shape \[3\] does not broadcast"
     ):
         ek.nn.compute_average_loss([1.0, 2.0], sample_weight=[1.0, 2.0, 3.0])
+
+
+def test_segment_max_of_an_empty_segment_raises_no_false_alarm_under_check_numerics():
+    """An empty segment's 0 is made without an infinity on the way: with
+    enable_check_numerics on (lesson 13's tool), segment_max gives TF's answer and no error."""
+    ek.debugging.enable_check_numerics()
+    try:
+        got = ek.math.segment_max([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [0, 0, 2])
+    finally:
+        ek.debugging.disable_check_numerics()
+    assert got.numpy().tolist() == [[3.0, 4.0], [0.0, 0.0], [5.0, 6.0]]
+    x = ek.Variable([[1.0, 2.0], [3.0, 2.0], [5.0, 6.0]])
+    with ek.GradientTape() as tape:
+        y = ek.reduce_sum(ek.math.segment_max(x, [0, 0, 2]))
+    assert tape.gradient(y, x).numpy().tolist() == [[0.0, 0.5], [1.0, 0.5], [1.0, 1.0]]

@@ -17,7 +17,6 @@ import numpy as np
 
 from eagerkit.errors import InvalidArgumentError
 from eagerkit.ops.arithmetic import floordiv
-from eagerkit.ops.compare import where
 from eagerkit.ops.math import abs as abs_
 from eagerkit.ops.math import sign
 from eagerkit.ops.scatter_extremes import _scatter_extreme
@@ -87,10 +86,9 @@ def segment_max(data, segment_ids, name=None):
     data, ids, segments, counts = _sorted_segments(data, segment_ids, "segment_max")
     np_dtype = data.dtype.as_numpy_dtype
     lowest = -np.inf if data.dtype.is_floating else np.iinfo(np_dtype).min
-    device = data._device
-    start = convert_to_tensor(
-        np.full((segments, *data.shape[1:]), lowest, dtype=np_dtype), device=device
-    )
-    largest = _scatter_extreme(start, ids, data, largest=True)
-    empty = _per_segment(counts == 0, data, device) != 0
-    return where(empty, convert_to_tensor(np_dtype.type(0), device=device), largest)
+    # Each segment starts at the lowest value, an empty one at 0 (its answer, as TF's): no
+    # op makes an infinity that is not the answer (enable_check_numerics would flag it).
+    start = np.full((segments, *data.shape[1:]), lowest, dtype=np_dtype)
+    start[counts == 0] = 0
+    start = convert_to_tensor(start, device=data._device)
+    return _scatter_extreme(start, ids, data, largest=True)
